@@ -1,0 +1,133 @@
+package model
+
+import (
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// Source says how a piece of task data reached us.
+type Source uint8
+
+// The sources of task data.
+const (
+	SourceUnknown Source = iota
+	SourceStream         // a SubscribeToTask or SendStreamingMessage stream
+	SourceSweep          // a ListTasks sweep
+	SourcePoll           // a GetTask poll
+	SourceReply          // the answer to a message or cancel we sent
+)
+
+// String names the source for the detail view.
+func (s Source) String() string {
+	switch s {
+	case SourceStream:
+		return "stream"
+	case SourceSweep:
+		return "sweep"
+	case SourcePoll:
+		return "poll"
+	case SourceReply:
+		return "reply"
+	default:
+		return "unknown"
+	}
+}
+
+// EventKind says which field of an Event is set.
+type EventKind uint8
+
+// The kinds of Event.
+const (
+	EventTask     EventKind = iota + 1 // Task: a full snapshot
+	EventStatus                        // Status: a TaskStatusUpdateEvent
+	EventArtifact                      // Artifact: a TaskArtifactUpdateEvent
+	EventHealth                        // Health: the agent's connection state
+	EventAgent                         // Agent: what the card says about the agent
+	EventGone                          // Task: the agent says this task no longer exists (TaskNotFound)
+)
+
+// Event is one thing a watcher learned about one agent. Exactly the field
+// named by Kind is set. Events are values; the pointers they carry are
+// owned by the Fleet once applied and must not be changed afterwards.
+type Event struct {
+	Kind   EventKind
+	Agent  string    // the configured agent name; never empty
+	Source Source    // for task events
+	At     time.Time // when the watcher received it (local clock)
+
+	Task     *a2a.Task                    // EventTask, EventGone (only ID needed for Gone)
+	Status   *a2a.TaskStatusUpdateEvent   // EventStatus
+	Artifact *a2a.TaskArtifactUpdateEvent // EventArtifact
+	Health   *HealthUpdate                // EventHealth
+	Info     *AgentInfo                   // EventAgent
+}
+
+// Health is an agent's connection state as the agents view shows it.
+type Health uint8
+
+// The health states. HealthConnecting is the zero value of an agent we
+// have not heard from yet.
+const (
+	HealthConnecting   Health = iota
+	HealthStreaming           // card resolved; streams open (and sweeps running)
+	HealthSweeping            // card resolved; watched by ListTasks sweeps
+	HealthPolling             // card resolved; no listing, watched by GetTask polls
+	HealthBackoff             // the last attempt failed; retrying at NextRetry
+	HealthUnreachable         // cannot connect (refused, DNS, TLS, timeout)
+	HealthUnauthorized        // 401/403, or -31401/-31403 on ListTasks
+)
+
+// String names the health state.
+func (h Health) String() string {
+	switch h {
+	case HealthStreaming:
+		return "streaming"
+	case HealthSweeping:
+		return "sweeping"
+	case HealthPolling:
+		return "polling"
+	case HealthBackoff:
+		return "backing off"
+	case HealthUnreachable:
+		return "unreachable"
+	case HealthUnauthorized:
+		return "unauthorized"
+	default:
+		return "connecting"
+	}
+}
+
+// Up reports whether the agent is answering (streaming, sweeping or polling).
+func (h Health) Up() bool {
+	return h == HealthStreaming || h == HealthSweeping || h == HealthPolling
+}
+
+// HealthUpdate is the payload of an EventHealth.
+type HealthUpdate struct {
+	State       Health
+	Err         string    // the last error, in words a person can act on; "" when healthy
+	LastSuccess time.Time // zero if never
+	NextRetry   time.Time // zero unless backing off
+	// Listing is false when the agent cannot list tasks for us: an A2A 0.3
+	// JSON-RPC agent ("no task listing (A2A 0.3)") or credentials that may
+	// not list (ListingNote says which).
+	Listing     bool
+	ListingNote string
+	Streams     int // SubscribeToTask streams open now
+}
+
+// AgentInfo is what an agent's card and our choice of interface say
+// about it. It is the payload of an EventAgent.
+type AgentInfo struct {
+	CardName        string
+	Description     string
+	URL             string // the base URL from the config
+	InterfaceURL    string // the URL of the interface we talk to
+	ProtocolVersion string // "1.0" or "0.3"
+	Binding         string // "JSONRPC", "HTTP+JSON", "GRPC"
+	Tenant          string
+	Streaming       bool
+	Push            bool
+	ReadOnly        bool // the config forbids writes to this agent
+}
