@@ -1,0 +1,16 @@
+// Package theme holds every colour and named style the dashboard draws
+// with. Colours are tokens (lipgloss.AdaptiveColor, a light and a dark
+// value each); components never use a raw colour, they ask the Theme for a
+// named style such as Theme.RowSelected or Theme.State(class).
+//
+// A Theme is built once, before the program starts, by New: it resolves
+// the light/dark choice then (querying the terminal in ModeAuto), so that
+// no background query happens while Bubble Tea owns the terminal. With
+// NO_COLOR set (or Options.NoColor) the Theme emits no colours at all and
+// marks emphasis with bold, reverse and underline instead, so that
+// interrupted and unknown tasks still stand out.
+//
+// A Theme is read-only after New and safe for concurrent use.
+//
+// theme may import lipgloss and model (for model.Class) only.
+package theme
