@@ -1,0 +1,36 @@
+package common
+
+import (
+	"context"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/model"
+	"a2atop/ui/theme"
+)
+
+// Backend is what the UI needs from the network. *a2aclient.Manager
+// satisfies it. Every call is made from a tea.Cmd, never from Update.
+type Backend interface {
+	// Get fetches a task (GetTask) with up to historyLength history
+	// messages (0 = the server's default) and, when withArtifacts, its
+	// artifacts.
+	Get(ctx context.Context, agent string, id a2a.TaskID, historyLength int, withArtifacts bool) (*a2a.Task, error)
+	// Cancel asks the agent to cancel the task and returns what the task
+	// is afterwards (GetTask), with the cancel error if it was not stopped.
+	Cancel(ctx context.Context, agent string, id a2a.TaskID) (*a2a.Task, error)
+	// Capture returns the last raw exchanges with the agent, newest last.
+	Capture(agent string) []model.Exchange
+}
+
+// Context is what every Component is built with. The Fleet is owned by
+// the UI goroutine: components read it in Update and View only, never
+// from a tea.Cmd. The zero value is not usable; the root model fills it.
+type Context struct {
+	Fleet    *model.Fleet
+	Theme    *theme.Theme
+	ReadOnly bool             // hide and disable every key that writes to an agent
+	Now      func() time.Time // the clock; tests fix it
+	Backend  Backend
+}
