@@ -1,0 +1,161 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// The accepted values of the enumerated keys.
+var (
+	Themes    = []string{"auto", "dark", "light"}
+	Bindings  = []string{"auto", "jsonrpc", "rest", "grpc"}
+	Protocols = []string{"auto", "1.0", "0.3"}
+)
+
+// Config is the whole configuration file. Use Default for a Config with
+// every default filled in; the zero value has no defaults.
+type Config struct {
+	// Theme is "auto", "dark" or "light".
+	Theme string `toml:"theme"`
+	// JournalPath is the approvals audit journal (JSONL).
+	JournalPath string `toml:"journal_path"`
+	// LogPath is where logs go; nothing is logged to the terminal.
+	LogPath string `toml:"log_path"`
+	// Bell rings the terminal bell when a task enters the inbox.
+	Bell bool `toml:"bell"`
+	// ReadOnly hides every action that writes to an agent.
+	ReadOnly bool `toml:"read_only"`
+	// Approver names the person in approve/deny replies (user@host).
+	Approver string `toml:"approver"`
+	// SweepInterval is the default ListTasks period of every agent.
+	SweepInterval Duration `toml:"sweep_interval"`
+	// FullResync is how often a sweep ignores its high-water mark.
+	FullResync Duration `toml:"full_resync"`
+	// MaxStreams caps the SubscribeToTask streams per agent.
+	MaxStreams int `toml:"max_streams"`
+	// MaxMessageBytes caps one response body or SSE event.
+	MaxMessageBytes int64 `toml:"max_message_bytes"`
+	// Agents are the [[agent]] tables, in file order, then URL arguments.
+	Agents []Agent `toml:"agent"`
+
+	// Path is the file this came from; "" when no file was read.
+	Path string `toml:"-"`
+}
+
+// Agent is one [[agent]] table.
+type Agent struct {
+	Name     string `toml:"name"`
+	URL      string `toml:"url"`
+	CardPath string `toml:"card_path"`
+	Binding  string `toml:"binding"`
+	Protocol string `toml:"protocol"`
+	Tenant   string `toml:"tenant"`
+	Auth     Auth   `toml:"auth"`
+	// SweepInterval overrides the global one when set.
+	SweepInterval *Duration `toml:"sweep_interval"`
+	// Subscribe opens SubscribeToTask streams; nil means true.
+	Subscribe     *bool    `toml:"subscribe"`
+	HistoryLength int      `toml:"history_length"`
+	ReadOnly      bool     `toml:"read_only"`
+	ChainKey      string   `toml:"chain_metadata_key"`
+	Tasks         []string `toml:"tasks"`
+
+	// FromArgs is true for an agent added from a command-line URL.
+	FromArgs bool `toml:"-"`
+}
+
+// Auth is an agent's [agent.auth] table. Values name where a secret lives;
+// they never hold the secret.
+type Auth struct {
+	// TokenEnv and TokenFile name where the token is (at most one).
+	TokenEnv  string `toml:"token_env"`
+	TokenFile string `toml:"token_file"`
+	// APIKeyHeader sends the token in this header instead of
+	// "Authorization: Bearer".
+	APIKeyHeader string `toml:"api_key_header"`
+	// Headers are further headers whose values are secrets.
+	Headers []Header `toml:"headers"`
+	// AllowedHosts are extra "host:port" that may receive the secrets.
+	AllowedHosts []string `toml:"allowed_hosts"`
+
+	// Token and APIKey exist only to refuse a literal secret with a
+	// helpful error instead of "unknown key".
+	Token  *string `toml:"token"`
+	APIKey *string `toml:"api_key"`
+}
+
+// Header is one [[agent.auth.headers]] entry: a header whose value comes
+// from an environment variable or a file.
+type Header struct {
+	Name      string `toml:"name"`
+	ValueEnv  string `toml:"value_env"`
+	ValueFile string `toml:"value_file"`
+	// Value exists only to refuse a literal secret.
+	Value *string `toml:"value"`
+}
+
+// Duration is a time.Duration written in TOML as a string ("5s", "1m30s").
+type Duration struct{ time.Duration }
+
+// UnmarshalText parses a Go duration string. The error is a go-toml parser
+// error so the decoder reports the line of the bad value.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return &unstable.ParserError{Highlight: b,
+			Message: "invalid duration " + string(b) + `: write a string with a unit, like "5s" or "1m"`}
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalText writes the duration as a Go duration string.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// Default returns a Config holding every default and no agents.
+func Default() *Config {
+	state := StateDir()
+	return &Config{
+		Theme:           "auto",
+		JournalPath:     filepath.Join(state, "journal.jsonl"),
+		LogPath:         filepath.Join(state, "a2atop.log"),
+		Bell:            true,
+		Approver:        defaultApprover(),
+		SweepInterval:   Duration{5 * time.Second},
+		FullResync:      Duration{time.Minute},
+		MaxStreams:      32,
+		MaxMessageBytes: 8 << 20,
+	}
+}
+
+// StateDir is where a2atop keeps its log and journal by default:
+// $XDG_STATE_HOME/a2atop, else ~/.local/state/a2atop, else a directory
+// under os.TempDir.
+func StateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "a2atop")
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		return filepath.Join(home, ".local", "state", "a2atop")
+	}
+	return filepath.Join(os.TempDir(), "a2atop-state")
+}
+
+// defaultApprover is user@host, or what it can find of it.
+func defaultApprover() string {
+	user := os.Getenv("USER")
+	if user == "" {
+		user = os.Getenv("USERNAME")
+	}
+	if user == "" {
+		user = "unknown"
+	}
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		return user
+	}
+	return user + "@" + host
+}

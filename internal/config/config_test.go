@@ -1,0 +1,263 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// parse decodes doc and validates it, as Load does for a file.
+func parse(t *testing.T, doc string) (*Config, error) {
+	t.Helper()
+	c, err := Parse([]byte(doc), "test.toml")
+	if err != nil {
+		return nil, err
+	}
+	return c, c.Validate()
+}
+
+func TestParseErrorsNameLineAndKey(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		line      int
+		key       string
+		msg       string
+	}{
+		{"typo at top", "theme = \"dark\"\nbel = true\n", 2, "bel", "unknown key"},
+		{"typo in agent", "[[agent]]\nname = \"a\"\nurl = \"http://x\"\nhistroy_length = 3\n", 4, "agent.histroy_length", "unknown key"},
+		{"typo in auth", "[[agent]]\nname = \"a\"\nurl = \"http://x\"\n[agent.auth]\ntoken_evn = \"X\"\n", 5, "agent.auth.token_evn", "unknown key"},
+		{"wrong type", "[[agent]]\nname = \"a\"\nhistory_length = \"3\"\n", 3, "agent.history_length", "cannot decode"},
+		{"bool as string", "bell = \"yes\"\n", 1, "bell", "cannot decode"},
+		{"duration without unit", "sweep_interval = 5\n", 1, "sweep_interval", "invalid duration"},
+		{"bad duration string", "[[agent]]\nname = \"a\"\nsweep_interval = \"5x\"\n", 3, "agent.sweep_interval", "invalid duration"},
+		{"syntax", "theme = \n", 1, "", "unexpected"},
+		{"secret at agent level", "[[agent]]\nname = \"a\"\ntoken = \"s3cr3t\"\n", 3, "agent.token", "token_env or token_file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.doc), "test.toml")
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("Parse error = %v (%T), want *Error", err, err)
+			}
+			if ce.Line != tt.line || ce.Key != tt.key || !strings.Contains(ce.Msg, tt.msg) {
+				t.Errorf("got line %d key %q msg %q; want line %d key %q msg containing %q",
+					ce.Line, ce.Key, ce.Msg, tt.line, tt.key, tt.msg)
+			}
+			if !strings.HasPrefix(err.Error(), "test.toml:") {
+				t.Errorf("error %q does not start with the file name", err)
+			}
+			if strings.Contains(err.Error(), "s3cr3t") {
+				t.Errorf("error %q repeats the secret", err)
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	const agent = "[[agent]]\nname = \"a\"\nurl = \"http://127.0.0.1:1\"\n"
+	tests := []struct {
+		name, doc string
+		key, msg  string // want an error with this key and message part; "" = valid
+	}{
+		{"empty file", "", "", ""},
+		{"one agent", agent, "", ""},
+		{"full agent", agent + "card_path = \"/card.json\"\nbinding = \"rest\"\nprotocol = \"0.3\"\ntenant = \"t\"\n" +
+			"sweep_interval = \"2s\"\nsubscribe = false\nhistory_length = 5\nread_only = true\nchain_metadata_key = \"k\"\ntasks = [\"t1\"]\n" +
+			"[agent.auth]\ntoken_env = \"TOK\"\napi_key_header = \"X-Api-Key\"\nallowed_hosts = [\"other:443\"]\n" +
+			"[[agent.auth.headers]]\nname = \"X-Team\"\nvalue_file = \"team\"\n", "", ""},
+		{"bad theme", "theme = \"pink\"\n", "theme", "not a theme"},
+		{"zero sweep", "sweep_interval = \"0s\"\n", "sweep_interval", "positive"},
+		{"negative resync", "full_resync = \"-1m\"\n", "full_resync", "positive"},
+		{"negative max streams", "max_streams = -1\n", "max_streams", "0 (no streams)"},
+		{"no name", "[[agent]]\nurl = \"http://x\"\n", "agent[1].name", "needs a name"},
+		{"space in name", "[[agent]]\nname = \"a b\"\nurl = \"http://x\"\n", "agent \"a b\".name", "space"},
+		{"duplicate names", agent + agent, "agent \"a\"", "used twice"},
+		{"no url", "[[agent]]\nname = \"a\"\n", "agent \"a\".url", "needs a url"},
+		{"relative url", "[[agent]]\nname = \"a\"\nurl = \"localhost:9000\"\n", "agent \"a\".url", "absolute"},
+		{"ftp url", "[[agent]]\nname = \"a\"\nurl = \"ftp://x\"\n", "agent \"a\".url", "http"},
+		{"url with password", "[[agent]]\nname = \"a\"\nurl = \"http://u:p@x\"\n", "agent \"a\".url", "password"},
+		{"bad binding", agent + "binding = \"soap\"\n", "agent \"a\".binding", "not a binding"},
+		{"bad protocol", agent + "protocol = \"2.0\"\n", "agent \"a\".protocol", "not a protocol"},
+		{"card path not a path", agent + "card_path = \"card.json\"\n", "agent \"a\".card_path", "starting with"},
+		{"zero agent sweep", agent + "sweep_interval = \"0s\"\n", "agent \"a\".sweep_interval", "positive"},
+		{"negative history", agent + "history_length = -1\n", "agent \"a\".history_length", "0"},
+		{"empty task id", agent + "tasks = [\"\"]\n", "agent \"a\".tasks[1]", "empty"},
+		{"literal token", agent + "[agent.auth]\ntoken = \"s3cr3t\"\n", "agent \"a\".auth.token", "token_env or token_file"},
+		{"literal api key", agent + "[agent.auth]\napi_key = \"s3cr3t\"\n", "agent \"a\".auth.api_key", "token_env or token_file"},
+		{"literal header value", agent + "[[agent.auth.headers]]\nname = \"X\"\nvalue = \"s3cr3t\"\n", "agent \"a\".auth.headers[1].value", "value_env or value_file"},
+		{"token env and file", agent + "[agent.auth]\ntoken_env = \"A\"\ntoken_file = \"f\"\n", "agent \"a\".auth", "not both"},
+		{"api key header without token", agent + "[agent.auth]\napi_key_header = \"X-Key\"\n", "agent \"a\".auth.api_key_header", "needs token_env"},
+		{"bad header name", agent + "[[agent.auth.headers]]\nname = \"X Key\"\nvalue_env = \"K\"\n", "agent \"a\".auth.headers[1].name", "not a valid header"},
+		{"header twice", agent + "[agent.auth]\ntoken_env = \"T\"\n[[agent.auth.headers]]\nname = \"authorization\"\nvalue_env = \"K\"\n", "agent \"a\".auth.headers[1].name", "twice"},
+		{"header without source", agent + "[[agent.auth.headers]]\nname = \"X\"\n", "agent \"a\".auth.headers[1]", "exactly one"},
+		{"allowed host without port", agent + "[agent.auth]\nallowed_hosts = [\"example.com\"]\n", "agent \"a\".auth.allowed_hosts[1]", "host:port"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parse(t, tt.doc)
+			if tt.msg == "" {
+				if err != nil {
+					t.Fatalf("want valid, got %v", err)
+				}
+				return
+			}
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("error = %v, want *Error", err)
+			}
+			if ce.Key != tt.key || !strings.Contains(ce.Msg, tt.msg) {
+				t.Errorf("got key %q msg %q; want key %q msg containing %q", ce.Key, ce.Msg, tt.key, tt.msg)
+			}
+			if strings.Contains(err.Error(), "s3cr3t") {
+				t.Errorf("error %q repeats the secret", err)
+			}
+		})
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := parse(t, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Theme != "auto" || c.SweepInterval.Duration != 5*time.Second || c.FullResync.Duration != time.Minute ||
+		c.MaxStreams != 32 || c.MaxMessageBytes != 8<<20 || !c.Bell || c.ReadOnly {
+		t.Errorf("defaults = %+v", c)
+	}
+	if !strings.HasSuffix(c.LogPath, filepath.Join("a2atop", "a2atop.log")) ||
+		!strings.HasSuffix(c.JournalPath, filepath.Join("a2atop", "journal.jsonl")) {
+		t.Errorf("paths = %q, %q", c.LogPath, c.JournalPath)
+	}
+}
+
+func TestAddURLs(t *testing.T) {
+	c, err := parse(t, "[[agent]]\nname = \"127.0.0.1:9001\"\nurl = \"http://127.0.0.1:9001/\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.AddURLs([]string{"http://127.0.0.1:9001", "http://127.0.0.1:9002", "https://127.0.0.1:9002/b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(c.AgentNames(), " ")
+	if want := "127.0.0.1:9001 127.0.0.1:9002 127.0.0.1:9002#2"; got != want {
+		t.Errorf("names = %q, want %q", got, want)
+	}
+	if err := c.Validate(); err != nil {
+		t.Errorf("Validate: %v", err)
+	}
+	if err := c.AddURLs([]string{"localhost:9000"}); err == nil || !strings.Contains(err.Error(), "absolute") {
+		t.Errorf("AddURLs(no scheme) = %v, want an error about absolute URLs", err)
+	}
+}
+
+func TestLocateAndLoad(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("HOME", dir)
+	t.Setenv(EnvConfig, "")
+
+	// No file anywhere: no agents, no error.
+	c, err := Load("", []string{"http://127.0.0.1:1"})
+	if err != nil || len(c.Agents) != 1 {
+		t.Fatalf("Load without a file = %v, %v", c, err)
+	}
+
+	// An explicit file must exist.
+	if _, err := Load(filepath.Join(dir, "missing.toml"), nil); err == nil || !strings.Contains(err.Error(), "missing.toml") {
+		t.Errorf("Load(missing) = %v, want an error naming the file", err)
+	}
+
+	envFile := filepath.Join(dir, "env.toml")
+	writeFile(t, envFile, "[[agent]]\nname = \"from-env\"\nurl = \"http://x\"\n")
+	t.Setenv(EnvConfig, envFile)
+	if c, err = Load("", nil); err != nil || c.Agents[0].Name != "from-env" || c.Path != envFile {
+		t.Errorf("Load via $%s = %+v, %v", EnvConfig, c, err)
+	}
+
+	flagFile := filepath.Join(dir, "flag.toml")
+	writeFile(t, flagFile, "[[agent]]\nname = \"from-flag\"\nurl = \"http://x\"\n")
+	if c, err = Load(flagFile, nil); err != nil || c.Agents[0].Name != "from-flag" {
+		t.Errorf("--config should win over $%s: %+v, %v", EnvConfig, c, err)
+	}
+
+	if p, required := Locate(""); p != envFile || !required {
+		t.Errorf("Locate = %q %v", p, required)
+	}
+	t.Setenv(EnvConfig, "")
+	if p, required := Locate(""); p != filepath.Join(dir, "a2atop", "config.toml") || required {
+		t.Errorf("Locate default = %q %v", p, required)
+	}
+}
+
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestExample loads config.example.toml and checks that it sets, with a
+// comment above it, every key the Config understands.
+func TestExample(t *testing.T) {
+	const path = "../../config.example.toml"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Parse(data, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Agents) != 2 || c.Agents[0].Auth.TokenEnv == "" || len(c.Agents[0].Auth.Headers) != 2 {
+		t.Errorf("example agents = %+v", c.Agents)
+	}
+	lines := strings.Split(string(data), "\n")
+	for _, key := range keysOf(reflect.TypeFor[Config]()) {
+		// a key, a commented-out key, or a table header naming it
+		re := regexp.MustCompile(`^\s*(#\s*)?` + regexp.QuoteMeta(key) + `\s*=|^\[\[?([a-z.]+\.)?` + regexp.QuoteMeta(key) + `\]`)
+		found := false
+		for i, l := range lines {
+			if re.MatchString(l) {
+				found = true
+				if i == 0 || !strings.HasPrefix(strings.TrimSpace(lines[i-1]), "#") {
+					t.Errorf("key %q on line %d has no comment above it", key, i+1)
+				}
+				break
+			}
+		}
+		if !found {
+			t.Errorf("config.example.toml does not document key %q", key)
+		}
+	}
+}
+
+// keysOf lists the TOML keys of t and its nested structs, except the ones
+// that exist only to refuse literal secrets.
+func keysOf(t reflect.Type) []string {
+	var keys []string
+	for f := range t.Fields() {
+		tag := f.Tag.Get("toml")
+		if tag == "" || tag == "-" || tag == "token" || tag == "api_key" || tag == "value" {
+			continue
+		}
+		keys = append(keys, tag)
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer || ft.Kind() == reflect.Slice {
+			ft = ft.Elem()
+		}
+		if ft.Kind() == reflect.Struct && ft != reflect.TypeFor[Duration]() {
+			keys = append(keys, keysOf(ft)...)
+		}
+	}
+	return keys
+}

@@ -1,0 +1,15 @@
+// Package config reads a2atop's TOML configuration: the agents to watch,
+// how to authenticate to each, and the dashboard's own settings.
+//
+// Loading is strict and in three steps: Default, then a decode that
+// refuses unknown keys and wrong types (the error names the file, line and
+// key), then Validate. The file is found by Locate: --config, then
+// $A2ATOP_CONFIG, then os.UserConfigDir()/a2atop/config.toml. Secrets are
+// never written in the file: the file names an environment variable or a
+// file, and Config.AgentOptions reads them when a2atop starts.
+//
+// config owns parsing, defaults, validation and secret resolution. It may
+// import the standard library, go-toml, the A2A SDK's a2a types and
+// a2atop/a2aclient (for the options it produces); never ui, approvals,
+// bubbletea, bubbles or lipgloss.
+package config

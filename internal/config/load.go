@@ -1,0 +1,161 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
+)
+
+// EnvConfig is the environment variable that names the config file when
+// --config is not given.
+const EnvConfig = "A2ATOP_CONFIG"
+
+// Error is a problem with the configuration, located as precisely as
+// known. Every error Load, Parse and Validate return is an *Error, so a
+// caller can tell a config problem (exit status 2) from any other.
+type Error struct {
+	File string // the file, "" for command-line URLs or no file
+	Line int    // 1-based; 0 when unknown
+	Key  string // dotted key, e.g. "agent[2].auth.token"; may be ""
+	Msg  string
+	Err  error // the underlying error, if any
+}
+
+// Error reads "file:line: key: msg".
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+		b.WriteString(": ")
+	}
+	if e.Key != "" {
+		b.WriteString(e.Key)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Locate returns the config file to read: flagPath when set, else
+// $A2ATOP_CONFIG, else os.UserConfigDir()/a2atop/config.toml. required is
+// false only for that last default, which may be absent.
+func Locate(flagPath string) (path string, required bool) {
+	if flagPath != "" {
+		return flagPath, true
+	}
+	if p := os.Getenv(EnvConfig); p != "" {
+		return p, true
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", false
+	}
+	return filepath.Join(dir, "a2atop", "config.toml"), false
+}
+
+// Load finds the config file (see Locate), reads it if present, adds the
+// agents named by urls, fills per-agent defaults and validates the
+// result. A missing default file is not an error: the config then holds
+// only the URL agents.
+func Load(flagPath string, urls []string) (*Config, error) {
+	path, required := Locate(flagPath)
+	c := Default()
+	if path != "" {
+		data, err := os.ReadFile(path)
+		switch {
+		case err == nil:
+			if c, err = Parse(data, path); err != nil {
+				return nil, err
+			}
+		case errors.Is(err, fs.ErrNotExist) && !required:
+		default:
+			return nil, &Error{File: path, Msg: "cannot read the config file: " + plainErr(err), Err: err}
+		}
+	}
+	if err := c.AddURLs(urls); err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	c.ExpandPaths()
+	return c, nil
+}
+
+// plainErr is err's text without the path that *fs.PathError repeats.
+func plainErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// Parse decodes data (the contents of file) over Default, strictly: an
+// unknown key or a value of the wrong type is an *Error naming the line
+// and the key. Parse does not validate; call Validate.
+func Parse(data []byte, file string) (c *Config, err error) {
+	c = Default()
+	c.Path = file
+	defer func() { // go-toml panics on a highlight outside the document; never crash on a config
+		if r := recover(); r != nil {
+			c, err = nil, &Error{File: file, Msg: fmt.Sprintf("cannot parse: %v", r)}
+		}
+	}()
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	if err := dec.Decode(c); err != nil {
+		return nil, decodeError(file, err)
+	}
+	return c, nil
+}
+
+// decodeError turns go-toml's errors into an *Error with file, line, key.
+func decodeError(file string, err error) error {
+	var strict *toml.StrictMissingError
+	if errors.As(err, &strict) && len(strict.Errors) > 0 {
+		first := &strict.Errors[0]
+		line, _ := first.Position()
+		key := strings.Join(first.Key(), ".")
+		msg := fmt.Sprintf("unknown key %q: check its spelling against config.example.toml", key)
+		if n := len(strict.Errors); n > 1 {
+			msg += fmt.Sprintf(" (and %d more unknown keys)", n-1)
+		}
+		if hint := secretHint(first.Key()); hint != "" {
+			msg = hint
+		}
+		return &Error{File: file, Line: line, Key: key, Msg: msg, Err: err}
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		line, _ := de.Position()
+		return &Error{File: file, Line: line, Key: strings.Join(de.Key(), "."),
+			Msg: strings.TrimPrefix(de.Error(), "toml: "), Err: err}
+	}
+	return &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: "), Err: err}
+}
+
+// secretHint explains keys that look like a secret written in the file.
+func secretHint(key []string) string {
+	if len(key) == 0 {
+		return ""
+	}
+	switch strings.ToLower(key[len(key)-1]) {
+	case "token", "api_key", "apikey", "value", "password", "secret", "bearer", "bearer_token",
+		"access_token", "authorization":
+		return "secrets are not written in the config file: put the token in an environment " +
+			"variable or a file and name it with token_env or token_file"
+	}
+	return ""
+}

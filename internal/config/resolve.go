@@ -1,0 +1,163 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/a2aclient"
+)
+
+// AgentOptions turns the validated config into the options package
+// a2aclient watches with, reading every secret now: environment variables
+// and files named by token_env, token_file, value_env and value_file.
+// Relative file names are taken from the config file's directory; "~/"
+// is the home directory. Errors name the agent and the key, never the
+// secret's value.
+func (c *Config) AgentOptions() ([]a2aclient.AgentOptions, error) {
+	out := make([]a2aclient.AgentOptions, 0, len(c.Agents))
+	for _, a := range c.Agents {
+		headers, err := c.resolveAuth(a.Auth)
+		if err != nil {
+			return nil, fmt.Errorf("agent %q: %w", a.Name, err)
+		}
+		sweep := c.SweepInterval.Duration
+		if a.SweepInterval != nil {
+			sweep = a.SweepInterval.Duration
+		}
+		tasks := make([]a2a.TaskID, len(a.Tasks))
+		for i, t := range a.Tasks {
+			tasks[i] = a2a.TaskID(t)
+		}
+		out = append(out, a2aclient.AgentOptions{
+			Name:             a.Name,
+			URL:              a.URL,
+			CardPath:         a.CardPath,
+			Binding:          orAuto(a.Binding),
+			Protocol:         orAuto(a.Protocol),
+			Tenant:           a.Tenant,
+			Headers:          headers,
+			AllowedHosts:     append([]string(nil), a.Auth.AllowedHosts...),
+			SweepInterval:    sweep,
+			FullResync:       c.FullResync.Duration,
+			Subscribe:        a.Subscribe == nil || *a.Subscribe,
+			MaxStreams:       c.MaxStreams,
+			HistoryLength:    a.HistoryLength,
+			Tasks:            tasks,
+			MaxMessageBytes:  c.MaxMessageBytes,
+			ChainMetadataKey: a.ChainKey,
+			ReadOnly:         c.ReadOnly || a.ReadOnly,
+		})
+	}
+	return out, nil
+}
+
+func orAuto(s string) string {
+	if s == "" {
+		return "auto"
+	}
+	return s
+}
+
+// resolveAuth reads an agent's secrets into headers.
+func (c *Config) resolveAuth(au Auth) ([]a2aclient.Header, error) {
+	var out []a2aclient.Header
+	if au.TokenEnv != "" || au.TokenFile != "" {
+		tok, err := c.secret("auth.token_env", au.TokenEnv, "auth.token_file", au.TokenFile)
+		if err != nil {
+			return nil, err
+		}
+		if au.APIKeyHeader != "" {
+			out = append(out, a2aclient.Header{Name: au.APIKeyHeader, Value: tok})
+		} else {
+			out = append(out, a2aclient.Header{Name: "Authorization", Value: "Bearer " + tok})
+		}
+	}
+	for i, h := range au.Headers {
+		key := fmt.Sprintf("auth.headers[%d]", i+1)
+		v, err := c.secret(key+".value_env", h.ValueEnv, key+".value_file", h.ValueFile)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a2aclient.Header{Name: h.Name, Value: v})
+	}
+	return out, nil
+}
+
+// secret reads one secret from the environment variable env or the file
+// file (exactly one is set). Surrounding white space is dropped; an empty
+// secret is an error.
+func (c *Config) secret(envKey, env, fileKey, file string) (string, error) {
+	if env != "" {
+		v := strings.TrimSpace(os.Getenv(env))
+		if v == "" {
+			return "", fmt.Errorf("%s: environment variable %s is not set or empty; export it before starting a2atop", envKey, env)
+		}
+		return v, nil
+	}
+	path := c.resolvePath(file)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return "", fmt.Errorf("%s: cannot read %s: %w", fileKey, path, err)
+	}
+	v := strings.TrimSpace(string(data))
+	if v == "" {
+		return "", fmt.Errorf("%s: %s is empty; it should hold the secret", fileKey, path)
+	}
+	if strings.ContainsAny(v, "\r\n") {
+		return "", fmt.Errorf("%s: %s holds more than one line; it should hold only the secret", fileKey, path)
+	}
+	return v, nil
+}
+
+// resolvePath expands "~/" and makes a relative path relative to the
+// config file's directory (or the working directory without a file).
+func (c *Config) resolvePath(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	if filepath.IsAbs(p) || c.Path == "" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(c.Path), p)
+}
+
+// ExpandPaths resolves JournalPath and LogPath as AgentOptions resolves
+// secret files: "~/" is home, relative paths are relative to the config
+// file.
+func (c *Config) ExpandPaths() {
+	c.JournalPath = c.resolvePath(c.JournalPath)
+	c.LogPath = c.resolvePath(c.LogPath)
+}
+
+// AgentNames returns the agents' names in config order.
+func (c *Config) AgentNames() []string {
+	names := make([]string, len(c.Agents))
+	for i, a := range c.Agents {
+		names[i] = a.Name
+	}
+	return names
+}
+
+// ChainKeys maps each agent that sets chain_metadata_key to its key, for
+// model.Options.ChainKeys.
+func (c *Config) ChainKeys() map[string]string {
+	m := map[string]string{}
+	for _, a := range c.Agents {
+		if a.ChainKey != "" {
+			m[a.Name] = a.ChainKey
+		}
+	}
+	return m
+}

@@ -1,0 +1,235 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// AddURLs appends one agent per base URL given on the command line, named
+// after its host:port. A URL already configured is not added twice; a name
+// already taken gets a "#2", "#3"... suffix.
+func (c *Config) AddURLs(urls []string) error {
+	for _, raw := range urls {
+		u, err := parseBaseURL(raw)
+		if err != nil {
+			return &Error{Key: fmt.Sprintf("argument %q", raw), Msg: err.Error()}
+		}
+		if slices.ContainsFunc(c.Agents, func(a Agent) bool { return sameURL(a.URL, raw) }) {
+			continue
+		}
+		name := u.Host
+		for n := 2; c.hasAgent(name); n++ {
+			name = fmt.Sprintf("%s#%d", u.Host, n)
+		}
+		c.Agents = append(c.Agents, Agent{Name: name, URL: raw, FromArgs: true})
+	}
+	return nil
+}
+
+func (c *Config) hasAgent(name string) bool {
+	return slices.ContainsFunc(c.Agents, func(a Agent) bool { return a.Name == name })
+}
+
+func sameURL(a, b string) bool {
+	return strings.TrimRight(a, "/") == strings.TrimRight(b, "/")
+}
+
+// Validate checks the whole config and returns the first problem as an
+// *Error: unique names, absolute http(s) URLs, known enum values, positive
+// durations, well-formed auth, and no secret written in the file.
+func (c *Config) Validate() error {
+	fail := func(key, format string, args ...any) error {
+		return &Error{File: c.Path, Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	if !slices.Contains(Themes, c.Theme) {
+		return fail("theme", "%q is not a theme; use one of %s", c.Theme, strings.Join(Themes, ", "))
+	}
+	if c.JournalPath == "" {
+		return fail("journal_path", "must not be empty")
+	}
+	if c.LogPath == "" {
+		return fail("log_path", "must not be empty")
+	}
+	if c.SweepInterval.Duration <= 0 {
+		return fail("sweep_interval", "must be a positive duration like \"5s\", not %s", c.SweepInterval)
+	}
+	if c.FullResync.Duration <= 0 {
+		return fail("full_resync", "must be a positive duration like \"1m\", not %s", c.FullResync)
+	}
+	if c.MaxStreams < 0 {
+		return fail("max_streams", "must be 0 (no streams) or more, not %d", c.MaxStreams)
+	}
+	if c.MaxMessageBytes <= 0 {
+		return fail("max_message_bytes", "must be positive, not %d", c.MaxMessageBytes)
+	}
+	seen := map[string]int{}
+	for i, a := range c.Agents {
+		key := fmt.Sprintf("agent[%d]", i+1)
+		if a.Name != "" {
+			key = fmt.Sprintf("agent %q", a.Name)
+		}
+		if j, dup := seen[a.Name]; dup && a.Name != "" {
+			return fail(key, "the name is used twice (agents %d and %d); names must be unique", j+1, i+1)
+		}
+		seen[a.Name] = i
+		if err := a.validate(); err != nil {
+			var ce *Error
+			if errors.As(err, &ce) {
+				ce.File, ce.Key = c.Path, key+"."+ce.Key
+				if a.FromArgs {
+					ce.File = ""
+				}
+				return ce
+			}
+			return fail(key, "%v", err)
+		}
+	}
+	return nil
+}
+
+// validate checks one agent; the *Error's Key is relative to the agent.
+func (a *Agent) validate() error {
+	fail := func(key, format string, args ...any) error {
+		return &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	if err := checkName(a.Name); err != nil {
+		return fail("name", "%v", err)
+	}
+	if _, err := parseBaseURL(a.URL); err != nil {
+		return fail("url", "%v", err)
+	}
+	if a.CardPath != "" && !strings.HasPrefix(a.CardPath, "/") {
+		return fail("card_path", "%q must be a path starting with \"/\", like \"/.well-known/agent-card.json\"", a.CardPath)
+	}
+	if a.Binding != "" && !slices.Contains(Bindings, a.Binding) {
+		return fail("binding", "%q is not a binding; use one of %s", a.Binding, strings.Join(Bindings, ", "))
+	}
+	if a.Protocol != "" && !slices.Contains(Protocols, a.Protocol) {
+		return fail("protocol", "%q is not a protocol version; use one of %s", a.Protocol, strings.Join(Protocols, ", "))
+	}
+	if a.SweepInterval != nil && a.SweepInterval.Duration <= 0 {
+		return fail("sweep_interval", "must be a positive duration like \"5s\", not %s", a.SweepInterval)
+	}
+	if a.HistoryLength < 0 {
+		return fail("history_length", "must be 0 (the agent's default) or more, not %d", a.HistoryLength)
+	}
+	for i, t := range a.Tasks {
+		if strings.TrimSpace(t) == "" {
+			return fail(fmt.Sprintf("tasks[%d]", i+1), "a task id must not be empty")
+		}
+	}
+	return a.Auth.validate()
+}
+
+// checkName accepts names that fit on a row and in a filter: no spaces or
+// control characters, at most 64 characters.
+func checkName(name string) error {
+	if name == "" {
+		return errors.New("every agent needs a name")
+	}
+	if len([]rune(name)) > 64 {
+		return errors.New("a name has at most 64 characters")
+	}
+	if i := strings.IndexFunc(name, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }); i >= 0 {
+		return fmt.Errorf("%q holds a space or control character; use letters, digits, '-', '_' or '.'", name)
+	}
+	return nil
+}
+
+// parseBaseURL accepts an absolute http or https URL with a host and no
+// user information.
+func parseBaseURL(raw string) (*url.URL, error) {
+	if raw == "" {
+		return nil, errors.New("every agent needs a url, like \"http://127.0.0.1:9001\"")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a URL: %w", raw, errors.Unwrap(err))
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("%q must be an absolute http:// or https:// URL (the agent's base URL)", raw)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("%q has no host", raw)
+	}
+	if u.User != nil {
+		return nil, errors.New("the url holds a user name or password; put credentials in [agent.auth] with token_env or token_file")
+	}
+	return u, nil
+}
+
+// validate checks an [agent.auth] table; keys are relative to the agent.
+func (au *Auth) validate() error {
+	fail := func(key, format string, args ...any) error {
+		return &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	const literal = "secrets are not written in the config file: put the token in an environment " +
+		"variable or a file and name it with token_env or token_file"
+	if au.Token != nil {
+		return fail("auth.token", literal)
+	}
+	if au.APIKey != nil {
+		return fail("auth.api_key", literal)
+	}
+	if au.TokenEnv != "" && au.TokenFile != "" {
+		return fail("auth", "set token_env or token_file, not both")
+	}
+	hasToken := au.TokenEnv != "" || au.TokenFile != ""
+	if au.APIKeyHeader != "" {
+		if !hasToken {
+			return fail("auth.api_key_header", "needs token_env or token_file for the key's value")
+		}
+		if !validHeaderName(au.APIKeyHeader) {
+			return fail("auth.api_key_header", "%q is not a valid header name", au.APIKeyHeader)
+		}
+	}
+	names := map[string]bool{}
+	if hasToken {
+		if au.APIKeyHeader != "" {
+			names[strings.ToLower(au.APIKeyHeader)] = true
+		} else {
+			names["authorization"] = true
+		}
+	}
+	for i, h := range au.Headers {
+		key := fmt.Sprintf("auth.headers[%d]", i+1)
+		switch {
+		case h.Value != nil:
+			return fail(key+".value", "secrets are not written in the config file: put the value in an "+
+				"environment variable or a file and name it with value_env or value_file")
+		case !validHeaderName(h.Name):
+			return fail(key+".name", "%q is not a valid header name", h.Name)
+		case names[strings.ToLower(h.Name)]:
+			return fail(key+".name", "header %q is set twice", h.Name)
+		case (h.ValueEnv == "") == (h.ValueFile == ""):
+			return fail(key, "set exactly one of value_env or value_file")
+		}
+		names[strings.ToLower(h.Name)] = true
+	}
+	for i, hp := range au.AllowedHosts {
+		host, port, err := net.SplitHostPort(hp)
+		if err != nil || host == "" || port == "" {
+			return fail(fmt.Sprintf("auth.allowed_hosts[%d]", i+1),
+				"%q must be host:port, like \"auth.example.com:443\"", hp)
+		}
+	}
+	return nil
+}
+
+// validHeaderName reports whether s is an HTTP header field name (RFC 9110 token).
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r > 0x7e || r <= 0x20 || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", r) {
+			return false
+		}
+	}
+	return true
+}
