@@ -1,0 +1,136 @@
+package layers
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+const module = "a2atop"
+
+// terminal are the module paths that only main and ui may use.
+var terminal = []string{
+	"github.com/charmbracelet/bubbletea",
+	"github.com/charmbracelet/bubbles",
+	"github.com/charmbracelet/lipgloss",
+}
+
+// goList runs `go list` in the module root with args and returns its
+// output lines.
+func goList(t *testing.T, args ...string) []string {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	cmd := exec.Command(goBin, append([]string{"list", "-e"}, args...)...)
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %v: %v\n%s", args, err, out)
+	}
+	return strings.Fields(strings.TrimSpace(string(out)))
+}
+
+// present reports whether the package directory exists yet.
+func present(pkg string) bool {
+	_, err := os.Stat(filepath.Join("../..", strings.TrimPrefix(pkg, module+"/")))
+	return err == nil
+}
+
+func isTerminal(path string) bool {
+	for _, p := range terminal {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestNoTerminalCodeBelowUI checks the transitive dependencies of the data
+// and network layers.
+func TestNoTerminalCodeBelowUI(t *testing.T) {
+	for _, pkg := range []string{"a2atop/model", "a2atop/a2aclient", "a2atop/approvals", "a2atop/demo", "a2atop/internal/config", "a2atop/internal/sanitize"} {
+		t.Run(pkg, func(t *testing.T) {
+			if !present(pkg) {
+				t.Skipf("%s does not exist yet", pkg)
+			}
+			for _, dep := range goList(t, "-deps", pkg) {
+				if isTerminal(dep) {
+					t.Errorf("%s depends on %s; only ui/ and main may use terminal packages", pkg, dep)
+				}
+			}
+		})
+	}
+}
+
+// TestImportDirection checks each package's own a2atop imports.
+func TestImportDirection(t *testing.T) {
+	allowed := map[string]func(imp string) bool{
+		"a2atop/model":     func(string) bool { return false },
+		"a2atop/demo":      func(string) bool { return false },
+		"a2atop/approvals": func(imp string) bool { return imp == "a2atop/model" || internal(imp) },
+		"a2atop/a2aclient": func(imp string) bool { return imp == "a2atop/model" || internal(imp) },
+	}
+	for pkg, ok := range allowed {
+		t.Run(pkg, func(t *testing.T) {
+			if !present(pkg) {
+				t.Skipf("%s does not exist yet", pkg)
+			}
+			for _, dep := range goList(t, "-deps", pkg) {
+				if dep == pkg || !strings.HasPrefix(dep, module+"/") {
+					continue
+				}
+				if !ok(dep) && !allowedTransitively(pkg, dep) {
+					t.Errorf("%s depends on %s, against the import direction in CONTRACTS.md", pkg, dep)
+				}
+			}
+		})
+	}
+}
+
+// allowedTransitively accepts what an allowed import itself brings in
+// (model and internal packages only ever bring in each other).
+func allowedTransitively(pkg, dep string) bool {
+	return pkg != "a2atop/model" && pkg != "a2atop/demo" && (dep == "a2atop/model" || internal(dep))
+}
+
+func internal(imp string) bool { return strings.HasPrefix(imp, module+"/internal/") }
+
+// TestOnlyMainAndUIImportTerminal checks direct imports across the module:
+// only package main (the repo root) and a2atop/ui/... import bubbletea,
+// bubbles or lipgloss.
+func TestOnlyMainAndUIImportTerminal(t *testing.T) {
+	for _, line := range goListImports(t) {
+		pkg, imports, _ := strings.Cut(line, ":")
+		if pkg == module || pkg == module+"/ui" || strings.HasPrefix(pkg, module+"/ui/") {
+			continue
+		}
+		for _, imp := range strings.Fields(imports) {
+			if isTerminal(imp) {
+				t.Errorf("%s imports %s; only ui/ and main may", pkg, imp)
+			}
+		}
+	}
+}
+
+// goListImports returns "pkg:imp imp ..." for every package of the module,
+// test imports included.
+func goListImports(t *testing.T) []string {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	cmd := exec.Command(goBin, "list", "-e", "-f",
+		`{{.ImportPath}}:{{join .Imports " "}} {{join .TestImports " "}} {{join .XTestImports " "}}`, "./...")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v\n%s", err, out)
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
+}
