@@ -1,0 +1,370 @@
+package model
+
+import (
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// ApplyResult says what one Apply call changed.
+type ApplyResult struct {
+	// Changed is true when anything visible changed (Version moved).
+	Changed bool
+	// Entered lists the tasks that joined the interrupted set in this
+	// batch (the UI rings the bell); Left lists those that left it (the
+	// inbox drops them). A task that entered and left within one batch
+	// is in neither. Nil when empty.
+	Entered, Left []TaskKey
+	// Violations counts the events refused because their task had
+	// already reached a terminal state.
+	Violations int
+	// Evicted counts the terminal tasks dropped by MaxTerminalPerAgent.
+	Evicted int
+}
+
+// Apply applies a batch of events in order and reports what changed.
+// It is idempotent and order-safe:
+//   - a terminal task is final: an event that would change its state,
+//     and any artifact event, is ignored and counted as a violation of
+//     the task and its agent (a snapshot with the same terminal state may
+//     still fill in artifacts and history);
+//   - a snapshot or status older, by status timestamp, than the one held
+//     is ignored; a repeated snapshot or status is a no-op;
+//   - an event for a task we do not know creates it (and its agent);
+//   - health events update the agent and mark its tasks Stale while it is
+//     backing off, unreachable or unauthorized (cleared when it is up);
+//     they never change a task's data;
+//   - EventGone marks a task Gone; it stays on screen.
+//
+// The pointers inside the events are owned by the Fleet afterwards.
+func (f *Fleet) Apply(batch []Event) ApplyResult {
+	f.batch++
+	f.res = ApplyResult{}
+	v0 := f.version
+	for i := range batch {
+		f.apply(&batch[i])
+	}
+	f.evictOverfull()
+	res := f.res
+	for i, t := range f.touched {
+		in := t.Class == ClassInterrupted && !t.removed
+		was := t.start == ClassInterrupted
+		switch {
+		case in && !was:
+			res.Entered = append(res.Entered, t.Key)
+		case was && !in:
+			res.Left = append(res.Left, t.Key)
+		}
+		f.touched[i] = nil
+	}
+	f.touched = f.touched[:0]
+	res.Changed = f.version != v0
+	f.res = ApplyResult{}
+	return res
+}
+
+func (f *Fleet) apply(ev *Event) {
+	switch ev.Kind {
+	case EventTask:
+		if ev.Task != nil {
+			f.applySnapshot(ev)
+		}
+	case EventStatus:
+		if ev.Status != nil {
+			f.applyStatus(ev)
+		}
+	case EventArtifact:
+		if ev.Artifact != nil && ev.Artifact.Artifact != nil {
+			f.applyArtifact(ev)
+		}
+	case EventHealth:
+		if ev.Health != nil {
+			f.applyHealth(f.agent(ev.Agent), *ev.Health)
+		}
+	case EventAgent:
+		if ev.Info != nil {
+			f.applyInfo(f.agent(ev.Agent), *ev.Info)
+		}
+	case EventGone:
+		if ev.Task != nil {
+			f.applyGone(ev)
+		}
+	}
+}
+
+// heard records that an event for t arrived, even one that changes
+// nothing: LastHeard moves (without a Version change) and Gone clears.
+func (f *Fleet) heard(t *Task, ev *Event) {
+	if !ev.At.IsZero() {
+		t.LastHeard = ev.At
+	}
+	if t.Gone {
+		t.Gone = false
+		f.version++
+	}
+}
+
+func (f *Fleet) applySnapshot(ev *Event) {
+	s := ev.Task
+	a := f.agent(ev.Agent)
+	t := a.tasks[s.ID]
+	if t == nil {
+		t = f.newTask(a, s.ID, ev)
+		f.replaceSnapshot(t, s, ev)
+		return
+	}
+	f.heard(t, ev)
+	if t.Class == ClassTerminal && NormalizeState(s.Status.State) != t.State {
+		f.violation(t)
+		return
+	}
+	if f.older(t, s.Status.Timestamp) || (t.fp != 0 && t.fp == fingerprint(s)) {
+		return
+	}
+	f.replaceSnapshot(t, s, ev)
+}
+
+func (f *Fleet) applyStatus(ev *Event) {
+	se := ev.Status
+	a := f.agent(ev.Agent)
+	t := a.tasks[se.TaskID]
+	if t == nil {
+		t = f.newTask(a, se.TaskID, ev)
+		s := &a2a.Task{ID: se.TaskID, ContextID: se.ContextID, Status: se.Status}
+		f.replaceSnapshot(t, s, ev)
+		return
+	}
+	f.heard(t, ev)
+	if t.Class == ClassTerminal {
+		if NormalizeState(se.Status.State) != t.State {
+			f.violation(t)
+		}
+		return
+	}
+	held := &t.Snapshot.Status
+	if f.older(t, se.Status.Timestamp) || sameStatus(held, &se.Status) {
+		return
+	}
+	*held = se.Status
+	if t.Snapshot.ContextID == "" {
+		t.Snapshot.ContextID = se.ContextID
+	}
+	t.fp = 0
+	f.setStatus(t, held, ev)
+	if t.State == a2a.TaskStateCompleted {
+		t.Hint = hintOf(t.Snapshot.Artifacts)
+	}
+	f.setRefs(t, t.histRefs || t.metaRefs || f.msgRefs(t, held.Message))
+	t.Source = ev.Source
+	f.changed(t)
+}
+
+func (f *Fleet) applyArtifact(ev *Event) {
+	ae := ev.Artifact
+	a := f.agent(ev.Agent)
+	t := a.tasks[ae.TaskID]
+	if t == nil {
+		t = f.newTask(a, ae.TaskID, ev)
+		s := &a2a.Task{ID: ae.TaskID, ContextID: ae.ContextID}
+		f.replaceSnapshot(t, s, ev)
+	} else {
+		f.heard(t, ev)
+	}
+	if t.Class == ClassTerminal {
+		f.violation(t)
+		return
+	}
+	if !f.mergeArtifact(t, ae) {
+		return
+	}
+	if t.State == a2a.TaskStateCompleted {
+		t.Hint = hintOf(t.Snapshot.Artifacts)
+	}
+	t.fp = 0
+	t.Source = ev.Source
+	f.changed(t)
+}
+
+func (f *Fleet) applyGone(ev *Event) {
+	a := f.byName[ev.Agent]
+	if a == nil {
+		return
+	}
+	t := a.tasks[ev.Task.ID]
+	if t == nil || t.Gone {
+		return
+	}
+	if !ev.At.IsZero() {
+		t.LastHeard = ev.At
+	}
+	t.Gone = true
+	f.version++
+}
+
+func (f *Fleet) applyHealth(a *Agent, h HealthUpdate) {
+	if a.Health == h {
+		return
+	}
+	a.Health = h
+	f.version++
+	var stale bool
+	switch {
+	case h.State == HealthBackoff || h.State == HealthUnreachable || h.State == HealthUnauthorized:
+		stale = true
+	case h.State.Up():
+		stale = false
+	default:
+		return // connecting: we do not know yet; leave the marks as they are
+	}
+	for _, t := range a.tasks {
+		t.Stale = stale
+	}
+}
+
+func (f *Fleet) applyInfo(a *Agent, info AgentInfo) {
+	if a.Info == info {
+		return
+	}
+	a.Info = info
+	if a.URL == "" {
+		a.URL = info.URL
+	}
+	f.version++
+}
+
+// newTask creates t in a with class Unknown; the caller sets its status.
+func (f *Fleet) newTask(a *Agent, id a2a.TaskID, ev *Event) *Task {
+	f.seq++
+	t := &Task{
+		Key:       TaskKey{Agent: a.Name, ID: id},
+		FirstSeen: ev.At,
+		LastHeard: ev.At,
+		Stale:     a.stale(),
+		agent:     a,
+		seq:       f.seq,
+		heapIdx:   -1,
+	}
+	f.touch(t)
+	a.tasks[id] = t
+	a.Counts[ClassUnknown]++
+	f.ntasks++
+	return t
+}
+
+func (a *Agent) stale() bool {
+	s := a.Health.State
+	return s == HealthBackoff || s == HealthUnreachable || s == HealthUnauthorized
+}
+
+// replaceSnapshot makes s the task's snapshot, within the caps.
+func (f *Fleet) replaceSnapshot(t *Task, s *a2a.Task, ev *Event) {
+	t.fp = fingerprint(s)
+	state := NormalizeState(s.Status.State)
+	if state == a2a.TaskStateCompleted {
+		t.Hint = hintOf(s.Artifacts) // before the caps cut anything
+	} else {
+		t.Hint = ""
+	}
+	t.Truncated = false
+	f.capHistory(t, s)
+	t.artBytes = f.capArtifacts(t, s)
+	t.Partial = nil
+	t.Snapshot = s
+	t.histRefs = f.historyRefs(t, s.History)
+	t.metaRefs = f.chainKeyIn(t, s.Metadata)
+	prevUpdated := t.Updated
+	f.setStatus(t, &s.Status, ev)
+	if t.heapIdx >= 0 && !t.Updated.Equal(prevUpdated) {
+		a := t.agent
+		a.term.fix(int(t.heapIdx))
+	}
+	f.setRefs(t, t.histRefs || t.metaRefs || f.msgRefs(t, s.Status.Message))
+	t.Source = ev.Source
+	f.changed(t)
+}
+
+// setStatus derives State, Class, Updated and Text from st.
+func (f *Fleet) setStatus(t *Task, st *a2a.TaskStatus, ev *Event) {
+	state := NormalizeState(st.State)
+	class := ClassOf(state)
+	if class != t.Class {
+		f.touch(t)
+		a := t.agent
+		a.Counts[t.Class]--
+		a.Counts[class]++
+		t.Class = class
+		if class == ClassTerminal {
+			t.Partial = nil
+		}
+	}
+	t.State = state
+	switch {
+	case st.Timestamp != nil:
+		t.Updated = *st.Timestamp
+	case !ev.At.IsZero():
+		t.Updated = ev.At
+	}
+	if t.Since.IsZero() {
+		t.Since = t.Updated
+	}
+	t.Text = textOf(st.Message)
+	if class == ClassTerminal && t.heapIdx < 0 {
+		f.addTerminal(t)
+	}
+}
+
+// older reports whether a status stamped ts is older than the one held.
+// Without both timestamps there is no order to keep: newest arrival wins.
+func (f *Fleet) older(t *Task, ts *time.Time) bool {
+	held := t.Snapshot.Status.Timestamp
+	return ts != nil && held != nil && ts.Before(*held)
+}
+
+// sameStatus reports whether b repeats a: same state, same timestamp,
+// same status message.
+func sameStatus(a, b *a2a.TaskStatus) bool {
+	if a.State != b.State {
+		return false
+	}
+	switch {
+	case a.Timestamp == nil && b.Timestamp == nil:
+	case a.Timestamp == nil || b.Timestamp == nil:
+		return false
+	case !a.Timestamp.Equal(*b.Timestamp):
+		return false
+	}
+	switch {
+	case a.Message == nil && b.Message == nil:
+		return true
+	case a.Message == nil || b.Message == nil:
+		return false
+	}
+	return a.Message == b.Message || a.Message.ID == b.Message.ID && a.Message.ID != ""
+}
+
+// touch remembers t's class at the start of the batch, for Entered/Left.
+func (f *Fleet) touch(t *Task) {
+	if t.mark == f.batch {
+		return
+	}
+	t.mark = f.batch
+	t.start = t.Class
+	f.touched = append(f.touched, t)
+}
+
+// changed records that t's data changed: Version moves and the pane
+// indexes revisit t at the next query.
+func (f *Fleet) changed(t *Task) {
+	f.version++
+	if !t.dirty {
+		t.dirty = true
+		f.dirty = append(f.dirty, t)
+	}
+}
+
+func (f *Fleet) violation(t *Task) {
+	t.Violations++
+	t.agent.Violations++
+	f.res.Violations++
+	f.version++
+}

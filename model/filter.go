@@ -1,0 +1,162 @@
+package model
+
+import (
+	"strings"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// Filter selects the tasks a pane shows. Every part must match (AND).
+// The zero value matches every task. Build one with ParseFilter.
+type Filter struct {
+	// Words are free-text words, each of which must occur, ignoring case,
+	// in the task id, the agent name or the status text.
+	Words []string
+	// Agents are agent:NAME values: the agent's name must start with
+	// each of them, ignoring case.
+	Agents []string
+	// States are state:NAME values, normalized (v1.0 and 0.3 names and
+	// short forms are accepted). state:unknown matches ClassUnknown tasks.
+	States []a2a.TaskState
+	// Classes are class:NAME values (active, interrupted, terminal, unknown).
+	Classes []Class
+	// Invalid lists tokens that name nothing we know (class:foo). A
+	// filter with one matches no task; the filter bar can show them.
+	Invalid []string
+}
+
+// ParseFilter reads a filter as typed in the filter bar: free-text words
+// and agent:NAME, state:NAME and class:NAME tokens, separated by spaces,
+// all of which must match. A token with an empty value ("agent:") is
+// ignored while the person is still typing it.
+func ParseFilter(s string) Filter {
+	var f Filter
+	for _, tok := range strings.Fields(s) {
+		key, val, ok := strings.Cut(tok, ":")
+		if !ok || key == "" {
+			f.Words = append(f.Words, strings.ToLower(tok))
+			continue
+		}
+		switch strings.ToLower(key) {
+		case "agent":
+			if val != "" {
+				f.Agents = append(f.Agents, strings.ToLower(val))
+			}
+		case "state":
+			if val != "" {
+				f.States = append(f.States, NormalizeState(a2a.TaskState(val)))
+			}
+		case "class":
+			if val == "" {
+				continue
+			}
+			if c, ok := parseClass(val); ok {
+				f.Classes = append(f.Classes, c)
+			} else {
+				f.Invalid = append(f.Invalid, tok)
+			}
+		default:
+			f.Words = append(f.Words, strings.ToLower(tok))
+		}
+	}
+	return f
+}
+
+func parseClass(s string) (Class, bool) {
+	for c := ClassUnknown; c <= ClassTerminal; c++ {
+		if strings.EqualFold(s, c.String()) {
+			return c, true
+		}
+	}
+	return ClassUnknown, false
+}
+
+// Empty reports whether the filter matches every task.
+func (f Filter) Empty() bool {
+	return len(f.Words) == 0 && len(f.Agents) == 0 && len(f.States) == 0 &&
+		len(f.Classes) == 0 && len(f.Invalid) == 0
+}
+
+// String returns the filter in canonical form; two filters with the same
+// String select the same tasks.
+func (f Filter) String() string {
+	var parts []string
+	for _, a := range f.Agents {
+		parts = append(parts, "agent:"+a)
+	}
+	for _, s := range f.States {
+		parts = append(parts, "state:"+ShortState(s))
+	}
+	for _, c := range f.Classes {
+		parts = append(parts, "class:"+c.String())
+	}
+	parts = append(parts, f.Invalid...)
+	parts = append(parts, f.Words...)
+	return strings.Join(parts, " ")
+}
+
+// Match reports whether t passes the filter.
+func (f Filter) Match(t *Task) bool {
+	if len(f.Invalid) > 0 {
+		return false
+	}
+	for _, c := range f.Classes {
+		if t.Class != c {
+			return false
+		}
+	}
+	for _, a := range f.Agents {
+		name := t.Key.Agent
+		if len(name) < len(a) || !strings.EqualFold(name[:len(a)], a) {
+			return false
+		}
+	}
+	for _, s := range f.States {
+		if !stateMatches(t, s) {
+			return false
+		}
+	}
+	for _, w := range f.Words {
+		if !containsFold(string(t.Key.ID), w) && !containsFold(t.Key.Agent, w) && !containsFold(t.Text, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func stateMatches(t *Task, s a2a.TaskState) bool {
+	if s == a2a.TaskStateUnspecified {
+		return t.Class == ClassUnknown
+	}
+	if t.State == s {
+		return true
+	}
+	// An unknown name matches the task's unknown state, ignoring case
+	// and the TASK_STATE_ prefix.
+	got := strings.TrimPrefix(strings.ToUpper(string(t.State)), "TASK_STATE_")
+	want := strings.TrimPrefix(strings.ToUpper(string(s)), "TASK_STATE_")
+	return t.Class == ClassUnknown && got == want
+}
+
+// containsFold reports whether sub (lower case) occurs in s, ignoring
+// case, without allocating for ASCII text.
+func containsFold(s, sub string) bool {
+	if sub == "" {
+		return true
+	}
+	n := len(sub)
+	c0 := sub[0]
+	for i := 0; i+n <= len(s); i++ {
+		b := s[i]
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if b != c0 && b < 0x80 {
+			continue
+		}
+		if strings.EqualFold(s[i:i+n], sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,232 @@
+package model
+
+import (
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// TaskKey names one task in the fleet: task ids are unique only within
+// one agent, so the key carries the agent's configured name.
+type TaskKey struct {
+	Agent string
+	ID    a2a.TaskID
+}
+
+// Task is one task as the Fleet holds it. Callers read it and must not
+// change it; the Fleet updates it in place when events arrive, so a
+// *Task stays valid (and current) until the task is evicted.
+type Task struct {
+	Key      TaskKey
+	Snapshot *a2a.Task     // latest; history and artifacts capped by Options
+	State    a2a.TaskState // normalized (NormalizeState); an unknown name is kept as sent
+	Class    Class
+	// Updated is the status timestamp, or when we heard the status if
+	// the agent gave none.
+	Updated time.Time
+	// Since is the earliest time we know for the task: the status
+	// timestamp (or arrival time) of the first event we saw for it. It
+	// does not change afterwards; it is the "age" column and SortAge.
+	Since     time.Time
+	FirstSeen time.Time // when we first heard of the task (local clock)
+	LastHeard time.Time // when we last heard of it, even from an event that changed nothing
+	Source    Source    // where the data we hold came from
+	Stale     bool      // its agent is unreachable, unauthorized or backing off
+	// Gone is set when the agent answered that it no longer knows the
+	// task (TaskNotFound, which may also mean access was lost). The task
+	// stays on screen; a later event for it clears Gone.
+	Gone bool
+	// Hint is the task's own one-line result summary, for example
+	// "1 failed / 11 passed" for a COMPLETED task whose data artifact
+	// reports failures. Raw agent data: the UI sanitizes it. The hints
+	// that depend on other tasks or on the agent ("waiting on …",
+	// "stale: …") are computed by Fleet.RowHint.
+	Hint string
+	// Text is the status message's text parts joined on one line (raw).
+	Text string
+	// Violations counts protocol violations seen on this task (events
+	// after it reached a terminal state).
+	Violations int
+	// Truncated is set when history or artifact content was cut to the
+	// Options caps; the detail view fetches the rest with GetTask.
+	Truncated bool
+	// Partial lists artifacts still being streamed: an append chunk
+	// arrived and no lastChunk yet. Cleared when the task ends.
+	Partial []a2a.ArtifactID
+
+	agent   *Agent
+	seq     uint64 // creation order, unique: the last sort tie-break
+	hasRefs  bool   // status message, history or metadata may name a blocker
+	histRefs bool   // some history message has referenceTaskIds
+	metaRefs bool   // the snapshot's metadata has the agent's chain key
+	fp       uint64 // fingerprint of the last snapshot as received; 0 = unknown
+	artBytes int    // artifact bytes held (estimate), against MaxArtifactBytes
+	// index bookkeeping (see view.go): what the pane indexes hold.
+	dirty   bool
+	indexed bool
+	ixClass Class
+	ixUpd   int64 // -Updated in ns, as indexed
+	ixSince int64 // Since in ns, as indexed
+	removed bool  // evicted; the indexes drop it at the next sync
+	heapIdx int32 // position in the agent's terminal heap, -1 if none
+	mark    uint64
+	start   Class // class at the start of the batch that marked it
+}
+
+// Agent is one agent of the fleet: configured (AddAgent) or first heard
+// of through an event. Callers read it and must not change it.
+type Agent struct {
+	Name       string
+	URL        string
+	Info       AgentInfo    // from the agent's card (EventAgent)
+	Health     HealthUpdate // from the watcher (EventHealth)
+	Violations int          // protocol violations seen on this agent's tasks
+	Counts     [4]int       // tasks held, by Class
+	// Configured is true for agents added with AddAgent.
+	Configured bool
+
+	tasks map[a2a.TaskID]*Task
+	term  termHeap // terminal tasks, oldest Updated first, for eviction
+}
+
+// Options bounds what a Fleet keeps in memory. A zero field takes its
+// default; a negative one means no limit.
+type Options struct {
+	// MaxHistory is the number of history messages kept per task (the
+	// newest). Default 20.
+	MaxHistory int
+	// MaxArtifactBytes caps the artifact content kept per task (text and
+	// raw bytes, data parts by estimate). Default 64 KiB.
+	MaxArtifactBytes int
+	// MaxTerminalPerAgent caps the terminal tasks kept per agent; the
+	// oldest (by Updated) are evicted first. Active, interrupted and
+	// unknown tasks are never evicted. Default 1000.
+	MaxTerminalPerAgent int
+	// ChainKeys names, per agent, a metadata key whose value (a task id
+	// string, or a list of them) names the task this one waits on, for
+	// agents that do not use referenceTaskIds.
+	ChainKeys map[string]string
+}
+
+// The defaults for zero Options fields.
+const (
+	DefaultMaxHistory          = 20
+	DefaultMaxArtifactBytes    = 64 << 10
+	DefaultMaxTerminalPerAgent = 1000
+)
+
+func (o Options) withDefaults() Options {
+	if o.MaxHistory == 0 {
+		o.MaxHistory = DefaultMaxHistory
+	}
+	if o.MaxArtifactBytes == 0 {
+		o.MaxArtifactBytes = DefaultMaxArtifactBytes
+	}
+	if o.MaxTerminalPerAgent == 0 {
+		o.MaxTerminalPerAgent = DefaultMaxTerminalPerAgent
+	}
+	return o
+}
+
+// Fleet is everything the dashboard knows: agents, their tasks, and the
+// indexes behind the panes. The zero value is not usable; call NewFleet.
+// A Fleet is owned by one goroutine and is not safe for concurrent use.
+type Fleet struct {
+	opts    Options
+	agents  []*Agent
+	byName  map[string]*Agent
+	version uint64
+	seq     uint64
+	ntasks  int
+
+	// batch bookkeeping (apply.go)
+	batch   uint64
+	touched []*Task
+	res     ApplyResult
+
+	// pane indexes (view.go)
+	dirty []*Task
+	views map[viewKey]*view
+	tick  uint64
+
+	// chain cache (chain.go)
+	referrers  map[*Task]struct{}
+	waiters    map[*Task][]*Task
+	waitersVer uint64
+	waitersOK  bool
+}
+
+// NewFleet returns an empty fleet bounded by o.
+func NewFleet(o Options) *Fleet {
+	return &Fleet{
+		opts:      o.withDefaults(),
+		byName:    make(map[string]*Agent),
+		views:     make(map[viewKey]*view),
+		referrers: make(map[*Task]struct{}),
+	}
+}
+
+// AddAgent adds a configured agent so that it shows before its first
+// event. Adding a name again updates its URL.
+func (f *Fleet) AddAgent(name, url string) {
+	a := f.agent(name)
+	a.Configured = true
+	if url != "" && a.URL != url {
+		a.URL = url
+	}
+	f.version++
+}
+
+// agent returns the named agent, creating it if needed.
+func (f *Fleet) agent(name string) *Agent {
+	if a, ok := f.byName[name]; ok {
+		return a
+	}
+	a := &Agent{Name: name, tasks: make(map[a2a.TaskID]*Task)}
+	f.byName[name] = a
+	f.agents = append(f.agents, a)
+	f.version++
+	return a
+}
+
+// Task returns the task with key k, or nil if the fleet does not hold it.
+func (f *Fleet) Task(k TaskKey) *Task {
+	a := f.byName[k.Agent]
+	if a == nil {
+		return nil
+	}
+	return a.tasks[k.ID]
+}
+
+// Lookup returns every agent's task with this id, in agent order. Task
+// ids are unique per agent only, so there may be more than one.
+func (f *Fleet) Lookup(id a2a.TaskID) []*Task {
+	var out []*Task
+	for _, a := range f.agents {
+		if t := a.tasks[id]; t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Agents returns the agents in AddAgent order, then in the order they
+// were first heard of. The slice is the caller's; the agents are not.
+func (f *Fleet) Agents() []*Agent {
+	return append([]*Agent(nil), f.agents...)
+}
+
+// Agent returns the named agent, or nil.
+func (f *Fleet) Agent(name string) *Agent {
+	return f.byName[name]
+}
+
+// Len returns the number of tasks the fleet holds.
+func (f *Fleet) Len() int { return f.ntasks }
+
+// Version increments on every change, so a view can tell whether it must
+// redraw.
+func (f *Fleet) Version() uint64 { return f.version }
+
+// Options returns the options in effect (defaults filled in).
+func (f *Fleet) Options() Options { return f.opts }

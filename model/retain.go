@@ -1,0 +1,71 @@
+package model
+
+import "container/heap"
+
+// termHeap holds an agent's terminal tasks, oldest Updated first, so the
+// oldest is evicted when MaxTerminalPerAgent is exceeded.
+type termHeap []*Task
+
+func (h termHeap) Len() int { return len(h) }
+func (h termHeap) Less(i, j int) bool {
+	a, b := h[i], h[j]
+	if !a.Updated.Equal(b.Updated) {
+		return a.Updated.Before(b.Updated)
+	}
+	return a.seq < b.seq
+}
+func (h termHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].heapIdx = int32(i)
+	h[j].heapIdx = int32(j)
+}
+func (h *termHeap) Push(x any) {
+	t := x.(*Task)
+	t.heapIdx = int32(len(*h))
+	*h = append(*h, t)
+}
+func (h *termHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	t.heapIdx = -1
+	return t
+}
+
+func (h *termHeap) fix(i int) { heap.Fix(h, i) }
+
+// addTerminal records that t reached a terminal state. Eviction waits
+// for the end of the batch (evictOverfull).
+func (f *Fleet) addTerminal(t *Task) {
+	heap.Push(&t.agent.term, t)
+}
+
+// evictOverfull drops each agent's oldest terminal tasks beyond
+// MaxTerminalPerAgent. Only terminal tasks are ever evicted.
+func (f *Fleet) evictOverfull() {
+	max := f.opts.MaxTerminalPerAgent
+	if max < 0 {
+		return
+	}
+	for _, a := range f.agents {
+		for a.term.Len() > max {
+			f.evict(heap.Pop(&a.term).(*Task))
+		}
+	}
+}
+
+// evict forgets t: it leaves its agent's map and, at the next query, the
+// pane indexes.
+func (f *Fleet) evict(t *Task) {
+	a := t.agent
+	if a.tasks[t.Key.ID] == t {
+		delete(a.tasks, t.Key.ID)
+	}
+	a.Counts[t.Class]--
+	f.ntasks--
+	t.removed = true
+	f.setRefs(t, false)
+	f.res.Evicted++
+	f.changed(t)
+}
