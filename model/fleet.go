@@ -54,8 +54,8 @@ type Task struct {
 	// arrived and no lastChunk yet. Cleared when the task ends.
 	Partial []a2a.ArtifactID
 
-	agent   *Agent
-	seq     uint64 // creation order, unique: the last sort tie-break
+	agent    *Agent
+	seq      uint64 // creation order, unique: the last sort tie-break
 	hasRefs  bool   // status message, history or metadata may name a blocker
 	histRefs bool   // some history message has referenceTaskIds
 	metaRefs bool   // the snapshot's metadata has the agent's chain key
