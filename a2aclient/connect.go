@@ -1,0 +1,211 @@
+package a2aclient
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
+	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
+	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
+	grpcv0 "github.com/a2aproject/a2a-go/v2/a2agrpc/v0"
+	grpcv1 "github.com/a2aproject/a2a-go/v2/a2agrpc/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"a2atop/model"
+)
+
+// conn is one agent's transport stack: our http.Client (no Timeout; the
+// capture transport underneath), the allowed-origin rule, and, once the
+// card is resolved, the SDK client.
+type conn struct {
+	opts   AgentOptions
+	hc     *http.Client
+	rt     *captureTransport
+	origin string // host:port of opts.URL
+}
+
+func newConn(o AgentOptions, captureN int) *conn {
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.ResponseHeaderTimeout = o.CallTimeout
+	base.MaxIdleConnsPerHost = o.MaxStreams + 8
+	c := &conn{opts: o, origin: hostPort(o.URL)}
+	names := make([]string, 0, len(o.Headers))
+	for _, h := range o.Headers {
+		names = append(names, h.Name)
+	}
+	c.rt = &captureTransport{
+		base: base, ring: newRing(captureN), red: newRedactor(o.Headers),
+		allowed: c.allowed, secret: names, max: o.MaxMessageBytes, idle: o.CallTimeout,
+	}
+	// No Timeout: long streams must live; every unary call carries a
+	// context deadline instead (sdk-notes: the SDK's default is 3 minutes).
+	c.hc = &http.Client{Transport: c.rt}
+	return c
+}
+
+// hostPort returns host:port of a URL (or of a bare "host:port" gRPC
+// target), with the scheme's default port filled in, lower-cased.
+func hostPort(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		if h, p, err := net.SplitHostPort(raw); err == nil {
+			return strings.ToLower(net.JoinHostPort(h, p))
+		}
+		return strings.ToLower(raw)
+	}
+	host, port := u.Hostname(), u.Port()
+	if port == "" {
+		port = map[string]string{"https": "443", "http": "80"}[u.Scheme]
+	}
+	return strings.ToLower(net.JoinHostPort(host, port))
+}
+
+// allowed reports whether secrets may go to hp, a normalized host:port
+// (see hostPort): the configured URL's origin or one of AllowedHosts.
+func (c *conn) allowed(hp string) bool {
+	if hp == c.origin {
+		return true
+	}
+	host, _, _ := net.SplitHostPort(hp)
+	for _, a := range c.opts.AllowedHosts {
+		if hostPort(a) == hp || strings.EqualFold(a, host) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveCard fetches and parses the card (0.3 and 1.0 shapes). Auth
+// headers go with it only when the card URL is on an allowed origin.
+func (c *conn) resolveCard(ctx context.Context) (*a2a.AgentCard, string, error) {
+	base, path := c.opts.URL, c.opts.CardPath
+	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
+		u, err := url.Parse(path)
+		if err != nil {
+			return nil, path, fmt.Errorf("card_path %q: %w", path, err)
+		}
+		base, path = u.Scheme+"://"+u.Host, u.RequestURI()
+	}
+	cardURL, _ := url.JoinPath(base, path)
+	var ropts []agentcard.ResolveOption
+	ropts = append(ropts, agentcard.WithPath(path))
+	if c.allowed(hostPort(base)) {
+		for _, h := range c.opts.Headers {
+			ropts = append(ropts, agentcard.WithRequestHeader(h.Name, h.Value))
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.opts.CallTimeout)
+	defer cancel()
+	res := &agentcard.Resolver{Client: c.hc, CardParser: a2av0.NewAgentCardParser()}
+	card, err := res.Resolve(ctx, base, ropts...)
+	return card, cardURL, err
+}
+
+// chooseInterfaces filters the card's interfaces by the configured binding
+// and protocol version, keeping the card's order (its preference).
+func chooseInterfaces(card *a2a.AgentCard, binding, protocol string) ([]*a2a.AgentInterface, error) {
+	want := map[string]a2a.TransportProtocol{
+		"jsonrpc": a2a.TransportProtocolJSONRPC, "rest": a2a.TransportProtocolHTTPJSON,
+		"grpc": a2a.TransportProtocolGRPC,
+	}
+	b := strings.ToLower(binding)
+	var out []*a2a.AgentInterface
+	for _, iface := range card.SupportedInterfaces {
+		if iface == nil {
+			continue
+		}
+		if tp, ok := want[b]; ok && !strings.EqualFold(string(iface.ProtocolBinding), string(tp)) {
+			continue
+		}
+		v := strings.TrimPrefix(string(iface.ProtocolVersion), "v")
+		if protocol != "" && protocol != "auto" && !strings.HasPrefix(v, protocol) {
+			continue
+		}
+		out = append(out, iface)
+	}
+	if len(out) == 0 {
+		var have []string
+		for _, iface := range card.SupportedInterfaces {
+			if iface != nil {
+				have = append(have, string(iface.ProtocolBinding)+" "+string(iface.ProtocolVersion))
+			}
+		}
+		return nil, fmt.Errorf("no compatible transports: the card offers [%s], the config asks binding %q protocol %q",
+			strings.Join(have, ", "), binding, protocol)
+	}
+	return out, nil
+}
+
+// newClient builds the SDK client for the card on our http.Client, with
+// our auth interceptor and every transport we speak.
+func (c *conn) newClient(ctx context.Context, card *a2a.AgentCard) (*sdk.Client, *a2a.AgentInterface, error) {
+	ifaces, err := chooseInterfaces(card, c.opts.Binding, c.opts.Protocol)
+	if err != nil {
+		return nil, nil, err
+	}
+	filtered := *card
+	filtered.SupportedInterfaces = ifaces
+	dial := c.grpcDialOptions()
+	f := sdk.NewFactory(
+		sdk.WithDefaultsDisabled(),
+		sdk.WithJSONRPCTransport(c.hc),
+		sdk.WithRESTTransport(c.hc),
+		grpcv1.WithGRPCTransport(dial...),
+		a2av0.WithJSONRPCTransport(a2av0.JSONRPCTransportConfig{Client: c.hc}),
+		a2av0.WithRESTTransport(a2av0.RESTTransportConfig{Client: c.hc}),
+		sdk.WithCompatTransport(a2av0.Version, a2a.TransportProtocolGRPC, grpcv0.NewGRPCTransportFactory(dial...)),
+		sdk.WithCallInterceptors(&authInterceptor{c: c}),
+	)
+	cl, err := f.CreateFromCard(ctx, &filtered)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The SDK does not say which interface it picked: the same order rule
+	// (newest version, then card order) gives the first newest one.
+	chosen := ifaces[0]
+	for _, iface := range ifaces {
+		if versionLess(chosen.ProtocolVersion, iface.ProtocolVersion) {
+			chosen = iface
+		}
+	}
+	return cl, chosen, nil
+}
+
+func versionLess(a, b a2a.ProtocolVersion) bool {
+	return strings.TrimPrefix(string(a), "v") < strings.TrimPrefix(string(b), "v")
+}
+
+func (c *conn) grpcDialOptions() []grpc.DialOption {
+	creds := insecure.NewCredentials()
+	if strings.HasPrefix(c.opts.URL, "https://") {
+		creds = credentials.NewTLS(nil)
+	}
+	return []grpc.DialOption{
+		grpc.WithTransportCredentials(creds),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(int(c.opts.MaxMessageBytes))),
+		grpc.WithChainUnaryInterceptor(c.grpcUnary),
+		grpc.WithChainStreamInterceptor(c.grpcStream),
+	}
+}
+
+// agentInfo is what the card and our choice say, for the agents view.
+func agentInfo(o AgentOptions, card *a2a.AgentCard, iface *a2a.AgentInterface) *model.AgentInfo {
+	tenant := iface.Tenant
+	if o.Tenant != "" {
+		tenant = o.Tenant
+	}
+	return &model.AgentInfo{
+		CardName: card.Name, Description: card.Description, URL: o.URL,
+		InterfaceURL: iface.URL, ProtocolVersion: strings.TrimPrefix(string(iface.ProtocolVersion), "v"),
+		Binding: string(iface.ProtocolBinding), Tenant: tenant,
+		Streaming: card.Capabilities.Streaming, Push: card.Capabilities.PushNotifications,
+		ReadOnly: o.ReadOnly,
+	}
+}

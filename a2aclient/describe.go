@@ -1,0 +1,100 @@
+package a2aclient
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// Describe returns what went wrong in words a person can act on, for the
+// agents view, the detail view and the approvals journal. It never
+// contains secrets: headers are not part of any error we build.
+func Describe(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	url, status, code := "", 0, 0
+	if errors.As(err, &e) {
+		url, status, code = e.URL, e.Status, e.Code
+	}
+	inner := innermost(err)
+	switch classify(err) {
+	case kindTooLarge:
+		return "response too large: " + inner + " (raise max_message_bytes if this agent legitimately sends more)"
+	case kindTLS:
+		return "TLS failed: " + inner + " (check the certificate, or whether the agent speaks https)"
+	case kindUnauthenticated:
+		return fmt.Sprintf("unauthorized%s: the agent did not accept our credentials (check the token configured for this agent)", statusWords(status, code))
+	case kindForbidden:
+		return fmt.Sprintf("forbidden%s: these credentials may not do this", statusWords(status, code))
+	case kindCanceled:
+		return "canceled"
+	case kindTimeout:
+		return "timed out: the agent did not answer in time (it may be overloaded or hanging)"
+	case kindUnreachable:
+		return fmt.Sprintf("unreachable: %s (is the agent running at %s?)", inner, orUnknown(url))
+	case kindCardNotFound:
+		return fmt.Sprintf("card not found (404 at %s): is the URL the agent's base URL, or is card_path needed?", orUnknown(url))
+	case kindVersion:
+		return "version not supported: " + inner + " (set protocol or binding for this agent, or check its card)"
+	}
+	switch {
+	case errors.Is(err, a2a.ErrTaskNotFound):
+		return "task not found: it may have expired, or these credentials cannot see it"
+	case errors.Is(err, a2a.ErrTaskNotCancelable):
+		return "the task cannot be canceled: it has already ended"
+	case strings.Contains(inner, "already in progress"):
+		return "this agent expects out-of-band authorization: it refuses messages while the task's execution runs (" + inner + ")"
+	case errors.Is(err, a2a.ErrUnsupportedOperation):
+		return "the agent does not support this operation: " + inner
+	case errors.Is(err, a2a.ErrInvalidParams), errors.Is(err, a2a.ErrInvalidRequest):
+		return "the agent rejected the request as invalid: " + inner
+	}
+	if classify(err) == kindProtocol {
+		return "protocol error: the agent's answer is not valid A2A" + statusWords(status, code) + ": " + inner
+	}
+	if code != 0 {
+		return fmt.Sprintf("agent error %d: %s", code, inner)
+	}
+	return inner
+}
+
+func statusWords(status, code int) string {
+	switch {
+	case status != 0 && status != 200 && code != 0:
+		return fmt.Sprintf(" (HTTP %d, code %d)", status, code)
+	case status != 0 && status != 200:
+		return fmt.Sprintf(" (HTTP %d)", status)
+	case code != 0:
+		return fmt.Sprintf(" (code %d)", code)
+	}
+	return ""
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "the configured URL"
+	}
+	return s
+}
+
+// innermost returns the message of err below our own *Error wrapper,
+// trimmed of the SDK's "failed to send HTTP request:" style prefixes.
+func innermost(err error) string {
+	var e *Error
+	if errors.As(err, &e) && e.Err != nil {
+		err = e.Err
+	}
+	msg := err.Error()
+	for _, p := range []string{"failed to send HTTP request: ", "card request failed: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
+	const max = 300
+	if len(msg) > max {
+		msg = msg[:max] + "…"
+	}
+	return msg
+}

@@ -1,0 +1,91 @@
+package a2aclient
+
+import (
+	"time"
+
+	"a2atop/model"
+)
+
+// listingNote says why the agent cannot list tasks for us, or "".
+func (w *watcher) listingNoteLocked() string {
+	switch {
+	case !w.listing:
+		return "no task listing (A2A 0.3)"
+	case w.listDenied:
+		return "these credentials cannot list tasks"
+	}
+	return ""
+}
+
+// setHealth records h (filling the listing and stream fields) and emits it.
+func (w *watcher) setHealth(h model.HealthUpdate) {
+	w.mu.Lock()
+	h.Listing = w.listing && !w.listDenied && w.client != nil
+	h.ListingNote = w.listingNoteLocked()
+	h.Streams = w.streams
+	if h.LastSuccess.IsZero() {
+		h.LastSuccess = w.health.LastSuccess
+	}
+	w.health = h
+	w.mu.Unlock()
+	w.emit(model.Event{Kind: model.EventHealth, Health: &h})
+}
+
+// fail records a failed attempt and returns how long to back off.
+func (w *watcher) fail(err error) time.Duration {
+	w.mu.Lock()
+	w.failures++
+	w.mu.Unlock()
+	d := w.backoff()
+	state := model.HealthBackoff
+	switch classify(err) {
+	case kindUnreachable, kindTimeout, kindTLS:
+		state = model.HealthUnreachable
+	case kindUnauthenticated, kindForbidden:
+		state = model.HealthUnauthorized
+	}
+	msg := Describe(err)
+	if errorsIsListDenied(err) {
+		msg = "these credentials cannot list tasks: " + msg
+	}
+	w.log.Warn("agent attempt failed", "err", msg, "retry_in", d)
+	w.setHealth(model.HealthUpdate{State: state, Err: msg, NextRetry: time.Now().Add(d)})
+	return d
+}
+
+// succeed records a good round.
+func (w *watcher) succeed() {
+	w.mu.Lock()
+	w.failures = 0
+	state := model.HealthPolling
+	if w.listing && !w.listDenied {
+		state = model.HealthSweeping
+	}
+	if w.streams > 0 {
+		state = model.HealthStreaming
+	}
+	msg := ""
+	if w.streamErr != "" && time.Since(w.streamErrAt) < time.Minute {
+		msg = w.streamErr
+	}
+	w.mu.Unlock()
+	w.setHealth(model.HealthUpdate{State: state, Err: msg, LastSuccess: time.Now()})
+}
+
+// noteStreamError keeps a stream failure visible on the agent's row for a
+// minute (too large, protocol error), without taking the agent down.
+func (w *watcher) noteStreamError(err error) {
+	switch classify(err) {
+	case kindTooLarge, kindProtocol, kindOther:
+	default:
+		return
+	}
+	w.mu.Lock()
+	w.streamErr, w.streamErrAt = "stream: "+Describe(err), time.Now()
+	h := w.health
+	w.mu.Unlock()
+	if h.State.Up() {
+		h.Err = "stream: " + Describe(err)
+		w.setHealth(h)
+	}
+}

@@ -1,0 +1,119 @@
+package a2aclient
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// Defaults applied to zero fields of AgentOptions and Options.
+const (
+	DefaultSweepInterval   = 5 * time.Second
+	DefaultFullResync      = time.Minute
+	DefaultMaxStreams      = 32
+	DefaultMaxMessageBytes = 8 << 20
+	DefaultCallTimeout     = 30 * time.Second
+	DefaultBuffer          = 4096
+	DefaultCaptureN        = 50
+	// DefaultCardPath is where the agent card lives relative to the base URL.
+	DefaultCardPath = "/.well-known/agent-card.json"
+	// maxBackoff caps the per-agent retry delay.
+	maxBackoff = 60 * time.Second
+)
+
+// Header is one resolved secret header (a bearer token, an API key). Its
+// value is never logged, shown or captured.
+type Header struct{ Name, Value string }
+
+// AgentOptions configures how one agent is watched. The zero value of every
+// duration and limit means "use the default".
+type AgentOptions struct {
+	Name, URL string
+	// CardPath overrides where the card is fetched, relative to URL;
+	// "" means /.well-known/agent-card.json.
+	CardPath string
+	// Binding is "auto" (or ""), "jsonrpc", "rest" or "grpc".
+	Binding string
+	// Protocol is "auto" (or ""), "1.0" or "0.3".
+	Protocol string
+	// Tenant, when set, is sent in every request instead of the card's.
+	Tenant string
+	// Headers are sent only to the origin of URL and to AllowedHosts.
+	Headers []Header
+	// AllowedHosts are extra "host:port" values that may receive Headers
+	// (for a card whose interface lives on another host).
+	AllowedHosts []string
+	// SweepInterval is the ListTasks (or GetTask poll) period; 0 = 5s.
+	SweepInterval time.Duration
+	// FullResync is how often a sweep ignores the high-water mark; 0 = 1m.
+	FullResync time.Duration
+	// Subscribe opens SubscribeToTask streams when the card allows it.
+	Subscribe bool
+	// MaxStreams caps the open streams of this agent; 0 = 32.
+	MaxStreams int
+	// HistoryLength is used by Get when the caller passes 0; 0 = server default.
+	HistoryLength int
+	// Tasks are watched even when the agent cannot list tasks.
+	Tasks []a2a.TaskID
+	// MaxMessageBytes caps one response body and one SSE event; 0 = 8 MiB.
+	MaxMessageBytes int64
+	// ChainMetadataKey is the metadata key naming the task this one waits on.
+	ChainMetadataKey string
+	// ReadOnly forbids Reply and Cancel on this agent.
+	ReadOnly bool
+	// CallTimeout bounds every unary call and the wait for response
+	// headers; 0 = 30s. Streams have no overall deadline.
+	CallTimeout time.Duration
+}
+
+// Options configures a Manager.
+type Options struct {
+	Logger *slog.Logger
+	// Buffer is the capacity of the event channel; 0 = 4096.
+	Buffer int
+	// CaptureN is how many exchanges the raw capture keeps per agent; 0 = 50.
+	CaptureN int
+	// SendWait is how long a watcher waits for room in a full event
+	// channel before it coalesces to "resweep needed"; 0 = 20ms.
+	SendWait time.Duration
+}
+
+// withDefaults returns a copy of o with zero fields filled in.
+func (o AgentOptions) withDefaults() AgentOptions {
+	if o.SweepInterval <= 0 {
+		o.SweepInterval = DefaultSweepInterval
+	}
+	if o.FullResync <= 0 {
+		o.FullResync = DefaultFullResync
+	}
+	if o.MaxStreams <= 0 {
+		o.MaxStreams = DefaultMaxStreams
+	}
+	if o.MaxMessageBytes <= 0 {
+		o.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = DefaultCallTimeout
+	}
+	if o.CardPath == "" {
+		o.CardPath = DefaultCardPath
+	}
+	return o
+}
+
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Buffer <= 0 {
+		o.Buffer = DefaultBuffer
+	}
+	if o.CaptureN <= 0 {
+		o.CaptureN = DefaultCaptureN
+	}
+	if o.SendWait <= 0 {
+		o.SendWait = 20 * time.Millisecond
+	}
+	return o
+}

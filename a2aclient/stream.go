@@ -1,0 +1,144 @@
+package a2aclient
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/model"
+)
+
+// ensureStreams opens SubscribeToTask streams for known non-terminal tasks,
+// up to MaxStreams. A task whose last subscribe ended without it being
+// active is not retried until its state or timestamp changes.
+func (w *watcher) ensureStreams(ctx context.Context) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.streamOK || w.client == nil {
+		return
+	}
+	for id, m := range w.tasks {
+		if w.streams >= w.o.MaxStreams {
+			return
+		}
+		c := model.ClassOf(m.state)
+		if !m.seen || m.streaming || c == model.ClassTerminal || m.noStream == m.key() {
+			continue
+		}
+		m.streaming = true
+		w.streams++
+		w.wg.Add(1)
+		go w.stream(ctx, id)
+	}
+}
+
+// stream follows one task until it ends, reconciling with GetTask each
+// time the stream closes or fails (a closed stream says nothing about the
+// state: spec §3.1.6 vs the streaming topic page).
+func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
+	defer w.wg.Done()
+	defer func() {
+		w.mu.Lock()
+		if m := w.tasks[id]; m != nil {
+			m.streaming = false
+		}
+		w.streams--
+		w.mu.Unlock()
+	}()
+	failures := 0
+	for ctx.Err() == nil {
+		cl := w.getClient()
+		if cl == nil {
+			return
+		}
+		sctx, pr := withProbe(ctx)
+		got := 0
+		var serr error
+		for ev, err := range cl.SubscribeToTask(sctx, &a2a.SubscribeToTaskRequest{ID: id, Tenant: w.o.Tenant}) {
+			if err != nil {
+				serr = err
+				break
+			}
+			got++
+			w.onStreamEvent(ev)
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if serr != nil {
+			serr = w.wrap("SubscribeToTask", "", pr, serr)
+			w.noteStreamError(serr)
+			w.log.Debug("stream ended", "task", id, "err", Describe(serr))
+		}
+		t, err := w.getTask(ctx, id, 0)
+		if err != nil {
+			if errors.Is(err, a2a.ErrTaskNotFound) {
+				w.gone(id)
+			}
+			return // sweeps and polls carry on and reopen the stream
+		}
+		w.observe(t, model.SourcePoll, model.ClassOf(t.Status.State) == model.ClassTerminal)
+		switch model.ClassOf(t.Status.State) {
+		case model.ClassTerminal:
+			return
+		case model.ClassInterrupted:
+			w.markNoStream(id)
+			return
+		}
+		// Still active: "no active execution" (-32001 from Go servers)
+		// with nothing received means nobody runs it now; leave it to sweeps.
+		if got == 0 && serr != nil {
+			w.markNoStream(id)
+			return
+		}
+		if got > 0 {
+			failures = 0
+		}
+		failures++
+		d := min(w.o.SweepInterval/4<<min(failures-1, 10), maxBackoff)
+		if !sleepCtx(ctx, jitter(max(d, 10*time.Millisecond))) {
+			return
+		}
+	}
+}
+
+func (w *watcher) markNoStream(id a2a.TaskID) {
+	w.mu.Lock()
+	if m := w.tasks[id]; m != nil {
+		m.noStream = m.key()
+	}
+	w.mu.Unlock()
+}
+
+// onStreamEvent turns one stream event into a model event.
+func (w *watcher) onStreamEvent(ev a2a.Event) {
+	switch e := ev.(type) {
+	case *a2a.Task:
+		w.observe(e, model.SourceStream, true)
+	case *a2a.TaskStatusUpdateEvent:
+		w.mu.Lock()
+		if m := w.tasks[e.TaskID]; m != nil {
+			m.seen, m.state = true, model.NormalizeState(e.Status.State)
+			if e.Status.Timestamp != nil {
+				m.ts = *e.Status.Timestamp
+			}
+		}
+		w.mu.Unlock()
+		w.emit(model.Event{Kind: model.EventStatus, Source: model.SourceStream, Status: e})
+	case *a2a.TaskArtifactUpdateEvent:
+		w.emit(model.Event{Kind: model.EventArtifact, Source: model.SourceStream, Artifact: e})
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

@@ -1,0 +1,278 @@
+package a2aclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
+
+	"a2atop/model"
+)
+
+const (
+	pageSize = 100
+	maxPages = 100000
+	// maxTerminalFetch bounds the GetTask calls one sweep makes for tasks
+	// it sees newly terminal (newest first); older ones keep the sweep's
+	// artifact-less snapshot.
+	maxTerminalFetch = 64
+)
+
+// errListDenied marks a ListTasks refused for our credentials.
+type errListDenied struct{ err error }
+
+func (e errListDenied) Error() string { return e.err.Error() }
+func (e errListDenied) Unwrap() error { return e.err }
+
+func errorsIsListDenied(err error) bool {
+	var d errListDenied
+	return errors.As(err, &d)
+}
+
+// round is one sweep (or poll) of the agent, then stream upkeep.
+func (w *watcher) round(ctx context.Context) error {
+	w.mu.Lock()
+	listing := w.listing
+	full := w.forceFull || time.Since(w.lastFull) >= w.o.FullResync
+	w.forceFull = false
+	w.mu.Unlock()
+	var err error
+	pollAll := !listing
+	if listing {
+		err = w.sweep(ctx, full)
+		switch k := classify(err); {
+		case err == nil:
+			w.setDenied(false)
+		case errors.Is(err, a2a.ErrUnsupportedOperation):
+			w.mu.Lock()
+			w.listing = false
+			w.mu.Unlock()
+			err, pollAll = nil, true
+		case k == kindUnauthenticated || k == kindForbidden:
+			w.setDenied(true)
+			pollAll = true
+			if perr := w.poll(ctx, false); perr != nil {
+				return perr
+			}
+			return errListDenied{err}
+		}
+	}
+	if err == nil {
+		err = w.poll(ctx, !pollAll)
+	}
+	if err == nil {
+		w.ensureStreams(ctx)
+	}
+	return err
+}
+
+func (w *watcher) setDenied(v bool) {
+	w.mu.Lock()
+	w.listDenied = v
+	w.mu.Unlock()
+}
+
+// sweep lists tasks: incrementally from the high-water mark, or fully.
+func (w *watcher) sweep(ctx context.Context, full bool) error {
+	zero := 0
+	req := &a2a.ListTasksRequest{PageSize: pageSize, HistoryLength: &zero, Tenant: w.o.Tenant}
+	w.mu.Lock()
+	if !full && !w.hwm.IsZero() {
+		after := w.hwm
+		req.StatusTimestampAfter = &after
+		ctx = context.WithValue(ctx, afterKey{}, after)
+	}
+	w.mu.Unlock()
+	var newest time.Time
+	var terminal []a2a.TaskID
+	tokens := map[string]bool{}
+	for page := 0; ; page++ {
+		var resp *a2a.ListTasksResponse
+		err := w.call(ctx, "ListTasks", func(ctx context.Context, cl *sdk.Client) (err error) {
+			resp, err = cl.ListTasks(ctx, req)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		for _, t := range resp.Tasks {
+			if t == nil || t.ID == "" {
+				continue
+			}
+			if ts := t.Status.Timestamp; ts != nil && ts.After(newest) {
+				newest = *ts
+			}
+			if w.observe(t, model.SourceSweep, false) && len(terminal) < maxTerminalFetch {
+				terminal = append(terminal, t.ID)
+			}
+		}
+		tok := resp.NextPageToken
+		if tok == "" {
+			break
+		}
+		if tokens[tok] || page >= maxPages {
+			return w.wrap("ListTasks", "", nil, fmt.Errorf("%w: the agent repeated page token %.40q; sweep stopped", a2a.ErrInvalidAgentResponse, tok))
+		}
+		tokens[tok] = true
+		req.PageToken = tok
+	}
+	w.mu.Lock()
+	if newest.After(w.hwm) {
+		w.hwm = newest
+	}
+	if full {
+		w.lastFull = time.Now()
+	}
+	w.mu.Unlock()
+	w.refetch(ctx, terminal)
+	return nil
+}
+
+// observe records a task snapshot and emits it unless it repeats what was
+// already reported: same (id, status timestamp) and state. force emits
+// anyway (snapshots that carry artifacts or history). It reports whether a
+// sweep saw the task newly terminal, so its artifacts should be fetched.
+func (w *watcher) observe(t *a2a.Task, src model.Source, force bool) (fetch bool) {
+	var ts time.Time
+	if t.Status.Timestamp != nil {
+		ts = *t.Status.Timestamp
+	}
+	st := model.NormalizeState(t.Status.State)
+	w.mu.Lock()
+	m := w.tasks[t.ID]
+	if m == nil {
+		m = &memo{}
+		w.tasks[t.ID] = m
+	}
+	dup := m.seen && m.ts.Equal(ts) && m.state == st
+	m.seen, m.ts, m.state = true, ts, st
+	terminal := model.ClassOf(st) == model.ClassTerminal
+	if terminal && force {
+		m.fetched = true
+	}
+	fetch = terminal && src == model.SourceSweep && !m.fetched
+	if fetch {
+		m.fetched = true
+	}
+	w.mu.Unlock()
+	if dup && !force {
+		return false
+	}
+	w.emit(model.Event{Kind: model.EventTask, Source: src, Task: t})
+	return fetch
+}
+
+// refetch GetTasks ids (with artifacts) with bounded concurrency.
+func (w *watcher) refetch(ctx context.Context, ids []a2a.TaskID) {
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		select {
+		case w.fetch <- struct{}{}:
+		case <-ctx.Done():
+			wg.Wait()
+			return
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-w.fetch; wg.Done() }()
+			t, err := w.getTask(ctx, id, 0)
+			if err == nil {
+				w.observe(t, model.SourcePoll, true)
+			} else if errors.Is(err, a2a.ErrTaskNotFound) {
+				w.gone(id)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// poll GetTasks every known task that is not final yet (for agents that
+// cannot list), or only the tasks never seen yet (Watch() on an agent that
+// lists), with bounded concurrency. It returns the first error that is not
+// a TaskNotFound.
+func (w *watcher) poll(ctx context.Context, unseenOnly bool) error {
+	w.mu.Lock()
+	var ids []a2a.TaskID
+	for id, m := range w.tasks {
+		if !m.seen || !unseenOnly && (model.ClassOf(m.state) != model.ClassTerminal || !m.fetched) {
+			ids = append(ids, id)
+		}
+	}
+	w.mu.Unlock()
+	var (
+		wg    sync.WaitGroup
+		errMu sync.Mutex
+		first error
+	)
+	for _, id := range ids {
+		select {
+		case w.fetch <- struct{}{}:
+		case <-ctx.Done():
+			wg.Wait()
+			return ctx.Err()
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-w.fetch; wg.Done() }()
+			t, err := w.getTask(ctx, id, 0)
+			switch {
+			case err == nil:
+				final := model.ClassOf(t.Status.State) == model.ClassTerminal
+				w.observe(t, model.SourcePoll, final)
+			case errors.Is(err, a2a.ErrTaskNotFound):
+				w.gone(id)
+			default:
+				errMu.Lock()
+				if first == nil {
+					first = err
+				}
+				errMu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// getTask is one GetTask call; historyLength 0 means none for polls.
+func (w *watcher) getTask(ctx context.Context, id a2a.TaskID, historyLength int) (*a2a.Task, error) {
+	req := &a2a.GetTaskRequest{ID: id, Tenant: w.o.Tenant}
+	if historyLength >= 0 {
+		h := historyLength
+		req.HistoryLength = &h
+	}
+	var t *a2a.Task
+	err := w.call(ctx, "GetTask", func(ctx context.Context, cl *sdk.Client) (err error) {
+		t, err = cl.GetTask(ctx, req)
+		return err
+	})
+	if err == nil && (t == nil || t.ID == "") {
+		err = w.wrap("GetTask", "", nil, fmt.Errorf("%w: GetTask returned no task", a2a.ErrInvalidAgentResponse))
+	}
+	return t, err
+}
+
+// gone reports a task the agent no longer knows and forgets it.
+func (w *watcher) gone(id a2a.TaskID) {
+	w.mu.Lock()
+	delete(w.tasks, id)
+	w.mu.Unlock()
+	w.emit(model.Event{Kind: model.EventGone, Source: model.SourcePoll, Task: &a2a.Task{ID: id}})
+}
+
+// remember adds id to the watched set.
+func (w *watcher) remember(id a2a.TaskID) {
+	w.mu.Lock()
+	if w.tasks[id] == nil {
+		w.tasks[id] = &memo{}
+	}
+	w.mu.Unlock()
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}

@@ -1,0 +1,238 @@
+package a2aclient
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
+	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
+
+	"a2atop/model"
+)
+
+// memo is what a watcher remembers about one task.
+type memo struct {
+	seen      bool
+	ts        time.Time // last reported status timestamp (zero if none)
+	state     a2a.TaskState
+	streaming bool
+	noStream  string // ts|state at which a subscribe ended without activity
+	fetched   bool   // terminal snapshot with artifacts fetched
+}
+
+func (m *memo) key() string { return m.ts.String() + "|" + string(m.state) }
+
+// watcher watches one agent: card, sweeps, polls, streams, health.
+type watcher struct {
+	o   AgentOptions
+	c   *conn
+	em  *emitter
+	log *slog.Logger
+	ctx context.Context // set once by run; ops use their own contexts
+
+	connMu sync.Mutex // serializes connect
+
+	mu          sync.Mutex
+	client      *sdk.Client
+	info        *model.AgentInfo
+	streamOK    bool
+	listing     bool // the agent can list tasks at all (not 0.3 JSON-RPC)
+	listDenied  bool // our credentials may not list
+	tasks       map[a2a.TaskID]*memo
+	hwm         time.Time
+	lastFull    time.Time
+	forceFull   bool
+	streams     int
+	health      model.HealthUpdate
+	failures    int
+	streamErr   string
+	streamErrAt time.Time
+
+	overflow      atomic.Bool
+	dirty         map[a2a.TaskID]struct{}
+	dirtyAll      bool
+	pendingHealth *model.HealthUpdate
+	pendingInfo   *model.AgentInfo
+
+	kick  chan struct{}
+	wg    sync.WaitGroup
+	fetch chan struct{} // semaphore for GetTask fan-out
+}
+
+func newWatcher(o AgentOptions, em *emitter, log *slog.Logger, captureN int) *watcher {
+	w := &watcher{
+		o: o, c: newConn(o, captureN), em: em, log: log.With("agent", o.Name),
+		ctx:   context.Background(),
+		tasks: map[a2a.TaskID]*memo{}, dirty: map[a2a.TaskID]struct{}{},
+		kick: make(chan struct{}, 1), fetch: make(chan struct{}, 4),
+	}
+	for _, id := range o.Tasks {
+		w.tasks[id] = &memo{}
+	}
+	return w
+}
+
+// run is the watcher's loop; it returns when ctx is done and every
+// goroutine it started has stopped.
+func (w *watcher) run(ctx context.Context) {
+	w.ctx = ctx
+	defer w.wg.Wait()
+	w.setHealth(model.HealthUpdate{State: model.HealthConnecting})
+	for ctx.Err() == nil {
+		if w.getClient() == nil {
+			if err := w.connect(ctx); err != nil {
+				if !w.sleep(ctx, w.fail(err)) {
+					return
+				}
+				continue
+			}
+		}
+		err := w.round(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			switch classify(err) {
+			case kindUnreachable, kindTimeout, kindTLS, kindVersion:
+				w.dropClient() // re-resolve the card when it comes back
+			}
+			if !w.sleep(ctx, w.fail(err)) {
+				return
+			}
+			continue
+		}
+		w.succeed()
+		if !w.sleep(ctx, jitter(w.o.SweepInterval)) {
+			return
+		}
+	}
+}
+
+// sleep waits d, waking early for Watch() and for overflow recovery.
+func (w *watcher) sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+			return true
+		case <-w.kick:
+			return true
+		case <-tick.C:
+			if ids, ok := w.recoverOverflow(); ok {
+				w.refetch(ctx, ids)
+				return true
+			}
+		}
+	}
+}
+
+func jitter(d time.Duration) time.Duration {
+	return d*9/10 + rand.N(d/5+1)
+}
+
+func (w *watcher) backoff() time.Duration {
+	base := min(time.Second, w.o.SweepInterval)
+	d := base << min(w.failures-1, 16)
+	d = min(d, maxBackoff)
+	return d/2 + rand.N(d/2+1)
+}
+
+func (w *watcher) getClient() *sdk.Client {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.client
+}
+
+func (w *watcher) dropClient() {
+	w.mu.Lock()
+	cl := w.client
+	w.client = nil
+	w.mu.Unlock()
+	if cl != nil {
+		_ = cl.Destroy()
+	}
+}
+
+// connect resolves the card and builds the SDK client.
+func (w *watcher) connect(ctx context.Context) error {
+	w.connMu.Lock()
+	defer w.connMu.Unlock()
+	if w.getClient() != nil {
+		return nil
+	}
+	card, cardURL, err := w.c.resolveCard(ctx)
+	if err != nil {
+		return w.wrap("card", cardURL, nil, err)
+	}
+	cl, iface, err := w.c.newClient(ctx, card)
+	if err != nil {
+		return w.wrap("connect", w.o.URL, nil, err)
+	}
+	info := agentInfo(w.o, card, iface)
+	legacyRPC := strings.TrimPrefix(string(iface.ProtocolVersion), "v") == string(a2av0.Version) &&
+		iface.ProtocolBinding == a2a.TransportProtocolJSONRPC
+	w.mu.Lock()
+	w.client, w.info = cl, info
+	w.streamOK = card.Capabilities.Streaming && w.o.Subscribe
+	w.listing = !legacyRPC
+	w.mu.Unlock()
+	w.emit(model.Event{Kind: model.EventAgent, Info: info})
+	return nil
+}
+
+// wrap builds our *Error from an SDK error and the call's probe.
+func (w *watcher) wrap(op, url string, pr *probe, err error) error {
+	if err == nil {
+		return nil
+	}
+	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err}
+	if pr != nil {
+		s, c, u := pr.get()
+		e.Status, e.Code, e.GRPC = s, c, pr.grpcCode()
+		if u != "" {
+			e.URL = u
+		}
+	}
+	var prev *Error
+	if errors.As(err, &prev) && prev != e {
+		return prev
+	}
+	if e.URL == "" {
+		if info := w.currentInfo(); info != nil {
+			e.URL = info.InterfaceURL
+		}
+	}
+	return e
+}
+
+func (w *watcher) currentInfo() *model.AgentInfo {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.info
+}
+
+// call runs one unary SDK call with a deadline and a probe, and wraps its error.
+func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Context, cl *sdk.Client) error) error {
+	cl := w.getClient()
+	if cl == nil {
+		return &Error{Agent: w.o.Name, Op: op, URL: w.o.URL, Err: errNotConnected}
+	}
+	ctx, cancel := context.WithTimeout(ctx, w.o.CallTimeout)
+	defer cancel()
+	ctx, pr := withProbe(ctx)
+	return w.wrap(op, "", pr, f(ctx, cl))
+}
+
+var errNotConnected = errors.New("not connected yet (the card has not been resolved)")
