@@ -224,7 +224,9 @@ function buildCard(base, grpcAddr) {
   return card;
 }
 
-function parseConfig(argv, env) {
+function parseConfig(argv, rawEnv) {
+  // An empty variable counts as unset.
+  const env = Object.fromEntries(Object.entries(rawEnv).filter(([, v]) => v !== ''));
   const flags = new Map();
   for (const a of argv) {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);

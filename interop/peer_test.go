@@ -1,0 +1,288 @@
+package interop
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// requireEnv, when "1", turns a missing Node.js/npm into a test failure.
+const requireEnv = "A2ATOP_REQUIRE_INTEROP"
+
+// nodeSetup is the result of finding node/npm and installing the peer's
+// packages; computed once per test binary.
+type nodeSetup struct {
+	node    string // path of the node binary
+	workDir string // folder holding server.mjs and a node_modules link
+	skip    string // why the tests cannot run ("" when they can)
+}
+
+var (
+	setupOnce sync.Once
+	setup     nodeSetup
+	// workRoot is removed by TestMain.
+	workRoot string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if workRoot != "" {
+		os.RemoveAll(workRoot)
+	}
+	os.Exit(code)
+}
+
+// needNode returns the prepared setup or skips (fails under
+// A2ATOP_REQUIRE_INTEROP=1) with a message saying how to enable the tests.
+func needNode(t testing.TB) nodeSetup {
+	t.Helper()
+	setupOnce.Do(func() { setup = prepare() })
+	if setup.skip != "" {
+		msg := setup.skip + "; to run the interop tests install Node.js 20+ and npm (with access to the npm registry), or run .ci/run"
+		if os.Getenv(requireEnv) == "1" {
+			t.Fatalf("%s (%s=1 makes this a failure)", msg, requireEnv)
+		}
+		t.Skip(msg)
+	}
+	return setup
+}
+
+func prepare() nodeSetup {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nodeSetup{skip: "node not found on PATH"}
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return nodeSetup{skip: "npm not found on PATH"}
+	}
+	out, err := exec.Command(node, "--version").Output()
+	if err != nil {
+		return nodeSetup{skip: fmt.Sprintf("node --version: %v", err)}
+	}
+	if major := nodeMajor(string(out)); major < 20 {
+		return nodeSetup{skip: fmt.Sprintf("node %s is too old, the JS SDK needs 20 or newer", strings.TrimSpace(string(out)))}
+	}
+	src, err := filepath.Abs("jspeer")
+	if err != nil {
+		return nodeSetup{skip: err.Error()}
+	}
+	modules, err := installModules(npm, src)
+	if err != nil {
+		return nodeSetup{skip: err.Error()}
+	}
+	workRoot, err = os.MkdirTemp("", "a2atop-interop-")
+	if err != nil {
+		return nodeSetup{skip: err.Error()}
+	}
+	for _, f := range []string{"server.mjs", "executor.mjs", "package.json"} {
+		if err := copyFile(filepath.Join(src, f), filepath.Join(workRoot, f)); err != nil {
+			return nodeSetup{skip: err.Error()}
+		}
+	}
+	if err := os.Symlink(modules, filepath.Join(workRoot, "node_modules")); err != nil {
+		return nodeSetup{skip: err.Error()}
+	}
+	return nodeSetup{node: node, workDir: workRoot}
+}
+
+func nodeMajor(v string) int {
+	v = strings.TrimPrefix(strings.TrimSpace(v), "v")
+	major, _, _ := strings.Cut(v, ".")
+	n, _ := strconv.Atoi(major)
+	return n
+}
+
+// installModules runs `npm ci` once per package-lock.json into
+// os.UserCacheDir()/a2atop-jspeer-<hash> and returns its node_modules path.
+// A finished install is marked by a stamp file; a concurrent or broken one
+// is redone in a fresh temporary folder and renamed into place.
+func installModules(npm, src string) (string, error) {
+	lock, err := os.ReadFile(filepath.Join(src, "package-lock.json"))
+	if err != nil {
+		return "", fmt.Errorf("read jspeer/package-lock.json: %w", err)
+	}
+	sum := sha256.Sum256(lock)
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	dir := filepath.Join(base, "a2atop-jspeer-"+hex.EncodeToString(sum[:])[:16])
+	stamp := filepath.Join(dir, ".installed")
+	if _, err := os.Stat(stamp); err == nil {
+		return filepath.Join(dir, "node_modules"), nil
+	}
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		return "", fmt.Errorf("create cache folder: %w", err)
+	}
+	tmp, err := os.MkdirTemp(base, "a2atop-jspeer-tmp-")
+	if err != nil {
+		return "", fmt.Errorf("create install folder: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	for _, f := range []string{"package.json", "package-lock.json"} {
+		if err := copyFile(filepath.Join(src, f), filepath.Join(tmp, f)); err != nil {
+			return "", err
+		}
+	}
+	cmd := exec.Command(npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error")
+	cmd.Dir = tmp
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("npm ci in %s failed (is the npm registry reachable?): %w\n%s", tmp, err, tail(log.String(), 2000))
+	}
+	if err := os.WriteFile(filepath.Join(tmp, ".installed"), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o644); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		// Another process won the race, or a broken install without a stamp
+		// is in the way: use the winner, or replace the broken one.
+		if _, serr := os.Stat(stamp); serr == nil {
+			return filepath.Join(dir, "node_modules"), nil
+		}
+		if rerr := os.RemoveAll(dir); rerr != nil {
+			return "", fmt.Errorf("replace broken install %s: %w", dir, rerr)
+		}
+		if err := os.Rename(tmp, dir); err != nil {
+			return "", fmt.Errorf("move install into %s: %w", dir, err)
+		}
+	}
+	return filepath.Join(dir, "node_modules"), nil
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return fmt.Errorf("copy %s: %w", from, err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		return fmt.Errorf("copy to %s: %w", to, err)
+	}
+	return nil
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}
+
+// jsPeer is one running `node server.mjs`.
+type jsPeer struct {
+	URL    string // base URL, e.g. http://127.0.0.1:41234
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stderr *lockedBuffer
+	done   chan struct{}
+}
+
+// startPeer starts the JS peer with the given flags (see server.mjs) and
+// stops it when the test ends. On failure the peer's log is printed.
+func startPeer(t testing.TB, flags ...string) *jsPeer {
+	t.Helper()
+	s := needNode(t)
+	cmd := exec.Command(s.node, append([]string{"server.mjs"}, flags...)...)
+	cmd.Dir = s.workDir
+	cmd.Env = append(os.Environ(), "A2A_PEER_STEP_MS=", "A2A_PEER_PROTOCOLS=", "A2A_PEER_LEGACY=", "A2A_PEER_GRPC=", "A2A_PEER_TOKEN=")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &jsPeer{cmd: cmd, stdin: stdin, stderr: &lockedBuffer{}, done: make(chan struct{})}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start node server.mjs: %v", err)
+	}
+	go func() { cmd.Wait(); close(p.done) }() //nolint:errcheck // exit status is irrelevant once we stop it
+	t.Cleanup(func() {
+		p.stop()
+		if t.Failed() {
+			t.Logf("js peer %v log:\n%s", flags, tail(p.stderr.String(), 6000))
+		}
+	})
+	url, err := readListening(stdout, p.done)
+	if err != nil {
+		t.Fatalf("js peer %v did not start: %v\n%s", flags, err, tail(p.stderr.String(), 4000))
+	}
+	p.URL = url
+	return p
+}
+
+func readListening(stdout io.Reader, done <-chan struct{}) (string, error) {
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if u, ok := strings.CutPrefix(sc.Text(), "LISTENING "); ok {
+				lines <- strings.TrimSpace(u)
+				io.Copy(io.Discard, stdout) //nolint:errcheck // keep the pipe drained
+				return
+			}
+		}
+		close(lines)
+	}()
+	select {
+	case u, ok := <-lines:
+		if !ok {
+			return "", errors.New("stdout closed before the LISTENING line")
+		}
+		return u, nil
+	case <-done:
+		return "", errors.New("node exited before the LISTENING line")
+	case <-time.After(30 * time.Second):
+		return "", errors.New("no LISTENING line within 30s")
+	}
+}
+
+// stop closes stdin (the peer exits on EOF), then signals, then kills.
+func (p *jsPeer) stop() {
+	p.stdin.Close()
+	select {
+	case <-p.done:
+		return
+	case <-time.After(3 * time.Second):
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM) //nolint:errcheck // best effort, Kill follows
+	select {
+	case <-p.done:
+	case <-time.After(3 * time.Second):
+		p.cmd.Process.Kill() //nolint:errcheck // last resort
+		<-p.done
+	}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
