@@ -1,0 +1,117 @@
+package approvals
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/model"
+)
+
+// fixture is one test agent, a sender that knows it as "agent", and a
+// service journaling to a temporary directory.
+type fixture struct {
+	ag   *testAgent
+	snd  *sdkSender
+	svc  *Service
+	path string
+}
+
+func newFixture(t *testing.T, mod ...func(*Options)) *fixture {
+	t.Helper()
+	fx := &fixture{ag: startAgent(t), snd: newSDKSender()}
+	fx.snd.add(t, "agent", fx.ag.srv.URL, "")
+	fx.path = filepath.Join(t.TempDir(), "state", "journal.jsonl")
+	o := Options{JournalPath: fx.path, Sender: fx.snd, Approver: "ops@test", SendTimeout: 5 * time.Second}
+	for _, m := range mod {
+		m(&o)
+	}
+	svc, err := Open(o)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	fx.svc = svc
+	return fx
+}
+
+// start begins a task on the agent ("ask", "deploy", "oob") and returns it
+// once it is interrupted, as the fleet would hold it.
+func (fx *fixture) start(t *testing.T, kind string) *model.Task {
+	t.Helper()
+	c, err := fx.snd.client("agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.SendMessage(context.Background(), &a2a.SendMessageRequest{
+		Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(kind))})
+	if err != nil {
+		t.Fatalf("start %s: %v", kind, err)
+	}
+	task, ok := res.(*a2a.Task)
+	if !ok {
+		t.Fatalf("start %s: got %T, want a task", kind, res)
+	}
+	return fx.task(t, task.ID, func(s a2a.TaskState) bool { return model.ClassOf(s) == model.ClassInterrupted })
+}
+
+// task reads a task back once cond holds for its state, as a model.Task.
+func (fx *fixture) task(t *testing.T, id a2a.TaskID, cond func(a2a.TaskState) bool) *model.Task {
+	t.Helper()
+	snap := fx.ag.waitState(id, cond)
+	return modelTask("agent", snap)
+}
+
+func modelTask(agent string, snap *a2a.Task) *model.Task {
+	st := model.NormalizeState(snap.Status.State)
+	mt := &model.Task{Key: model.TaskKey{Agent: agent, ID: snap.ID}, Snapshot: snap, State: st, Class: model.ClassOf(st)}
+	if snap.Status.Timestamp != nil {
+		mt.Updated = *snap.Status.Timestamp
+	}
+	return mt
+}
+
+func isTerminal(s a2a.TaskState) bool { return model.ClassOf(s) == model.ClassTerminal }
+
+// mustPrepare prepares a decision for a task held alone (a chain of one).
+func (fx *fixture) mustPrepare(t *testing.T, mt *model.Task, in Input) *Decision {
+	t.Helper()
+	d, err := fx.svc.Prepare(fx.svc.ItemFor(mt), in)
+	if err != nil {
+		t.Fatalf("Prepare(%+v): %v", in, err)
+	}
+	return d
+}
+
+// records reads the journal file back as records.
+func records(t *testing.T, path string) []record {
+	t.Helper()
+	j := &journal{path: path}
+	recs, _, err := j.readAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// recordTypes lists "type:result" for the records of one decision.
+func recordTypes(recs []record, id string) []string {
+	var out []string
+	for _, r := range recs {
+		if r.ID != id {
+			continue
+		}
+		s := r.Type
+		if r.Result != "" {
+			s += ":" + string(r.Result)
+		}
+		if r.Type == recState {
+			s += ":" + model.ShortState(r.To)
+		}
+		out = append(out, s)
+	}
+	return out
+}

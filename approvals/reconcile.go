@@ -1,0 +1,131 @@
+package approvals
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/model"
+)
+
+// Reconcile resolves every open decision (pending after a crash, unknown
+// after a timeout) with GetTask: our messageId in the task's history means
+// accepted; absent while the task still waits at the same prompt means
+// not-delivered (retry with the same messageId after the operator
+// confirms); absent after the task moved on means superseded. Nothing is
+// sent. Decisions the agent cannot be asked about now stay open. Call it
+// at start and on demand, from a tea.Cmd.
+func (s *Service) Reconcile(ctx context.Context) []Outcome {
+	if s.o.ReadOnly {
+		return nil
+	}
+	var open []string
+	s.mu.Lock()
+	for _, e := range s.order {
+		if e.MessageID != "" && e.Result.Open() && !s.inFlight[e.MessageID] {
+			open = append(open, e.MessageID)
+		}
+	}
+	s.mu.Unlock()
+	out := make([]Outcome, 0, len(open))
+	for _, id := range open {
+		out = append(out, s.ReconcileOne(ctx, id))
+	}
+	return out
+}
+
+// ReconcileOne resolves one decision (see Reconcile). A decision that is
+// not open is returned as it stands.
+func (s *Service) ReconcileOne(ctx context.Context, messageID string) Outcome {
+	e, ok := s.Entry(messageID)
+	if !ok {
+		return Outcome{MessageID: messageID, Result: ResultRefused, Err: fmt.Errorf("%w: %s", ErrUnknownDecision, messageID)}
+	}
+	out := Outcome{MessageID: e.MessageID, Agent: e.Agent, TaskID: e.TaskID, Kind: e.Kind, Result: e.Result,
+		Problem: e.Problem, State: e.AgentState()}
+	if !e.Result.Open() || s.o.ReadOnly {
+		return out
+	}
+	if e.Kind == KindFollowUp {
+		// A follow-up starts a new task whose id we never learned: its
+		// delivery cannot be read back from the ended task.
+		out.Err = errors.New("a follow-up starts a new task; look for it in the agent's task list before retrying")
+		return out
+	}
+	t, err := s.get(ctx, e.Agent, e.TaskID, s.o.ReconcileHistory)
+	if err != nil {
+		p := classify(err, e.PromptState)
+		if p != ProblemNotFound {
+			out.Err = fmt.Errorf("reconcile: %w (the decision stays %s)", err, e.Result)
+			return out
+		}
+		out.Result, out.Problem, out.Err = ResultSuperseded, ProblemNotFound, err
+		s.record(out, "reconcile")
+		return out
+	}
+	out.Task, out.State, out.Problem, out.Err = t, model.NormalizeState(t.Status.State), "", nil
+	d := &Decision{MessageID: e.MessageID, Agent: e.Agent, State: e.PromptState}
+	switch {
+	case holds(t, e.MessageID):
+		out.Result = ResultAccepted
+	case model.ClassOf(out.State) == model.ClassInterrupted && PromptOf(t) == e.Prompt:
+		out.Result = ResultNotDelivered
+	default:
+		out.Result = ResultSuperseded
+		if model.ClassOf(out.State) == model.ClassTerminal {
+			out.Problem = ProblemTaskEnded
+		} else {
+			out.Problem = ProblemMoved
+		}
+	}
+	s.record(out, "reconcile")
+	if out.Result != ResultNotDelivered {
+		s.noteState(d, t, "get", "")
+	}
+	return out
+}
+
+// ObserveState records, as a fact separate from the decision, a state the
+// fleet reports for a task we decided on (the UI calls it for the tasks
+// that left the interrupted set). It does nothing for tasks without a
+// decision of ours, or when the state is the one already recorded.
+func (s *Service) ObserveState(agent string, id a2a.TaskID, state a2a.TaskState) error {
+	if s.o.ReadOnly {
+		return nil
+	}
+	var last *Entry
+	s.mu.Lock()
+	for i := len(s.order) - 1; i >= 0; i-- {
+		if e := s.order[i]; e.MessageID != "" && e.Agent == agent && e.TaskID == id && e.Kind != KindFollowUp {
+			last = e
+			break
+		}
+	}
+	var cur a2a.TaskState
+	if last != nil {
+		cur = last.AgentState()
+		if cur == "" {
+			cur = last.PromptState
+		}
+	}
+	s.mu.Unlock()
+	state = model.NormalizeState(state)
+	if last == nil || cur == state {
+		return nil
+	}
+	return s.write(record{Type: recState, ID: last.MessageID, Agent: agent, Task: id, From: cur, To: state, Source: "fleet"})
+}
+
+// NoteLeft records that a task left the inbox with no decision of ours
+// sent (resumed out of band, answered elsewhere, canceled) while the
+// operator was writing an answer, which was dropped. The journal keeps it
+// as an observation, so "what happened to my reply" has an answer.
+func (s *Service) NoteLeft(agent string, id a2a.TaskID, from, to a2a.TaskState, note string) error {
+	if s.o.ReadOnly {
+		return nil
+	}
+	return s.write(record{Type: recState, Agent: agent, Task: id, From: model.NormalizeState(from),
+		To: model.NormalizeState(to), Source: "fleet", Note: note})
+}

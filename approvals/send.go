@@ -1,0 +1,144 @@
+package approvals
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/model"
+)
+
+// Input is what the operator decided for one item.
+type Input struct {
+	Kind   Kind
+	Text   string // reply text
+	JSON   string // reply data, as JSON text; validated
+	Reason string // required for KindDeny, optional for KindApprove
+	// Again is the operator's second confirmation: the prompt already has
+	// a decision in the journal (Item.Prior) and they mean to send another.
+	Again bool
+}
+
+// Decision is a validated message ready to be sent, with everything the
+// journal records about it. Build one with Prepare, PrepareFollowUp or
+// Retry; show Message to the operator; then Send it once.
+type Decision struct {
+	MessageID string
+	Agent     string
+	TaskID    a2a.TaskID // the task answered (for a follow-up: the task that ended)
+	ContextID string
+	Kind      Kind
+	Prompt    string        // the prompt answered (see PromptOf)
+	State     a2a.TaskState // the task's state when decided
+	Reason    string
+	Approver  string
+	At        time.Time
+	Message   *a2a.Message // exactly what will be sent
+	Attempt   int          // 1; n for the n-th send of the same messageId
+	Again     bool         // the operator confirmed a second decision on this prompt
+}
+
+// Prepare validates the operator's input for an item and builds the
+// message: a reply (text, JSON data, or both) or an approve/deny in the
+// agent's template shape, on the task's taskId and contextId with a new
+// messageId. Nothing is sent or journaled yet.
+func (s *Service) Prepare(it Item, in Input) (*Decision, error) {
+	if s.o.ReadOnly {
+		return nil, ErrReadOnly
+	}
+	t := it.Task
+	if t == nil || t.Snapshot == nil {
+		return nil, fmt.Errorf("%w: no snapshot of the task yet", ErrNotInterrupted)
+	}
+	if t.Class != model.ClassInterrupted {
+		return nil, fmt.Errorf("%w (it is %s)", ErrNotInterrupted, model.ShortState(t.State))
+	}
+	if !it.Actionable {
+		w := "another task"
+		if it.WaitingOn != nil {
+			w = it.WaitingOn.Key.Agent + " · " + shortID(it.WaitingOn.Key.ID)
+		}
+		return nil, fmt.Errorf("%w: it waits on %s", ErrNotActionable, w)
+	}
+	prompt := PromptOf(t.Snapshot)
+	if prior, ok := s.Prior(t.Key.Agent, t.Key.ID, prompt); ok && !in.Again {
+		return nil, fmt.Errorf("%w (%s by %s at %s: %s)", ErrAlreadyDecided, prior.Kind, prior.Approver,
+			prior.DecidedAt.UTC().Format(time.RFC3339), prior.Result)
+	}
+	now := s.o.Now().UTC()
+	id := s.o.NewID()
+	d := &Decision{MessageID: id, Agent: t.Key.Agent, TaskID: t.Key.ID, ContextID: t.Snapshot.ContextID,
+		Kind: in.Kind, Prompt: prompt, State: t.State, Approver: s.o.Approver, At: now, Attempt: 1, Again: in.Again}
+	var err error
+	switch in.Kind {
+	case KindReply:
+		d.Message, err = BuildReply(t.Snapshot, in.Text, in.JSON, id)
+	case KindApprove, KindDeny:
+		if t.State != a2a.TaskStateAuthRequired {
+			return nil, fmt.Errorf("approve and deny answer AUTH_REQUIRED; this task is %s: reply instead", model.ShortState(t.State))
+		}
+		d.Reason = strings.TrimSpace(in.Reason)
+		v := DecisionValues{Approve: in.Kind == KindApprove, Reason: d.Reason, Approver: s.o.Approver, At: now}
+		d.Message, err = BuildDecision(t.Snapshot, v, s.o.Templates[t.Key.Agent], id)
+	default:
+		return nil, fmt.Errorf("unknown decision kind %q: use reply, approve or deny", in.Kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// PrepareFollowUp builds the follow-up for a decision that was refused
+// because its task had ended: a new task in the same context, naming the
+// ended task in referenceTaskIds, with the same parts and a new messageId.
+func (s *Service) PrepareFollowUp(messageID string) (*Decision, error) {
+	if s.o.ReadOnly {
+		return nil, ErrReadOnly
+	}
+	e, ok := s.Entry(messageID)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrUnknownDecision, messageID)
+	}
+	if e.Problem != ProblemTaskEnded {
+		return nil, fmt.Errorf("follow-up: the decision %s was not refused for an ended task (%s)", messageID, e.Result)
+	}
+	ended := &a2a.Task{ID: e.TaskID, ContextID: e.ContextID}
+	id := s.o.NewID()
+	return &Decision{MessageID: id, Agent: e.Agent, TaskID: e.TaskID, ContextID: e.ContextID, Kind: KindFollowUp,
+		Prompt: "follow-up:" + messageID, State: e.AgentState(), Reason: e.Reason, Approver: s.o.Approver,
+		At: s.o.Now().UTC(), Message: BuildFollowUp(ended, e.Parts, id), Attempt: 1}, nil
+}
+
+// Retry rebuilds a decision whose outcome is unknown or not-delivered, to
+// send it again with the SAME messageId (so the agent can tell it is a
+// repeat). Call it only after the operator has confirmed again.
+func (s *Service) Retry(messageID string) (*Decision, error) {
+	if s.o.ReadOnly {
+		return nil, ErrReadOnly
+	}
+	e, ok := s.Entry(messageID)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrUnknownDecision, messageID)
+	}
+	if !e.Result.Retryable() {
+		return nil, fmt.Errorf("retry: the decision is %s; only unknown or not-delivered decisions can be sent again", e.Result)
+	}
+	m := a2a.NewMessage(a2a.MessageRoleUser, clonePart(e.Parts)...)
+	m.ID, m.ContextID, m.ReferenceTasks = e.MessageID, e.ContextID, e.Refs
+	if e.Kind != KindFollowUp {
+		m.TaskID = e.TaskID
+	}
+	return &Decision{MessageID: e.MessageID, Agent: e.Agent, TaskID: e.TaskID, ContextID: e.ContextID, Kind: e.Kind,
+		Prompt: e.Prompt, State: e.PromptState, Reason: e.Reason, Approver: s.o.Approver, At: s.o.Now().UTC(),
+		Message: m, Attempt: e.Attempts + 1, Again: true}, nil
+}
+
+func shortID(id a2a.TaskID) string {
+	if len(id) <= 8 {
+		return string(id)
+	}
+	return string(id[:8])
+}
