@@ -36,7 +36,9 @@ type env struct {
 }
 
 // userInterceptor authenticates every call as demoUser.
-type userInterceptor struct{ a2asrv.PassthroughCallInterceptor }
+type userInterceptor struct {
+	a2asrv.PassthroughCallInterceptor
+}
 
 // Before implements a2asrv.CallInterceptor.
 func (userInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, _ *a2asrv.Request) (context.Context, any, error) {
