@@ -37,3 +37,8 @@ type StatusMsg struct {
 	Text string
 	Err  bool
 }
+
+// BackMsg asks the root model to leave the component's view for the
+// previous one: a component returns it (from a tea.Cmd) when esc has
+// nothing of its own left to close.
+type BackMsg struct{}

@@ -1,0 +1,147 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"a2atop/internal/sanitize"
+	"a2atop/model"
+	"a2atop/ui/common"
+)
+
+// healthStyle colours a health state.
+func healthStyle(ctx *common.Context, h model.Health) lipgloss.Style {
+	th := ctx.Theme
+	switch {
+	case h.Up():
+		return th.OK
+	case h == model.HealthBackoff || h == model.HealthConnecting:
+		return th.Warn
+	}
+	return th.Error
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// card is the selected agent in full, and its last raw exchanges.
+func (v *agentsView) card() string {
+	a := v.selected()
+	if a == nil {
+		return ""
+	}
+	th, now := v.ctx.Theme, v.ctx.Now()
+	b := section{w: max(v.w, 10), th: th}
+	info, h := a.Info, a.Health
+	title := sanitize.Line(a.Name, 64)
+	if info.CardName != "" {
+		title += " — " + sanitize.Line(info.CardName, maxLineText)
+	}
+	b.line(th.Title.Render(title))
+	if info.Description != "" {
+		b.text(info.Description)
+	}
+	b.field("url", sanitize.Line(a.URL, maxLineText))
+	if info.InterfaceURL != "" {
+		b.field("interface", sanitize.Line(info.InterfaceURL, maxLineText))
+	}
+	b.field("protocol", orDash(sanitize.Line(info.ProtocolVersion, 16))+"  binding "+orDash(sanitize.Line(info.Binding, 32)))
+	if info.Tenant != "" {
+		b.field("tenant", sanitize.Line(info.Tenant, 128))
+	}
+	listing := yesNo(h.Listing)
+	if h.ListingNote != "" {
+		listing += " (" + sanitize.Line(h.ListingNote, maxLineText) + ")"
+	}
+	b.field("supports", "streaming "+yesNo(info.Streaming)+" · push "+yesNo(info.Push)+" · listing "+listing)
+	if info.ReadOnly || v.ctx.ReadOnly {
+		b.field("writes", th.Warn.Render("read-only"))
+	}
+	state := h.State.String()
+	if h.Streams > 0 {
+		state += " (" + strconv.Itoa(h.Streams) + " streams open)"
+	}
+	b.field("health", healthStyle(v.ctx, h.State).Render(state))
+	if h.Err != "" {
+		b.field("last error", th.Error.Render(sanitize.Line(h.Err, maxFieldText)))
+	}
+	b.field("last success", common.Stamp(now, h.LastSuccess))
+	if !h.NextRetry.IsZero() {
+		b.field("next retry", futureIn(now, h.NextRetry))
+	}
+	b.field("tasks", "active "+strconv.Itoa(a.Counts[model.ClassActive])+" · interrupted "+
+		strconv.Itoa(a.Counts[model.ClassInterrupted])+" · terminal "+strconv.Itoa(a.Counts[model.ClassTerminal])+
+		" · unknown "+strconv.Itoa(a.Counts[model.ClassUnknown]))
+	if a.Violations > 0 {
+		b.field("violations", th.Error.Render(strconv.Itoa(a.Violations)+" protocol violations"))
+	}
+	v.exchanges(&b, a.Name)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// exchanges writes the newest captured requests and responses first.
+func (v *agentsView) exchanges(b *section, name string) {
+	th := v.ctx.Theme
+	xs := v.captures[name]
+	if v.ctx.Backend == nil {
+		return
+	}
+	b.heading("Raw exchanges (newest first, " + strconv.Itoa(min(len(xs), maxExchanges)) + " of " + strconv.Itoa(len(xs)) + ")")
+	if len(xs) == 0 {
+		b.line(th.Muted.Render("none captured yet"))
+	}
+	for i := len(xs) - 1; i >= 0 && i >= len(xs)-maxExchanges; i-- {
+		x := xs[i]
+		head := x.At.UTC().Format("15:04:05.000") + "  " + sanitize.Line(x.Method, 10) + "  " +
+			sanitize.Line(x.RPC, 64) + "  " + exchangeStatus(x) + "  " + x.Duration.Round(100_000).String()
+		b.line(th.Label.Render(head))
+		b.line(th.Muted.Render("  " + sanitize.Line(x.URL, maxLineText)))
+		if x.Err != "" {
+			b.line(th.Error.Render("  error: " + sanitize.Line(x.Err, maxLineText)))
+		}
+		bodyLines(b, "→ ", x.Request)
+		bodyLines(b, "← ", x.Response)
+	}
+}
+
+// exchangeStatus is "200", "200 rpc -32004" or "no response".
+func exchangeStatus(x model.Exchange) string {
+	s := "no response"
+	if x.Status != 0 {
+		s = strconv.Itoa(x.Status)
+	}
+	if x.RPCCode != 0 {
+		s += " rpc " + strconv.Itoa(x.RPCCode)
+	}
+	return s
+}
+
+// bodyLines writes the first lines of a captured body.
+func bodyLines(b *section, prefix, body string) {
+	const maxLines = 6
+	if body == "" {
+		return
+	}
+	lines := strings.Split(sanitize.Text(body, 4096), "\n")
+	for i, l := range lines {
+		if i == maxLines {
+			b.line(b.th.Muted.Render("    … " + strconv.Itoa(len(lines)-maxLines) + " more lines"))
+			break
+		}
+		b.line("  " + prefix + strings.ReplaceAll(l, "\t", tabSpaces))
+		prefix = "  "
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,214 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"a2atop/model"
+	"a2atop/ui/common"
+)
+
+// statusDuration is how long a notice stays in the footer.
+const statusDuration = 6 * time.Second
+
+// statusLine is a notice in the footer: what an action did.
+type statusLine struct {
+	text  string
+	err   bool
+	until time.Time
+}
+
+func (s *statusLine) set(text string, err bool, now time.Time) {
+	*s = statusLine{text: text, err: err, until: now.Add(statusDuration)}
+}
+
+func (s *statusLine) expire(now time.Time) {
+	if s.text != "" && !now.Before(s.until) {
+		*s = statusLine{}
+	}
+}
+
+// resize is the only place the size changes; children get SetSize.
+func (m *Model) resize(w, h int) {
+	m.width, m.height = w, h
+	m.layout()
+}
+
+// bodyHeight is what is left between the header and the footer.
+func (m *Model) bodyHeight() int { return max(m.height-2, 1) }
+
+// layout gives every view its cells.
+func (m *Model) layout() {
+	w, h := max(m.width, 1), m.bodyHeight()
+	m.tasks.setSize(w, h)
+	m.detail.setSize(w, h)
+	m.agents.setSize(w, h)
+	m.prompt.setWidth(w)
+	m.help.Width = w
+	for _, c := range []common.Component{m.inbox, m.journal} {
+		if c != nil {
+			c.SetSize(w, h)
+		}
+	}
+}
+
+// render draws header, body and footer; exactly height lines of at most
+// width cells.
+func (m *Model) render() string {
+	body := m.body()
+	lines := make([]string, 0, m.height)
+	lines = append(lines, m.header())
+	lines = append(lines, fitLines(body, m.width, m.bodyHeight())...)
+	lines = append(lines, m.footer())
+	return strings.Join(lines[:min(len(lines), max(m.height, 1))], "\n")
+}
+
+// body is the view or the overlay that replaces it.
+func (m *Model) body() string {
+	switch m.overlay {
+	case overlayHelp:
+		return m.helpView()
+	case overlayConfirm:
+		return m.confirm.view(m.ctx.Theme, m.width, m.bodyHeight())
+	}
+	switch m.view {
+	case viewDetail:
+		return m.detail.view()
+	case viewAgents:
+		return m.agents.view()
+	case viewInbox, viewJournal:
+		if c := m.component(); c != nil {
+			return c.View()
+		}
+	}
+	return m.tasks.view()
+}
+
+// header is one line: the fleet at a glance.
+func (m *Model) header() string {
+	t := m.ctx.Theme
+	up, degraded, down, connecting := agentHealth(m.ctx.Fleet)
+	var a, c int = m.tasks.counts(model.ClassActive), m.tasks.counts(model.ClassInterrupted)
+	term := m.tasks.counts(model.ClassTerminal)
+	long := []string{
+		t.Title.Render("a2atop") + " " + t.Muted.Render(m.viewName()),
+		t.OK.Render(strconv.Itoa(up)+" up") + " " + warnIf(t.Warn, degraded, " degraded") +
+			" " + warnIf(t.Error, down, " down") + connectingText(t.Muted, connecting),
+		t.StateActive.Render("active "+strconv.Itoa(a)) + " " +
+			t.StateInterrupted.Render("interrupted "+strconv.Itoa(c)) + " " +
+			t.StateTerminal.Render("terminal "+strconv.Itoa(term)),
+	}
+	short := []string{
+		t.Title.Render("a2atop"),
+		t.OK.Render(strconv.Itoa(up)+"↑") + " " + warnIf(t.Warn, degraded, "~") + " " + warnIf(t.Error, down, "↓"),
+		t.StateActive.Render("A"+strconv.Itoa(a)) + " " + t.StateInterrupted.Render("I"+strconv.Itoa(c)) +
+			" " + t.StateTerminal.Render("T"+strconv.Itoa(term)),
+	}
+	badge := ""
+	if m.ctx.ReadOnly {
+		badge = t.Badge.Render("READ-ONLY")
+	}
+	sep := t.Muted.Render(" │ ")
+	line := strings.Join(long, sep)
+	if lipgloss.Width(line)+lipgloss.Width(badge)+1 > m.width {
+		line = strings.Join(short, " ")
+	}
+	if badge != "" {
+		gap := max(m.width-lipgloss.Width(line)-lipgloss.Width(badge), 1)
+		line += strings.Repeat(" ", gap) + badge
+	}
+	return ansi.Truncate(line, m.width, "…")
+}
+
+func warnIf(s lipgloss.Style, n int, label string) string {
+	text := strconv.Itoa(n) + label
+	if n == 0 {
+		return text
+	}
+	return s.Render(text)
+}
+
+func connectingText(s lipgloss.Style, n int) string {
+	if n == 0 {
+		return ""
+	}
+	return " " + s.Render(strconv.Itoa(n)+" connecting")
+}
+
+// agentHealth counts agents by how well we hear them.
+func agentHealth(f *model.Fleet) (up, degraded, down, connecting int) {
+	for _, a := range f.Agents() {
+		switch s := a.Health.State; {
+		case s.Up():
+			up++
+		case s == model.HealthBackoff:
+			degraded++
+		case s == model.HealthUnreachable, s == model.HealthUnauthorized:
+			down++
+		default:
+			connecting++
+		}
+	}
+	return up, degraded, down, connecting
+}
+
+// viewName is the header's word for what the body shows.
+func (m *Model) viewName() string {
+	switch m.view {
+	case viewDetail:
+		return "task"
+	case viewAgents:
+		return "agents"
+	case viewInbox, viewJournal:
+		if c, ok := m.component().(common.Titled); ok {
+			return c.Title()
+		}
+		if m.view == viewInbox {
+			return "inbox"
+		}
+		return "journal"
+	}
+	return "tasks"
+}
+
+// footer is the prompt, a notice, or the short help of the view.
+func (m *Model) footer() string {
+	t := m.ctx.Theme
+	switch {
+	case m.overlay == overlayFilter || m.overlay == overlayCommand:
+		return ansi.Truncate(m.prompt.view(), m.width, "…")
+	case m.status.text != "":
+		s := t.OK
+		if m.status.err {
+			s = t.Error
+		}
+		return s.Render(ansi.Truncate(m.status.text, m.width, "…"))
+	}
+	prefix := ""
+	if f := m.tasks.filterText(); f != "" && (m.view == viewTasks) {
+		prefix = t.Prompt.Render("/") + t.Text.Render(f) + t.Muted.Render(" (esc clears)") + "  "
+	}
+	m.help.Width = max(m.width-lipgloss.Width(prefix), 1)
+	return ansi.Truncate(prefix+m.help.ShortHelpView(m.shortHelp()), m.width, "…")
+}
+
+// fitLines cuts or pads s to exactly h lines of at most w cells.
+func fitLines(s string, w, h int) []string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return lines
+}

@@ -1,0 +1,342 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/charmbracelet/x/ansi"
+
+	"a2atop/internal/sanitize"
+	"a2atop/model"
+	"a2atop/ui/common"
+	"a2atop/ui/theme"
+)
+
+// Caps on what one piece of agent text may take in the detail view.
+const (
+	maxFieldText = 64 << 10
+	maxLineText  = 512
+	tabSpaces    = "    "
+)
+
+// content builds the detail text for the current width.
+func (v *detailView) content() string {
+	f := v.ctx.Fleet
+	t := f.Task(v.key)
+	if t != nil {
+		v.built = t.Snapshot
+	}
+	snap := v.snapshot(t)
+	if v.raw {
+		return v.rawJSON(snap)
+	}
+	var b section
+	b.w, b.th = max(v.w, 10), v.ctx.Theme
+	v.overview(&b, t, snap)
+	v.links = referenceIDs(snap)
+	v.link = clamp(v.link, 0, len(v.links)-1)
+	v.references(&b)
+	v.historySection(&b)
+	artifacts(&b, snap)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// snapshot is the newest task data we have: the GetTask answer when it
+// is at least as new as the fleet's snapshot.
+func (v *detailView) snapshot(t *model.Task) *a2a.Task {
+	if v.fetched != nil {
+		if t == nil || t.Snapshot == nil || !newer(t.Snapshot, v.fetched) {
+			return v.fetched
+		}
+	}
+	if t != nil {
+		return t.Snapshot
+	}
+	return nil
+}
+
+// newer reports whether a's status is strictly newer than b's.
+func newer(a, b *a2a.Task) bool {
+	if a.Status.Timestamp == nil || b.Status.Timestamp == nil {
+		return false
+	}
+	return a.Status.Timestamp.After(*b.Status.Timestamp)
+}
+
+// overview is state, timestamps, agent, binding and the status message.
+func (v *detailView) overview(b *section, t *model.Task, snap *a2a.Task) {
+	th, now := v.ctx.Theme, v.ctx.Now()
+	if t == nil && snap == nil {
+		b.line(th.Warn.Render("this task is not in the fleet"))
+		if v.loading {
+			b.line(th.Muted.Render("asking " + sanitize.Line(v.key.Agent, 64) + " for it…"))
+		}
+		if v.err != nil {
+			b.line(th.Error.Render("GetTask: " + sanitize.Line(v.err.Error(), maxLineText)))
+		}
+		return
+	}
+	state := a2a.TaskState("")
+	if snap != nil {
+		state = snap.Status.State
+	}
+	if t != nil {
+		state = t.State
+	}
+	b.field("state", th.State(state).Render(model.ShortState(state)))
+	if t != nil {
+		b.field("updated", common.Stamp(now, t.Updated))
+		b.field("first seen", common.Stamp(now, t.FirstSeen))
+		b.field("last heard", common.Stamp(now, t.LastHeard)+"  via "+t.Source.String())
+		if t.Stale {
+			b.field("stale", th.Warn.Render("its agent is not answering; this is the last we heard"))
+		}
+		if t.Hint != "" {
+			b.field("hint", th.Warn.Render(sanitize.Line(t.Hint, maxLineText)))
+		}
+		if t.Violations > 0 {
+			b.field("violations", th.Error.Render(strconv.Itoa(t.Violations)+" protocol violations seen on this task"))
+		}
+	}
+	b.field("agent", v.agentLine())
+	if snap != nil {
+		b.field("contextId", sanitize.Line(snap.ContextID, maxLineText))
+	}
+	if t != nil {
+		if bl := v.ctx.Fleet.BlockedBy(t.Key); bl != nil {
+			b.field("waiting on", sanitize.Line(bl.Key.Agent+" · "+string(bl.Key.ID), maxLineText)+
+				" ("+model.ShortState(bl.State)+")")
+		}
+	}
+	b.heading("Status message")
+	if snap == nil || snap.Status.Message == nil {
+		b.line(th.Muted.Render("(none)"))
+	} else {
+		parts(b, snap.Status.Message.Parts)
+	}
+}
+
+// agentLine is the agent's name, URL, binding and protocol version.
+func (v *detailView) agentLine() string {
+	name := sanitize.Line(v.key.Agent, 64)
+	a := v.ctx.Fleet.Agent(v.key.Agent)
+	if a == nil {
+		return name
+	}
+	info := a.Info
+	url := info.InterfaceURL
+	if url == "" {
+		url = a.URL
+	}
+	s := name + "  " + sanitize.Line(url, maxLineText)
+	if info.Binding != "" {
+		s += "  " + sanitize.Line(info.Binding, 32)
+	}
+	if info.ProtocolVersion != "" {
+		s += "  A2A " + sanitize.Line(info.ProtocolVersion, 16)
+	}
+	return s
+}
+
+// references lists referenceTaskIds as links; tab selects, enter follows.
+func (v *detailView) references(b *section) {
+	if len(v.links) == 0 {
+		return
+	}
+	th := v.ctx.Theme
+	b.heading("References (tab selects, enter opens)")
+	for i, id := range v.links {
+		label := sanitize.Line(string(id), maxLineText)
+		where := th.Muted.Render("  not in the fleet")
+		if ts := v.ctx.Fleet.Lookup(id); len(ts) > 0 {
+			where = "  " + th.Muted.Render(sanitize.Line(ts[0].Key.Agent, 64)+" · ") +
+				th.State(ts[0].State).Render(model.ShortState(ts[0].State))
+		}
+		style := th.Link
+		if i == v.link {
+			style = th.LinkFocused
+		}
+		b.line("  " + style.Render(label) + where)
+	}
+}
+
+// historySection shows the history GetTask returned, or why there is none.
+func (v *detailView) historySection(b *section) {
+	th := v.ctx.Theme
+	switch {
+	case v.loading:
+		b.heading("History")
+		b.line(th.Muted.Render("fetching with GetTask…"))
+		return
+	case v.err != nil:
+		b.heading("History")
+		b.line(th.Error.Render("GetTask failed: " + sanitize.Line(v.err.Error(), maxLineText)))
+		return
+	case v.fetched == nil:
+		b.heading("History")
+		b.line(th.Muted.Render("not fetched (no backend)"))
+		return
+	}
+	b.heading("History (" + strconv.Itoa(len(v.fetched.History)) + " messages)")
+	if len(v.fetched.History) == 0 {
+		b.line(th.Muted.Render("(empty)"))
+	}
+	for _, msg := range v.fetched.History {
+		if msg == nil {
+			continue
+		}
+		role := strings.ToLower(strings.TrimPrefix(string(msg.Role), "ROLE_"))
+		b.line(th.Label.Render("["+sanitize.Line(role, 16)+"]") + th.Muted.Render(" "+sanitize.Line(msg.ID, 64)))
+		parts(b, msg.Parts)
+	}
+}
+
+// artifacts shows each artifact's parts; files are named, never fetched.
+func artifacts(b *section, snap *a2a.Task) {
+	if snap == nil || len(snap.Artifacts) == 0 {
+		return
+	}
+	b.heading("Artifacts (" + strconv.Itoa(len(snap.Artifacts)) + ")")
+	for _, a := range snap.Artifacts {
+		if a == nil {
+			continue
+		}
+		name := a.Name
+		if name == "" {
+			name = string(a.ID)
+		}
+		head := b.th.Text.Bold(true).Render(sanitize.Line(name, maxLineText))
+		if a.Description != "" {
+			head += b.th.Muted.Render("  " + sanitize.Line(a.Description, maxLineText))
+		}
+		b.line(head)
+		parts(b, a.Parts)
+	}
+}
+
+// parts writes message or artifact parts: text, data as pretty JSON,
+// files by name, media type and URL.
+func parts(b *section, ps a2a.ContentParts) {
+	for _, p := range ps {
+		if p == nil {
+			continue
+		}
+		switch c := p.Content.(type) {
+		case a2a.Text:
+			b.text(string(c))
+		case a2a.Data:
+			js, err := json.MarshalIndent(c.Value, "", "  ")
+			if err != nil {
+				b.line(b.th.Error.Render("data part: " + err.Error()))
+				continue
+			}
+			b.text(string(js))
+		case a2a.URL, a2a.Raw:
+			b.line(b.th.Label.Render("file ") + fileLine(p))
+		}
+	}
+}
+
+// fileLine names a file part without fetching it.
+func fileLine(p *a2a.Part) string {
+	var f []string
+	if p.Filename != "" {
+		f = append(f, sanitize.Line(p.Filename, maxLineText))
+	}
+	if p.MediaType != "" {
+		f = append(f, sanitize.Line(p.MediaType, 128))
+	}
+	switch c := p.Content.(type) {
+	case a2a.URL:
+		f = append(f, sanitize.Line(string(c), maxLineText))
+	case a2a.Raw:
+		f = append(f, fmt.Sprintf("%d bytes inline", len(c)))
+	}
+	return strings.Join(f, "  ")
+}
+
+// referenceIDs gathers referenceTaskIds from the status message and the
+// history, in order, without repeats.
+func referenceIDs(t *a2a.Task) []a2a.TaskID {
+	if t == nil {
+		return nil
+	}
+	seen := map[a2a.TaskID]bool{t.ID: true}
+	var out []a2a.TaskID
+	add := func(m *a2a.Message) {
+		if m == nil {
+			return
+		}
+		for _, id := range m.ReferenceTasks {
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	add(t.Status.Message)
+	for _, m := range t.History {
+		add(m)
+	}
+	return out
+}
+
+// rawJSON is the snapshot as JSON, sanitized like any agent text.
+func (v *detailView) rawJSON(t *a2a.Task) string {
+	if t == nil {
+		return v.ctx.Theme.Muted.Render("no snapshot")
+	}
+	js, err := json.MarshalIndent(t, "", "  ")
+	if err != nil {
+		return v.ctx.Theme.Error.Render("cannot show JSON: " + err.Error())
+	}
+	return wrap(sanitize.Text(string(js), maxFieldText*4), max(v.w, 10))
+}
+
+// section builds the detail text line by line at a width.
+type section struct {
+	strings.Builder
+	w  int
+	th *theme.Theme
+}
+
+// line writes one line, cut to the width.
+func (b *section) line(s string) {
+	b.WriteString(ansi.Truncate(s, b.w, "…"))
+	b.WriteByte('\n')
+}
+
+// field writes "label      value", the value wrapped under itself.
+func (b *section) field(label, value string) {
+	const lw = 12
+	head := b.th.Label.Render(pad(label, lw))
+	body := wrap(value, max(b.w-lw, 10))
+	for i, l := range strings.Split(body, "\n") {
+		if i > 0 {
+			head = strings.Repeat(" ", lw)
+		}
+		b.line(head + l)
+	}
+}
+
+// heading starts a section.
+func (b *section) heading(s string) {
+	b.WriteByte('\n')
+	b.line(b.th.PaneTitleFocused.Render(s))
+}
+
+// text writes agent text: sanitized, tabs expanded, wrapped, indented.
+func (b *section) text(s string) {
+	s = strings.ReplaceAll(sanitize.Text(s, maxFieldText), "\t", tabSpaces)
+	for _, l := range strings.Split(wrap(s, max(b.w-2, 8)), "\n") {
+		b.line("  " + l)
+	}
+}
+
+// wrap breaks s at spaces (or anywhere, for long words) to width w.
+func wrap(s string, w int) string {
+	return ansi.Wrap(s, w, "")
+}

@@ -1,0 +1,56 @@
+package ui
+
+import (
+	"io"
+	"log/slog"
+	"time"
+
+	"a2atop/model"
+	"a2atop/ui/common"
+	"a2atop/ui/theme"
+)
+
+// DefaultBatchInterval is the shortest time between two batches of
+// watcher events: a burst of thousands costs a few frames, not thousands.
+const DefaultBatchInterval = 30 * time.Millisecond
+
+// Options configure New. Fleet is required; everything else has a usable
+// zero value.
+type Options struct {
+	// Fleet is the data the screens show. The Model owns it from New on:
+	// nothing else may touch it while the program runs.
+	Fleet *model.Fleet
+	// Events are the watchers' events (a2aclient.Manager.Events). nil
+	// means a still picture of Fleet.
+	Events <-chan model.Event
+	// Backend answers GetTask, CancelTask and the raw capture. nil
+	// disables the detail history, cancel and the agents' capture.
+	Backend common.Backend
+	// ReadOnly hides and disables every key that writes to an agent.
+	ReadOnly bool
+	// Bell rings the terminal bell when a task enters the inbox.
+	Bell bool
+	// Theme is nil for theme.New(theme.Options{}).
+	Theme *theme.Theme
+	// Logger receives what the UI did and why something failed; nil
+	// discards. The UI never prints.
+	Logger *slog.Logger
+	// Now is the clock (ages, timestamps); nil is time.Now.
+	Now func() time.Time
+	// Inbox and Journal build the views shown on `2` and `4` (package
+	// ui/inbox). nil leaves those keys and commands disabled.
+	Inbox, Journal func(common.Context) common.Component
+	// Output receives the bell and the OSC 52 clipboard sequence; nil is
+	// os.Stdout. It must be the terminal the program draws on.
+	Output io.Writer
+	// HistoryLength is passed to GetTask when the detail view opens;
+	// 0 asks for the server's default.
+	HistoryLength int
+	// BatchInterval is the shortest time between event batches; 0 is
+	// DefaultBatchInterval.
+	BatchInterval time.Duration
+	// Sort orders the rows of every pane; the zero value is newest first.
+	Sort model.SortBy
+	// KeyMap overrides DefaultKeyMap when non-nil.
+	KeyMap *KeyMap
+}

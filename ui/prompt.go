@@ -1,0 +1,140 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/ui/theme"
+)
+
+// commands are what the command line knows, in completion order.
+var commands = []string{"tasks", "inbox", "agents", "journal", "quit"}
+
+// promptModel is the one-line input of the filter (/) and the command
+// line (:). Completion on tab comes from textinput's suggestions.
+type promptModel struct {
+	input textinput.Model
+	th    *theme.Theme
+}
+
+func newPrompt(th *theme.Theme) promptModel {
+	in := textinput.New()
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.PromptStyle = th.Prompt
+	in.TextStyle = th.Text
+	in.CompletionStyle = th.Muted
+	in.CharLimit = 256
+	return promptModel{input: in, th: th}
+}
+
+func (p *promptModel) setWidth(w int) { p.input.Width = max(w-4, 1) }
+
+// open starts the filter (with its current text) or the command line.
+func (p *promptModel) open(prefix, value string, suggest bool) tea.Cmd {
+	p.input.Prompt = prefix
+	p.input.ShowSuggestions = suggest
+	if suggest {
+		p.input.SetSuggestions(commands)
+	} else {
+		p.input.SetSuggestions(nil)
+	}
+	p.input.SetValue(value)
+	p.input.CursorEnd()
+	return p.input.Focus()
+}
+
+func (p *promptModel) close() { p.input.Blur() }
+
+func (p *promptModel) value() string { return p.input.Value() }
+
+// update feeds a key to the input.
+func (p *promptModel) update(msg tea.KeyMsg) tea.Cmd {
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	return cmd
+}
+
+func (p *promptModel) view() string { return p.input.View() }
+
+// promptKey handles keys while the filter or command line is open.
+func (m *Model) promptKey(msg tea.KeyMsg) tea.Cmd {
+	enter := key.NewBinding(key.WithKeys("enter"))
+	switch {
+	case key.Matches(msg, m.keys.Back):
+		m.overlay = overlayNone
+		m.prompt.close()
+		if m.tasks.filterText() != "" && m.promptIsFilter() {
+			m.tasks.setFilter("")
+		}
+		return nil
+	case key.Matches(msg, enter):
+		m.overlay = overlayNone
+		m.prompt.close()
+		if m.promptIsFilter() {
+			return nil
+		}
+		return m.runCommand(m.prompt.value())
+	}
+	cmd := m.prompt.update(msg)
+	if m.promptIsFilter() {
+		m.tasks.setFilter(m.prompt.value())
+	}
+	return cmd
+}
+
+func (m *Model) promptIsFilter() bool { return m.prompt.input.Prompt == "/" }
+
+// openFilter starts the live filter of the tasks view.
+func (m *Model) openFilter() tea.Cmd {
+	if m.view != viewTasks {
+		m.view = viewTasks
+	}
+	m.overlay = overlayFilter
+	return m.prompt.open("/", m.tasks.filterText(), false)
+}
+
+// openCommand starts the command line.
+func (m *Model) openCommand() tea.Cmd {
+	m.overlay = overlayCommand
+	return m.prompt.open(":", "", true)
+}
+
+// runCommand runs a command line: a unique prefix of a command is enough.
+func (m *Model) runCommand(line string) tea.Cmd {
+	name := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), ":"))
+	if name == "" {
+		return nil
+	}
+	var match []string
+	for _, c := range commands {
+		if c == name {
+			match = []string{c}
+			break
+		}
+		if strings.HasPrefix(c, name) {
+			match = append(match, c)
+		}
+	}
+	if name == "q" {
+		match = []string{"quit"}
+	}
+	if len(match) != 1 {
+		m.status.set("unknown command :"+name+" — try :"+strings.Join(commands, ", :"), true, m.ctx.Now())
+		return nil
+	}
+	switch match[0] {
+	case "tasks":
+		return m.show(viewTasks)
+	case "inbox":
+		return m.show(viewInbox)
+	case "agents":
+		return m.show(viewAgents)
+	case "journal":
+		return m.show(viewJournal)
+	}
+	return tea.Quit
+}

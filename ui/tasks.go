@@ -1,0 +1,323 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/model"
+	"a2atop/ui/common"
+)
+
+// sideBySideWidth is the terminal width from which the panes stand side
+// by side instead of stacked.
+const sideBySideWidth = 160
+
+// rect is where something was drawn, in body coordinates.
+type rect struct{ x, y, w, h int }
+
+func (r rect) contains(x, y int) bool {
+	return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h
+}
+
+// pane is one class of tasks: its count, the cursor, and the visible page.
+// The selection is a TaskKey, so it follows its task when rows move.
+type pane struct {
+	class          model.Class
+	count          int
+	cursor, offset int
+	sel            model.TaskKey
+	rows           []*model.Task // the visible page, from offset
+	rect           rect
+	header         bool // a column header line is drawn
+}
+
+// rowsHeight is how many rows fit under the title (and column header).
+func (p *pane) rowsHeight() int {
+	h := p.rect.h - 1
+	if p.header {
+		h--
+	}
+	return max(h, 0)
+}
+
+// tasksView is the first screen: one pane per class.
+type tasksView struct {
+	ctx     *common.Context
+	keys    *KeyMap
+	panes   [4]*pane // active, interrupted, terminal, unknown
+	focus   model.Class
+	query   model.Query
+	filter  string
+	w, h    int
+	side    bool
+	columns [][]*pane // the panes of each column, top to bottom
+	paint   rowPaint
+}
+
+func newTasksView(ctx *common.Context, keys *KeyMap, sort model.SortBy) tasksView {
+	v := tasksView{ctx: ctx, keys: keys, focus: model.ClassActive, query: model.Query{Sort: sort}}
+	for i, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal, model.ClassUnknown} {
+		v.panes[i] = &pane{class: c}
+	}
+	v.paint = newRowPaint(ctx.Theme)
+	return v
+}
+
+// visible returns the panes drawn: the three classes, and Unknown when it
+// holds anything (unknown states are shown, never dropped).
+func (v *tasksView) visible() []*pane {
+	if v.panes[3].count > 0 {
+		return v.panes[:]
+	}
+	return v.panes[:3]
+}
+
+// paneOf returns the pane of a class.
+func (v *tasksView) paneOf(c model.Class) *pane {
+	for _, p := range v.panes {
+		if p.class == c {
+			return p
+		}
+	}
+	return v.panes[0]
+}
+
+// counts is the number of rows a class shows under the current filter.
+func (v *tasksView) counts(c model.Class) int { return v.paneOf(c).count }
+
+func (v *tasksView) setSize(w, h int) {
+	v.w, v.h = w, h
+	v.sync()
+}
+
+// setFilter applies the filter text live.
+func (v *tasksView) setFilter(s string) {
+	v.filter = s
+	v.query.Filter = model.ParseFilter(s)
+	v.sync()
+}
+
+func (v *tasksView) filterText() string { return v.filter }
+
+// sync re-reads counts and visible pages from the fleet, keeping each
+// pane's selected task selected wherever it moved.
+func (v *tasksView) sync() {
+	f := v.ctx.Fleet
+	for _, p := range v.panes {
+		p.count = f.Count(p.class, v.query)
+	}
+	if v.focus == model.ClassUnknown && v.panes[3].count == 0 {
+		v.focus = model.ClassActive
+	}
+	v.arrange()
+	for _, p := range v.visible() {
+		if p.sel != (model.TaskKey{}) {
+			if i := f.Index(p.class, v.query, p.sel); i >= 0 {
+				p.cursor = i
+			}
+		}
+		v.place(p)
+	}
+}
+
+// place clamps the cursor, scrolls it into view and reads the page.
+func (v *tasksView) place(p *pane) {
+	n := p.rowsHeight()
+	p.cursor = clamp(p.cursor, 0, p.count-1)
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if n > 0 && p.cursor >= p.offset+n {
+		p.offset = p.cursor - n + 1
+	}
+	p.offset = clamp(p.offset, 0, max(p.count-n, 0))
+	p.rows = v.ctx.Fleet.Page(p.class, v.query, p.offset, n)
+	p.sel = model.TaskKey{}
+	if i := p.cursor - p.offset; i >= 0 && i < len(p.rows) {
+		p.sel = p.rows[i].Key
+	}
+}
+
+// arrange lays the visible panes out: three columns side by side (the
+// Unknown pane under Active), or stacked.
+func (v *tasksView) arrange() {
+	ps := v.visible()
+	v.side = v.w >= sideBySideWidth
+	if !v.side {
+		v.columns = [][]*pane{ps}
+		v.stack(ps, 0, v.w)
+		return
+	}
+	first := []*pane{v.panes[0]}
+	if len(ps) == 4 {
+		first = append(first, v.panes[3])
+	}
+	v.columns = [][]*pane{first, {v.panes[1]}, {v.panes[2]}}
+	pw := (v.w - 2) / 3
+	x := 0
+	for i, col := range v.columns {
+		w := pw
+		if i == 2 {
+			w = v.w - x
+		}
+		v.stack(col, x, w)
+		x += w + 1
+	}
+}
+
+// stack shares the height among panes drawn one above the other: each
+// gets a title and a row, then lines go round to panes with rows still
+// hidden (the focused pane first), then the rest to the focused pane.
+func (v *tasksView) stack(ps []*pane, x, w int) {
+	need := make([]int, len(ps))
+	alloc := make([]int, len(ps))
+	left := v.h
+	order := make([]int, 0, len(ps))
+	for i, p := range ps {
+		need[i] = 2 + max(p.count, 1)
+		alloc[i] = min(2, left)
+		left -= alloc[i]
+		if p.class == v.focus {
+			order = append([]int{i}, order...)
+		} else {
+			order = append(order, i)
+		}
+	}
+	for left > 0 {
+		gave := false
+		for _, i := range order {
+			if left > 0 && alloc[i] < need[i] {
+				alloc[i]++
+				left--
+				gave = true
+			}
+		}
+		if !gave {
+			break
+		}
+	}
+	alloc[order[0]] += left
+	y := 0
+	for i, p := range ps {
+		p.rect = rect{x: x, y: y, w: w, h: alloc[i]}
+		p.header = alloc[i] >= 4
+		y += alloc[i]
+	}
+}
+
+// focused is the pane keys move in.
+func (v *tasksView) focused() *pane { return v.paneOf(v.focus) }
+
+// selected is the task under the cursor of the focused pane, or nil.
+func (v *tasksView) selected() *model.Task {
+	p := v.focused()
+	if i := p.cursor - p.offset; i >= 0 && i < len(p.rows) {
+		return p.rows[i]
+	}
+	return nil
+}
+
+// update handles the moving keys of the tasks view.
+func (v *tasksView) update(msg tea.KeyMsg) {
+	p := v.focused()
+	k := v.keys
+	switch {
+	case key.Matches(msg, k.NextPane):
+		v.cycle(1)
+		return
+	case key.Matches(msg, k.PrevPane):
+		v.cycle(-1)
+		return
+	case key.Matches(msg, k.Up):
+		p.cursor--
+	case key.Matches(msg, k.Down):
+		p.cursor++
+	case key.Matches(msg, k.PageUp):
+		p.cursor -= max(p.rowsHeight(), 1)
+	case key.Matches(msg, k.PageDown):
+		p.cursor += max(p.rowsHeight(), 1)
+	case key.Matches(msg, k.Top):
+		p.cursor = 0
+	case key.Matches(msg, k.Bottom):
+		p.cursor = p.count - 1
+	default:
+		return
+	}
+	v.place(p)
+}
+
+// scroll moves the cursor of a pane by n rows (mouse wheel).
+func (v *tasksView) scroll(p *pane, n int) {
+	p.cursor += n
+	v.place(p)
+}
+
+// cycle moves focus to the next (d=1) or previous (d=-1) visible pane.
+func (v *tasksView) cycle(d int) {
+	ps := v.visible()
+	for i, p := range ps {
+		if p.class == v.focus {
+			v.focus = ps[(i+d+len(ps))%len(ps)].class
+			break
+		}
+	}
+	v.sync()
+}
+
+// click focuses the pane at body coordinates (x, y) and selects the row
+// there; it reports whether the click hit a row.
+func (v *tasksView) click(x, y int) bool {
+	for _, p := range v.visible() {
+		if !p.rect.contains(x, y) {
+			continue
+		}
+		if v.focus != p.class {
+			v.focus = p.class
+			v.sync()
+		}
+		top := p.rect.y + 1
+		if p.header {
+			top++
+		}
+		if i := y - top; i >= 0 && i < len(p.rows) {
+			p.cursor = p.offset + i
+			v.place(p)
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// paneAt returns the pane at body coordinates, or the focused one.
+func (v *tasksView) paneAt(x, y int) *pane {
+	for _, p := range v.visible() {
+		if p.rect.contains(x, y) {
+			return p
+		}
+	}
+	return v.focused()
+}
+
+// shortHelp is the footer of the tasks view.
+func (v *tasksView) help() bindingHelp {
+	k := v.keys
+	return bindingHelp{
+		short: []key.Binding{k.Open, k.NextPane, k.Filter, k.Cancel, k.Reply, k.Copy, k.Agents, k.Inbox, k.Help, k.Quit},
+		full: [][]key.Binding{
+			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+			{k.NextPane, k.PrevPane, k.Open, k.Filter, k.Back},
+			{k.Cancel, k.Reply, k.Copy},
+		},
+	}
+}
+
+func clamp(v, lo, hi int) int {
+	if v > hi {
+		v = hi
+	}
+	if v < lo {
+		v = lo
+	}
+	return v
+}

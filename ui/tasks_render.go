@@ -1,0 +1,345 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"a2atop/internal/sanitize"
+	"a2atop/model"
+	"a2atop/ui/common"
+	"a2atop/ui/theme"
+)
+
+// paint is a style reduced to the escape sequences around its text, so a
+// row costs string concatenation rather than a lipgloss render per cell.
+// Only for styles without padding, width or borders.
+type paint struct{ pre, post string }
+
+func newPaint(s lipgloss.Style) paint {
+	out := s.Render("\x1f")
+	i := strings.IndexByte(out, '\x1f')
+	if i < 0 {
+		return paint{}
+	}
+	return paint{pre: out[:i], post: out[i+1:]}
+}
+
+func (p paint) on(s string) string {
+	if p.pre == "" && p.post == "" {
+		return s
+	}
+	return p.pre + s + p.post
+}
+
+// rowPaint holds the paints rows are drawn with.
+type rowPaint struct {
+	muted, warn, text, selected, marked paint
+	active, interrupted, terminal       paint
+	failed, unknown                     paint
+}
+
+func newRowPaint(t *theme.Theme) rowPaint {
+	return rowPaint{
+		muted: newPaint(t.Muted), warn: newPaint(t.Warn), text: newPaint(t.Text),
+		selected: newPaint(t.RowSelected), marked: newPaint(t.RowMarked),
+		active: newPaint(t.StateActive), interrupted: newPaint(t.StateInterrupted),
+		terminal: newPaint(t.StateTerminal), failed: newPaint(t.StateFailed),
+		unknown: newPaint(t.StateUnknown),
+	}
+}
+
+// state returns the paint for a task state.
+func (rp rowPaint) state(s a2a.TaskState) paint {
+	n := model.NormalizeState(s)
+	switch {
+	case n == a2a.TaskStateFailed || n == a2a.TaskStateRejected:
+		return rp.failed
+	}
+	switch model.ClassOf(n) {
+	case model.ClassActive:
+		return rp.active
+	case model.ClassInterrupted:
+		return rp.interrupted
+	case model.ClassTerminal:
+		return rp.terminal
+	}
+	return rp.unknown
+}
+
+// columns are the widths of a row's cells; 0 drops a cell. With merged,
+// one cell carries the hint and then the text.
+type columns struct {
+	agent, id, state, age, text, hint int
+	merged                            bool
+}
+
+const (
+	idWidth    = 8
+	stateWidth = 14 // "input-required"
+	ageWidth   = 4
+	minText    = 40 // text + hint side by side from here
+)
+
+// columnsFor fits the cells into w cells (one goes to the cursor gutter).
+func columnsFor(w, agentW int) columns {
+	c := columns{agent: agentW, id: idWidth, state: stateWidth, age: ageWidth}
+	fixed := func() int {
+		n := 1 + c.agent + c.state + 3
+		if c.id > 0 {
+			n += c.id + 1
+		}
+		if c.age > 0 {
+			n += c.age + 1
+		}
+		return n
+	}
+	if w-fixed() < 16 {
+		c.id = 0
+	}
+	if w-fixed() < 12 {
+		c.age = 0
+	}
+	if w-fixed() < 10 {
+		c.agent = min(c.agent, 8)
+	}
+	rest := max(w-fixed(), 0)
+	if rest >= minText+1 {
+		c.hint = min(34, rest*2/5)
+		c.text = rest - c.hint - 1
+		return c
+	}
+	c.merged, c.text = true, rest
+	return c
+}
+
+// agentWidth is the width of the agent column: the longest name, 5..16.
+func agentWidth(f *model.Fleet) int {
+	w := 5
+	for _, a := range f.Agents() {
+		w = max(w, ansi.StringWidth(a.Name))
+	}
+	return min(w, 16)
+}
+
+// view draws the panes, column by column.
+func (v *tasksView) view() string {
+	aw := agentWidth(v.ctx.Fleet)
+	blocks := make([][]string, len(v.columns))
+	for i, col := range v.columns {
+		for _, p := range col {
+			blocks[i] = append(blocks[i], v.paneLines(p, aw)...)
+		}
+	}
+	if len(blocks) == 1 {
+		return strings.Join(blocks[0], "\n")
+	}
+	sep := v.paint.muted.on("│")
+	lines := make([]string, v.h)
+	for y := range lines {
+		var b strings.Builder
+		for i, blk := range blocks {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			if y < len(blk) {
+				b.WriteString(blk[y])
+			}
+		}
+		lines[y] = b.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// paneLines draws one pane as exactly rect.h lines of rect.w cells.
+func (v *tasksView) paneLines(p *pane, aw int) []string {
+	w := p.rect.w
+	cols := columnsFor(w, aw)
+	lines := make([]string, 0, p.rect.h)
+	lines = append(lines, v.title(p, w))
+	if p.header {
+		lines = append(lines, v.paint.muted.on(pad(headerRow(cols), w)))
+	}
+	now := v.ctx.Now()
+	focused := p.class == v.focus
+	for i, t := range p.rows {
+		if len(lines) >= p.rect.h {
+			break
+		}
+		sel := p.offset+i == p.cursor
+		lines = append(lines, v.row(t, cols, w, now, sel, focused))
+	}
+	if p.count == 0 && len(lines) < p.rect.h {
+		msg := "  no tasks"
+		if v.filter != "" {
+			msg = "  no tasks match the filter"
+		}
+		lines = append(lines, v.paint.muted.on(pad(msg, w)))
+	}
+	for len(lines) < p.rect.h {
+		lines = append(lines, strings.Repeat(" ", w))
+	}
+	return lines
+}
+
+// title is "Active 12 ──── 3/12", in the focus style when focused.
+func (v *tasksView) title(p *pane, w int) string {
+	t := v.ctx.Theme
+	name := map[model.Class]string{model.ClassActive: "Active", model.ClassInterrupted: "Interrupted",
+		model.ClassTerminal: "Terminal", model.ClassUnknown: "Unknown state"}[p.class]
+	head := " " + name + " " + strconv.Itoa(p.count) + " "
+	pos := ""
+	if p.count > 0 {
+		pos = " " + strconv.Itoa(p.cursor+1) + "/" + strconv.Itoa(p.count) + " "
+	}
+	style := t.PaneTitle
+	if p.class == v.focus {
+		head = "▸" + head
+		style = t.PaneTitleFocused
+	} else {
+		head = " " + head
+	}
+	if p.class == model.ClassUnknown {
+		style = t.StateUnknown
+	}
+	rule := max(w-ansi.StringWidth(head)-ansi.StringWidth(pos), 0)
+	return ansi.Truncate(style.Render(head)+v.paint.muted.on(strings.Repeat("─", rule)+pos), w, "")
+}
+
+// headerRow names the columns.
+func headerRow(c columns) string {
+	cells := []string{" " + pad("AGENT", c.agent)}
+	if c.id > 0 {
+		cells = append(cells, pad("ID", c.id))
+	}
+	cells = append(cells, pad("STATE", c.state))
+	if c.age > 0 {
+		cells = append(cells, pad("AGE", c.age))
+	}
+	if c.merged {
+		cells = append(cells, pad("STATUS", c.text))
+	} else {
+		cells = append(cells, pad("STATUS", c.text), pad("HINT", c.hint))
+	}
+	return strings.Join(cells, " ")
+}
+
+// row draws one task. Agent text is sanitized and cut to its cell.
+func (v *tasksView) row(t *model.Task, c columns, w int, now time.Time, sel, focused bool) string {
+	rp := v.paint
+	hint, hintPaint := v.hint(t)
+	gutter := " "
+	if sel {
+		gutter = "›"
+	}
+	var b strings.Builder
+	b.Grow(w + 64)
+	b.WriteString(gutter)
+	b.WriteString(pad(sanitize.Line(t.Key.Agent, c.agent), c.agent))
+	if c.id > 0 {
+		b.WriteByte(' ')
+		b.WriteString(pad(sanitize.Line(common.ShortID(t.Key.ID), c.id), c.id))
+	}
+	state := pad(sanitize.Line(model.ShortState(t.State), c.state), c.state)
+	age := ""
+	if c.age > 0 {
+		age = padLeft(common.Age(now, t.Since), c.age)
+	}
+	var status, hintCell string
+	if c.merged {
+		s := t.Text
+		if hint != "" {
+			s = hint + " · " + t.Text
+		}
+		status = pad(sanitize.Line(s, c.text), c.text)
+	} else {
+		status = pad(sanitize.Line(t.Text, c.text), c.text)
+		hintCell = pad(sanitize.Line(hint, c.hint), c.hint)
+	}
+	if sel && focused {
+		b.WriteByte(' ')
+		b.WriteString(state)
+		if c.age > 0 {
+			b.WriteByte(' ')
+			b.WriteString(age)
+		}
+		b.WriteByte(' ')
+		b.WriteString(status)
+		if !c.merged {
+			b.WriteByte(' ')
+			b.WriteString(hintCell)
+		}
+		return rp.selected.on(pad(b.String(), w))
+	}
+	b.WriteByte(' ')
+	b.WriteString(rp.state(t.State).on(state))
+	if c.age > 0 {
+		b.WriteByte(' ')
+		b.WriteString(rp.muted.on(age))
+	}
+	b.WriteByte(' ')
+	if c.merged && hint != "" {
+		b.WriteString(hintPaint.on(status))
+	} else {
+		b.WriteString(status)
+	}
+	if !c.merged {
+		b.WriteByte(' ')
+		b.WriteString(hintPaint.on(hintCell))
+	}
+	line := b.String()
+	if sel {
+		line = rp.marked.on(line)
+	}
+	return line + strings.Repeat(" ", max(w-1-c.total(), 0))
+}
+
+// total is the width of a row's cells after the gutter.
+func (c columns) total() int {
+	n := c.agent + 1 + c.state + 1 + c.text
+	if c.id > 0 {
+		n += c.id + 1
+	}
+	if c.age > 0 {
+		n += c.age + 1
+	}
+	if !c.merged {
+		n += c.hint + 1
+	}
+	return n
+}
+
+// hint is the row's last column (Fleet.RowHint: the result summary,
+// gone, stale, or what the task waits on), and how to paint it.
+func (v *tasksView) hint(t *model.Task) (string, paint) {
+	h := v.ctx.Fleet.RowHint(t)
+	switch {
+	case h == "":
+		return "", v.paint.muted
+	case t.Stale || t.Gone || (t.Class == model.ClassTerminal && h == t.Hint):
+		return h, v.paint.warn
+	}
+	return h, v.paint.muted
+}
+
+// pad cuts or pads s to exactly w cells.
+func pad(s string, w int) string {
+	n := ansi.StringWidth(s)
+	if n > w {
+		return ansi.Truncate(s, w, "")
+	}
+	return s + strings.Repeat(" ", w-n)
+}
+
+// padLeft right-aligns s in w cells.
+func padLeft(s string, w int) string {
+	n := ansi.StringWidth(s)
+	if n >= w {
+		return ansi.Truncate(s, w, "")
+	}
+	return strings.Repeat(" ", w-n) + s
+}
