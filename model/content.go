@@ -172,6 +172,7 @@ func (f *Fleet) capHistory(t *Task, s *a2a.Task) {
 func (f *Fleet) capArtifacts(t *Task, s *a2a.Task) int {
 	budget := f.opts.MaxArtifactBytes
 	total := 0
+	t.artFull = false
 	for _, a := range s.Artifacts {
 		if a == nil {
 			continue
@@ -185,6 +186,7 @@ func (f *Fleet) capArtifacts(t *Task, s *a2a.Task) int {
 		total += n
 		if cut {
 			t.Truncated = true
+			t.artFull = true
 		}
 	}
 	return total
@@ -213,8 +215,12 @@ func (f *Fleet) mergeArtifact(t *Task, ae *a2a.TaskArtifactUpdateEvent) bool {
 	if f.opts.MaxArtifactBytes >= 0 {
 		rem = max(f.opts.MaxArtifactBytes-t.artBytes, 0)
 	}
+	if ae.Append && t.artFull {
+		rem = 0 // once a chunk was cut, later chunks would leave a gap
+	}
 	parts, n, cut := fitParts(art.Parts, rem)
 	t.artBytes += n
+	t.artFull = cut || t.artFull && ae.Append
 	if cut {
 		t.Truncated = true
 	}

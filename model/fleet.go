@@ -61,6 +61,7 @@ type Task struct {
 	metaRefs bool   // the snapshot's metadata has the agent's chain key
 	fp       uint64 // fingerprint of the last snapshot as received; 0 = unknown
 	artBytes int    // artifact bytes held (estimate), against MaxArtifactBytes
+	artFull  bool   // an artifact was cut: later append chunks are dropped
 	// index bookkeeping (see view.go): what the pane indexes hold.
 	dirty   bool
 	indexed bool

@@ -1,0 +1,59 @@
+package model
+
+import (
+	"slices"
+	"testing"
+)
+
+// checkInvariants checks what must hold after any sequence of events:
+// pane counts equal the rows the queries return and the tasks held; rows
+// are in order; agent counts add up; every interrupted task's chain ends
+// at an interrupted leaf.
+func checkInvariants(t testing.TB, f *Fleet) {
+	t.Helper()
+	var held [4]int
+	for _, a := range f.Agents() {
+		var n [4]int
+		for _, tk := range a.tasks {
+			n[tk.Class]++
+			held[tk.Class]++
+		}
+		if n != a.Counts {
+			t.Fatalf("agent %q counts %v, tasks held %v", a.Name, a.Counts, n)
+		}
+	}
+	for _, s := range []SortBy{SortUpdated, SortAge, SortAgent} {
+		for c := ClassUnknown; c <= ClassTerminal; c++ {
+			q := Query{Sort: s}
+			rows := f.Page(c, q, 0, f.Len()+1)
+			if f.Count(c, q) != len(rows) || len(rows) != held[c] {
+				t.Fatalf("class %v sort %v: Count %d, Page %d rows, held %d", c, s, f.Count(c, q), len(rows), held[c])
+			}
+			for i, r := range rows {
+				if r.Class != c || f.Task(r.Key) != r {
+					t.Fatalf("class %v row %d: %+v is not a held task of the class", c, i, r.Key)
+				}
+				if i > 0 && !keyOf(rows[i-1], s).less(keyOf(r, s)) {
+					t.Fatalf("class %v sort %v: rows %d and %d out of order", c, s, i-1, i)
+				}
+				if f.Index(c, q, r.Key) != i {
+					t.Fatalf("Index(%v) = %d, want %d", r.Key, f.Index(c, q, r.Key), i)
+				}
+			}
+		}
+	}
+	for _, tk := range f.Interrupted(SortAge) {
+		ch := f.Chain(tk.Key)
+		if len(ch) == 0 || !slices.Contains(ch, tk) {
+			t.Fatalf("chain of %v does not contain it", tk.Key)
+		}
+		if leaf := ch[len(ch)-1]; leaf.Class != ClassInterrupted {
+			t.Fatalf("chain of %v ends at %v in class %v", tk.Key, leaf.Key, leaf.Class)
+		}
+		for i, x := range ch {
+			if slices.Index(ch, x) != i {
+				t.Fatalf("chain of %v repeats %v", tk.Key, x.Key)
+			}
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+func TestRetainHistory(t *testing.T) {
+	f := NewFleet(Options{MaxHistory: 2})
+	var msgs []*a2a.Message
+	for i := range 5 {
+		msgs = append(msgs, &a2a.Message{ID: fmt.Sprint("m", i), Parts: a2a.ContentParts{a2a.NewTextPart("x")}})
+	}
+	f.Apply([]Event{withHistory(snap("a", "t1", a2a.TaskStateWorking, 1), msgs...)})
+	tk := f.Task(TaskKey{"a", "t1"})
+	if h := tk.Snapshot.History; len(h) != 2 || h[0].ID != "m3" || h[1].ID != "m4" || !tk.Truncated {
+		t.Errorf("history = %d messages, truncated = %v", len(h), tk.Truncated)
+	}
+	g := NewFleet(Options{MaxHistory: -1})
+	g.Apply([]Event{withHistory(snap("a", "t1", a2a.TaskStateWorking, 1), msgs...)})
+	if n := len(g.Task(TaskKey{"a", "t1"}).Snapshot.History); n != 5 {
+		t.Errorf("unlimited history kept %d", n)
+	}
+}
+
+func TestRetainArtifactBytes(t *testing.T) {
+	f := NewFleet(Options{MaxArtifactBytes: 10})
+	f.Apply([]Event{
+		status("test-runner", "r1", a2a.TaskStateWorking, 1, nil),
+		artifactEv("test-runner", "r1", "log", "123456", false, false),
+		artifactEv("test-runner", "r1", "log", "789é", true, false),
+		artifactEv("test-runner", "r1", "log", "more", true, true),
+	})
+	tk := f.Task(TaskKey{"test-runner", "r1"})
+	if got := artifactText(tk, "log"); got != "123456789" || !tk.Truncated {
+		t.Errorf("log = %q truncated = %v (want a cut at the rune boundary)", got, tk.Truncated)
+	}
+	// replacing the artifact frees its bytes
+	f.Apply([]Event{artifactEv("test-runner", "r1", "log", "abc", false, true)})
+	if got := artifactText(tk, "log"); got != "abc" || tk.artBytes != 3 {
+		t.Errorf("log = %q bytes = %d", got, tk.artBytes)
+	}
+	g := NewFleet(Options{MaxArtifactBytes: 8})
+	e := snap("a", "t1", a2a.TaskStateWorking, 1)
+	e.Task.Artifacts = []*a2a.Artifact{
+		{ID: "a", Parts: a2a.ContentParts{a2a.NewTextPart(strings.Repeat("x", 6))}},
+		{ID: "b", Name: "b.txt", Parts: a2a.ContentParts{a2a.NewTextPart("yyyy"), a2a.NewRawPart([]byte("zz"))}},
+	}
+	g.Apply([]Event{e})
+	tk = g.Task(TaskKey{"a", "t1"})
+	if artifactText(tk, "a") != "xxxxxx" || artifactText(tk, "b") != "yy" || len(tk.Snapshot.Artifacts) != 2 {
+		t.Errorf("artifacts = %q %q", artifactText(tk, "a"), artifactText(tk, "b"))
+	}
+}
+
+func TestRetainTerminalPerAgent(t *testing.T) {
+	f := NewFleet(Options{MaxTerminalPerAgent: 2})
+	f.Apply([]Event{
+		snap("a", "old", a2a.TaskStateCompleted, 1),
+		snap("a", "newest", a2a.TaskStateFailed, 9),
+		snap("a", "mid", a2a.TaskStateCanceled, 5),
+		snap("a", "active", a2a.TaskStateWorking, 0),
+		snap("a", "asks", a2a.TaskStateInputRequired, 0),
+		snap("b", "other", a2a.TaskStateCompleted, 0),
+	})
+	if f.Task(TaskKey{"a", "old"}) != nil {
+		t.Errorf("the oldest terminal task was kept")
+	}
+	for _, id := range []a2a.TaskID{"newest", "mid", "active", "asks"} {
+		if f.Task(TaskKey{"a", id}) == nil {
+			t.Errorf("%s was evicted", id)
+		}
+	}
+	if f.Task(TaskKey{"b", "other"}) == nil {
+		t.Errorf("the cap is per agent")
+	}
+	checkInvariants(t, f)
+	// a task finishing later evicts the oldest remaining one
+	res := f.Apply([]Event{status("a", "active", a2a.TaskStateCompleted, 7, nil)})
+	if res.Evicted != 1 || f.Task(TaskKey{"a", "mid"}) != nil || f.Task(TaskKey{"a", "active"}) == nil {
+		t.Errorf("res = %+v", res)
+	}
+	if f.Index(ClassTerminal, Query{}, TaskKey{"a", "mid"}) != -1 {
+		t.Errorf("an evicted task still has a row")
+	}
+	checkInvariants(t, f)
+	// many active tasks: none evicted
+	var evs []Event
+	for i := range 50 {
+		evs = append(evs, snap("a", a2a.TaskID(fmt.Sprint("w", i)), a2a.TaskStateWorking, i))
+	}
+	f.Apply(evs)
+	if f.Agent("a").Counts[ClassActive] != 50 {
+		t.Errorf("active tasks = %d", f.Agent("a").Counts[ClassActive])
+	}
+}
