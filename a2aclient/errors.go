@@ -103,10 +103,18 @@ const (
 
 // classify sorts an error into a kind.
 func classify(err error) kind {
+	if err == nil {
+		return kindOther
+	}
 	var e *Error
 	status, code, g := 0, 0, codes.OK
+	msg := err.Error
 	if errors.As(err, &e) {
 		status, code, g = e.Status, e.Code, e.GRPC
+		if e.Err == nil {
+			return kindOther
+		}
+		msg = e.Err.Error // never e.Error: it calls Describe, which calls classify
 	}
 	var nse *agentcard.ErrStatusNotOK
 	if errors.As(err, &nse) {
@@ -135,12 +143,12 @@ func classify(err error) kind {
 		return kindCanceled
 	case errors.Is(err, context.DeadlineExceeded) || g == codes.DeadlineExceeded || isTimeout(err):
 		return kindTimeout
-	case isUnreachable(err) || g == codes.Unavailable:
+	case isUnreachable(err, msg()) || g == codes.Unavailable:
 		return kindUnreachable
 	case errors.Is(err, a2a.ErrVersionNotSupported) || code == -32009 ||
-		strings.Contains(err.Error(), "no compatible transports"):
+		strings.Contains(msg(), "no compatible transports"):
 		return kindVersion
-	case isProtocol(err, status):
+	case isProtocol(err, status, msg()):
 		return kindProtocol
 	}
 	return kindOther
@@ -162,18 +170,17 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-func isUnreachable(err error) bool {
+func isUnreachable(err error, msg string) bool {
 	var op *net.OpError
 	var dns *net.DNSError
 	if errors.As(err, &op) || errors.As(err, &dns) {
 		return true
 	}
 	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, io.ErrUnexpectedEOF) && strings.Contains(err.Error(), "send HTTP request") ||
-		errors.Is(err, io.EOF) && strings.Contains(err.Error(), "send HTTP request")
+		(errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)) && strings.Contains(msg, "send HTTP request")
 }
 
-func isProtocol(err error, status int) bool {
+func isProtocol(err error, status int, msg string) bool {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		return true
@@ -184,7 +191,6 @@ func isProtocol(err error, status int) bool {
 	if status != 0 && status != 200 {
 		return true
 	}
-	msg := err.Error()
 	for _, s := range []string{"decode", "unmarshal", "SSE", "violates A2A spec", "invalid character", "unexpected end of JSON"} {
 		if strings.Contains(msg, s) {
 			return true

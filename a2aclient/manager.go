@@ -200,4 +200,3 @@ func (m *Manager) Cancel(ctx context.Context, agent string, id a2a.TaskID) (*a2a
 	}
 	return now, cerr
 }
-

@@ -1,0 +1,352 @@
+package a2aclient
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
+	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
+	grpcv1 "github.com/a2aproject/a2a-go/v2/a2agrpc/v1"
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
+	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+// testExec is a small agent. The first word of the message decides:
+//
+//	done        working, a summary.json artifact, completed
+//	ask         input-required (the execution ends)
+//	hold        working, then waits for release(), then completed
+//	at:NANOS    input-required with status timestamp NANOS on every event
+//	chatty:N    N working updates, then completed
+//	answer      (a reply on an input-required task) completed
+type testExec struct {
+	mu      sync.Mutex
+	gate    chan struct{}
+	started chan a2a.TaskID
+}
+
+func newTestExec() *testExec {
+	return &testExec{gate: make(chan struct{}), started: make(chan a2a.TaskID, 100)}
+}
+
+func (e *testExec) release() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	close(e.gate)
+	e.gate = make(chan struct{})
+}
+
+func (e *testExec) gateCh() chan struct{} {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.gate
+}
+
+func msgText(m *a2a.Message) string {
+	if m == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range m.Parts {
+		b.WriteString(p.Text())
+	}
+	return b.String()
+}
+
+func statusEv(ec *a2asrv.ExecutorContext, st a2a.TaskState, at time.Time, text string) *a2a.TaskStatusUpdateEvent {
+	var msg *a2a.Message
+	if text != "" {
+		msg = a2a.NewMessageForTask(a2a.MessageRoleAgent, ec, a2a.NewTextPart(text))
+	}
+	ev := a2a.NewStatusUpdateEvent(ec, st, msg)
+	ev.Status.Timestamp = &at
+	return ev
+}
+
+func (e *testExec) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(yield func(a2a.Event, error) bool) {
+		word := strings.Fields(msgText(ec.Message) + " _")[0]
+		at := time.Now()
+		if n, ok := strings.CutPrefix(word, "at:"); ok {
+			v, _ := strconv.ParseInt(n, 10, 64)
+			at = time.Unix(0, v).UTC()
+		}
+		if ec.StoredTask == nil {
+			t := a2a.NewSubmittedTask(ec, ec.Message)
+			t.Status.Timestamp = &at
+			if !yield(t, nil) {
+				return
+			}
+		}
+		select {
+		case e.started <- ec.TaskID:
+		default:
+		}
+		switch {
+		case word == "ask":
+			yield(statusEv(ec, a2a.TaskStateInputRequired, time.Now(), "Which branch?"), nil)
+		case strings.HasPrefix(word, "at:"):
+			yield(statusEv(ec, a2a.TaskStateInputRequired, at, "same time"), nil)
+		case word == "hold":
+			if !yield(statusEv(ec, a2a.TaskStateWorking, time.Now(), "holding"), nil) {
+				return
+			}
+			select {
+			case <-e.gateCh():
+			case <-ctx.Done():
+				return
+			}
+			yield(statusEv(ec, a2a.TaskStateCompleted, time.Now(), "released"), nil)
+		case strings.HasPrefix(word, "chatty:"):
+			n, _ := strconv.Atoi(strings.TrimPrefix(word, "chatty:"))
+			select {
+			case <-e.gateCh():
+			case <-ctx.Done():
+				return
+			}
+			for i := 0; i < n; i++ {
+				if !yield(statusEv(ec, a2a.TaskStateWorking, time.Now(), ""), nil) {
+					return
+				}
+			}
+			yield(statusEv(ec, a2a.TaskStateCompleted, time.Now(), ""), nil)
+		default: // done, answer
+			if !yield(statusEv(ec, a2a.TaskStateWorking, time.Now(), "running"), nil) {
+				return
+			}
+			art := a2a.NewArtifactEvent(ec, a2a.NewDataPart(map[string]any{"passed": 11, "failed": 1}))
+			art.Artifact.Name = "summary.json"
+			if !yield(art, nil) {
+				return
+			}
+			yield(statusEv(ec, a2a.TaskStateCompleted, time.Now(), "done"), nil)
+		}
+	}
+}
+
+func (e *testExec) Cancel(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(yield func(a2a.Event, error) bool) {
+		yield(statusEv(ec, a2a.TaskStateCanceled, time.Now(), "canceled"), nil)
+	}
+}
+
+// userInterceptor authenticates every caller as one user, so ListTasks is
+// allowed (the in-memory store refuses the anonymous user), and records
+// the A2A-Version it saw.
+type userInterceptor struct {
+	a2asrv.PassthroughCallInterceptor
+	mu       sync.Mutex
+	versions []string
+	anon     bool // leave the caller anonymous (ListTasks is then refused)
+}
+
+func (u *userInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, req *a2asrv.Request) (context.Context, any, error) {
+	if !u.anon {
+		cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
+	}
+	if p := cc.ServiceParams(); p != nil {
+		v, _ := p.Get(strings.ToLower(a2a.SvcParamVersion))
+		u.mu.Lock()
+		u.versions = append(u.versions, strings.Join(v, ","))
+		u.mu.Unlock()
+	}
+	return ctx, nil, nil
+}
+
+// agentKind names the four server flavours the tests run against.
+type agentKind string
+
+const (
+	kindJSONRPC agentKind = "jsonrpc-1.0"
+	kindREST    agentKind = "rest-1.0"
+	kindGRPC    agentKind = "grpc-1.0"
+	kindLegacy  agentKind = "jsonrpc-0.3"
+)
+
+// testAgent is a real SDK server on loopback that can be stopped and
+// started again on the same port, keeping its task store.
+type testAgent struct {
+	t      *testing.T
+	kind   agentKind
+	exec   *testExec
+	icpt   *userInterceptor
+	store  *taskstore.InMemory
+	h      a2asrv.RequestHandler
+	addr   string // host:port of the HTTP server (card)
+	gaddr  string // host:port of the gRPC server
+	wrap   func(http.Handler) http.Handler
+	card   *a2a.AgentCard
+	mu     sync.Mutex
+	hs     *http.Server
+	gs     *grpc.Server
+	noList bool
+}
+
+func startAgent(t *testing.T, kind agentKind, streaming bool, wrap func(http.Handler) http.Handler) *testAgent {
+	t.Helper()
+	a := &testAgent{t: t, kind: kind, exec: newTestExec(), icpt: &userInterceptor{}, wrap: wrap}
+	a.store = taskstore.NewInMemory(&taskstore.InMemoryStoreConfig{Authenticator: a2asrv.NewTaskStoreAuthenticator()})
+	a.h = a2asrv.NewHandler(a.exec, a2asrv.WithTaskStore(a.store), a2asrv.WithCallInterceptors(a.icpt),
+		a2asrv.WithAgentInactivityTimeout(20*time.Second))
+	a.addr = freeAddr(t)
+	if kind == kindGRPC {
+		a.gaddr = freeAddr(t)
+	}
+	base := "http://" + a.addr
+	var iface *a2a.AgentInterface
+	switch kind {
+	case kindJSONRPC:
+		iface = a2a.NewAgentInterface(base+"/invoke", a2a.TransportProtocolJSONRPC)
+	case kindREST:
+		iface = a2a.NewAgentInterface(base+"/rest", a2a.TransportProtocolHTTPJSON)
+	case kindGRPC:
+		iface = a2a.NewAgentInterface(a.gaddr, a2a.TransportProtocolGRPC)
+	case kindLegacy:
+		iface = &a2a.AgentInterface{URL: base + "/invoke", ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: a2av0.Version}
+	}
+	a.card = &a2a.AgentCard{
+		Name: "test " + string(kind), Description: "a test agent", Version: "1",
+		SupportedInterfaces: []*a2a.AgentInterface{iface},
+		Capabilities:        a2a.AgentCapabilities{Streaming: streaming},
+		DefaultInputModes:   []string{"text"}, DefaultOutputModes: []string{"text"},
+	}
+	a.start()
+	t.Cleanup(a.stop)
+	return a
+}
+
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func (a *testAgent) url() string { return "http://" + a.addr }
+
+func (a *testAgent) mux() http.Handler {
+	mux := http.NewServeMux()
+	switch a.kind {
+	case kindLegacy:
+		mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewAgentCardHandler(a2av0.NewStaticAgentCardProducer(a.card)))
+		mux.Handle("/invoke", a2av0.NewJSONRPCHandler(a.h))
+	default:
+		mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(a.card))
+		mux.Handle("/invoke", a2asrv.NewJSONRPCHandler(a.h))
+		mux.Handle("/rest/", http.StripPrefix("/rest", a2asrv.NewRESTHandler(a.h)))
+	}
+	if a.wrap != nil {
+		return a.wrap(mux)
+	}
+	return mux
+}
+
+// start listens on the agent's fixed address (again, after stop).
+func (a *testAgent) start() {
+	a.t.Helper()
+	var l net.Listener
+	var err error
+	for i := 0; i < 50; i++ { // the port may linger briefly after stop
+		if l, err = net.Listen("tcp", a.addr); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		a.t.Fatalf("listen %s: %v", a.addr, err)
+	}
+	hs := &http.Server{Handler: a.mux()}
+	go hs.Serve(l)
+	a.mu.Lock()
+	a.hs = hs
+	a.mu.Unlock()
+	if a.kind == kindGRPC {
+		gl, err := net.Listen("tcp", a.gaddr)
+		if err != nil {
+			a.t.Fatalf("listen %s: %v", a.gaddr, err)
+		}
+		gs := grpc.NewServer()
+		grpcv1.NewHandler(a.h).RegisterWith(gs)
+		go gs.Serve(gl)
+		a.mu.Lock()
+		a.gs = gs
+		a.mu.Unlock()
+	}
+}
+
+// stop kills the servers and their open connections (streams drop).
+func (a *testAgent) stop() {
+	a.mu.Lock()
+	hs, gs := a.hs, a.gs
+	a.hs, a.gs = nil, nil
+	a.mu.Unlock()
+	if hs != nil {
+		hs.Close()
+	}
+	if gs != nil {
+		gs.Stop()
+	}
+}
+
+// other is "another client": a bare SDK client that creates tasks.
+func (a *testAgent) other(t *testing.T) *sdk.Client {
+	t.Helper()
+	cl, err := sdk.NewFromCard(t.Context(), a.card,
+		sdk.WithJSONRPCTransport(&http.Client{}), sdk.WithRESTTransport(&http.Client{}),
+		grpcv1.WithGRPCTransport(grpc.WithTransportCredentials(insecure.NewCredentials())),
+		a2av0.WithJSONRPCTransport(a2av0.JSONRPCTransportConfig{Client: &http.Client{}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Destroy() })
+	return cl
+}
+
+// send creates a task from text with another client and returns its id.
+func (a *testAgent) send(t *testing.T, text string) a2a.TaskID {
+	t.Helper()
+	cl := a.other(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	res, err := cl.SendMessage(ctx, &a2a.SendMessageRequest{
+		Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(text)),
+		Config:  &a2a.SendMessageConfig{ReturnImmediately: true},
+	})
+	if err != nil {
+		t.Fatalf("%s: send %q: %v", a.kind, text, err)
+	}
+	task, ok := res.(*a2a.Task)
+	if !ok {
+		t.Fatalf("send %q: got %T", text, res)
+	}
+	return task.ID
+}
+
+// createInStore adds a task straight into the store (while the server is
+// down, for instance), as the agent's user.
+func (a *testAgent) createInStore(t *testing.T, st a2a.TaskState) a2a.TaskID {
+	t.Helper()
+	ctx, cc := a2asrv.NewCallContext(t.Context(), nil)
+	cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
+	now := time.Now()
+	task := &a2a.Task{ID: a2a.NewTaskID(), ContextID: a2a.NewContextID(), Status: a2a.TaskStatus{State: st, Timestamp: &now}}
+	if _, err := a.store.Create(ctx, task); err != nil {
+		t.Fatal(err)
+	}
+	return task.ID
+}
+
+var errTimeout = errors.New("timed out waiting")
