@@ -33,7 +33,7 @@ func newDeployer(e *env) http.Handler {
 		a2a.AgentSkill{ID: "deploy", Name: "Deploy", Description: "Deploys a commit to staging once approved.",
 			Tags: []string{"deploy"}, Examples: []string{"deploy 9f3c2e1 to staging", "deploy 9f3c2e1 to staging with change ticket CHG-2041"}})
 	d := &deployer{e: e, store: newStore(), gates: newGates()}
-	return mount(e, agentParts{exec: d, store: d.store, card: card, inactivity: waitingInactivity,
+	return mount(e, agentParts{exec: d, store: d.store, card: card, inactivity: e.waitingInactivity(),
 		extra: []a2asrv.CallInterceptor{&handoff{agent: Deployer, gates: d.gates, store: d.store}}})
 }
 

@@ -185,3 +185,23 @@ func TestPlannerFailsWhenTheDeployIsDenied(t *testing.T) {
 		t.Fatalf("root after denial: %s, want FAILED", done.Status.State)
 	}
 }
+
+func TestDeployerTakesADecisionOnAStreamingCall(t *testing.T) {
+	f := startFleet(t, Options{NoPlanner: true})
+	c := sdkClient(t, f, Deployer)
+	task := stagingDeploy(t, f, "deploy 9f3c2e1 to staging")
+	msg := a2a.NewMessageForTask(a2a.MessageRoleUser, task, a2a.NewTextPart("approved"))
+	var got []a2a.Event
+	for ev, err := range c.SendStreamingMessage(testCtx(t), &a2a.SendMessageRequest{Message: msg}) {
+		if err != nil {
+			t.Fatalf("stream: %v", err)
+		}
+		got = append(got, ev)
+	}
+	if len(got) != 1 {
+		t.Fatalf("stream gave %d events, want the task once", len(got))
+	}
+	if tk, ok := got[0].(*a2a.Task); !ok || tk.ID != task.ID || !hasMessage(tk, msg.ID) {
+		t.Fatalf("stream event = %+v, want the task with the decision in history", got[0])
+	}
+}

@@ -21,6 +21,9 @@ type driver struct {
 	clients map[string]*lazyClient
 	cancels sync.WaitGroup
 
+	mu     sync.Mutex
+	handed map[string]int // tasks created per agent
+
 	// counters for varied requests; touched only by run's goroutine
 	n      int
 	legacy []a2a.TaskID // legacy-intake tasks not known to be terminal (0.3 JSON-RPC has no ListTasks)
@@ -49,15 +52,15 @@ func script() []job {
 		{agent: CodeReviewer, caps: map[string]int{CodeReviewer: 3},
 			text: func(d *driver, _ bool) string { return fmt.Sprintf("review PR #%d", 41+d.n) }},
 		{agent: TestRunner, text: func(d *driver, _ bool) string { return "run the unit tests at " + d.good() }},
-		{agent: LegacyIntake, caps: map[string]int{LegacyIntake: 3},
+		{agent: LegacyIntake, caps: map[string]int{LegacyIntake: 2},
 			text: func(d *driver, _ bool) string { return "sign up " + people[d.n%len(people)] + " for the beta" }},
-		{agent: Deployer, caps: map[string]int{Deployer: 3},
+		{agent: Deployer, caps: map[string]int{Deployer: 2},
 			text: func(d *driver, seed bool) string { return "deploy " + d.commit(seed) + " to staging" }},
 		{agent: TestRunner, text: func(*driver, bool) string { return "run the unit tests at " + MissingCommit }},
-		{agent: Planner, caps: map[string]int{Planner: 2, Deployer: 4},
+		{agent: Planner, caps: map[string]int{Planner: 2, Deployer: 3},
 			text: func(d *driver, seed bool) string { return "ship " + d.commit(seed) + " to staging" }},
 		{agent: TestRunner, cancel: true, text: func(d *driver, _ bool) string { return "run the full suite at " + d.good() }},
-		{agent: Deployer, caps: map[string]int{Deployer: 5},
+		{agent: Deployer, caps: map[string]int{Deployer: 4},
 			text: func(d *driver, seed bool) string {
 				return fmt.Sprintf("deploy %s to staging with change ticket CHG-%d", d.commit(seed), 2041+d.n)
 			}},
@@ -65,7 +68,7 @@ func script() []job {
 }
 
 func newDriver(e *env, pace time.Duration) *driver {
-	d := &driver{e: e, pace: pace, clients: map[string]*lazyClient{}}
+	d := &driver{e: e, pace: pace, clients: map[string]*lazyClient{}, handed: map[string]int{}}
 	for name, url := range e.urls {
 		d.clients[name] = &lazyClient{url: url}
 	}
@@ -122,12 +125,22 @@ func (d *driver) do(ctx context.Context, j job, seed, cancelRound bool) {
 		return
 	}
 	d.e.log.Debug("planner client: handed out work", "agent", j.agent, "task", t.ID, "text", text)
+	d.mu.Lock()
+	d.handed[j.agent]++
+	d.mu.Unlock()
 	if j.agent == LegacyIntake {
 		d.legacy = append(d.legacy, t.ID)
 	}
 	if j.cancel && cancelRound {
 		d.cancelLater(t.ID)
 	}
+}
+
+// handedOut is how many tasks the driver has created on agent.
+func (d *driver) handedOut(agent string) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.handed[agent]
 }
 
 func (d *driver) send(ctx context.Context, agent, text string) (*a2a.Task, error) {

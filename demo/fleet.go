@@ -57,7 +57,7 @@ type Timings struct {
 	// before it fails (default 30 min).
 	ApprovalExpiry time.Duration
 	// CancelAfter is how long the planner client lets a full-suite run go
-	// before it cancels it (default 8 s).
+	// before it cancels it (default 6 s).
 	CancelAfter time.Duration
 	// Poll is how often the planner agent checks the deployer's task
 	// (default 1 s).
@@ -74,7 +74,7 @@ func (t Timings) withDefaults() Timings {
 	def(&t.LogEvery, 2500*time.Millisecond)
 	def(&t.OutOfBand, 25*time.Second)
 	def(&t.ApprovalExpiry, 30*time.Minute)
-	def(&t.CancelAfter, 8*time.Second)
+	def(&t.CancelAfter, 6*time.Second)
 	def(&t.Poll, time.Second)
 	if t.LogChunks <= 0 {
 		t.LogChunks = 30
@@ -99,6 +99,7 @@ type Fleet struct {
 	life    context.Context // ends on Close: waiting executors give up, the planner client stops
 	stop    context.CancelFunc
 	servers []*agentServer
+	driver  *driver // nil with Options.NoPlanner
 	client  sync.WaitGroup
 	once    sync.Once
 }
@@ -142,9 +143,9 @@ func Start(ctx context.Context, o Options) (*Fleet, error) {
 		if pace <= 0 {
 			pace = DefaultPace
 		}
-		d := newDriver(e, pace)
+		f.driver = newDriver(e, pace)
 		f.client.Add(1)
-		go func() { defer f.client.Done(); d.run(life) }()
+		go func() { defer f.client.Done(); f.driver.run(life) }()
 	}
 	go func() {
 		select {

@@ -29,7 +29,7 @@ func newPlannerAgent(e *env) http.Handler {
 			Tags: []string{"release"}, Examples: []string{"ship 9f3c2e1 to staging"}})
 	p := &plannerAgent{e: e, gates: newGates(), deployer: &lazyClient{url: e.urls[Deployer]}}
 	store := newStore()
-	return mount(e, agentParts{exec: p, store: store, card: card, inactivity: waitingInactivity,
+	return mount(e, agentParts{exec: p, store: store, card: card, inactivity: e.waitingInactivity(),
 		extra: []a2asrv.CallInterceptor{&handoff{agent: Planner, gates: p.gates, store: store}}})
 }
 
@@ -123,7 +123,7 @@ func (p *plannerAgent) follow(ctx context.Context, ec *a2asrv.ExecutorContext, r
 		}
 		next, err := p.check(ctx, dt.ID)
 		if err != nil {
-			log.Info(ctx, "planner: deployer task unreadable, retrying", "task", dt.ID, "err", err)
+			log.Debug(ctx, "planner: deployer task unreadable, retrying", "task", dt.ID, "err", err)
 			continue
 		}
 		t = next

@@ -17,14 +17,13 @@ import (
 // anonymous user) lists every task to every dashboard.
 const demoUser = "demo"
 
-// Inactivity timeouts passed to a2asrv.WithAgentInactivityTimeout. Agents
-// that only work write an event at least every few seconds; agents that
-// wait for a person write nothing while they wait, so theirs only backs up
-// Timings.ApprovalExpiry.
-const (
-	busyInactivity    = 2 * time.Minute
-	waitingInactivity = 90 * time.Minute
-)
+// busyInactivity is the a2asrv.WithAgentInactivityTimeout of agents that
+// only work: they write an event at least every few seconds. Agents that
+// wait for a person write nothing while they wait; theirs is
+// waitingInactivity, a backstop behind Timings.ApprovalExpiry.
+const busyInactivity = 2 * time.Minute
+
+func (e *env) waitingInactivity() time.Duration { return e.t.ApprovalExpiry + 5*time.Minute }
 
 // env is what every agent constructor gets: the fleet's logger, timings,
 // lifetime and the URLs of all agents (the planner calls the deployer).
