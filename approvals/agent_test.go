@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"iter"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -49,7 +50,8 @@ func startAgent(t *testing.T) *testAgent {
 	t.Helper()
 	ag := &testAgent{t: t, received: map[string]int{}, waiting: map[a2a.TaskID]chan *a2a.Message{}}
 	ag.handler = a2asrv.NewHandler(&testExecutor{ag: ag},
-		a2asrv.WithCallInterceptors(&testInterceptor{ag: ag}))
+		a2asrv.WithCallInterceptors(&testInterceptor{ag: ag}),
+		a2asrv.WithLogger(slog.New(slog.DiscardHandler)))
 	mux := http.NewServeMux()
 	mux.Handle("/", a2asrv.NewJSONRPCHandler(ag.handler))
 	ag.srv = httptest.NewServer(ag.middleware(mux))
