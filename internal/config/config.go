@@ -28,7 +28,8 @@ type Config struct {
 	Bell bool `toml:"bell"`
 	// ReadOnly hides every action that writes to an agent.
 	ReadOnly bool `toml:"read_only"`
-	// Approver names the person in approve/deny replies (user@host).
+	// Approver names the person in approve/deny replies and the journal;
+	// "" means user@host.
 	Approver string `toml:"approver"`
 	// SweepInterval is the default ListTasks period of every agent.
 	SweepInterval Duration `toml:"sweep_interval"`
@@ -123,7 +124,6 @@ func Default() *Config {
 		JournalPath:     filepath.Join(state, "journal.jsonl"),
 		LogPath:         filepath.Join(state, "a2atop.log"),
 		Bell:            true,
-		Approver:        defaultApprover(),
 		SweepInterval:   Duration{5 * time.Second},
 		FullResync:      Duration{time.Minute},
 		MaxStreams:      32,
@@ -142,20 +142,4 @@ func StateDir() string {
 		return filepath.Join(home, ".local", "state", "a2atop")
 	}
 	return filepath.Join(os.TempDir(), "a2atop-state")
-}
-
-// defaultApprover is user@host, or what it can find of it.
-func defaultApprover() string {
-	user := os.Getenv("USER")
-	if user == "" {
-		user = os.Getenv("USERNAME")
-	}
-	if user == "" {
-		user = "unknown"
-	}
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		return user
-	}
-	return user + "@" + host
 }

@@ -128,7 +128,7 @@ func decodeError(file string, err error) error {
 		first := &strict.Errors[0]
 		line, _ := first.Position()
 		key := strings.Join(first.Key(), ".")
-		msg := fmt.Sprintf("unknown key %q: check its spelling against config.example.toml", key)
+		msg := "unknown key: check its spelling against config.example.toml"
 		if n := len(strict.Errors); n > 1 {
 			msg += fmt.Sprintf(" (and %d more unknown keys)", n-1)
 		}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"a2atop/internal/config"
+)
+
+// Exit statuses, documented in README.md and `a2atop help`.
+const (
+	exitOK     = 0 // success; for check and tasks: every agent answered
+	exitFailed = 1 // an agent could not be reached or answered with an error; a run failed
+	exitUsage  = 2 // the command line or the configuration is wrong
+)
+
+// streams are where a command writes; tests pass buffers.
+type streams struct{ Out, Err io.Writer }
+
+const usageText = `a2atop — a terminal dashboard for A2A agents
+
+Usage:
+  a2atop [--config FILE] [--read-only] [URL...]
+        open the dashboard on the configured agents plus the agent base URLs given
+  a2atop demo [--agents-only] [--pace D] [--read-only]
+        start five demo agents on 127.0.0.1 and open the dashboard on them;
+        --agents-only prints "NAME URL" per agent and serves until Ctrl+C
+  a2atop check [--config FILE] [--timeout D] [URL...]
+        fetch every agent's card and try ListTasks; print a table
+  a2atop tasks --json [--config FILE] [--timeout D] [URL...]
+        sweep every agent once and print agents and tasks as one JSON document
+  a2atop watch --jsonl [--config FILE] [URL...]
+        print every event as it arrives, one JSON object per line, until Ctrl+C
+  a2atop version
+        print the version
+  a2atop help
+        print this text
+
+The config file is --config FILE, else $A2ATOP_CONFIG, else
+~/.config/a2atop/config.toml (see config.example.toml). Logs go to the
+log_path file (default ~/.local/state/a2atop/a2atop.log), never to the terminal.
+
+Exit status:
+  0  success (check, tasks: every agent answered)
+  1  an agent could not be reached or answered with an error, or the run failed
+  2  the command line or the configuration is wrong (the message names the
+     file, line and key)
+`
+
+// run dispatches to a command and returns the exit status.
+func run(ctx context.Context, args []string, st streams) int {
+	cmd, rest := "", args
+	if len(args) > 0 {
+		cmd, rest = args[0], args[1:]
+	}
+	switch cmd {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(st.Out, usageText)
+		return exitOK
+	case "version", "--version":
+		return runVersion(st)
+	case "demo":
+		return runDemo(ctx, rest, st)
+	case "check":
+		return runCheck(ctx, rest, st)
+	case "tasks":
+		return runTasks(ctx, rest, st)
+	case "watch":
+		return runWatch(ctx, rest, st)
+	}
+	if cmd != "" && !strings.HasPrefix(cmd, "-") && !strings.Contains(cmd, "://") {
+		fmt.Fprintf(st.Err, "a2atop: unknown command %q; agent URLs start with http:// or https:// (a2atop help lists the commands)\n", cmd)
+		return exitUsage
+	}
+	return runDashboard(ctx, args, st)
+}
+
+// newFlags returns a FlagSet that reports errors to st.Err and prints the
+// usage on -h.
+func newFlags(name string, st streams) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(st.Err)
+	fs.Usage = func() {
+		fmt.Fprintf(st.Err, "usage of a2atop %s:\n", name)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseArgs parses flags anywhere among the positional arguments
+// ("a2atop check URL --config f" works) and returns the positionals.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+}
+
+// flagStatus is the exit status for a flag parse error: 0 for -h.
+func flagStatus(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	return exitUsage
+}
+
+// loadConfig loads and validates the configuration; on error it prints
+// the message and returns exitUsage.
+func loadConfig(path string, urls []string, st streams) (*config.Config, int) {
+	cfg, err := config.Load(path, urls)
+	if err != nil {
+		fmt.Fprintf(st.Err, "a2atop: config: %v\n", err)
+		return nil, exitUsage
+	}
+	return cfg, exitOK
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"a2atop/internal/sanitize"
+)
+
+// runCheck implements `a2atop check`: load and validate the config, reach
+// every agent once (card, then a first ListTasks sweep or GetTask poll
+// through package a2aclient), and print one row per agent.
+func runCheck(ctx context.Context, args []string, st streams) int {
+	fs := newFlags("check", st)
+	cfgPath := fs.String("config", "", "config `FILE` (default $A2ATOP_CONFIG, then ~/.config/a2atop/config.toml)")
+	timeout := fs.Duration("timeout", defaultFirstRound, "how long to wait for every agent's first answer")
+	urls, err := parseArgs(fs, args)
+	if err != nil {
+		return flagStatus(err)
+	}
+	if *timeout <= 0 {
+		fmt.Fprintln(st.Err, "a2atop check: --timeout must be positive")
+		return exitUsage
+	}
+	cfg, code := loadConfig(*cfgPath, urls, st)
+	if cfg == nil {
+		return code
+	}
+	if len(cfg.Agents) == 0 {
+		fmt.Fprintln(st.Err, "a2atop check: no agents: pass agent base URLs, or configure [[agent]] tables (see config.example.toml)")
+		return exitUsage
+	}
+	log, closeLog := openLog(cfg.LogPath, "check", st)
+	defer closeLog()
+	mgr, err := newManager(cfg, log)
+	if err != nil {
+		fmt.Fprintf(st.Err, "a2atop check: config: %v\n", err)
+		return exitUsage
+	}
+	results, _ := firstRound(ctx, cfg, mgr, *timeout)
+	return printCheck(st.Out, results, *timeout)
+}
+
+// printCheck writes the table and returns exitOK only when every agent
+// answered.
+func printCheck(w io.Writer, results []*agentResult, timeout time.Duration) int {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tURL\tVERSION\tBINDING\tSTREAMING\tPUSH\tLISTTASKS\tSTATUS")
+	ok := 0
+	for _, r := range results {
+		version, binding, streaming, push := "-", "-", "-", "-"
+		if r.Info != nil {
+			version = cell(r.Info.ProtocolVersion, 12)
+			binding = cell(r.Info.Binding, 12)
+			streaming, push = yesNo(r.Info.Streaming), yesNo(r.Info.Push)
+		}
+		status := "ok"
+		if r.Answered() {
+			ok++
+		} else {
+			status = "FAIL: "
+		}
+		if p := r.Problem(timeout); p != "" {
+			status += sanitize.Line(p, 300)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(r.Name, 64), cell(r.URL, 80),
+			version, binding, streaming, push, listing(r), status)
+	}
+	_ = tw.Flush()
+	fmt.Fprintf(w, "%d of %d agents reachable\n", ok, len(results))
+	if ok != len(results) {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// listing says whether ListTasks answers for our credentials.
+func listing(r *agentResult) string {
+	switch {
+	case r.Health == nil || r.Info == nil:
+		return "-"
+	case r.Health.Listing:
+		return "yes"
+	case r.Health.ListingNote != "":
+		return "no: " + sanitize.Line(r.Health.ListingNote, 60)
+	default:
+		return "no"
+	}
+}
+
+// cell sanitizes agent-supplied text for one table cell; tabs would break
+// the columns, and Line turns them into spaces.
+func cell(s string, max int) string {
+	if s == "" {
+		return "-"
+	}
+	return sanitize.Line(s, max)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

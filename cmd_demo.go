@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"a2atop/demo"
+	"a2atop/internal/config"
+)
+
+// runDemo implements `a2atop demo [--agents-only] [--pace D] [--read-only]`:
+// the five demo agents on 127.0.0.1, and the dashboard on them unless
+// --agents-only, which prints "NAME URL" per agent and serves until
+// SIGINT/SIGTERM.
+func runDemo(ctx context.Context, args []string, st streams) int {
+	fs := newFlags("demo", st)
+	agentsOnly := fs.Bool("agents-only", false, `start only the agents, print "NAME URL" per agent, serve until interrupted`)
+	pace := fs.Duration("pace", demo.DefaultPace, "how often the demo's planner client hands out new work")
+	readOnly := fs.Bool("read-only", false, "hide every action that writes to an agent")
+	rest, err := parseArgs(fs, args)
+	if err != nil {
+		return flagStatus(err)
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(st.Err, "a2atop demo: unexpected argument %q\n", rest[0])
+		return exitUsage
+	}
+	if *pace <= 0 {
+		fmt.Fprintln(st.Err, "a2atop demo: --pace must be positive, like 4s")
+		return exitUsage
+	}
+	cfg := config.Default()
+	cfg.ReadOnly = *readOnly
+	log, closeLog := openLog(cfg.LogPath, "demo", st)
+	defer closeLog()
+
+	fleet, err := demo.Start(ctx, demo.Options{Pace: *pace, Logger: log})
+	if err != nil {
+		fmt.Fprintf(st.Err, "a2atop demo: %v\n", err)
+		return exitFailed
+	}
+	defer fleet.Close()
+	if *agentsOnly {
+		return serveAgents(ctx, fleet, st)
+	}
+
+	// The demo's decisions go to a journal of their own, not the real one.
+	dir, err := os.MkdirTemp("", "a2atop-demo-")
+	if err != nil {
+		fmt.Fprintf(st.Err, "a2atop demo: %v\n", err)
+		return exitFailed
+	}
+	defer os.RemoveAll(dir)
+	cfg.JournalPath = filepath.Join(dir, "journal.jsonl")
+	for _, a := range fleet.Agents() {
+		cfg.Agents = append(cfg.Agents, config.Agent{Name: a.Name, URL: a.URL})
+	}
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintf(st.Err, "a2atop demo: %v\n", err)
+		return exitFailed
+	}
+	return dashboard(ctx, cfg, "demo", st)
+}
+
+// serveAgents prints the agents and blocks until ctx ends, then closes
+// the fleet.
+func serveAgents(ctx context.Context, fleet *demo.Fleet, st streams) int {
+	for _, a := range fleet.Agents() {
+		fmt.Fprintf(st.Out, "%s %s\n", a.Name, a.URL)
+	}
+	fmt.Fprintln(st.Err, "a2atop demo: serving the agents above; press Ctrl+C to stop")
+	<-ctx.Done()
+	start := time.Now()
+	if err := fleet.Close(); err != nil {
+		fmt.Fprintf(st.Err, "a2atop demo: shutting down: %v\n", err)
+		return exitFailed
+	}
+	fmt.Fprintf(st.Err, "a2atop demo: stopped (%s)\n", time.Since(start).Round(time.Millisecond))
+	return exitOK
+}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+	"unicode/utf8"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/model"
+)
+
+// writeJSON writes v as one line of JSON. Agent text is kept as data, but
+// the characters a terminal could act on even inside a JSON string (C1
+// controls, bidi overrides; encoding/json already escapes C0 and U+2028/9)
+// are written as \uXXXX escapes, so piping the output to a terminal is safe
+// and a JSON reader gets the same string.
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b = append(escapeRisky(b), '\n')
+	_, err = w.Write(b)
+	return err
+}
+
+// escapeRisky rewrites C1 controls and bidi formatting characters in
+// JSON text as \u escapes. Outside strings JSON holds only ASCII, so every
+// such rune is inside a string.
+func escapeRisky(b []byte) []byte {
+	out := b[:0:0]
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
+			r == 0x200e || r == 0x200f || r == 0x061c {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+// jsonHealth is an agent's connection state in JSON.
+type jsonHealth struct {
+	Health      string     `json:"health"`
+	Error       string     `json:"error,omitempty"`
+	Listing     bool       `json:"listing"`
+	ListingNote string     `json:"listingNote,omitempty"`
+	Streams     int        `json:"streams"`
+	LastSuccess *time.Time `json:"lastSuccess,omitempty"`
+	NextRetry   *time.Time `json:"nextRetry,omitempty"`
+}
+
+// newJSONHealth converts a health update; nil is "connecting".
+func newJSONHealth(h *model.HealthUpdate) jsonHealth {
+	if h == nil {
+		return jsonHealth{Health: model.HealthConnecting.String()}
+	}
+	return jsonHealth{Health: h.State.String(), Error: h.Err, Listing: h.Listing, ListingNote: h.ListingNote,
+		Streams: h.Streams, LastSuccess: timePtr(h.LastSuccess), NextRetry: timePtr(h.NextRetry)}
+}
+
+// jsonCard is what an agent's card says, in JSON.
+type jsonCard struct {
+	CardName        string `json:"cardName,omitempty"`
+	ProtocolVersion string `json:"protocolVersion,omitempty"`
+	Binding         string `json:"binding,omitempty"`
+	InterfaceURL    string `json:"interfaceUrl,omitempty"`
+	Streaming       bool   `json:"streaming"`
+	Push            bool   `json:"push"`
+	ReadOnly        bool   `json:"readOnly"`
+}
+
+// newJSONCard converts agent info; nil when the card was never read.
+func newJSONCard(i *model.AgentInfo) *jsonCard {
+	if i == nil {
+		return nil
+	}
+	return &jsonCard{CardName: i.CardName, ProtocolVersion: i.ProtocolVersion, Binding: i.Binding,
+		InterfaceURL: i.InterfaceURL, Streaming: i.Streaming, Push: i.Push, ReadOnly: i.ReadOnly}
+}
+
+// jsonAgent is an agent as `tasks --json` prints it.
+type jsonAgent struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+	jsonHealth
+	Card *jsonCard `json:"card,omitempty"`
+}
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+// jsonTask is one task as `tasks --json` prints it: what the dashboard
+// shows on its row, plus the agent's last snapshot as A2A JSON.
+type jsonTask struct {
+	Agent     string     `json:"agent"`
+	ID        a2a.TaskID `json:"id"`
+	ContextID string     `json:"contextId,omitempty"`
+	State     string     `json:"state"`
+	Class     string     `json:"class"`
+	Updated   time.Time  `json:"updated"`
+	Since     time.Time  `json:"since"`
+	Text      string     `json:"text,omitempty"`
+	Hint      string     `json:"hint,omitempty"`
+	Stale     bool       `json:"stale,omitempty"`
+	Gone      bool       `json:"gone,omitempty"`
+	Source    string     `json:"source"`
+	BlockedBy *taskRef   `json:"blockedBy,omitempty"`
+	Task      *a2a.Task  `json:"task,omitempty"`
+}
+
+// taskRef names a task of the fleet.
+type taskRef struct {
+	Agent string     `json:"agent"`
+	ID    a2a.TaskID `json:"id"`
+}
+
+// newJSONTask converts a fleet task.
+func newJSONTask(f *model.Fleet, t *model.Task) jsonTask {
+	j := jsonTask{Agent: t.Key.Agent, ID: t.Key.ID, State: string(t.State), Class: t.Class.String(),
+		Updated: t.Updated, Since: t.Since, Text: t.Text, Hint: t.Hint, Stale: t.Stale, Gone: t.Gone,
+		Source: t.Source.String(), Task: t.Snapshot}
+	if t.Snapshot != nil {
+		j.ContextID = t.Snapshot.ContextID
+	}
+	if b := f.BlockedBy(t.Key); b != nil {
+		j.BlockedBy = &taskRef{Agent: b.Key.Agent, ID: b.Key.ID}
+	}
+	return j
+}
+
+// jsonEvent is one line of `watch --jsonl`: the event's kind and agent,
+// and the one payload its kind carries, as A2A JSON where it is A2A data.
+type jsonEvent struct {
+	At       time.Time                    `json:"at"`
+	Agent    string                       `json:"agent"`
+	Kind     string                       `json:"kind"`
+	Source   string                       `json:"source,omitempty"`
+	Task     *a2a.Task                    `json:"task,omitempty"`
+	Status   *a2a.TaskStatusUpdateEvent   `json:"status,omitempty"`
+	Artifact *a2a.TaskArtifactUpdateEvent `json:"artifact,omitempty"`
+	Health   *jsonHealth                  `json:"health,omitempty"`
+	Info     *jsonCard                    `json:"info,omitempty"`
+}
+
+// kindNames are the "kind" values of jsonEvent.
+var kindNames = map[model.EventKind]string{
+	model.EventTask: "task", model.EventStatus: "status", model.EventArtifact: "artifact",
+	model.EventHealth: "health", model.EventAgent: "agent", model.EventGone: "gone",
+}
+
+// newJSONEvent converts a watcher event.
+func newJSONEvent(ev model.Event) jsonEvent {
+	j := jsonEvent{At: ev.At, Agent: ev.Agent, Kind: kindNames[ev.Kind], Task: ev.Task, Status: ev.Status, Artifact: ev.Artifact}
+	if j.Kind == "" {
+		j.Kind = fmt.Sprintf("kind-%d", ev.Kind)
+	}
+	if ev.Kind <= model.EventArtifact || ev.Kind == model.EventGone {
+		j.Source = ev.Source.String()
+	}
+	if ev.Health != nil {
+		h := newJSONHealth(ev.Health)
+		j.Health = &h
+	}
+	j.Info = newJSONCard(ev.Info)
+	return j
+}
