@@ -180,7 +180,7 @@ func (m *Model) footer() string {
 	t := m.ctx.Theme
 	switch {
 	case m.overlay == overlayFilter || m.overlay == overlayCommand:
-		return ansi.Truncate(m.prompt.view(), m.width, "…")
+		return ansi.Truncate(m.prompt.view(), m.width, "")
 	case m.status.text != "":
 		s := t.OK
 		if m.status.err {

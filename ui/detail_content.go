@@ -155,11 +155,11 @@ func (v *detailView) references(b *section) {
 			where = "  " + th.Muted.Render(sanitize.Line(ts[0].Key.Agent, 64)+" · ") +
 				th.State(ts[0].State).Render(model.ShortState(ts[0].State))
 		}
-		style := th.Link
+		style, mark := th.Link, "  "
 		if i == v.link {
-			style = th.LinkFocused
+			style, mark = th.LinkFocused, "› "
 		}
-		b.line("  " + style.Render(label) + where)
+		b.line(mark + style.Render(label) + where)
 	}
 }
 
@@ -311,7 +311,7 @@ func (b *section) line(s string) {
 
 // field writes "label      value", the value wrapped under itself.
 func (b *section) field(label, value string) {
-	const lw = 12
+	const lw = 14
 	head := b.th.Label.Render(pad(label, lw))
 	body := wrap(value, max(b.w-lw, 10))
 	for i, l := range strings.Split(body, "\n") {

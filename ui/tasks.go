@@ -166,26 +166,24 @@ func (v *tasksView) arrange() {
 }
 
 // stack shares the height among panes drawn one above the other: each
-// gets a title and a row, then lines go round to panes with rows still
-// hidden (the focused pane first), then the rest to the focused pane.
+// gets a title and a row, then lines go round, in pane order, to panes
+// with rows still hidden; what is left goes to the pane with most tasks.
+// The layout does not depend on focus, so nothing jumps when tab moves.
 func (v *tasksView) stack(ps []*pane, x, w int) {
 	need := make([]int, len(ps))
 	alloc := make([]int, len(ps))
-	left := v.h
-	order := make([]int, 0, len(ps))
+	left, big := v.h, 0
 	for i, p := range ps {
 		need[i] = 2 + max(p.count, 1)
 		alloc[i] = min(2, left)
 		left -= alloc[i]
-		if p.class == v.focus {
-			order = append([]int{i}, order...)
-		} else {
-			order = append(order, i)
+		if p.count > ps[big].count {
+			big = i
 		}
 	}
 	for left > 0 {
 		gave := false
-		for _, i := range order {
+		for i := range ps {
 			if left > 0 && alloc[i] < need[i] {
 				alloc[i]++
 				left--
@@ -196,7 +194,7 @@ func (v *tasksView) stack(ps []*pane, x, w int) {
 			break
 		}
 	}
-	alloc[order[0]] += left
+	alloc[big] += left
 	y := 0
 	for i, p := range ps {
 		p.rect = rect{x: x, y: y, w: w, h: alloc[i]}

@@ -1,0 +1,319 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/model"
+)
+
+func TestSelectionFollowsTaskWhenRowsMove(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, "tab", "j") // interrupted pane, second row: deployer
+	if got := m.tasks.selected(); got == nil || got.Key.ID != idDeploy {
+		t.Fatalf("selected %v, want the deploy task", got)
+	}
+	// A newer interrupted task sorts above it; the selection stays on it.
+	ev := taskEvent("code-reviewer", "11110000-new", a2a.TaskStateInputRequired, 0, "another question")
+	m.Update(eventsMsg{batch: []model.Event{ev}})
+	if got := m.tasks.selected(); got == nil || got.Key.ID != idDeploy {
+		t.Fatalf("after the new row the selection is %v, want the deploy task", got)
+	}
+	if p := m.tasks.focused(); p.cursor != 2 {
+		t.Fatalf("cursor %d, want 2 (moved down one row with its task)", p.cursor)
+	}
+}
+
+func TestWaitEventsDrainsEverythingWaiting(t *testing.T) {
+	ch := make(chan model.Event, 2000)
+	for i := range 1500 {
+		ch <- taskEvent("test-runner", a2a.TaskID("t-"+itoa(i)), a2a.TaskStateWorking, time.Duration(i)*time.Second, "x")
+	}
+	m, _ := newTestModel(t, Options{Events: ch})
+	msg := m.waitEvents(0)().(eventsMsg)
+	if len(msg.batch) != 1500 {
+		t.Fatalf("batch of %d, want all 1500 waiting", len(msg.batch))
+	}
+	close(ch)
+	if msg := m.waitEvents(0)().(eventsMsg); !msg.closed {
+		t.Fatal("a closed channel was not reported")
+	}
+}
+
+func TestRendersOnlyWhenSomethingChanged(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	m.View()
+	m.View()
+	if m.renders != 1 {
+		t.Fatalf("%d renders for two Views with no change, want 1", m.renders)
+	}
+	// A repeated event changes nothing: no render.
+	m.Update(eventsMsg{batch: fixtureEvents()[len(fixtureEvents())-3:]})
+	m.View()
+	if m.renders != 1 {
+		t.Fatalf("a no-op batch rendered (%d renders)", m.renders)
+	}
+	m.Update(eventsMsg{batch: []model.Event{taskEvent("deployer", "new-1", a2a.TaskStateWorking, 0, "new")}})
+	m.View()
+	if m.renders != 2 {
+		t.Fatalf("a change did not render (%d renders)", m.renders)
+	}
+}
+
+func TestBellRingsForNewInterruptedTasks(t *testing.T) {
+	for _, bell := range []bool{true, false} {
+		var out bytes.Buffer
+		m, _ := newTestModel(t, Options{Bell: bell, Output: &out})
+		_, cmd := m.Update(eventsMsg{batch: []model.Event{
+			taskEvent("code-reviewer", "q-2", a2a.TaskStateInputRequired, 0, "which file?")}})
+		run(cmd)
+		if got := strings.Contains(out.String(), "\a"); got != bell {
+			t.Errorf("Bell=%v: bell written = %v", bell, got)
+		}
+		out.Reset()
+		_, cmd = m.Update(eventsMsg{batch: []model.Event{taskEvent("test-runner", "w-2", a2a.TaskStateWorking, 0, "w")}})
+		run(cmd)
+		if out.Len() != 0 {
+			t.Errorf("Bell=%v: a working task rang the bell", bell)
+		}
+	}
+}
+
+func TestCancelAsksThenShowsWhatHappened(t *testing.T) {
+	m, b := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, "j") // the running suite
+	press(m, "c")
+	if m.overlay != overlayConfirm {
+		t.Fatal("c did not ask for confirmation")
+	}
+	press(m, "n")
+	if m.overlay != overlayNone || len(b.cancels) != 0 {
+		t.Fatal("n did not keep the task")
+	}
+	press(m, "c", "y")
+	if len(b.cancels) != 1 || b.cancels[0].ID != idRunning {
+		t.Fatalf("cancels %v, want the running suite", b.cancels)
+	}
+	if !strings.Contains(m.status.text, "it is now canceled") {
+		t.Fatalf("status %q does not say what GetTask said", m.status.text)
+	}
+	if task := m.ctx.Fleet.Task(model.TaskKey{Agent: "test-runner", ID: idRunning}); task.State != a2a.TaskStateCanceled {
+		t.Fatalf("fleet says %s after the cancel", task.State)
+	}
+}
+
+func TestCancelFailureSaysWhy(t *testing.T) {
+	m, b := newTestModel(t, Options{})
+	b.cancelErr = errors.New("task cannot be canceled")
+	sized(m, 120, 40)
+	press(m, "j", "c", "y")
+	if !m.status.err || !strings.Contains(m.status.text, "task cannot be canceled") ||
+		!strings.Contains(m.status.text, "it is now working") {
+		t.Fatalf("status %q", m.status.text)
+	}
+}
+
+func TestReadOnlyHidesAndDisablesWrites(t *testing.T) {
+	m, b := newTestModel(t, Options{ReadOnly: true})
+	sized(m, 120, 40)
+	press(m, "j", "c", "y")
+	if m.overlay != overlayNone || len(b.cancels) != 0 {
+		t.Fatal("c worked in read-only mode")
+	}
+	press(m, "?")
+	if v := m.View(); strings.Contains(v, "cancel") || !strings.Contains(v, "READ-ONLY") {
+		t.Fatalf("read-only help shows cancel or lacks the badge:\n%s", v)
+	}
+}
+
+func TestCopyWritesOSC52WithTheTaskID(t *testing.T) {
+	var out bytes.Buffer
+	m, _ := newTestModel(t, Options{Output: &out})
+	sized(m, 120, 40)
+	press(m, "y")
+	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(idQueued))
+	if !strings.Contains(out.String(), want) {
+		t.Fatalf("output %q lacks %q", out.String(), want)
+	}
+	if !strings.Contains(m.status.text, "copied") {
+		t.Fatalf("status %q", m.status.text)
+	}
+}
+
+func TestFilterIsLiveAndEscClears(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, "/", "d", "e", "p")
+	// "dep" is in the deployer's name and in the planner's status text.
+	if n := m.tasks.counts(model.ClassInterrupted); n != 2 {
+		t.Fatalf("interrupted shows %d with /dep, want 2", n)
+	}
+	press(m, "enter")
+	if m.overlay != overlayNone || m.tasks.filterText() != "dep" {
+		t.Fatal("enter did not keep the filter")
+	}
+	press(m, "esc")
+	if m.tasks.filterText() != "" || m.tasks.counts(model.ClassInterrupted) != 4 {
+		t.Fatal("esc did not clear the filter")
+	}
+	press(m, "/", "c", "l", "a", "s", "s", ":", "t", "e", "r", "m", "esc")
+	if m.tasks.filterText() != "" {
+		t.Fatal("esc in the prompt did not clear the filter")
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, ":", "a", "g", "tab", "enter")
+	if m.view != viewAgents {
+		t.Fatalf("view %d after :ag<tab>, want agents", m.view)
+	}
+	press(m, ":", "b", "o", "g", "u", "s", "enter")
+	if !m.status.err || !strings.Contains(m.status.text, "unknown command") {
+		t.Fatalf("status %q", m.status.text)
+	}
+	press(m, ":", "i", "n", "enter")
+	if !strings.Contains(m.status.text, "no inbox") {
+		t.Fatalf(":inbox without an inbox: status %q", m.status.text)
+	}
+	m.Update(keyMsg(":"))
+	for _, k := range []string{"q", "u"} {
+		m.Update(keyMsg(k))
+	}
+	if _, cmd := m.Update(keyMsg("enter")); !isQuit(cmd) {
+		t.Fatal(":qu did not quit")
+	}
+}
+
+func isQuit(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
+}
+
+func TestQuitAndBack(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, "enter")
+	if m.view != viewDetail {
+		t.Fatal("enter did not open the detail")
+	}
+	if _, cmd := m.Update(keyMsg("q")); isQuit(cmd) || m.view != viewTasks {
+		t.Fatal("q in the detail should go back, not quit")
+	}
+	press(m, "3")
+	if _, cmd := m.Update(keyMsg("esc")); isQuit(cmd) || m.view != viewTasks {
+		t.Fatal("esc in agents should go back")
+	}
+	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {
+		t.Fatal("q in tasks should quit")
+	}
+	press(m, "3")
+	if _, cmd := m.Update(keyMsg("ctrl+c")); !isQuit(cmd) {
+		t.Fatal("ctrl+c should quit anywhere")
+	}
+}
+
+func TestPaneKeys(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, "shift+tab")
+	if m.tasks.focus != model.ClassUnknown {
+		t.Fatalf("shift+tab from Active focused %s, want the Unknown pane", m.tasks.focus)
+	}
+	press(m, "tab", "G")
+	if p := m.tasks.focused(); p.cursor != 2 {
+		t.Fatalf("G: cursor %d, want 2", p.cursor)
+	}
+	press(m, "g")
+	if p := m.tasks.focused(); p.cursor != 0 {
+		t.Fatalf("g: cursor %d", p.cursor)
+	}
+	press(m, "pgdown", "down", "up")
+	if p := m.tasks.focused(); p.cursor != 1 {
+		t.Fatalf("pgdown down up k: cursor %d, want 1", p.cursor)
+	}
+}
+
+func TestMouseWheelAndClick(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	ip := m.tasks.paneOf(model.ClassInterrupted)
+	// Click the third row of the Interrupted pane (title, header, rows).
+	y := 1 + ip.rect.y + 2 + 2
+	m.Update(tea.MouseMsg{X: 5, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	if m.tasks.focus != model.ClassInterrupted || m.tasks.selected().Key.ID != idPlanner {
+		t.Fatalf("click selected %v in %s", m.tasks.selected().Key, m.tasks.focus)
+	}
+	m.Update(tea.MouseMsg{X: 5, Y: y, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	if ip.cursor != 3 {
+		t.Fatalf("wheel down: cursor %d, want 3 (clamped)", ip.cursor)
+	}
+}
+
+func TestDetailDropsLateAnswers(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	m.Update(keyMsg("enter")) // fetch not run
+	k := m.detail.key
+	m.Update(taskLoadedMsg{Key: k, Seq: m.detail.seq - 1, Err: errors.New("old")})
+	if m.detail.err != nil {
+		t.Fatal("an answer to an older request was taken")
+	}
+	m.Update(taskLoadedMsg{Key: k, Seq: m.detail.seq, Err: errors.New("agent said no")})
+	if !strings.Contains(m.View(), "GetTask failed: agent said no") {
+		t.Fatal("the fetch error is not shown")
+	}
+}
+
+func TestDetailFollowsReferenceAndComesBack(t *testing.T) {
+	m, b := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, "tab", "j", "j", "enter") // planner, which references the deploy
+	if m.detail.key.ID != idPlanner || len(m.detail.links) != 1 {
+		t.Fatalf("detail of %v with links %v", m.detail.key, m.detail.links)
+	}
+	press(m, "enter")
+	if m.detail.key != (model.TaskKey{Agent: "deployer", ID: idDeploy}) {
+		t.Fatalf("enter followed to %v", m.detail.key)
+	}
+	if last := b.gets[len(b.gets)-1]; last.Agent != "deployer" {
+		t.Fatalf("history fetched from %v", last)
+	}
+	press(m, "esc")
+	if m.view != viewDetail || m.detail.key.ID != idPlanner {
+		t.Fatal("esc did not return to the planner task")
+	}
+	press(m, "esc")
+	if m.view != viewTasks {
+		t.Fatal("second esc did not return to the tasks")
+	}
+}
+
+func TestAgentsViewSelectsAndLoadsCapture(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, "3")
+	if !strings.Contains(m.View(), "POST  ListTasks  200") {
+		t.Fatal("the capture of test-runner is not shown")
+	}
+	press(m, "j", "j", "j", "j")
+	v := m.View()
+	if !strings.Contains(v, "legacy-intake — Demo legacy-intake") || !strings.Contains(v, "connection refused") ||
+		!strings.Contains(v, "next retry") {
+		t.Fatalf("legacy-intake card lacks health details:\n%s", v)
+	}
+}
