@@ -1,0 +1,196 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+func TestParseFilter(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // canonical
+	}{
+		{"", ""},
+		{"  Deploy  ", "deploy"},
+		{"agent:Deployer", "agent:deployer"},
+		{"state:input-required", "state:input-required"},
+		{"state:TASK_STATE_INPUT_REQUIRED", "state:input-required"},
+		{"state:INPUT_REQUIRED", "state:input-required"},
+		{"STATE:auth-required class:Terminal", "state:auth-required class:terminal"},
+		{"class:nope", "class:nope"},
+		{"agent: state: class:", ""},
+		{"agent:test state:working 9f3c", "agent:test state:working 9f3c"},
+		{"url:http://x", "url:http://x"},
+		{":x", ":x"},
+	}
+	for _, tt := range tests {
+		if got := ParseFilter(tt.in).String(); got != tt.want {
+			t.Errorf("ParseFilter(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if !ParseFilter("  ").Empty() || ParseFilter("class:nope").Empty() {
+		t.Errorf("Empty is wrong")
+	}
+}
+
+func TestFilterMatch(t *testing.T) {
+	f := NewFleet(Options{})
+	f.Apply([]Event{
+		status("deployer", "3d8f7801-aaaa", a2a.TaskStateAuthRequired, 1, textMsg("Approve deploy of 9f3c2e1 to staging?")),
+		status("code-reviewer", "c1", a2a.TaskStateInputRequired, 2, textMsg("Which branch should I compare against?")),
+		status("legacy-intake", "l1", "input-required", 3, textMsg("Email?")),
+		status("test-runner", "r1", a2a.TaskStateCompleted, 4, textMsg("1 failed, 11 passed")),
+		status("test-runner", "r2", "TASK_STATE_PAUSED", 5, nil),
+	})
+	tests := []struct {
+		filter string
+		want   []a2a.TaskID
+	}{
+		{"", []a2a.TaskID{"3d8f7801-aaaa", "c1", "l1", "r1", "r2"}},
+		{"DEPLOY", []a2a.TaskID{"3d8f7801-aaaa"}},               // status text and agent, any case
+		{"3D8F", []a2a.TaskID{"3d8f7801-aaaa"}},                 // id
+		{"reviewer", []a2a.TaskID{"c1"}},                        // agent name
+		{"agent:TEST", []a2a.TaskID{"r1", "r2"}},                // agent prefix
+		{"agent:runner", nil},                                   // a prefix, not a substring
+		{"state:input-required", []a2a.TaskID{"c1", "l1"}},      // 0.3 and v1.0 tasks alike
+		{"state:TASK_STATE_INPUT_REQUIRED", []a2a.TaskID{"c1", "l1"}},
+		{"state:auth_required", []a2a.TaskID{"3d8f7801-aaaa"}},
+		{"state:unknown", []a2a.TaskID{"r2"}},
+		{"state:paused", []a2a.TaskID{"r2"}},
+		{"class:interrupted", []a2a.TaskID{"3d8f7801-aaaa", "c1", "l1"}},
+		{"class:terminal failed", []a2a.TaskID{"r1"}},
+		{"class:interrupted agent:code which", []a2a.TaskID{"c1"}}, // AND
+		{"class:interrupted agent:deployer which", nil},
+		{"agent:deployer agent:code", nil},
+		{"class:bogus", nil},
+	}
+	for _, tt := range tests {
+		flt := ParseFilter(tt.filter)
+		var got []a2a.TaskID
+		for _, id := range []a2a.TaskID{"3d8f7801-aaaa", "c1", "l1", "r1", "r2"} {
+			for _, tk := range f.Lookup(id) {
+				if flt.Match(tk) {
+					got = append(got, id)
+				}
+			}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("filter %q matched %v, want %v", tt.filter, got, tt.want)
+		}
+	}
+}
+
+func TestPaneOrderAndPaging(t *testing.T) {
+	f := NewFleet(Options{})
+	f.Apply([]Event{
+		snap("b-agent", "t1", a2a.TaskStateWorking, 30),
+		snap("a-agent", "t2", a2a.TaskStateWorking, 10),
+		snap("c-agent", "t3", a2a.TaskStateSubmitted, 20),
+		snap("a-agent", "t4", a2a.TaskStateWorking, 40),
+	})
+	ids := func(ts []*Task) []a2a.TaskID {
+		var out []a2a.TaskID
+		for _, t := range ts {
+			out = append(out, t.Key.ID)
+		}
+		return out
+	}
+	check := func(s SortBy, want ...a2a.TaskID) {
+		t.Helper()
+		if got := ids(f.Page(ClassActive, Query{Sort: s}, 0, 10)); !slices.Equal(got, want) {
+			t.Errorf("sort %v: %v, want %v", s, got, want)
+		}
+	}
+	check(SortUpdated, "t4", "t1", "t3", "t2")
+	check(SortAge, "t2", "t3", "t1", "t4")
+	check(SortAgent, "t4", "t2", "t1", "t3")
+	// t2 is updated: it moves to the top; its age does not change
+	f.Apply([]Event{status("a-agent", "t2", a2a.TaskStateWorking, 50, nil)})
+	check(SortUpdated, "t2", "t4", "t1", "t3")
+	check(SortAge, "t2", "t3", "t1", "t4")
+	check(SortAgent, "t2", "t4", "t1", "t3")
+	if i := f.Index(ClassActive, Query{}, TaskKey{"a-agent", "t2"}); i != 0 {
+		t.Errorf("Index after the move = %d", i)
+	}
+	if got := ids(f.Page(ClassActive, Query{}, 1, 2)); !slices.Equal(got, []a2a.TaskID{"t4", "t1"}) {
+		t.Errorf("page 1,2 = %v", got)
+	}
+	if f.Page(ClassActive, Query{}, 10, 5) != nil || f.Page(ClassActive, Query{}, 0, 0) != nil {
+		t.Errorf("out-of-range pages are not empty")
+	}
+	if got := ids(f.Page(ClassActive, Query{}, -3, 1)); !slices.Equal(got, []a2a.TaskID{"t2"}) {
+		t.Errorf("negative offset = %v", got)
+	}
+	if f.Index(ClassTerminal, Query{}, TaskKey{"a-agent", "t2"}) != -1 ||
+		f.Index(ClassActive, Query{Filter: ParseFilter("agent:b")}, TaskKey{"a-agent", "t2"}) != -1 ||
+		f.Index(ClassActive, Query{}, TaskKey{"x", "y"}) != -1 {
+		t.Errorf("Index of a task outside the pane is not -1")
+	}
+	// the inbox order
+	f.Apply([]Event{
+		status("a-agent", "t4", a2a.TaskStateInputRequired, 60, nil),
+		status("b-agent", "t1", a2a.TaskStateAuthRequired, 61, nil),
+	})
+	if got := ids(f.Interrupted(SortAge)); !slices.Equal(got, []a2a.TaskID{"t1", "t4"}) {
+		t.Errorf("Interrupted(SortAge) = %v", got)
+	}
+	if got := ids(f.Interrupted(SortUpdated)); !slices.Equal(got, []a2a.TaskID{"t1", "t4"}) {
+		t.Errorf("Interrupted(SortUpdated) = %v", got)
+	}
+}
+
+// TestIncrementalIndexesMatchBruteForce applies random events between
+// queries, across many views and enough tasks to split blocks, and
+// compares every pane with a filter-and-sort of the whole fleet.
+func TestIncrementalIndexesMatchBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	f := NewFleet(Options{MaxTerminalPerAgent: 300})
+	states := []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateWorking, a2a.TaskStateInputRequired,
+		a2a.TaskStateAuthRequired, a2a.TaskStateCompleted, "input-required", "TASK_STATE_PAUSED", a2a.TaskStateUnspecified}
+	words := []string{"deploy", "Build", "review", "email"}
+	queries := []Query{{}, {Sort: SortAge}, {Sort: SortAgent}, {Filter: ParseFilter("agent:ag-1")},
+		{Filter: ParseFilter("build state:working"), Sort: SortAge}, {Filter: ParseFilter("class:interrupted e"), Sort: SortAgent}}
+	for round := range 40 {
+		var batch []Event
+		for range r.IntN(400) {
+			agent := fmt.Sprint("ag-", r.IntN(5))
+			id := a2a.TaskID(fmt.Sprint("t", r.IntN(2000)))
+			batch = append(batch, status(agent, id, states[r.IntN(len(states))], r.IntN(1000),
+				textMsg(words[r.IntN(len(words))])))
+		}
+		f.Apply(batch)
+		for _, q := range queries {
+			for c := ClassUnknown; c <= ClassTerminal; c++ {
+				var want []*Task
+				for _, a := range f.agents {
+					for _, tk := range a.tasks {
+						if tk.Class == c && q.Filter.Match(tk) {
+							want = append(want, tk)
+						}
+					}
+				}
+				slices.SortFunc(want, func(a, b *Task) int {
+					if keyOf(a, q.Sort).less(keyOf(b, q.Sort)) {
+						return -1
+					}
+					return 1
+				})
+				got := f.Page(c, q, 0, len(want)+5)
+				if !slices.Equal(got, want) || f.Count(c, q) != len(want) {
+					t.Fatalf("round %d class %v query %q/%v: %d rows, want %d", round, c, q.Filter, q.Sort, len(got), len(want))
+				}
+				if len(want) > 0 {
+					k := want[len(want)/2].Key
+					if f.Index(c, q, k) != len(want)/2 {
+						t.Fatalf("Index = %d, want %d", f.Index(c, q, k), len(want)/2)
+					}
+				}
+			}
+		}
+	}
+	checkInvariants(t, f)
+}
