@@ -198,7 +198,7 @@ func (v *tasksView) stack(ps []*pane, x, w int) {
 	y := 0
 	for i, p := range ps {
 		p.rect = rect{x: x, y: y, w: w, h: alloc[i]}
-		p.header = alloc[i] >= 4
+		p.header = alloc[i] >= 3
 		y += alloc[i]
 	}
 }

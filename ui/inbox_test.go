@@ -1,0 +1,92 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/model"
+	"a2atop/ui/common"
+)
+
+// recorder is a Component that records what the root sends it.
+type recorder struct {
+	ctx       common.Context
+	msgs      []tea.Msg
+	capturing bool
+	w, h      int
+}
+
+func (r *recorder) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	r.msgs = append(r.msgs, msg)
+	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyEsc && !r.capturing {
+		return r, func() tea.Msg { return common.BackMsg{} }
+	}
+	return r, nil
+}
+func (r *recorder) View() string { return "recorder view " + itoa(len(r.msgs)) }
+func (r *recorder) SetSize(w, h int) { r.w, r.h = w, h }
+func (r *recorder) ShortHelp() []key.Binding {
+	return []key.Binding{key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve"))}
+}
+func (r *recorder) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }
+func (r *recorder) Capturing() bool           { return r.capturing }
+
+func (r *recorder) count(pred func(tea.Msg) bool) int {
+	n := 0
+	for _, m := range r.msgs {
+		if pred(m) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestInboxComponentIsWired(t *testing.T) {
+	var rec *recorder
+	m, _ := newTestModel(t, Options{Inbox: func(c common.Context) common.Component {
+		rec = &recorder{ctx: c}
+		return rec
+	}})
+	sized(m, 120, 40)
+	if rec.ctx.Fleet != m.ctx.Fleet || rec.w != 120 || rec.h != 38 {
+		t.Fatalf("component got context %+v and size %dx%d", rec.ctx, rec.w, rec.h)
+	}
+	press(m, "2")
+	if m.view != viewInbox || !strings.Contains(m.View(), "recorder view") || !strings.Contains(m.View(), "approve") {
+		t.Fatal("2 does not show the inbox with its help")
+	}
+	m.Update(eventsMsg{batch: []model.Event{taskEvent("code-reviewer", "q-9", a2a.TaskStateInputRequired, 0, "?")}})
+	if rec.count(func(m tea.Msg) bool { _, ok := m.(common.FleetChangedMsg); return ok }) != 1 {
+		t.Fatal("the inbox was not told the fleet changed")
+	}
+	rec.capturing = true
+	if _, cmd := m.Update(keyMsg("q")); isQuit(cmd) || m.view != viewInbox {
+		t.Fatal("q while the inbox is capturing text left the inbox")
+	}
+	rec.capturing = false
+	press(m, "esc")
+	if m.view != viewTasks {
+		t.Fatal("BackMsg from the inbox did not go back")
+	}
+	press(m, "tab", "r") // interrupted pane: the selection stayed on the question
+	if m.view != viewInbox {
+		t.Fatal("r did not open the inbox")
+	}
+	last := rec.msgs[len(rec.msgs)-1]
+	if r, ok := last.(common.ReplyToMsg); !ok || r.Key.ID != idQuestion {
+		t.Fatalf("the inbox got %#v, want ReplyToMsg for the question", last)
+	}
+}
+
+func TestReplyNeedsAnInterruptedTask(t *testing.T) {
+	m, _ := newTestModel(t, Options{Inbox: func(c common.Context) common.Component { return &recorder{ctx: c} }})
+	sized(m, 120, 40)
+	press(m, "r") // an active task
+	if m.view != viewTasks || !strings.Contains(m.status.text, "only interrupted") {
+		t.Fatalf("r on an active task: view %d, status %q", m.view, m.status.text)
+	}
+}
