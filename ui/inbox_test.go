@@ -27,7 +27,7 @@ func (r *recorder) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	}
 	return r, nil
 }
-func (r *recorder) View() string { return "recorder view " + itoa(len(r.msgs)) }
+func (r *recorder) View() string     { return "recorder view " + itoa(len(r.msgs)) }
 func (r *recorder) SetSize(w, h int) { r.w, r.h = w, h }
 func (r *recorder) ShortHelp() []key.Binding {
 	return []key.Binding{key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve"))}
