@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2aclient"
 )
 
 func TestDeployerRejectsProductionStraightFromSubmitted(t *testing.T) {
@@ -203,5 +204,27 @@ func TestDeployerTakesADecisionOnAStreamingCall(t *testing.T) {
 	}
 	if tk, ok := got[0].(*a2a.Task); !ok || tk.ID != task.ID || !hasMessage(tk, msg.ID) {
 		t.Fatalf("stream event = %+v, want the task with the decision in history", got[0])
+	}
+}
+
+func TestCancelEndsWaitingTasks(t *testing.T) {
+	f := startFleet(t, Options{NoPlanner: true})
+	dc, rc, pc := sdkClient(t, f, Deployer), sdkClient(t, f, CodeReviewer), sdkClient(t, f, Planner)
+	deploy := stagingDeploy(t, f, "deploy 9f3c2e1 to staging")
+	review := send(t, rc, "review PR #7", false)
+	root := waitState(t, pc, send(t, pc, "ship 9f3c2e1 to staging", true).ID, a2a.TaskStateAuthRequired)
+	leaf := root.Status.Message.ReferenceTasks[0]
+	for _, tc := range []struct {
+		name string
+		c    *a2aclient.Client
+		id   a2a.TaskID
+	}{{"staging deploy", dc, deploy.ID}, {"review", rc, review.ID}, {"planner", pc, root.ID}} {
+		got, err := tc.c.CancelTask(testCtx(t), &a2a.CancelTaskRequest{ID: tc.id})
+		if err != nil || got.Status.State != a2a.TaskStateCanceled {
+			t.Fatalf("cancel %s: %v %v, want CANCELED", tc.name, got, err)
+		}
+	}
+	if got := waitState(t, dc, leaf, a2a.TaskStateCanceled); !strings.Contains(statusText(root), string(leaf)) {
+		t.Fatalf("deployer task %s: %s; root said %q", leaf, got.Status.State, statusText(root))
 	}
 }

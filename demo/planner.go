@@ -16,7 +16,6 @@ import (
 // the deploy and, while the deployer waits for approval, waits itself in
 // AUTH_REQUIRED with referenceTaskIds naming the deployer's task.
 type plannerAgent struct {
-	cancelByRequest
 	e        *env
 	gates    *gates
 	deployer *lazyClient
@@ -137,4 +136,26 @@ func (p *plannerAgent) check(ctx context.Context, id a2a.TaskID) (*a2a.Task, err
 	}
 	zero := 0
 	return c.GetTask(ctx, &a2a.GetTaskRequest{ID: id, HistoryLength: &zero})
+}
+
+// Cancel implements a2asrv.AgentExecutor: the planner's task ends CANCELED
+// and the deployer task it waits on is canceled too.
+func (p *plannerAgent) Cancel(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(yield yieldFn) {
+		text := "Canceled on request."
+		if t := ec.StoredTask; t != nil && t.Status.Message != nil && len(t.Status.Message.ReferenceTasks) > 0 {
+			id := t.Status.Message.ReferenceTasks[0]
+			cctx, done := context.WithTimeout(ctx, 5*time.Second)
+			c, err := p.deployer.get(cctx)
+			if err == nil {
+				_, err = c.CancelTask(cctx, &a2a.CancelTaskRequest{ID: id})
+			}
+			done()
+			text = fmt.Sprintf("Canceled on request, and deployer task %s with it.", id)
+			if err != nil {
+				text = fmt.Sprintf("Canceled on request; deployer task %s could not be canceled: %v", id, err)
+			}
+		}
+		yield(status(ec, a2a.TaskStateCanceled, text), nil)
+	}
 }
