@@ -172,9 +172,10 @@ func (w *watcher) connect(ctx context.Context) error {
 	if w.getClient() != nil {
 		return nil
 	}
-	card, cardURL, err := w.c.resolveCard(ctx)
+	pctx, pr := withProbe(ctx)
+	card, cardURL, err := w.c.resolveCard(pctx)
 	if err != nil {
-		return w.wrap("card", cardURL, nil, err)
+		return w.wrap("card", cardURL, pr, err)
 	}
 	cl, iface, err := w.c.newClient(ctx, card)
 	if err != nil {

@@ -1,0 +1,239 @@
+package a2aclient
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/model"
+)
+
+// cutAfterFirstFrame makes the SDK server's SubscribeToTask streams end
+// after their first event, drops times, as a flaky proxy would.
+type cutAfterFirstFrame struct {
+	drops atomic.Int32
+	subs  atomic.Int32
+}
+
+func (c *cutAfterFirstFrame) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if !bytes.Contains(body, []byte("SubscribeToTask")) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if c.subs.Add(1) > c.drops.Load() {
+			next.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(&cuttingWriter{ResponseWriter: w}, r)
+	})
+}
+
+type cuttingWriter struct {
+	http.ResponseWriter
+	wrote, cut bool
+}
+
+func (c *cuttingWriter) Write(p []byte) (int, error) {
+	if c.cut {
+		return 0, net.ErrClosed
+	}
+	c.wrote = true
+	return c.ResponseWriter.Write(p)
+}
+
+func (c *cuttingWriter) Flush() {
+	if c.cut {
+		return
+	}
+	c.ResponseWriter.(http.Flusher).Flush()
+	if c.wrote {
+		if conn, _, err := http.NewResponseController(c.ResponseWriter).Hijack(); err == nil {
+			conn.Close()
+		}
+		c.cut = true
+	}
+}
+
+// A server that drops streams mid-task: the watcher reconciles with
+// GetTask, resubscribes while the task is active, and sees it complete.
+func TestStreamDroppedMidTask(t *testing.T) {
+	cut := &cutAfterFirstFrame{}
+	cut.drops.Store(3)
+	a := startAgent(t, kindJSONRPC, true, cut.wrap)
+	_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+	held := a.send(t, "hold")
+	c.waitFor(t, "resubscribed past the drops", 10*time.Second, func([]model.Event) bool { return cut.subs.Load() > 3 })
+	c.waitFor(t, "streaming", 5*time.Second, healthIs("a", model.HealthStreaming))
+	a.exec.release()
+	c.waitFor(t, "completed over the stream", 10*time.Second, func(evs []model.Event) bool {
+		for _, e := range evs {
+			if e.Kind == model.EventStatus && e.Source == model.SourceStream && e.Status.TaskID == held &&
+				e.Status.Status.State == a2a.TaskStateCompleted {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// trickle answers every JSON-RPC POST one byte at a time, forever.
+func trickle(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(200)
+		for i := 0; ; i++ {
+			if _, err := w.Write([]byte(`{"jsonrpc":"2.0"`[i%16 : i%16+1])); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	})
+}
+
+// A slow (trickling) server gets a timeout on its own row; the other
+// agents carry on.
+func TestSlowServerDelaysNoOne(t *testing.T) {
+	slow := startAgent(t, kindJSONRPC, true, trickle)
+	ok := startAgent(t, kindREST, true, nil)
+	so := fast("slow", slow.url())
+	so.CallTimeout = 300 * time.Millisecond
+	_, c := runManager(t, []AgentOptions{so, fast("ok", ok.url())}, Options{})
+	id := ok.send(t, "done")
+	c.waitFor(t, "ok agent finds its task", 5*time.Second, func(evs []model.Event) bool {
+		return hasTask(evs, "ok", id, a2a.TaskStateCompleted)
+	})
+	c.waitFor(t, "slow agent times out", 5*time.Second, func(evs []model.Event) bool {
+		h := lastHealth(evs, "slow")
+		return h != nil && h.State == model.HealthUnreachable && strings.Contains(h.Err, "timed out")
+	})
+}
+
+// hostile is a raw A2A-shaped peer that misbehaves on purpose: the
+// hostile peer is the one place a hand-written server is right.
+type hostile struct {
+	srv  *http.Server
+	url  string
+	mode string // "badjson", "badsse", "bigsse", "code"
+}
+
+func startHostile(t *testing.T, mode string) *hostile {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &hostile{url: "http://" + l.Addr().String(), mode: mode}
+	h.srv = &http.Server{Handler: http.HandlerFunc(h.serve)}
+	go h.srv.Serve(l)
+	t.Cleanup(func() { h.srv.Close() })
+	return h
+}
+
+const hostileTask = `{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING","timestamp":"2026-01-01T00:00:00Z"}}`
+
+func (h *hostile) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet {
+		fmt.Fprintf(w, `{"name":"hostile","description":"d","version":"1","supportedInterfaces":[{"url":%q,"protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"capabilities":{"streaming":true},"defaultInputModes":["text"],"defaultOutputModes":["text"],"skills":[]}`, h.url+"/rpc")
+		return
+	}
+	var req struct {
+		ID     string `json:"id"`
+		Method string `json:"method"`
+	}
+	body, _ := io.ReadAll(r.Body)
+	_ = jsonUnmarshal(body, &req)
+	switch {
+	case req.Method == "ListTasks" && h.mode == "badjson":
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%q,"result":{"tasks":[{"id":`, req.ID)
+	case req.Method == "ListTasks":
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%q,"result":{"tasks":[%s],"nextPageToken":"","pageSize":100,"totalSize":1}}`, req.ID, hostileTask)
+	case req.Method == "GetTask":
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%q,"result":%s}`, req.ID, hostileTask)
+	case req.Method == "CancelTask":
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%q,"error":{"code":-32050,"message":"custom refusal"}}`, req.ID)
+	case req.Method == "SubscribeToTask":
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		bw := bufio.NewWriter(w)
+		if h.mode == "bigsse" {
+			fmt.Fprintf(bw, "data: {\"jsonrpc\":\"2.0\",\"id\":%q,\"result\":{\"task\":%s},\"pad\":\"%s\"}\n\n", req.ID, hostileTask, strings.Repeat("x", 64<<10))
+		} else {
+			fmt.Fprint(bw, "data: {this is not json\n\n")
+		}
+		bw.Flush()
+	default:
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%q,"error":{"code":-32601,"message":"nope"}}`, req.ID)
+	}
+}
+
+// Malformed JSON, malformed SSE, an oversized SSE event and an unknown
+// error code: each is a problem of its own agent, in words, with the real
+// code recovered.
+func TestHostilePeer(t *testing.T) {
+	bad := startHostile(t, "badjson")
+	sse := startHostile(t, "badsse")
+	big := startHostile(t, "bigsse")
+	bo := fast("big", big.url)
+	bo.MaxMessageBytes = 16 << 10
+	m, c := runManager(t, []AgentOptions{fast("badjson", bad.url), fast("badsse", sse.url), bo}, Options{})
+	c.waitFor(t, "malformed JSON is a protocol error", 5*time.Second, func(evs []model.Event) bool {
+		h := lastHealth(evs, "badjson")
+		return h != nil && h.State == model.HealthBackoff && strings.Contains(h.Err, "protocol error")
+	})
+	c.waitFor(t, "malformed SSE shows on the row", 5*time.Second, func(evs []model.Event) bool {
+		for _, e := range evs {
+			if e.Agent == "badsse" && e.Kind == model.EventHealth && strings.Contains(e.Health.Err, "stream: protocol error") {
+				return true
+			}
+		}
+		return false
+	})
+	c.waitFor(t, "oversized SSE event", 5*time.Second, func(evs []model.Event) bool {
+		for _, e := range evs {
+			if e.Agent == "big" && e.Kind == model.EventHealth && strings.Contains(e.Health.Err, "response too large") {
+				return true
+			}
+		}
+		return false
+	})
+	if !hasTask(c.snapshot(), "badsse", "t1", a2a.TaskStateWorking) {
+		t.Errorf("the valid snapshot of the badsse peer was not reported")
+	}
+	_, err := m.Cancel(t.Context(), "badsse", "t1")
+	var coded interface {
+		RPCCode() int
+		HTTPStatus() int
+	}
+	if !asInterface(err, &coded) || coded.RPCCode() != -32050 || coded.HTTPStatus() != 200 {
+		t.Fatalf("Cancel error = %v; want RPCCode -32050 (the SDK maps it to internal error) and HTTP 200", err)
+	}
+	var sawCode bool
+	for _, ex := range m.Capture("badsse") {
+		sawCode = sawCode || ex.RPC == "CancelTask" && ex.RPCCode == -32050
+	}
+	if !sawCode {
+		t.Errorf("capture lacks the CancelTask exchange with code -32050: %+v", m.Capture("badsse"))
+	}
+}
+
