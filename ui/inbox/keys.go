@@ -1,0 +1,50 @@
+package inbox
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap is every key the inbox and journal views answer to. Reply,
+// Approve, Deny, Retry and Reconcile write (to agents or the journal):
+// they are disabled in read-only mode.
+type KeyMap struct {
+	Up, Down, Top, Bottom key.Binding
+	Open                  key.Binding // the task's detail view
+	Sort                  key.Binding // oldest first -> by agent -> newest first
+	Reply, Approve, Deny  key.Binding
+	Send                  key.Binding // editor: to the confirmation
+	Switch                key.Binding // editor: text <-> JSON data
+	Confirm, Decline      key.Binding
+	Back                  key.Binding
+	Reconcile, Retry      key.Binding // journal view
+}
+
+// DefaultKeyMap returns the inbox keys (issue 6).
+func DefaultKeyMap() KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Up:        b("↑/k", "up", "up", "k"),
+		Down:      b("↓/j", "down", "down", "j"),
+		Top:       b("g", "top", "g", "home"),
+		Bottom:    b("G", "bottom", "G", "end"),
+		Open:      b("enter", "detail", "enter"),
+		Sort:      b("o", "sort", "o"),
+		Reply:     b("r", "reply", "r"),
+		Approve:   b("a", "approve", "a"),
+		Deny:      b("d", "deny", "d"),
+		Send:      b("ctrl+s", "send…", "ctrl+s"),
+		Switch:    b("tab", "text/json", "tab"),
+		Confirm:   b("y", "yes, send", "y"),
+		Decline:   b("n/esc", "no", "n", "esc"),
+		Back:      b("esc", "back", "esc"),
+		Reconcile: b("R", "reconcile open", "R"),
+		Retry:     b("s", "send again…", "s"),
+	}
+}
+
+// readOnly disables every key that writes.
+func (k *KeyMap) readOnly(ro bool) {
+	for _, b := range []*key.Binding{&k.Reply, &k.Approve, &k.Deny, &k.Send, &k.Confirm, &k.Reconcile, &k.Retry} {
+		b.SetEnabled(!ro)
+	}
+}
