@@ -2,6 +2,8 @@ package a2aclient
 
 import (
 	"context"
+	"log/slog"
+	"os"
 	"encoding/json"
 	"errors"
 	"runtime/pprof"
@@ -147,3 +149,10 @@ func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 
 // asInterface is errors.As for an interface target.
 func asInterface[T any](err error, target *T) bool { return errors.As(err, target) }
+
+// TestMain silences the SDK servers' logs (they log refused cancels etc.
+// through slog.Default).
+func TestMain(m *testing.M) {
+	slog.SetDefault(slog.New(slog.DiscardHandler))
+	os.Exit(m.Run())
+}

@@ -236,4 +236,3 @@ func TestHostilePeer(t *testing.T) {
 		t.Errorf("capture lacks the CancelTask exchange with code -32050: %+v", m.Capture("badsse"))
 	}
 }
-

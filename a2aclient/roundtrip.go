@@ -283,7 +283,9 @@ func (b *body) finish() {
 // rpcErrorCode finds a JSON-RPC error code in a captured body: the whole
 // body for unary calls, the last SSE event for streams.
 func rpcErrorCode(buf []byte, sse bool) int {
-	if !bytes.Contains(buf, []byte(`"error"`)) {
+	// Only JSON-RPC carries JSON-RPC codes; a REST error body's "code" is
+	// a google.rpc.Status code, not ours to report.
+	if !bytes.Contains(buf, []byte(`"error"`)) || !bytes.Contains(buf, []byte(`"jsonrpc"`)) {
 		return 0
 	}
 	if sse {

@@ -29,6 +29,7 @@ import (
 //	hold        working, then waits for release(), then completed
 //	at:NANOS    input-required with status timestamp NANOS on every event
 //	chatty:N    N working updates, then completed
+//	big:N       input-required with an N-byte status message
 //	answer      (a reply on an input-required task) completed
 type testExec struct {
 	mu      sync.Mutex
@@ -94,6 +95,9 @@ func (e *testExec) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter
 		default:
 		}
 		switch {
+		case strings.HasPrefix(word, "big:"):
+			n, _ := strconv.Atoi(strings.TrimPrefix(word, "big:"))
+			yield(statusEv(ec, a2a.TaskStateInputRequired, time.Now(), strings.Repeat("y", n)), nil)
 		case word == "ask":
 			yield(statusEv(ec, a2a.TaskStateInputRequired, time.Now(), "Which branch?"), nil)
 		case strings.HasPrefix(word, "at:"):
