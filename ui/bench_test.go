@@ -1,0 +1,108 @@
+package ui
+
+import (
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/model"
+)
+
+var benchStates = []a2a.TaskState{
+	a2a.TaskStateWorking, a2a.TaskStateInputRequired, a2a.TaskStateCompleted,
+	a2a.TaskStateSubmitted, a2a.TaskStateFailed, a2a.TaskStateAuthRequired, a2a.TaskStateCanceled,
+}
+
+// benchEvents are n snapshot events for new tasks across 100 agents, the
+// i-th numbered from base.
+func benchEvents(base, n int) []model.Event {
+	evs := make([]model.Event, n)
+	for i := range n {
+		j := base + i
+		evs[i] = taskEvent("agent-"+itoa(j%100), a2a.TaskID("task-"+itoa(j)+"-0000-4000-8000"),
+			benchStates[j%len(benchStates)], time.Duration(j)*time.Millisecond,
+			"step "+itoa(j)+": compiling, testing and reporting the results of the run")
+	}
+	return evs
+}
+
+// BenchmarkTasksView is one full View() of the tasks view at 200x50 with
+// 100,000 tasks in the fleet (goal: under 2 ms).
+func BenchmarkTasksView(b *testing.B) {
+	f := model.NewFleet(model.Options{MaxTerminalPerAgent: 100_000})
+	f.Apply(benchEvents(0, 100_000))
+	m, _ := newTestModel(b, Options{Fleet: f})
+	sized(m, 200, 50)
+	if n := f.Len(); n != 100_000 {
+		b.Fatalf("fleet holds %d tasks", n)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		m.dirty = true
+		_ = m.View()
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/view")
+}
+
+// BenchmarkTasksSync is what a changed batch costs the tasks view before
+// it draws: counts, the selected rows' new positions and the visible pages.
+func BenchmarkTasksSync(b *testing.B) {
+	f := model.NewFleet(model.Options{MaxTerminalPerAgent: 100_000})
+	f.Apply(benchEvents(0, 100_000))
+	m, _ := newTestModel(b, Options{Fleet: f})
+	sized(m, 200, 50)
+	press(m, "j", "j", "j")
+	b.ResetTimer()
+	for b.Loop() {
+		m.tasks.sync()
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/sync")
+}
+
+// BenchmarkBurst sends 10,000 events at once into a channel of the
+// watchers' default size (4096) and runs the dashboard's loop (wait,
+// Update, View) until the screen shows them all: the time that takes and
+// how many renders it cost (goal: under 100 ms, a handful of renders).
+func BenchmarkBurst(b *testing.B) {
+	for _, buf := range []int{4096, 10_000} {
+		b.Run("buffer="+itoa(buf), func(b *testing.B) {
+			const n = 10_000
+			var total time.Duration
+			var renders, batches int
+			for i := range b.N {
+				evs := benchEvents(i*n, n)
+				f := fixtureFleet()
+				base := f.Len()
+				ch := make(chan model.Event, buf)
+				m, _ := newTestModel(b, Options{Fleet: f, Events: ch})
+				sized(m, 200, 50)
+				m.View()
+				m.renders = 0
+				start := time.Now()
+				go func() {
+					for _, e := range evs {
+						ch <- e
+					}
+				}()
+				wait := m.waitEvents(0)
+				for f.Len() < base+n {
+					msg := wait().(eventsMsg)
+					m.Update(msg)
+					m.View()
+					batches++
+					wait = m.waitEvents(m.interval)
+				}
+				total += time.Since(start)
+				renders += m.renders
+				var _ tea.Model = m
+			}
+			b.ReportMetric(float64(total.Microseconds())/float64(b.N)/1000, "ms/burst")
+			b.ReportMetric(float64(renders)/float64(b.N), "renders/burst")
+			b.ReportMetric(float64(batches)/float64(b.N), "batches/burst")
+			b.ReportMetric(float64(n*b.N)/total.Seconds(), "events/s")
+		})
+	}
+}
