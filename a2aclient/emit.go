@@ -99,6 +99,7 @@ func (w *watcher) recoverOverflow() (ids []a2a.TaskID, ok bool) {
 	clear(w.dirty)
 	w.dirtyAll = false
 	w.forceFull = true
+	w.epoch++ // the full sweep reports every task again, dropped or not
 	w.mu.Unlock()
 	w.overflow.Store(false)
 	if info != nil {

@@ -2,10 +2,10 @@ package a2aclient
 
 import (
 	"context"
-	"log/slog"
-	"os"
 	"encoding/json"
 	"errors"
+	"log/slog"
+	"os"
 	"runtime/pprof"
 	"strings"
 	"sync"

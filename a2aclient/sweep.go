@@ -148,8 +148,8 @@ func (w *watcher) observe(t *a2a.Task, src model.Source, force bool) (fetch bool
 		m = &memo{}
 		w.tasks[t.ID] = m
 	}
-	dup := m.seen && m.ts.Equal(ts) && m.state == st
-	m.seen, m.ts, m.state = true, ts, st
+	dup := m.seen && m.ts.Equal(ts) && m.state == st && m.epoch == w.epoch
+	m.seen, m.ts, m.state, m.epoch = true, ts, st, w.epoch
 	terminal := model.ClassOf(st) == model.ClassTerminal
 	if terminal && force {
 		m.fetched = true

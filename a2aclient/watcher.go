@@ -25,6 +25,7 @@ type memo struct {
 	streaming bool
 	noStream  string // ts|state at which a subscribe ended without activity
 	fetched   bool   // terminal snapshot with artifacts fetched
+	epoch     uint64 // the watcher's epoch when last reported (see watcher.epoch)
 }
 
 func (m *memo) key() string { return m.ts.String() + "|" + string(m.state) }
@@ -49,6 +50,7 @@ type watcher struct {
 	hwm         time.Time
 	lastFull    time.Time
 	forceFull   bool
+	epoch       uint64 // bumped after an overflow: everything is news again
 	streams     int
 	health      model.HealthUpdate
 	failures    int
