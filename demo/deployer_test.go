@@ -114,6 +114,11 @@ func TestDeployerRefusesAMessageThatIsNoDecision(t *testing.T) {
 	if !errors.Is(err, a2a.ErrInvalidParams) || !strings.Contains(err.Error(), "approve") {
 		t.Fatalf("err = %v, want invalid params saying how to approve", err)
 	}
+	other := a2a.NewMessageForTask(a2a.MessageRoleUser, task, a2a.NewTextPart("approve"))
+	other.ContextID = "another-context"
+	if _, err := c.SendMessage(testCtx(t), &a2a.SendMessageRequest{Message: other}); !errors.Is(err, a2a.ErrInvalidParams) {
+		t.Fatalf("approve from another context: err %v, want invalid params", err)
+	}
 	if got := waitState(t, c, task.ID, a2a.TaskStateAuthRequired); got.Status.State != a2a.TaskStateAuthRequired {
 		t.Fatalf("state = %s", got.Status.State)
 	}
