@@ -95,7 +95,9 @@ func TestWatchJSONL(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errOut syncBuffer
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, []string{"watch", "--jsonl", "--config", cfg}, streams{Out: &out, Err: &errOut}) }()
+	go func() {
+		done <- run(ctx, []string{"watch", "--jsonl", "--config", cfg}, streams{Out: &out, Err: &errOut})
+	}()
 	deadline := time.After(20 * time.Second)
 	for !strings.Contains(out.String(), string(id)) {
 		select {

@@ -2,9 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
+
+	"google.golang.org/grpc/grpclog"
 )
 
 // Log keys used by package main.
@@ -15,9 +19,42 @@ const (
 	logKeyPath   = "path"
 )
 
-// openLog opens (appending) the log file at path, creating its directory.
-// When it cannot, it says so on st.Err (before any screen is drawn) and
-// returns a logger that discards, so a read-only home never stops a2atop.
+// processSink is where loggers we do not construct write: slog.Default
+// (which the SDK's servers and the standard log package fall back to) and
+// grpc's logger, which would otherwise print to stderr over the screen.
+// captureProcessLogs points them here once, in main; a command's openLog
+// then sends the sink to its log file. Safe for concurrent use.
+type processSink struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *processSink) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func (s *processSink) set(w io.Writer) {
+	s.mu.Lock()
+	s.w = w
+	s.mu.Unlock()
+}
+
+// sink is the process's one processSink; it starts discarding.
+var sink = &processSink{w: io.Discard}
+
+// captureProcessLogs routes the process-wide loggers to sink. Call it once,
+// from main, before anything logs.
+func captureProcessLogs() {
+	slog.SetDefault(slog.New(slog.NewTextHandler(sink, &slog.HandlerOptions{Level: logLevel()})))
+	grpclog.SetLoggerV2(grpclog.NewLoggerV2(io.Discard, sink, sink))
+}
+
+// openLog opens (appending) the log file at path, creating its directory,
+// and sends the process-wide loggers there too. When it cannot, it says so
+// on st.Err (before any screen is drawn) and returns a logger that
+// discards, so a read-only home never stops a2atop.
 func openLog(path, cmd string, st streams) (*slog.Logger, func()) {
 	f, err := func() (*os.File, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -29,8 +66,12 @@ func openLog(path, cmd string, st streams) (*slog.Logger, func()) {
 		fmt.Fprintf(st.Err, "a2atop: not logging: %v (set log_path in the config)\n", err)
 		return slog.New(slog.DiscardHandler), func() {}
 	}
+	sink.set(f)
 	h := slog.NewTextHandler(f, &slog.HandlerOptions{Level: logLevel()})
-	return slog.New(h).With(logKeyCmd, cmd), func() { _ = f.Close() }
+	return slog.New(h).With(logKeyCmd, cmd), func() {
+		sink.set(io.Discard)
+		_ = f.Close()
+	}
 }
 
 // logLevel reads $A2ATOP_LOG_LEVEL (debug, info, warn, error); info by default.

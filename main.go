@@ -16,6 +16,7 @@ import (
 )
 
 func main() {
+	captureProcessLogs()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], streams{Out: os.Stdout, Err: os.Stderr})
 	stop()
