@@ -286,3 +286,27 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// peerRequest is one "REQ" line the peer logged: what it received.
+type peerRequest struct {
+	Kind    string // "http" or "grpc"
+	What    string // "POST /a2a/jsonrpc", "/lf.a2a.v1.A2AService/ListTasks", ...
+	Version string // the A2A-Version it carried, "" when none
+}
+
+// requests returns every request the peer has logged so far.
+func (p *jsPeer) requests() []peerRequest {
+	var out []peerRequest
+	for _, line := range strings.Split(p.stderr.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 4 || f[0] != "REQ" {
+			continue
+		}
+		v := strings.TrimPrefix(f[3], "A2A-Version=")
+		if v == "-" {
+			v = ""
+		}
+		out = append(out, peerRequest{Kind: f[1], What: strings.ReplaceAll(f[2], "%20", " "), Version: v})
+	}
+	return out
+}

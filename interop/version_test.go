@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 	"io"
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
 )
 
 // rawCall makes one HTTP request with an optional A2A-Version header and
@@ -97,5 +101,24 @@ func TestJSPeerMissingVersionIsRead03(t *testing.T) {
 	}
 	if json.Unmarshal(b, &card) != nil || card.ProtocolVersion != "0.3" || card.URL == "" {
 		t.Fatalf("0.3-capable peer card without A2A-Version: %s; want the 0.3 card shape", b)
+	}
+}
+
+// TestJS03RESTSendIsCreated pins why a2atop cannot talk 0.3 over HTTP+JSON
+// to the JS SDK: its 0.3 REST layer answers v1/message:send with 201
+// Created, and the Go SDK's 0.3 REST client treats every status other than
+// 200 as an error (ErrInternalError), although the task was created.
+func TestJS03RESTSendIsCreated(t *testing.T) {
+	p := startPeer(t, "--legacy", "--step-ms=5")
+	c, rec := sdkClient(t, p.URL, clientOpts{Binding: a2a.TransportProtocolHTTPJSON, Version: "0.3"})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: textMsg("", "ask")})
+	last := lastExchange(rec)
+	if err == nil || !errors.Is(err, a2a.ErrInternalError) {
+		t.Fatalf("0.3 REST SendMessage: err %v; pinned: ErrInternalError", err)
+	}
+	if last.Path != "/a2a/rest/v1/message:send" || last.Status != 201 || !strings.Contains(string(last.Body), "TASK_STATE_INPUT_REQUIRED") {
+		t.Fatalf("raw: %s %d %s; pinned: 201 Created with the task", last.Path, last.Status, last.Body)
 	}
 }

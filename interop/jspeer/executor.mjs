@@ -30,12 +30,11 @@ function readMessage(message) {
   return { text, first: (text.split(/\s+/)[0] ?? '').toLowerCase(), data };
 }
 
-// decisionOf reads an approve/deny decision from a reply: text words first,
-// then data parts shaped {"decision": "approve"|"deny"} or {"approved": bool}.
+// decisionOf reads an approve/deny decision from a reply: a data part
+// {"decision": "approve"|"deny"} or {"approved": true|false} wins; otherwise
+// the first word of the text: approve/approved/yes/grant/granted, or
+// deny/denied/reject/rejected/no. Anything else is no decision ('').
 export function decisionOf({ text, data }) {
-  const w = text.toLowerCase();
-  if (/\b(deny|denied|reject|rejected|no)\b/.test(w)) return 'deny';
-  if (/\b(approve|approved|yes|grant|granted)\b/.test(w)) return 'approve';
   for (const d of data) {
     if (d && typeof d === 'object') {
       if (d.approved === true) return 'approve';
@@ -45,6 +44,9 @@ export function decisionOf({ text, data }) {
       if (v.startsWith('den') || v.startsWith('reject')) return 'deny';
     }
   }
+  const first = (text.toLowerCase().match(/^[^a-z]*([a-z]+)/) ?? [])[1] ?? '';
+  if (['approve', 'approved', 'yes', 'grant', 'granted'].includes(first)) return 'approve';
+  if (['deny', 'denied', 'reject', 'rejected', 'no'].includes(first)) return 'deny';
   return '';
 }
 

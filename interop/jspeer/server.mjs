@@ -8,8 +8,9 @@
 //
 //   LISTENING http://127.0.0.1:PORT
 //
-// Everything else (logs) goes to stderr. The process exits on SIGINT/SIGTERM
-// and when its stdin reaches EOF, so a test that dies never leaves it behind.
+// Everything else (logs) goes to stderr, including one line per request:
+//   REQ http|grpc <METHOD%20PATH or gRPC path> A2A-Version=<value, or - if none>
+// The process exits on SIGINT/SIGTERM and when its stdin reaches EOF, so a test that dies never leaves it behind.
 //
 // Endpoints (all on the printed origin):
 //   GET  /.well-known/agent-card.json   the agent card
@@ -73,6 +74,11 @@ import { createPeerExecutor } from './executor.mjs';
 const config = parseConfig(process.argv.slice(2), process.env);
 const log = (...a) => console.error(`[jspeer ${config.name}]`, ...a);
 
+function logRequest(kind, what, version) {
+  const v = Array.isArray(version) ? version.join(',') : version;
+  process.stderr.write(`REQ ${kind} ${what.replace(/\s+/g, '%20')} A2A-Version=${v === undefined || v === '' ? '-' : v}\n`);
+}
+
 class BearerUser {
   constructor(token) {
     this._name = 'bearer-' + crypto.createHash('sha256').update(token).digest('hex').slice(0, 12);
@@ -126,8 +132,10 @@ async function main() {
   const legacyCompat = { enabled: config.protocols.includes('0.3') };
   const userBuilder = (req) => userFromHeader(req.headers.authorization);
 
+  // One machine-readable line per request on stderr; the Go tests read
+  // these to prove which A2A-Version every call carried.
   app.use((req, _res, next) => {
-    log(req.method, req.originalUrl, 'A2A-Version=' + (req.headers['a2a-version'] ?? '(none)'));
+    logRequest('http', `${req.method} ${req.originalUrl}`, req.headers['a2a-version']);
     next();
   });
   app.use(AGENT_CARD_PATH.startsWith('/') ? AGENT_CARD_PATH : '/' + AGENT_CARD_PATH, agentCardHandler({ agentCardProvider: handler, cache: { maxAge: 0 }, legacyCompat }));
@@ -140,6 +148,7 @@ async function main() {
     grpcServer.addService(A2AService, grpcService({
       requestHandler: handler,
       userBuilder: async (call) => {
+        logRequest('grpc', call.getPath?.() ?? '?', call.metadata.get('a2a-version')[0]);
         const auth = call.metadata.get('authorization')[0];
         if (config.token && !(typeof auth === 'string' && tokenMatches(auth))) {
           const err = new Error('missing or wrong bearer token');
