@@ -13,10 +13,10 @@ import (
 // target is one agent a2atop is tested against: an implementation, a
 // binding and a protocol version, plus what is known about its habits.
 type target struct {
-	Name     string              // "js/jsonrpc", "go/grpc", "js-0.3/rest", ...
-	URL      string              // base URL (serves the card)
-	Binding  string              // a2aclient AgentOptions.Binding
-	Protocol string              // a2aclient AgentOptions.Protocol
+	Name     string                // "js/jsonrpc", "go/grpc", "js-0.3/rest", ...
+	URL      string                // base URL (serves the card)
+	Binding  string                // a2aclient AgentOptions.Binding
+	Protocol string                // a2aclient AgentOptions.Protocol
 	SDK      a2a.TransportProtocol // the same binding for the raw SDK client
 	Version  a2a.ProtocolVersion
 	// Listing is false where ListTasks does not exist (0.3 JSON-RPC).

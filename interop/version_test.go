@@ -5,9 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
