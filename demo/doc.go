@@ -26,6 +26,15 @@
 // SendMessage on a task that waits for a decision, parses the decision,
 // hands it to the waiting executor over a channel, and answers with the
 // task once the executor has recorded the message in the task's history.
+// A decision is a data part {"decision": "approve"|"deny", "reason": ...,
+// "approver": ...} or text starting with approve, approved, deny or denied
+// (the rest is the reason); anything else on a waiting task is refused with
+// invalid params (-32602) saying so. A retry with a messageId already in
+// the task's history gets the task back, not a second decision. A staging
+// deploy whose request names a change ticket ("... with change ticket
+// CHG-2041") is approved out of band after Timings.OutOfBand, with no
+// message. A message to a planner task that waits on the deployer is
+// refused (-32004) with the deployer task to answer instead.
 //
 // Every agent accepts any caller and scopes every task to one user, "demo",
 // so ListTasks works for an anonymous dashboard.
