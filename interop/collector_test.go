@@ -32,6 +32,16 @@ type collector struct {
 	health map[string]model.HealthUpdate
 	info   map[string]model.AgentInfo
 	bad    []string // health errors seen
+	// Fleet is a model.Fleet fed with every event, as the UI would; read
+	// it only inside with().
+	Fleet *model.Fleet
+}
+
+// with runs f with the collector's lock held (for reading Fleet).
+func (c *collector) with(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f()
 }
 
 // runManager starts a Manager for agents and stops it when the test ends.
@@ -42,6 +52,10 @@ func runManager(t *testing.T, agents ...a2aclient.AgentOptions) *collector {
 		tasks:  map[string]map[a2a.TaskID]*seenTask{},
 		health: map[string]model.HealthUpdate{},
 		info:   map[string]model.AgentInfo{},
+		Fleet:  model.NewFleet(model.Options{}),
+	}
+	for _, a := range agents {
+		c.Fleet.AddAgent(a.Name, a.URL)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -73,6 +87,7 @@ func runManager(t *testing.T, agents ...a2aclient.AgentOptions) *collector {
 func (c *collector) apply(ev model.Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.Fleet.Apply([]model.Event{ev})
 	switch ev.Kind {
 	case model.EventHealth:
 		c.health[ev.Agent] = *ev.Health
