@@ -63,6 +63,8 @@ type Agent struct {
 	ReadOnly      bool     `toml:"read_only"`
 	ChainKey      string   `toml:"chain_metadata_key"`
 	Tasks         []string `toml:"tasks"`
+	// Approval shapes this agent's approve/deny replies; nil is the default.
+	Approval *Approval `toml:"approval"`
 
 	// FromArgs is true for an agent added from a command-line URL.
 	FromArgs bool `toml:"-"`
@@ -86,6 +88,15 @@ type Auth struct {
 	// helpful error instead of "unknown key".
 	Token  *string `toml:"token"`
 	APIKey *string `toml:"api_key"`
+}
+
+// Approval is an agent's [agent.approval] table: the shape of the message
+// an approve or deny sends (see approvals.Template for the placeholders).
+type Approval struct {
+	ApproveText string `toml:"approve_text"`
+	DenyText    string `toml:"deny_text"`
+	Data        string `toml:"data"`
+	NoData      bool   `toml:"no_data"`
 }
 
 // Header is one [[agent.auth.headers]] entry: a header whose value comes

@@ -96,12 +96,13 @@ func TestValidate(t *testing.T) {
 		{"bad header name", agent + "[[agent.auth.headers]]\nname = \"X Key\"\nvalue_env = \"K\"\n", "agent \"a\".auth.headers[1].name", "not a valid header"},
 		{"header twice", agent + "[agent.auth]\ntoken_env = \"T\"\n[[agent.auth.headers]]\nname = \"authorization\"\nvalue_env = \"K\"\n", "agent \"a\".auth.headers[1].name", "twice"},
 		{"header without source", agent + "[[agent.auth.headers]]\nname = \"X\"\n", "agent \"a\".auth.headers[1]", "exactly one"},
+		{"bad approval data", agent + "[agent.approval]\ndata = \"{not json\"\n", "agent \"a\".approval", ""},
 		{"allowed host without port", agent + "[agent.auth]\nallowed_hosts = [\"example.com\"]\n", "agent \"a\".auth.allowed_hosts[1]", "host:port"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := parse(t, tt.doc)
-			if tt.msg == "" {
+			if tt.msg == "" && tt.key == "" {
 				if err != nil {
 					t.Fatalf("want valid, got %v", err)
 				}

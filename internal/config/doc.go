@@ -9,7 +9,7 @@
 // file, and Config.AgentOptions reads them when a2atop starts.
 //
 // config owns parsing, defaults, validation and secret resolution. It may
-// import the standard library, go-toml, the A2A SDK's a2a types and
-// a2atop/a2aclient (for the options it produces); never ui, approvals,
-// bubbletea, bubbles or lipgloss.
+// import the standard library, go-toml, the A2A SDK's a2a types,
+// a2atop/a2aclient and a2atop/approvals (for the options and templates it
+// produces); never ui, bubbletea, bubbles or lipgloss.
 package config

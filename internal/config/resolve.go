@@ -11,6 +11,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/a2aclient"
+	"a2atop/approvals"
 )
 
 // AgentOptions turns the validated config into the options package
@@ -160,4 +161,20 @@ func (c *Config) ChainKeys() map[string]string {
 		}
 	}
 	return m
+}
+
+// Templates maps each agent with an [agent.approval] table to its
+// approve/deny shape, for approvals.Options.Templates.
+func (c *Config) Templates() map[string]approvals.Template {
+	m := map[string]approvals.Template{}
+	for _, a := range c.Agents {
+		if a.Approval != nil {
+			m[a.Name] = a.Approval.template()
+		}
+	}
+	return m
+}
+
+func (ap *Approval) template() approvals.Template {
+	return approvals.Template{ApproveText: ap.ApproveText, DenyText: ap.DenyText, Data: ap.Data, NoData: ap.NoData}
 }

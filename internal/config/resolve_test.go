@@ -68,3 +68,15 @@ func TestAgentOptionsMissingSecret(t *testing.T) {
 		}
 	}
 }
+
+func TestTemplates(t *testing.T) {
+	c, err := parse(t, "[[agent]]\nname = \"a\"\nurl = \"http://x\"\n[agent.approval]\napprove_text = \"ok {{approver}}\"\nno_data = true\n"+
+		"[[agent]]\nname = \"b\"\nurl = \"http://y\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := c.Templates()
+	if len(m) != 1 || m["a"].ApproveText != "ok {{approver}}" || !m["a"].NoData {
+		t.Errorf("Templates = %+v", m)
+	}
+}

@@ -123,6 +123,11 @@ func (a *Agent) validate() error {
 			return fail(fmt.Sprintf("tasks[%d]", i+1), "a task id must not be empty")
 		}
 	}
+	if a.Approval != nil {
+		if err := a.Approval.template().Validate(); err != nil {
+			return fail("approval", "%v", err)
+		}
+	}
 	return a.Auth.validate()
 }
 
