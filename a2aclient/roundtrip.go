@@ -98,7 +98,7 @@ func (t *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 			rc.Close()
 		}
 	}
-	t.wire.Add(max(req.ContentLength, 0))
+	t.wire.Add(max(req.ContentLength, 0) + headerBytes(req.Header) + int64(len(req.Method)+len(req.URL.RequestURI())+12))
 	var hdr strings.Builder
 	for name, vals := range req.Header {
 		for _, v := range vals {
@@ -120,6 +120,7 @@ func (t *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		pr.set(0, 0, req.URL.String())
 		return nil, err
 	}
+	t.wire.Add(headerBytes(resp.Header) + int64(len(resp.Status)+11))
 	rec.mu.Lock()
 	rec.ex.Status = resp.StatusCode
 	rec.mu.Unlock()
@@ -309,4 +310,15 @@ func (p *probe) grpcCode() codes.Code {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.grpc
+}
+
+// headerBytes approximates the size of h on an HTTP/1.1 wire.
+func headerBytes(h http.Header) int64 {
+	var n int64
+	for k, vs := range h {
+		for _, v := range vs {
+			n += int64(len(k) + len(v) + 4)
+		}
+	}
+	return n + 2
 }

@@ -78,6 +78,7 @@ func statusEv(ec *a2asrv.ExecutorContext, st a2a.TaskState, at time.Time, text s
 func (e *testExec) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
 	return func(yield func(a2a.Event, error) bool) {
 		word := strings.Fields(msgText(ec.Message) + " _")[0]
+		gate := e.gateCh() // taken before the task exists, so no release is missed
 		at := time.Now()
 		if n, ok := strings.CutPrefix(word, "at:"); ok {
 			v, _ := strconv.ParseInt(n, 10, 64)
@@ -107,7 +108,7 @@ func (e *testExec) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter
 				return
 			}
 			select {
-			case <-e.gateCh():
+			case <-gate:
 			case <-ctx.Done():
 				return
 			}
@@ -115,7 +116,7 @@ func (e *testExec) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter
 		case strings.HasPrefix(word, "chatty:"):
 			n, _ := strconv.Atoi(strings.TrimPrefix(word, "chatty:"))
 			select {
-			case <-e.gateCh():
+			case <-gate:
 			case <-ctx.Done():
 				return
 			}
@@ -181,7 +182,7 @@ const (
 // testAgent is a real SDK server on loopback that can be stopped and
 // started again on the same port, keeping its task store.
 type testAgent struct {
-	t      *testing.T
+	t      testing.TB
 	kind   agentKind
 	exec   *testExec
 	icpt   *userInterceptor
@@ -197,7 +198,7 @@ type testAgent struct {
 	noList bool
 }
 
-func startAgent(t *testing.T, kind agentKind, streaming bool, wrap func(http.Handler) http.Handler) *testAgent {
+func startAgent(t testing.TB, kind agentKind, streaming bool, wrap func(http.Handler) http.Handler) *testAgent {
 	t.Helper()
 	a := &testAgent{t: t, kind: kind, exec: newTestExec(), icpt: &userInterceptor{}, wrap: wrap}
 	a.store = taskstore.NewInMemory(&taskstore.InMemoryStoreConfig{Authenticator: a2asrv.NewTaskStoreAuthenticator()})
@@ -230,7 +231,7 @@ func startAgent(t *testing.T, kind agentKind, streaming bool, wrap func(http.Han
 	return a
 }
 
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -306,7 +307,7 @@ func (a *testAgent) stop() {
 }
 
 // other is "another client": a bare SDK client that creates tasks.
-func (a *testAgent) other(t *testing.T) *sdk.Client {
+func (a *testAgent) other(t testing.TB) *sdk.Client {
 	t.Helper()
 	cl, err := sdk.NewFromCard(t.Context(), a.card,
 		sdk.WithJSONRPCTransport(&http.Client{}), sdk.WithRESTTransport(&http.Client{}),
@@ -320,7 +321,7 @@ func (a *testAgent) other(t *testing.T) *sdk.Client {
 }
 
 // send creates a task from text with another client and returns its id.
-func (a *testAgent) send(t *testing.T, text string) a2a.TaskID {
+func (a *testAgent) send(t testing.TB, text string) a2a.TaskID {
 	t.Helper()
 	cl := a.other(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
@@ -341,7 +342,7 @@ func (a *testAgent) send(t *testing.T, text string) a2a.TaskID {
 
 // createInStore adds a task straight into the store (while the server is
 // down, for instance), as the agent's user.
-func (a *testAgent) createInStore(t *testing.T, st a2a.TaskState) a2a.TaskID {
+func (a *testAgent) createInStore(t testing.TB, st a2a.TaskState) a2a.TaskID {
 	t.Helper()
 	ctx, cc := a2asrv.NewCallContext(t.Context(), nil)
 	cc.User = a2asrv.NewAuthenticatedUser("tester", nil)

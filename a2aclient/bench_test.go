@@ -1,0 +1,174 @@
+package a2aclient
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
+	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
+
+	"a2atop/model"
+)
+
+const ingestEvents = 2000
+
+// BenchmarkStreamIngest: events per second our watcher turns into model
+// events from one loopback SubscribeToTask stream (a real SDK server),
+// next to the bare SDK client reading the same kind of stream from the
+// same server in the same run. The stream starts when the reader holds
+// the first event; the clock stops at the final event.
+func BenchmarkStreamIngest(b *testing.B) {
+	a := startAgent(b, kindJSONRPC, true, nil)
+	o := fast("a", a.url())
+	o.SweepInterval = time.Hour
+	m := New([]AgentOptions{o}, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { m.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	bare := a.other(b)
+
+	var sdkDur, ourDur time.Duration
+	var sdkN, ourN int
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		d, n := ingestBare(b, a, bare)
+		sdkDur, sdkN = sdkDur+d, sdkN+n
+		d, n = ingestWatcher(b, a, m)
+		ourDur, ourN = ourDur+d, ourN+n
+	}
+	b.StopTimer()
+	sdkRate := float64(sdkN) / sdkDur.Seconds()
+	ourRate := float64(ourN) / ourDur.Seconds()
+	b.ReportMetric(sdkRate, "sdk-events/s")
+	b.ReportMetric(ourRate, "watcher-events/s")
+	b.ReportMetric(ourRate/sdkRate, "ratio")
+}
+
+func ingestBare(b *testing.B, a *testAgent, cl *sdk.Client) (time.Duration, int) {
+	b.Helper()
+	id := a.send(b, fmt.Sprintf("chatty:%d", ingestEvents))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var start time.Time
+	n := 0
+	for ev, err := range cl.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: id}) {
+		if err != nil {
+			b.Fatalf("bare SDK stream: %v", err)
+		}
+		switch e := ev.(type) {
+		case *a2a.Task:
+			if start.IsZero() {
+				start = time.Now()
+				a.exec.release()
+			}
+		case *a2a.TaskStatusUpdateEvent:
+			n++
+			if e.Status.State == a2a.TaskStateCompleted {
+				return time.Since(start), n
+			}
+		}
+	}
+	b.Fatalf("bare SDK stream ended after %d events without completion", n)
+	return 0, 0
+}
+
+func ingestWatcher(b *testing.B, a *testAgent, m *Manager) (time.Duration, int) {
+	b.Helper()
+	id := a.send(b, fmt.Sprintf("chatty:%d", ingestEvents))
+	m.Watch("a", id)
+	var start time.Time
+	n := 0
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case ev := <-m.Events():
+			switch {
+			case ev.Kind == model.EventTask && ev.Source == model.SourceStream && ev.Task.ID == id && start.IsZero():
+				start = time.Now()
+				a.exec.release()
+			case ev.Kind == model.EventStatus && ev.Status.TaskID == id:
+				n++
+				if ev.Status.Status.State == a2a.TaskStateCompleted {
+					return time.Since(start), n
+				}
+			}
+		case <-timeout:
+			b.Fatalf("watcher stream: %d events, no completion", n)
+		}
+	}
+}
+
+// BenchmarkIncrementalSweep: bytes on the wire (HTTP bodies and headers,
+// both ways) for an incremental sweep of an agent holding 10,000 tasks of
+// which 10 changed, next to a full listing of the same agent.
+func BenchmarkIncrementalSweep(b *testing.B) {
+	a := startAgent(b, kindJSONRPC, false, nil)
+	ctx, cc := a2asrv.NewCallContext(context.Background(), nil)
+	cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
+	var ids []a2a.TaskID
+	old := time.Now().Add(-24 * time.Hour)
+	for i := 0; i < 10000; i++ {
+		ts := old.Add(time.Duration(i) * time.Second)
+		msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart(fmt.Sprintf("step %d of the nightly suite", i)))
+		task := &a2a.Task{ID: a2a.NewTaskID(), ContextID: a2a.NewContextID(),
+			Status: a2a.TaskStatus{State: a2a.TaskStateCompleted, Timestamp: &ts, Message: msg}}
+		if _, err := a.store.Create(ctx, task); err != nil {
+			b.Fatal(err)
+		}
+		ids = append(ids, task.ID)
+	}
+	o := fast("a", a.url())
+	o.Subscribe = false
+	m := New([]AgentOptions{o}, Options{Buffer: 1 << 16})
+	w := m.watchers["a"]
+	go func() {
+		for range m.Events() {
+		}
+	}()
+	if err := w.connect(ctx); err != nil {
+		b.Fatal(err)
+	}
+	before := w.c.rt.wire.Load()
+	if err := w.sweep(ctx, true); err != nil {
+		b.Fatal(err)
+	}
+	full := w.c.rt.wire.Load() - before
+	var inc int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		for j := 0; j < 10; j++ {
+			touch(b, a.store, ctx, ids[(i*10+j)%len(ids)])
+		}
+		b.StartTimer()
+		before := w.c.rt.wire.Load()
+		if err := w.sweep(ctx, false); err != nil {
+			b.Fatal(err)
+		}
+		inc += w.c.rt.wire.Load() - before
+	}
+	b.StopTimer()
+	perSweep := float64(inc) / float64(b.N)
+	b.ReportMetric(float64(full), "full-bytes")
+	b.ReportMetric(perSweep, "incremental-bytes")
+	b.ReportMetric(100*perSweep/float64(full), "incremental-%")
+}
+
+// touch gives a stored task a new status (working, timestamp now).
+func touch(b *testing.B, store *taskstore.InMemory, ctx context.Context, id a2a.TaskID) {
+	st, err := store.Get(ctx, id)
+	if err != nil {
+		b.Fatal(err)
+	}
+	next := *st.Task
+	now := time.Now()
+	next.Status = a2a.TaskStatus{State: a2a.TaskStateWorking, Timestamp: &now}
+	if _, err := store.Update(ctx, &taskstore.UpdateRequest{Task: &next, PrevTask: st.Task, PrevVersion: st.Version}); err != nil {
+		b.Fatal(err)
+	}
+}
