@@ -83,6 +83,19 @@ func TestDemoFlow(t *testing.T) {
 	step("filter", []string{"1", "/", "9", "f", "3", "c", "2", "e", "1"}, "/9f3c2e1")
 	tm.Send(key("enter"))
 	step("help", []string{"?"}, "Keys — tasks")
+	step("help closed", []string{"esc", "esc"}, "tab next pane")
+
+	// An agent that stops mid-run shows as down, its tasks stale, and
+	// recovers when it returns.
+	if err := df.StopAgent(demo.Deployer); err != nil {
+		t.Fatal(err)
+	}
+	step("deployer stopped", nil, "stale: agent")
+	if err := df.StartAgent(demo.Deployer); err != nil {
+		t.Fatal(err)
+	}
+	step("deployer back", nil, "5 up 0 degraded 0 down")
+	step("help again", []string{"?"}, "Keys — tasks")
 
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)

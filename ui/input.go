@@ -28,6 +28,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if c, ok := m.component().(common.InputCapturer); ok && c.Capturing() {
 		return m.forward(msg)
 	}
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+		return m.eachRune(msg)
+	}
 	if cmd, ok := m.globalKey(msg); ok {
 		return cmd
 	}
@@ -44,6 +47,21 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	return m.forward(msg)
+}
+
+// eachRune handles keys that arrived in one read ("jjj" from a held key
+// over a slow link) one by one, as the person pressed them. Only outside
+// prompts and dialogs: a dialog ignores such a burst rather than take it
+// as an answer.
+func (m *Model) eachRune(msg tea.KeyMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, r := range msg.Runes {
+		if m.overlay != overlayNone {
+			break
+		}
+		cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+	}
+	return tea.Batch(cmds...)
 }
 
 // globalKey handles the keys every view shares.

@@ -317,3 +317,17 @@ func TestAgentsViewSelectsAndLoadsCapture(t *testing.T) {
 		t.Fatalf("legacy-intake card lacks health details:\n%s", v)
 	}
 }
+
+func TestRunesInOneReadAreKeysOneByOne(t *testing.T) {
+	m, b := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
+	if p := m.tasks.focused(); p.cursor != 2 {
+		t.Fatalf("\"jj\" moved the cursor to %d, want 2", p.cursor)
+	}
+	// A burst ending in a dialog stops there: "cy" must not confirm.
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("cy")})
+	if m.overlay != overlayConfirm || len(b.cancels) != 0 {
+		t.Fatalf("\"cy\" in one read: overlay %d, cancels %v", m.overlay, b.cancels)
+	}
+}
