@@ -29,3 +29,11 @@ func knownGap(t *testing.T, present bool, gap string) {
 // on, so TaskNotFound/TaskNotCancelable over REST lose their meaning.
 const gapRESTErrors = "a2aclient: REST error bodies served as application/a2a+json (JS SDK) are not classified; " +
 	"the SDK returns ErrServerError. Fix: in the RoundTripper, parse google.rpc.Status ErrorInfo.reason (or present the body as application/json)"
+
+// gapGoNoActiveExecution: Go SDK servers answer SubscribeToTask on an
+// INPUT_REQUIRED/AUTH_REQUIRED task with -32001 "no active execution",
+// which is the TaskNotFound code; a2aclient recovers (GetTask, then sweeps)
+// but also shows "task not found: it may have expired" as the agent's
+// health error, although the task is there.
+const gapGoNoActiveExecution = "a2aclient: a Go server's -32001 on SubscribeToTask for an interrupted task shows as a health error " +
+	"\"task not found\" although GetTask then finds the task; treat it as \"no active execution\" and stay quiet"

@@ -97,7 +97,9 @@ func TestManagerStreamsInterruptedTask(t *testing.T) {
 		if tg.StreamsInterrupted && src != "stream" {
 			t.Errorf("COMPLETED first seen from %s; this agent keeps the stream open, so want stream", src)
 		}
-		if errs := c.healthErrors(); len(errs) > 0 {
+		errs := c.healthErrors()
+		knownGap(t, !tg.StreamsInterrupted && len(errs) > 0 && strings.Contains(errs[0], "task not found"), gapGoNoActiveExecution)
+		if len(errs) > 0 {
 			t.Errorf("health errors while streaming: %v", errs)
 		}
 	})
