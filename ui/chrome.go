@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui/common"
 )
@@ -92,21 +93,28 @@ func (m *Model) body() string {
 func (m *Model) header() string {
 	t := m.ctx.Theme
 	up, degraded, down, connecting := agentHealth(m.ctx.Fleet)
-	var a, c int = m.tasks.counts(model.ClassActive), m.tasks.counts(model.ClassInterrupted)
-	term := m.tasks.counts(model.ClassTerminal)
+	f, all := m.ctx.Fleet, model.Query{}
+	a, c := f.Count(model.ClassActive, all), f.Count(model.ClassInterrupted, all)
+	term, unknown := f.Count(model.ClassTerminal, all), f.Count(model.ClassUnknown, all)
 	long := []string{
 		t.Title.Render("a2atop") + " " + t.Muted.Render(m.viewName()),
 		t.OK.Render(strconv.Itoa(up)+" up") + " " + warnIf(t.Warn, degraded, " degraded") +
 			" " + warnIf(t.Error, down, " down") + connectingText(t.Muted, connecting),
 		t.StateActive.Render("active "+strconv.Itoa(a)) + " " +
 			t.StateInterrupted.Render("interrupted "+strconv.Itoa(c)) + " " +
-			t.StateTerminal.Render("terminal "+strconv.Itoa(term)),
+			t.StateTerminal.Render("terminal "+strconv.Itoa(term)) + unknownText(t.StateUnknown, unknown, "unknown "),
 	}
 	short := []string{
 		t.Title.Render("a2atop"),
 		t.OK.Render(strconv.Itoa(up)+"↑") + " " + warnIf(t.Warn, degraded, "~") + " " + warnIf(t.Error, down, "↓"),
 		t.StateActive.Render("A"+strconv.Itoa(a)) + " " + t.StateInterrupted.Render("I"+strconv.Itoa(c)) +
-			" " + t.StateTerminal.Render("T"+strconv.Itoa(term)),
+			" " + t.StateTerminal.Render("T"+strconv.Itoa(term)) + unknownText(t.StateUnknown, unknown, "?"),
+	}
+	medium := []string{
+		t.Title.Render("a2atop"),
+		long[1],
+		t.StateActive.Render("A "+strconv.Itoa(a)) + " " + t.StateInterrupted.Render("I "+strconv.Itoa(c)) +
+			" " + t.StateTerminal.Render("T "+strconv.Itoa(term)) + unknownText(t.StateUnknown, unknown, "? "),
 	}
 	badge := ""
 	if m.ctx.ReadOnly {
@@ -114,8 +122,11 @@ func (m *Model) header() string {
 	}
 	sep := t.Muted.Render(" │ ")
 	line := strings.Join(long, sep)
-	if lipgloss.Width(line)+lipgloss.Width(badge)+1 > m.width {
-		line = strings.Join(short, " ")
+	for _, alt := range []string{strings.Join(medium, sep), strings.Join(short, " ")} {
+		if lipgloss.Width(line)+lipgloss.Width(badge)+1 <= m.width {
+			break
+		}
+		line = alt
 	}
 	if badge != "" {
 		gap := max(m.width-lipgloss.Width(line)-lipgloss.Width(badge), 1)
@@ -130,6 +141,13 @@ func warnIf(s lipgloss.Style, n int, label string) string {
 		return text
 	}
 	return s.Render(text)
+}
+
+func unknownText(s lipgloss.Style, n int, label string) string {
+	if n == 0 {
+		return ""
+	}
+	return " " + s.Render(label+strconv.Itoa(n))
 }
 
 func connectingText(s lipgloss.Style, n int) string {
@@ -190,7 +208,10 @@ func (m *Model) footer() string {
 	}
 	prefix := ""
 	if f := m.tasks.filterText(); f != "" && (m.view == viewTasks) {
-		prefix = t.Prompt.Render("/") + t.Text.Render(f) + t.Muted.Render(" (esc clears)") + "  "
+		prefix = t.Prompt.Render("/") + t.Text.Render(sanitize.Line(f, 40)) + t.Muted.Render(" (esc clears)") + "  "
+		if bad := m.tasks.query.Filter.Invalid; len(bad) > 0 {
+			prefix += t.Error.Render("matches nothing: "+sanitize.Line(strings.Join(bad, " "), 40)) + "  "
+		}
 	}
 	m.help.Width = max(m.width-lipgloss.Width(prefix), 1)
 	return ansi.Truncate(prefix+m.help.ShortHelpView(m.shortHelp()), m.width, "…")

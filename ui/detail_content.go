@@ -180,7 +180,7 @@ func (v *detailView) historySection(b *section) {
 		b.line(th.Muted.Render("not fetched (no backend)"))
 		return
 	}
-	b.heading("History (" + strconv.Itoa(len(v.fetched.History)) + " messages)")
+	b.heading("History (" + plural(len(v.fetched.History), "message") + ")")
 	if len(v.fetched.History) == 0 {
 		b.line(th.Muted.Render("(empty)"))
 	}
@@ -339,4 +339,12 @@ func (b *section) text(s string) {
 // wrap breaks s at spaces (or anywhere, for long words) to width w.
 func wrap(s string, w int) string {
 	return ansi.Wrap(s, w, "")
+}
+
+// plural is "1 message", "3 messages".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }

@@ -110,8 +110,12 @@ func (m *Model) onTick(tickMsg) tea.Cmd {
 	now := m.ctx.Now()
 	m.status.expire(now)
 	cmds := []tea.Cmd{tick(m.ctx.Now)}
-	if m.view == viewAgents {
+	switch m.view {
+	case viewAgents:
+		m.agents.sync()
 		cmds = append(cmds, m.agents.fetchCapture())
+	case viewDetail:
+		m.detail.rebuild(false)
 	}
 	for _, c := range []*common.Component{&m.inbox, &m.journal} {
 		if *c == nil {

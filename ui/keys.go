@@ -60,8 +60,8 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// applyReadOnly disables the keys that write to agents and the views that
-// are not wired.
+// apply disables the keys that write to agents (read-only, or no backend
+// to write through) and the views that are not wired.
 func (k *KeyMap) apply(readOnly, inbox, journal bool) {
 	k.Cancel.SetEnabled(!readOnly)
 	k.Reply.SetEnabled(!readOnly && inbox)

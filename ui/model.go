@@ -141,7 +141,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return m, m.onMouse(msg)
 	case taskLoadedMsg:
-		m.detail.loaded(msg)
+		m.taskLoaded(msg)
 		return m, nil
 	case cancelDoneMsg:
 		return m, m.cancelDone(msg)
@@ -172,6 +172,14 @@ func (m *Model) View() string {
 	m.renders++
 	m.cache = m.render()
 	return m.cache
+}
+
+// taskLoaded gives a GetTask answer to the detail view, logging failures.
+func (m *Model) taskLoaded(msg taskLoadedMsg) {
+	if msg.Err != nil {
+		m.log.Warn("get task failed", "agent", msg.Key.Agent, "task", string(msg.Key.ID), "err", msg.Err)
+	}
+	m.detail.loaded(msg)
 }
 
 // forward hands a message the root does not know to the component shown.

@@ -1,0 +1,337 @@
+package inbox
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/approvals"
+	"a2atop/model"
+	"a2atop/ui/common"
+)
+
+// refresh rebuilds the queue from the fleet and keeps the selection on
+// the same task. A selected task that left gets a one-line notice; the
+// task of an open editor or confirmation closes it (the draft is noted in
+// the journal, nothing was sent).
+func (m *Inbox) refresh(left map[model.TaskKey]bool) []tea.Cmd {
+	m.items = m.svc.Queue(m.ctx.Fleet, m.sort)
+	m.fver = m.ctx.Fleet.Version()
+	m.jver = m.svc.Version()
+	var cmds []tea.Cmd
+	followUp := m.conf != nil && m.conf.d.Kind == approvals.KindFollowUp
+	dropped := false
+	if m.mode != modeList && !followUp && m.index(m.target) < 0 {
+		cmds = append(cmds, m.dropTarget())
+		dropped = true
+	}
+	if i := m.index(m.sel); i >= 0 {
+		m.cursor = i
+	} else if m.sel != (model.TaskKey{}) {
+		if !dropped && (m.notice == "" || left[m.sel]) {
+			m.setNotice(fmt.Sprintf("%s left the inbox (now %s)", keyName(m.sel), m.stateOf(m.sel)), false)
+		}
+		m.cursor = min(m.cursor, len(m.items)-1)
+	}
+	m.cursor = max(min(m.cursor, len(m.items)-1), 0)
+	if it := m.selected(); it != nil {
+		m.sel = it.Key()
+	} else {
+		m.sel = model.TaskKey{}
+	}
+	return cmds
+}
+
+// dropTarget closes the dialog of a task that left the inbox and notes
+// the dropped draft in the journal.
+func (m *Inbox) dropTarget() tea.Cmd {
+	k, st := m.target, m.stateOf(m.target)
+	hadDraft := m.mode == modeConfirm || m.mode == modeReason || m.ed.dirty()
+	m.closeDialog()
+	if !hadDraft {
+		m.setNotice(fmt.Sprintf("%s left the inbox (now %s); nothing was sent", keyName(k), st), false)
+		return nil
+	}
+	m.setNotice(fmt.Sprintf("%s left the inbox (now %s) while you were answering: draft dropped, nothing was sent", keyName(k), st), true)
+	svc := m.svc
+	from := m.tstate
+	to := model.NormalizeState(m.taskState(k))
+	return func() tea.Msg {
+		return NotedMsg{Err: svc.NoteLeft(k.Agent, k.ID, from, to, "left the inbox while an answer was being written; the draft was dropped, nothing was sent")}
+	}
+}
+
+func (m *Inbox) closeDialog() {
+	m.mode, m.conf, m.rerr, m.target, m.tstate = modeList, nil, "", model.TaskKey{}, ""
+	m.ed = editor{}
+}
+
+func (m *Inbox) index(k model.TaskKey) int {
+	if k == (model.TaskKey{}) {
+		return -1
+	}
+	for i, it := range m.items {
+		if it.Key() == k {
+			return i
+		}
+	}
+	return -1
+}
+
+func (m *Inbox) taskState(k model.TaskKey) a2a.TaskState {
+	if t := m.ctx.Fleet.Task(k); t != nil {
+		return t.State
+	}
+	return ""
+}
+
+func (m *Inbox) stateOf(k model.TaskKey) string {
+	if t := m.ctx.Fleet.Task(k); t != nil {
+		return model.ShortState(t.State)
+	}
+	return "gone"
+}
+
+func keyName(k model.TaskKey) string { return k.Agent + " · " + common.ShortID(k.ID) }
+
+// key routes a key by mode.
+func (m *Inbox) key(msg tea.KeyMsg) tea.Cmd {
+	switch m.mode {
+	case modeEditor:
+		return m.editorKey(msg)
+	case modeReason:
+		return m.reasonKey(msg)
+	case modeConfirm:
+		return m.confirmKey(msg)
+	}
+	return m.listKey(msg)
+}
+
+func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.Top):
+		m.move(-len(m.items))
+	case key.Matches(msg, k.Bottom):
+		m.move(len(m.items))
+	case key.Matches(msg, k.Sort):
+		m.sort = nextSort(m.sort)
+		m.refresh(nil)
+	case key.Matches(msg, k.Open):
+		if it := m.selected(); it != nil {
+			kk := it.Key()
+			return func() tea.Msg { return common.OpenTaskMsg{Key: kk} }
+		}
+	case key.Matches(msg, k.Reply):
+		return m.openEditor()
+	case key.Matches(msg, k.Approve):
+		return m.approve()
+	case key.Matches(msg, k.Deny):
+		return m.openReason()
+	case key.Matches(msg, k.Back):
+		return func() tea.Msg { return common.BackMsg{} }
+	}
+	return nil
+}
+
+func (m *Inbox) move(d int) {
+	if len(m.items) == 0 {
+		return
+	}
+	m.cursor = max(min(m.cursor+d, len(m.items)-1), 0)
+	m.sel = m.items[m.cursor].Key()
+	m.notice = ""
+}
+
+func nextSort(s model.SortBy) model.SortBy {
+	switch s {
+	case model.SortAge:
+		return model.SortAgent
+	case model.SortAgent:
+		return model.SortUpdated
+	}
+	return model.SortAge
+}
+
+// actionable returns the selected item if it can be answered, or sets a
+// notice saying why not.
+func (m *Inbox) actionable() *approvals.Item {
+	it := m.selected()
+	switch {
+	case m.ctx.ReadOnly:
+		m.setNotice(approvals.ErrReadOnly.Error(), true)
+		return nil
+	case it == nil:
+		return nil
+	case !it.Actionable:
+		m.setNotice(fmt.Sprintf("%s waits on %s: answer that one", keyName(it.Key()), keyName(it.Leaf.Key)), true)
+		return nil
+	}
+	return it
+}
+
+func (m *Inbox) openEditor() tea.Cmd {
+	it := m.actionable()
+	if it == nil {
+		return nil
+	}
+	m.mode, m.target, m.tstate, m.ed = modeEditor, it.Key(), it.Task.State, newEditor()
+	m.ed.setSize(m.w, m.editorHeight())
+	m.notice = ""
+	return nil
+}
+
+func (m *Inbox) openReason() tea.Cmd {
+	it := m.actionable()
+	if it == nil {
+		return nil
+	}
+	if it.Task.State != a2a.TaskStateAuthRequired {
+		m.setNotice("deny answers auth-required; this task asks for input: reply with r", true)
+		return nil
+	}
+	ti := textinput.New()
+	ti.Placeholder = "why? (required: the agent and the journal keep it)"
+	ti.Prompt = "reason: "
+	ti.Width = max(m.w-12, 10)
+	ti.Cursor.SetMode(cursor.CursorStatic)
+	ti.Focus()
+	m.mode, m.target, m.tstate, m.reason, m.rerr = modeReason, it.Key(), it.Task.State, ti, ""
+	return nil
+}
+
+func (m *Inbox) approve() tea.Cmd {
+	it := m.actionable()
+	if it == nil {
+		return nil
+	}
+	return m.prepare(*it, approvals.Input{Kind: approvals.KindApprove}, modeList)
+}
+
+// prepare builds the decision and opens the confirmation, or shows why
+// it cannot be built.
+func (m *Inbox) prepare(it approvals.Item, in approvals.Input, from mode) tea.Cmd {
+	if p, ok := m.svc.Prior(it.Task.Key.Agent, it.Task.Key.ID, it.Prompt); ok {
+		it.Prior = &p // the journal may be newer than the queue
+	}
+	in.Again = it.Prior != nil // the confirmation below names the earlier decision
+	d, err := m.svc.Prepare(it, in)
+	if err != nil {
+		switch {
+		case errors.Is(err, approvals.ErrInvalidJSON) || errors.Is(err, approvals.ErrEmptyReply):
+			m.ed.err = err.Error()
+		case from == modeReason:
+			m.rerr = err.Error()
+		default:
+			m.setNotice(err.Error(), true)
+		}
+		return nil
+	}
+	now := m.ctx.Now()
+	m.conf = newConfirm(d, it.Key(), it.Prior, m.svc.QuietPeriod(), now)
+	m.conf.from = from
+	m.mode, m.target, m.tstate = modeConfirm, it.Key(), it.Task.State
+	return armCmd(m.svc.QuietPeriod())
+}
+
+func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		m.closeDialog()
+		m.setNotice("reply abandoned; nothing was sent", false)
+		return nil
+	case key.Matches(msg, k.Switch):
+		m.ed.toggle()
+		return nil
+	case key.Matches(msg, k.Send):
+		i := m.index(m.target)
+		if i < 0 {
+			return nil
+		}
+		return m.prepare(m.items[i], approvals.Input{Kind: approvals.KindReply, Text: m.ed.text.Value(), JSON: m.ed.data.Value()}, modeEditor)
+	}
+	return m.ed.update(msg)
+}
+
+func (m *Inbox) reasonKey(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Back):
+		m.closeDialog()
+		return nil
+	case msg.Type == tea.KeyEnter:
+		i := m.index(m.target)
+		if i < 0 {
+			return nil
+		}
+		return m.prepare(m.items[i], approvals.Input{Kind: approvals.KindDeny, Reason: m.reason.Value()}, modeReason)
+	}
+	var cmd tea.Cmd
+	m.reason, cmd = m.reason.Update(msg)
+	m.rerr = ""
+	return cmd
+}
+
+// confirmKey accepts "y" only when armed; every other key (and an early
+// "y") restarts the quiet period.
+func (m *Inbox) confirmKey(msg tea.KeyMsg) tea.Cmd {
+	now := m.ctx.Now()
+	c := m.conf
+	switch {
+	case key.Matches(msg, m.keys.Decline):
+		m.mode, m.conf = c.from, nil
+		if m.mode == modeList {
+			m.target = model.TaskKey{}
+		}
+		return nil
+	case key.Matches(msg, m.keys.Confirm) && c.arming.Armed(now):
+		d, k := c.d, c.key
+		m.closeDialog()
+		m.setNotice(fmt.Sprintf("sending %s to %s…", d.Kind, keyName(k)), false)
+		return sendCmd(m.svc, k, d)
+	}
+	c.arming.Key(now)
+	return armCmd(c.arming.Remaining(now))
+}
+
+// sent shows what a send achieved; an ended task offers the follow-up.
+func (m *Inbox) sent(msg SentMsg) tea.Cmd {
+	o := msg.Outcome
+	text := fmt.Sprintf("%s → %s: %s", o.Kind, keyName(msg.Key), o.Words())
+	if n := o.Next(); n != "" && o.Result != approvals.ResultAccepted {
+		text += " — " + n
+	}
+	m.setNotice(text, o.Result != approvals.ResultAccepted)
+	m.refresh(nil)
+	if !o.FollowUp || m.mode != modeList {
+		return nil
+	}
+	d, err := m.svc.PrepareFollowUp(o.MessageID)
+	if err != nil {
+		m.setNotice(err.Error(), true)
+		return nil
+	}
+	m.conf = newConfirm(d, msg.Key, nil, m.svc.QuietPeriod(), m.ctx.Now())
+	m.mode, m.target = modeConfirm, model.TaskKey{}
+	return armCmd(m.svc.QuietPeriod())
+}
+
+// reconciledNotice says what the start-up (or on-demand) reconcile found.
+func (m *Inbox) reconciledNotice(outs []approvals.Outcome) {
+	if len(outs) == 0 {
+		return
+	}
+	o := outs[0]
+	text := fmt.Sprintf("reconciled %d open decision(s); %s → %s: %s", len(outs), o.Kind, keyName(model.TaskKey{Agent: o.Agent, ID: o.TaskID}), o.Words())
+	m.setNotice(text, o.Result != approvals.ResultAccepted)
+}

@@ -1,0 +1,69 @@
+package inbox
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"a2atop/approvals"
+	"a2atop/internal/sanitize"
+	"a2atop/model"
+	"a2atop/ui/common"
+	"a2atop/ui/theme"
+)
+
+// confirm is the "send this?" dialog. It shows the whole payload and
+// accepts "y" only once armed: after the quiet period with no keypress.
+type confirm struct {
+	d      *approvals.Decision
+	key    model.TaskKey
+	arming approvals.Arming
+	prior  *approvals.Entry // the prompt's earlier decision, when this is a second one
+	from   mode             // where n/esc returns to
+}
+
+func newConfirm(d *approvals.Decision, k model.TaskKey, prior *approvals.Entry, quiet time.Duration, now time.Time) *confirm {
+	return &confirm{d: d, key: k, prior: prior, arming: approvals.NewArming(quiet, now)}
+}
+
+// title says what will be sent.
+func (c *confirm) title() string {
+	switch c.d.Kind {
+	case approvals.KindApprove:
+		return "Approve this request?"
+	case approvals.KindDeny:
+		return "Deny this request?"
+	case approvals.KindFollowUp:
+		return "The task ended first. Send as a follow-up task?"
+	}
+	return "Send this reply?"
+}
+
+// view draws the dialog within w columns.
+func (c *confirm) view(th *theme.Theme, w int, now time.Time) string {
+	inner := max(w-4, 20)
+	var b strings.Builder
+	b.WriteString(th.DialogTitle.Render(c.title()) + "\n")
+	if c.prior != nil {
+		b.WriteString(th.Warn.Render(sanitize.Line(fmt.Sprintf("already decided: %s by %s at %s (%s) — this sends a second decision",
+			c.prior.Kind, c.prior.Approver, c.prior.DecidedAt.UTC().Format("15:04:05Z"), c.prior.Result), inner)) + "\n")
+	}
+	m := c.d.Message
+	to := fmt.Sprintf("to %s · %s", c.d.Agent, common.ShortID(c.d.TaskID))
+	if c.d.Kind == approvals.KindFollowUp {
+		to = fmt.Sprintf("to %s · new task in context %s, naming %s", c.d.Agent, c.d.ContextID, common.ShortID(c.d.TaskID))
+	}
+	b.WriteString(sanitize.Line(to, inner) + "\n")
+	b.WriteString(th.Muted.Render(sanitize.Line(fmt.Sprintf("taskId %s · contextId %s · messageId %s · role user", m.TaskID, m.ContextID, m.ID), inner)) + "\n")
+	if len(m.ReferenceTasks) > 0 {
+		b.WriteString(th.Muted.Render(sanitize.Line(fmt.Sprintf("referenceTaskIds %v", m.ReferenceTasks), inner)) + "\n")
+	}
+	b.WriteString(renderParts(th, m.Parts, inner))
+	b.WriteString("\n")
+	if rem := c.arming.Remaining(now); rem > 0 {
+		b.WriteString(th.Muted.Render("y arms after a quiet moment (type-ahead protection) · n/esc: back"))
+	} else {
+		b.WriteString(th.Prompt.Render("y") + th.Text.Render(": send") + th.Muted.Render(" · n/esc: back"))
+	}
+	return th.Dialog.Width(max(w-2, 10)).Render(b.String())
+}

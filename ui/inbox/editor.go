@@ -1,0 +1,110 @@
+package inbox
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/textarea"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/approvals"
+	"a2atop/ui/theme"
+)
+
+// editor is the reply editor: a text field and a JSON data field; tab
+// switches between them, either or both are sent. The JSON is validated
+// as it is typed and the error shown under it.
+type editor struct {
+	text, data textarea.Model
+	onData     bool
+	err        string // the JSON error, in place; "" when valid or empty
+}
+
+func newTextarea(placeholder string) textarea.Model {
+	ta := textarea.New()
+	ta.Placeholder = placeholder
+	ta.ShowLineNumbers = false
+	ta.Prompt = "│ "
+	ta.CharLimit = 64 << 10
+	ta.Cursor.SetMode(cursor.CursorStatic)
+	return ta
+}
+
+func newEditor() editor {
+	e := editor{text: newTextarea("reply text (optional when you send data)"), data: newTextarea(`JSON data, e.g. {"branch": "main"} (optional)`)}
+	e.text.Focus()
+	return e
+}
+
+// setSize gives both fields the width and splits the height.
+func (e *editor) setSize(w, h int) {
+	fh := max((h-4)/2, 1)
+	e.text.SetWidth(max(w-2, 10))
+	e.data.SetWidth(max(w-2, 10))
+	e.text.SetHeight(fh)
+	e.data.SetHeight(fh)
+}
+
+// toggle moves the focus between text and data.
+func (e *editor) toggle() {
+	e.onData = !e.onData
+	if e.onData {
+		e.text.Blur()
+		e.data.Focus()
+	} else {
+		e.data.Blur()
+		e.text.Focus()
+	}
+}
+
+// update types into the focused field.
+func (e *editor) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	if e.onData {
+		e.data, cmd = e.data.Update(msg)
+		e.validate()
+	} else {
+		e.text, cmd = e.text.Update(msg)
+	}
+	return cmd
+}
+
+// validate checks the JSON field in place.
+func (e *editor) validate() {
+	e.err = ""
+	if s := e.data.Value(); strings.TrimSpace(s) != "" {
+		if _, err := approvals.ParseJSON(s); err != nil {
+			e.err = err.Error()
+		}
+	}
+}
+
+// dirty reports whether anything was typed (a draft worth noting if the
+// task leaves the inbox).
+func (e *editor) dirty() bool {
+	return strings.TrimSpace(e.text.Value()) != "" || strings.TrimSpace(e.data.Value()) != ""
+}
+
+// view draws the two fields with their labels and the JSON error.
+func (e *editor) view(th *theme.Theme) string {
+	label := func(s string, on bool) string {
+		if on {
+			return th.Prompt.Render("▸ " + s)
+		}
+		return th.Label.Render("  " + s)
+	}
+	var b strings.Builder
+	b.WriteString(label("Text", !e.onData) + "\n")
+	b.WriteString(e.text.View() + "\n")
+	b.WriteString(label("JSON data", e.onData) + "\n")
+	b.WriteString(e.data.View() + "\n")
+	switch {
+	case e.err != "":
+		b.WriteString(th.Error.Render("✗ " + e.err))
+	case strings.TrimSpace(e.data.Value()) != "":
+		b.WriteString(th.OK.Render("✓ valid JSON"))
+	default:
+		b.WriteString(th.Muted.Render("tab: text/json · ctrl+s: send… · esc: abandon"))
+	}
+	return b.String()
+}

@@ -1,0 +1,221 @@
+package inbox
+
+import (
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/approvals"
+	"a2atop/model"
+	"a2atop/ui/common"
+)
+
+// mode is what the inbox is doing: browsing, or one of the dialogs.
+type mode uint8
+
+const (
+	modeList    mode = iota
+	modeEditor       // writing a reply
+	modeReason       // writing a deny reason
+	modeConfirm      // confirming a send
+)
+
+// Options configure the inbox and journal views. The zero value is
+// usable.
+type Options struct {
+	// Sort is the initial queue order; the zero value is
+	// model.SortUpdated, so pass model.SortAge for oldest first.
+	Sort model.SortBy
+	// KeyMap overrides DefaultKeyMap when non-nil.
+	KeyMap *KeyMap
+}
+
+// Inbox is the approvals inbox: a common.Component. Build it with New.
+type Inbox struct {
+	ctx  common.Context
+	svc  *approvals.Service
+	keys KeyMap
+	sort model.SortBy
+	w, h int
+
+	items  []approvals.Item
+	fver   uint64 // fleet version the items were built at
+	jver   uint64 // journal version they were built at (Item.Prior)
+	cursor int
+	sel    model.TaskKey // the selected task: kept when rows move
+	top    int           // first visible row
+
+	notice    string
+	noticeErr bool
+
+	mode   mode
+	target model.TaskKey // the task the editor, reason or confirmation is about
+	tstate a2a.TaskState // its state when the dialog opened
+	ed     editor
+	reason textinput.Model
+	rerr   string // deny reason error, in place
+	conf   *confirm
+
+	reconciled bool // the start-up reconcile was asked for
+}
+
+// New returns the factory ui.Options.Inbox expects: the inbox over svc.
+func New(svc *approvals.Service, o Options) func(common.Context) common.Component {
+	return func(ctx common.Context) common.Component { return NewInbox(ctx, svc, o) }
+}
+
+// NewInbox builds the inbox component directly (tests, other roots).
+func NewInbox(ctx common.Context, svc *approvals.Service, o Options) *Inbox {
+	keys := DefaultKeyMap()
+	if o.KeyMap != nil {
+		keys = *o.KeyMap
+	}
+	ro := ctx.ReadOnly || svc.ReadOnly()
+	keys.readOnly(ro)
+	ctx.ReadOnly = ro
+	m := &Inbox{ctx: ctx, svc: svc, keys: keys, sort: o.Sort, w: 80, h: 20}
+	m.refresh(nil)
+	return m
+}
+
+// Capturing reports whether typed keys belong to the inbox (editor,
+// reason, confirmation), so the root does not take "q" or "2".
+func (m *Inbox) Capturing() bool { return m.mode != modeList }
+
+// Title is the header's view name.
+func (m *Inbox) Title() string { return "inbox" }
+
+// SetSize gives the inbox its cells.
+func (m *Inbox) SetSize(w, h int) {
+	m.w, m.h = max(w, 20), max(h, 5)
+	if m.mode == modeEditor {
+		m.ed.setSize(m.w, m.editorHeight())
+	}
+	m.reason.Width = max(m.w-12, 10)
+}
+
+// Update handles fleet changes, the clock, results and keys.
+func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.FleetChangedMsg:
+		return m, m.fleetChanged(msg.Result)
+	case common.TickMsg:
+		return m, m.tick()
+	case common.ReplyToMsg:
+		m.selectKey(msg.Key)
+		return m, m.openEditor()
+	case SentMsg:
+		return m, m.sent(msg)
+	case ReconciledMsg:
+		m.reconciledNotice(msg.Outcomes)
+		return m, nil
+	case NotedMsg:
+		if msg.Err != nil {
+			m.setNotice("journal: "+msg.Err.Error(), true)
+		}
+		return m, nil
+	case armedMsg:
+		return m, nil
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	}
+	if m.mode == modeEditor { // cursor and other textarea messages
+		return m, m.ed.update(msg)
+	}
+	return m, nil
+}
+
+// tick refreshes from the fleet when it changed and, once, reconciles what
+// the journal left open (a crash, a timeout) in the background.
+func (m *Inbox) tick() tea.Cmd {
+	if m.ctx.Fleet.Version() != m.fver || m.svc.Version() != m.jver {
+		m.refresh(nil)
+	}
+	if m.reconciled || m.ctx.ReadOnly {
+		return nil
+	}
+	m.reconciled = true
+	return reconcileCmd(m.svc)
+}
+
+// fleetChanged rebuilds the queue; items that left the interrupted set
+// leave at once, with a notice when they were selected or being answered.
+func (m *Inbox) fleetChanged(res model.ApplyResult) tea.Cmd {
+	left := map[model.TaskKey]bool{}
+	for _, k := range res.Left {
+		left[k] = true
+	}
+	cmds := m.refresh(left)
+	if !m.ctx.ReadOnly && len(res.Left) > 0 {
+		cmds = append(cmds, m.observe(res.Left))
+	}
+	return tea.Batch(cmds...)
+}
+
+// observe journals, for tasks we decided on, the state they left for.
+func (m *Inbox) observe(keys []model.TaskKey) tea.Cmd {
+	type obs struct {
+		k  model.TaskKey
+		st a2a.TaskState
+	}
+	var list []obs
+	for _, k := range keys {
+		if t := m.ctx.Fleet.Task(k); t != nil {
+			list = append(list, obs{k, t.State})
+		}
+	}
+	svc := m.svc
+	return func() tea.Msg {
+		for _, o := range list {
+			if err := svc.ObserveState(o.k.Agent, o.k.ID, o.st); err != nil {
+				return NotedMsg{Err: err}
+			}
+		}
+		return nil
+	}
+}
+
+// selected is the item under the cursor, or nil.
+func (m *Inbox) selected() *approvals.Item {
+	if m.cursor < 0 || m.cursor >= len(m.items) {
+		return nil
+	}
+	return &m.items[m.cursor]
+}
+
+func (m *Inbox) selectKey(k model.TaskKey) {
+	m.refresh(nil)
+	for i, it := range m.items {
+		if it.Key() == k {
+			m.cursor, m.sel = i, k
+			return
+		}
+	}
+}
+
+func (m *Inbox) setNotice(s string, isErr bool) { m.notice, m.noticeErr = s, isErr }
+
+// ShortHelp is the footer's keys for the current mode.
+func (m *Inbox) ShortHelp() []key.Binding {
+	k := m.keys
+	switch m.mode {
+	case modeEditor:
+		return []key.Binding{k.Switch, k.Send, k.Back}
+	case modeReason:
+		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "continue")), k.Back}
+	case modeConfirm:
+		return []key.Binding{k.Confirm, k.Decline}
+	}
+	return []key.Binding{k.Up, k.Down, k.Reply, k.Approve, k.Deny, k.Open, k.Sort}
+}
+
+// FullHelp is every inbox key, grouped.
+func (m *Inbox) FullHelp() [][]key.Binding {
+	k := m.keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Top, k.Bottom, k.Open, k.Sort},
+		{k.Reply, k.Approve, k.Deny},
+		{k.Switch, k.Send, k.Confirm, k.Decline, k.Back},
+	}
+}

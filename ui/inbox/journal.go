@@ -1,0 +1,283 @@
+package inbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/approvals"
+	"a2atop/internal/sanitize"
+	"a2atop/model"
+	"a2atop/ui/common"
+)
+
+// Journal is the decision journal view: newest first, each human
+// decision with its outcome, and the agent's state changes as separate
+// facts (a state change is not a grant). A common.Component.
+type Journal struct {
+	ctx  common.Context
+	svc  *approvals.Service
+	keys KeyMap
+	w, h int
+
+	entries []approvals.Entry
+	ver     uint64
+	cursor  int
+	top     int
+
+	notice    string
+	noticeErr bool
+	conf      *confirm // "send again?" for an unknown or not-delivered decision
+}
+
+// NewJournal returns the factory ui.Options.Journal expects.
+func NewJournal(svc *approvals.Service, o Options) func(common.Context) common.Component {
+	return func(ctx common.Context) common.Component { return NewJournalView(ctx, svc, o) }
+}
+
+// NewJournalView builds the journal component directly.
+func NewJournalView(ctx common.Context, svc *approvals.Service, o Options) *Journal {
+	keys := DefaultKeyMap()
+	if o.KeyMap != nil {
+		keys = *o.KeyMap
+	}
+	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
+	keys.readOnly(ctx.ReadOnly)
+	j := &Journal{ctx: ctx, svc: svc, keys: keys, w: 80, h: 20}
+	j.reload()
+	return j
+}
+
+// Capturing is true while the "send again?" confirmation is open.
+func (j *Journal) Capturing() bool { return j.conf != nil }
+
+// Title is the header's view name.
+func (j *Journal) Title() string { return "journal" }
+
+// SetSize gives the view its cells.
+func (j *Journal) SetSize(w, h int) { j.w, j.h = max(w, 20), max(h, 5) }
+
+func (j *Journal) reload() {
+	if v := j.svc.Version(); v != j.ver || j.entries == nil {
+		j.entries, j.ver = j.svc.Journal(), v
+		j.cursor = max(min(j.cursor, len(j.entries)-1), 0)
+	}
+}
+
+// Update handles the clock, results and keys.
+func (j *Journal) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	j.reload()
+	switch msg := msg.(type) {
+	case ReconciledMsg:
+		j.notice, j.noticeErr = fmt.Sprintf("reconciled %d open decision(s)", len(msg.Outcomes)), false
+		j.reload()
+	case SentMsg:
+		j.notice, j.noticeErr = fmt.Sprintf("%s → %s: %s", msg.Outcome.Kind, keyName(msg.Key), msg.Outcome.Words()), msg.Outcome.Result != approvals.ResultAccepted
+		j.reload()
+	case tea.KeyMsg:
+		return j, j.key(msg)
+	}
+	return j, nil
+}
+
+func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
+	k := j.keys
+	if c := j.conf; c != nil {
+		now := j.ctx.Now()
+		switch {
+		case key.Matches(msg, k.Decline):
+			j.conf = nil
+			return nil
+		case key.Matches(msg, k.Confirm) && c.arming.Armed(now):
+			j.conf = nil
+			j.notice = "sending again with the same messageId…"
+			return sendCmd(j.svc, c.key, c.d)
+		}
+		c.arming.Key(now)
+		return armCmd(c.arming.Remaining(now))
+	}
+	switch {
+	case key.Matches(msg, k.Up):
+		j.cursor = max(j.cursor-1, 0)
+	case key.Matches(msg, k.Down):
+		j.cursor = max(min(j.cursor+1, len(j.entries)-1), 0)
+	case key.Matches(msg, k.Top):
+		j.cursor = 0
+	case key.Matches(msg, k.Bottom):
+		j.cursor = max(len(j.entries)-1, 0)
+	case key.Matches(msg, k.Reconcile):
+		j.notice = "reconciling open decisions (GetTask)…"
+		return reconcileCmd(j.svc)
+	case key.Matches(msg, k.Retry):
+		return j.retry()
+	case key.Matches(msg, k.Open):
+		if e := j.selected(); e != nil {
+			kk := model.TaskKey{Agent: e.Agent, ID: e.TaskID}
+			return func() tea.Msg { return common.OpenTaskMsg{Key: kk} }
+		}
+	case key.Matches(msg, k.Back):
+		return func() tea.Msg { return common.BackMsg{} }
+	}
+	return nil
+}
+
+func (j *Journal) selected() *approvals.Entry {
+	if j.cursor < 0 || j.cursor >= len(j.entries) {
+		return nil
+	}
+	return &j.entries[j.cursor]
+}
+
+// retry asks to send an unknown or not-delivered decision again.
+func (j *Journal) retry() tea.Cmd {
+	e := j.selected()
+	if e == nil || e.Observed() {
+		return nil
+	}
+	d, err := j.svc.Retry(e.MessageID)
+	if err != nil {
+		j.notice, j.noticeErr = err.Error(), true
+		return nil
+	}
+	j.conf = newConfirm(d, model.TaskKey{Agent: e.Agent, ID: e.TaskID}, e, j.svc.QuietPeriod(), j.ctx.Now())
+	return armCmd(j.svc.QuietPeriod())
+}
+
+// View draws the entries that fit, the selected one in full.
+func (j *Journal) View() string {
+	th := j.ctx.Theme
+	lines := []string{th.Title.Render("Journal") + th.Muted.Render(fmt.Sprintf(" · %d entries · newest first · the decision and the agent's state are separate facts", len(j.entries)))}
+	if j.notice != "" {
+		st := th.Muted
+		if j.noticeErr {
+			st = th.Warn
+		}
+		lines = append(lines, st.Render(sanitize.Line(j.notice, j.w)))
+	}
+	if j.conf != nil {
+		lines = append(lines, strings.Split(j.conf.view(th, j.w, j.ctx.Now()), "\n")...)
+		return fitLines(lines, j.w, j.h)
+	}
+	if len(j.entries) == 0 {
+		lines = append(lines, "", th.Muted.Render("No decisions yet. Replies, approvals and denials you send are recorded here first."))
+		return fitLines(lines, j.w, j.h)
+	}
+	if j.cursor < j.top {
+		j.top = j.cursor
+	}
+	var body []string
+	for i := j.top; i < len(j.entries) && len(lines)+len(body) < j.h; i++ {
+		block := j.entry(j.entries[i], i == j.cursor)
+		if i == j.cursor && len(lines)+len(body)+len(block) > j.h && i > j.top {
+			j.top++ // keep the selected entry whole on screen
+			return j.View()
+		}
+		body = append(body, block...)
+	}
+	return fitLines(append(lines, body...), j.w, j.h)
+}
+
+// entry draws one journal entry: the decision line, what was sent, and
+// the agent's state changes; the selected one also says what to do next.
+func (j *Journal) entry(e approvals.Entry, sel bool) []string {
+	th := j.ctx.Theme
+	mark := "  "
+	if sel {
+		mark = "▸ "
+	}
+	if e.Observed() {
+		s := e.States[0]
+		head := fmt.Sprintf("%s%s  observed  %s  %s → %s", mark, stamp(s.At), keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}),
+			model.ShortState(s.From), model.ShortState(s.To))
+		out := []string{th.Muted.Render(sanitize.Line(head, j.w))}
+		if s.Note != "" {
+			out = append(out, th.Muted.Render(sanitize.Line("    "+s.Note, j.w)))
+		}
+		return out
+	}
+	head := fmt.Sprintf("%s%s  %-9s %s  by %s", mark, stamp(e.DecidedAt), e.Kind, keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}), e.Approver)
+	if e.Attempts > 1 {
+		head += fmt.Sprintf("  (sent %d times, same messageId)", e.Attempts)
+	}
+	res := th.OK
+	switch e.Result {
+	case approvals.ResultRefused, approvals.ResultSuperseded:
+		res = th.Error
+	case approvals.ResultPending, approvals.ResultUnknown, approvals.ResultNotDelivered:
+		res = th.Warn
+	}
+	first := sanitize.Line(head, max(j.w-16, 10))
+	if sel {
+		first = th.RowSelected.Render(first)
+	}
+	out := []string{first + "  " + res.Render(string(e.Result))}
+	out = append(out, "    "+th.Label.Render("decision: ")+sanitize.Line(partsLine(e.Parts), max(j.w-14, 1)))
+	if e.Reason != "" {
+		out = append(out, "    "+th.Label.Render("reason:   ")+sanitize.Line(e.Reason, max(j.w-14, 1)))
+	}
+	out = append(out, "    "+th.Label.Render("outcome:  ")+sanitize.Line(e.Words(), max(j.w-14, 1)))
+	out = append(out, "    "+th.Label.Render("agent:    ")+sanitize.Line(statesLine(e), max(j.w-14, 1)))
+	if sel {
+		if e.Error != "" {
+			out = append(out, "    "+th.Label.Render("error:    ")+th.Error.Render(sanitize.Line(e.Error, max(j.w-14, 1))))
+		}
+		next := e.Next()
+		if e.Result.Retryable() && !j.ctx.ReadOnly {
+			next += " (s: send again)"
+		}
+		out = append(out, "    "+th.Label.Render("next:     ")+th.Muted.Render(sanitize.Line(next, max(j.w-14, 1))))
+		out = append(out, th.Muted.Render(sanitize.Line(fmt.Sprintf("    messageId %s · context %s · prompt %s", e.MessageID, e.ContextID, e.Prompt), j.w)))
+	}
+	return out
+}
+
+func stamp(t time.Time) string { return t.UTC().Format("01-02 15:04:05Z") }
+
+// partsLine is what was sent, on one line: text parts quoted, data as
+// compact JSON.
+func partsLine(parts []*a2a.Part) string {
+	var out []string
+	for _, p := range parts {
+		switch c := p.Content.(type) {
+		case a2a.Text:
+			out = append(out, fmt.Sprintf("%q", string(c)))
+		case a2a.Data:
+			b, _ := json.Marshal(c.Value)
+			out = append(out, "data "+string(b))
+		case a2a.URL:
+			out = append(out, "file "+string(c))
+		}
+	}
+	return strings.Join(out, " + ")
+}
+
+// statesLine lists the agent's state changes after the decision.
+func statesLine(e approvals.Entry) string {
+	if len(e.States) == 0 {
+		return "no state change recorded (the decision is not the grant: the agent decides)"
+	}
+	s := model.ShortState(e.States[0].From)
+	for _, c := range e.States {
+		s += fmt.Sprintf(" → %s (%s %s)", model.ShortState(c.To), c.Source, c.At.UTC().Format("15:04:05Z"))
+	}
+	return s
+}
+
+// ShortHelp is the footer's keys.
+func (j *Journal) ShortHelp() []key.Binding {
+	if j.conf != nil {
+		return []key.Binding{j.keys.Confirm, j.keys.Decline}
+	}
+	return []key.Binding{j.keys.Up, j.keys.Down, j.keys.Open, j.keys.Reconcile, j.keys.Retry}
+}
+
+// FullHelp is every journal key.
+func (j *Journal) FullHelp() [][]key.Binding {
+	k := j.keys
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.Open}, {k.Reconcile, k.Retry, k.Confirm, k.Decline, k.Back}}
+}

@@ -1,0 +1,229 @@
+package inbox
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"a2atop/approvals"
+	"a2atop/internal/sanitize"
+	"a2atop/model"
+	"a2atop/ui/common"
+)
+
+// listShare is the part of the height the queue may take.
+func (m *Inbox) listRows() int {
+	n := len(m.items)
+	switch m.mode {
+	case modeList:
+		return max(min(n, m.h/3), 1)
+	default:
+		return max(min(n, m.h/6), 1)
+	}
+}
+
+// editorHeight is what the editor gets below the list and the question.
+func (m *Inbox) editorHeight() int { return max(m.h-m.listRows()-8, 6) }
+
+// View draws the queue, then the selected item (or the open dialog).
+func (m *Inbox) View() string {
+	th := m.ctx.Theme
+	var lines []string
+	lines = append(lines, m.titleLine())
+	if m.notice != "" {
+		st := th.Muted
+		if m.noticeErr {
+			st = th.Warn
+		}
+		lines = append(lines, st.Render(sanitize.Line(m.notice, m.w)))
+	}
+	if len(m.items) == 0 && m.mode == modeList {
+		lines = append(lines, "", th.Muted.Render("Nothing is waiting for a person. Interrupted tasks (input-required, auth-required) show here."))
+		return m.fit(lines)
+	}
+	lines = append(lines, m.rows()...)
+	lines = append(lines, th.HelpSep.Render(strings.Repeat("─", m.w)))
+	switch m.mode {
+	case modeEditor:
+		lines = append(lines, m.question(3)...)
+		lines = append(lines, strings.Split(m.ed.view(th), "\n")...)
+	case modeReason:
+		lines = append(lines, m.question(max(m.h-len(lines)-4, 3))...)
+		lines = append(lines, "", th.DialogTitle.Render("Deny: say why"), m.reason.View())
+		if m.rerr != "" {
+			lines = append(lines, th.Error.Render(sanitize.Line("✗ "+m.rerr, m.w)))
+		}
+	case modeConfirm:
+		lines = append(lines, strings.Split(m.conf.view(th, m.w, m.ctx.Now()), "\n")...)
+	default:
+		lines = append(lines, m.question(max(m.h-len(lines), 3))...)
+	}
+	return m.fit(lines)
+}
+
+func (m *Inbox) titleLine() string {
+	th := m.ctx.Theme
+	s := th.Title.Render("Inbox") + th.Muted.Render(fmt.Sprintf(" · %d waiting · %s", len(m.items), sortName(m.sort)))
+	if m.ctx.ReadOnly {
+		s += " " + th.Badge.Render("READ-ONLY")
+	}
+	return s
+}
+
+func sortName(s model.SortBy) string {
+	switch s {
+	case model.SortAge:
+		return "oldest first"
+	case model.SortAgent:
+		return "by agent"
+	}
+	return "newest first"
+}
+
+// fit cuts the drawing to the component's cells.
+func (m *Inbox) fit(lines []string) string { return fitLines(lines, m.w, m.h) }
+
+// fitLines cuts lines (which may hold newlines) to w cells and h lines.
+func fitLines(lines []string, w, h int) string {
+	var out []string
+	for _, l := range lines {
+		for _, part := range strings.Split(l, "\n") {
+			out = append(out, ansi.Truncate(part, w, ""))
+		}
+	}
+	if len(out) > h {
+		out = out[:h]
+	}
+	return strings.Join(out, "\n")
+}
+
+// rows draws the visible part of the queue as trees: ancestors first,
+// "└" before a task that others wait on.
+func (m *Inbox) rows() []string {
+	th := m.ctx.Theme
+	n := m.listRows()
+	if m.cursor < m.top {
+		m.top = m.cursor
+	}
+	if m.cursor >= m.top+n {
+		m.top = m.cursor - n + 1
+	}
+	m.top = max(min(m.top, len(m.items)-n), 0)
+	agentW := 8
+	for _, it := range m.items {
+		agentW = max(agentW, min(len(it.Task.Key.Agent)+2*it.Depth, 24))
+	}
+	now := m.ctx.Now()
+	var out []string
+	for i := m.top; i < min(m.top+n, len(m.items)); i++ {
+		it := m.items[i]
+		t := it.Task
+		tree := ""
+		if it.Depth > 0 {
+			tree = strings.Repeat("  ", it.Depth-1) + "└ "
+		}
+		name := sanitize.Line(tree+t.Key.Agent, agentW)
+		state := model.ShortState(t.State)
+		age := common.Age(now, t.Since)
+		head := fmt.Sprintf("%s %s %s %s ", pad(name, agentW), pad(common.ShortID(t.Key.ID), 8),
+			th.State(t.State).Render(pad(state, 14)), pad(age, 4))
+		rest := m.w - ansi.StringWidth(head) - 2
+		what := th.Muted.Render(sanitize.Line(m.rowText(it), max(rest, 1)))
+		if it.Actionable {
+			what = th.Text.Render(sanitize.Line(m.rowText(it), max(rest, 1)))
+		}
+		row := "  " + head + what
+		if i == m.cursor {
+			row = th.RowSelected.Render("▸ " + ansi.Strip(head) + ansi.Strip(what))
+		}
+		out = append(out, row)
+	}
+	if len(m.items) > n {
+		out = append(out, th.Muted.Render(fmt.Sprintf("  %d–%d of %d", m.top+1, min(m.top+n, len(m.items)), len(m.items))))
+	}
+	return out
+}
+
+// rowText is what a row says after its columns.
+func (m *Inbox) rowText(it approvals.Item) string {
+	if !it.Actionable && it.WaitingOn != nil {
+		return "waiting on " + it.WaitingOn.Key.Agent + " · " + common.ShortID(it.WaitingOn.Key.ID)
+	}
+	s := it.Task.Text
+	if it.Prior != nil {
+		s = "[" + string(it.Prior.Kind) + ": " + string(it.Prior.Result) + "] " + s
+	}
+	return s
+}
+
+func pad(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// question draws the selected item: who asks, its chain, every part of
+// its status message, and the earlier decision on this prompt. At most
+// max lines.
+func (m *Inbox) question(maxLines int) []string {
+	th := m.ctx.Theme
+	it := m.selected()
+	if m.mode != modeList {
+		if i := m.index(m.target); i >= 0 {
+			it = &m.items[i]
+		}
+	}
+	if it == nil {
+		return nil
+	}
+	t := it.Task
+	now := m.ctx.Now()
+	var lines []string
+	head := fmt.Sprintf("%s · %s · %s · waiting %s", t.Key.Agent, common.ShortID(t.Key.ID), model.ShortState(t.State), common.Age(now, t.Since))
+	if t.Snapshot != nil {
+		head += " · context " + t.Snapshot.ContextID
+	}
+	lines = append(lines, th.Title.Render(sanitize.Line(head, m.w)))
+	if len(it.Chain) > 1 {
+		var names []string
+		for _, c := range it.Chain {
+			n := c.Key.Agent + " · " + common.ShortID(c.Key.ID)
+			if c == it.Leaf {
+				n += " (asks)"
+			}
+			names = append(names, n)
+		}
+		lines = append(lines, th.Label.Render("chain: ")+sanitize.Line(strings.Join(names, " → "), m.w-7))
+	}
+	if !it.Actionable {
+		lines = append(lines, th.Warn.Render(sanitize.Line("waiting on "+keyName(it.Leaf.Key)+": the answer goes there", m.w)))
+	}
+	if q := it.Question(); q != nil {
+		lines = append(lines, strings.Split(renderParts(th, q.Parts, m.w), "\n")...)
+	} else {
+		lines = append(lines, th.Muted.Render("(the agent sent no status message)"))
+	}
+	if p := it.Prior; p != nil {
+		lines = append(lines, th.Warn.Render(sanitize.Line(fmt.Sprintf("decided: %s by %s at %s → %s", p.Kind, p.Approver,
+			p.DecidedAt.UTC().Format("15:04:05Z"), p.Words()), m.w)))
+	}
+	if it.Actionable && !m.ctx.ReadOnly && m.mode == modeList {
+		lines = append(lines, th.Muted.Render(actionHint(it)))
+	}
+	if len(lines) > maxLines {
+		lines = append(lines[:max(maxLines-1, 1)], th.Muted.Render("… "+strconv.Itoa(len(lines)-maxLines+1)+" more lines (enter: detail)"))
+	}
+	return lines
+}
+
+func actionHint(it *approvals.Item) string {
+	if it.Task.State == a2a.TaskStateAuthRequired {
+		return "a: approve · d: deny (with a reason) · r: reply"
+	}
+	return "r: reply (text, JSON data, or both)"
+}
