@@ -139,23 +139,31 @@ func (p *plannerAgent) check(ctx context.Context, id a2a.TaskID) (*a2a.Task, err
 }
 
 // Cancel implements a2asrv.AgentExecutor: the planner's task ends CANCELED
-// and the deployer task it waits on is canceled too.
+// and the deployer task it waits on is canceled too. CANCELED is written
+// first: canceling the deployer first would let the running execution see
+// the deployer task end and finish the planner task FAILED before the
+// cancel lands.
 func (p *plannerAgent) Cancel(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
 	return func(yield yieldFn) {
-		text := "Canceled on request."
+		var leaf a2a.TaskID
 		if t := ec.StoredTask; t != nil && t.Status.Message != nil && len(t.Status.Message.ReferenceTasks) > 0 {
-			id := t.Status.Message.ReferenceTasks[0]
-			cctx, done := context.WithTimeout(ctx, 5*time.Second)
-			c, err := p.deployer.get(cctx)
-			if err == nil {
-				_, err = c.CancelTask(cctx, &a2a.CancelTaskRequest{ID: id})
-			}
-			done()
-			text = fmt.Sprintf("Canceled on request, and deployer task %s with it.", id)
-			if err != nil {
-				text = fmt.Sprintf("Canceled on request; deployer task %s could not be canceled: %v", id, err)
-			}
+			leaf = t.Status.Message.ReferenceTasks[0]
 		}
-		yield(status(ec, a2a.TaskStateCanceled, text), nil)
+		if leaf == "" {
+			yield(status(ec, a2a.TaskStateCanceled, "Canceled on request."), nil)
+			return
+		}
+		if !yield(status(ec, a2a.TaskStateCanceled, fmt.Sprintf("Canceled on request; deployer task %s is canceled with it.", leaf)), nil) {
+			return
+		}
+		cctx, done := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer done()
+		c, err := p.deployer.get(cctx)
+		if err == nil {
+			_, err = c.CancelTask(cctx, &a2a.CancelTaskRequest{ID: leaf})
+		}
+		if err != nil {
+			log.Warn(ctx, "planner: could not cancel the deployer task", "task", leaf, "err", err)
+		}
 	}
 }
