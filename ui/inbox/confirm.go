@@ -53,11 +53,12 @@ func (c *confirm) view(th *theme.Theme, w int, now time.Time) string {
 	if c.d.Kind == approvals.KindFollowUp {
 		to = fmt.Sprintf("to %s · new task in context %s, naming %s", c.d.Agent, c.d.ContextID, common.ShortID(c.d.TaskID))
 	}
-	b.WriteString(sanitize.Line(to, inner) + "\n")
-	b.WriteString(th.Muted.Render(sanitize.Line(fmt.Sprintf("taskId %s · contextId %s · messageId %s · role user", m.TaskID, m.ContextID, m.ID), inner)) + "\n")
+	b.WriteString(wrapText(line(to), inner) + "\n")
+	ids := fmt.Sprintf("taskId %s · contextId %s · messageId %s · role user", m.TaskID, m.ContextID, m.ID)
 	if len(m.ReferenceTasks) > 0 {
-		b.WriteString(th.Muted.Render(sanitize.Line(fmt.Sprintf("referenceTaskIds %v", m.ReferenceTasks), inner)) + "\n")
+		ids += fmt.Sprintf(" · referenceTaskIds %v", m.ReferenceTasks)
 	}
+	b.WriteString(th.Muted.Render(wrapText(line(ids), inner)) + "\n")
 	b.WriteString(renderParts(th, m.Parts, inner))
 	b.WriteString("\n")
 	if rem := c.arming.Remaining(now); rem > 0 {

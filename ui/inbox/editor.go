@@ -86,7 +86,7 @@ func (e *editor) dirty() bool {
 }
 
 // view draws the two fields with their labels and the JSON error.
-func (e *editor) view(th *theme.Theme) string {
+func (e *editor) view(th *theme.Theme, w int) string {
 	label := func(s string, on bool) string {
 		if on {
 			return th.Prompt.Render("▸ " + s)
@@ -100,7 +100,7 @@ func (e *editor) view(th *theme.Theme) string {
 	b.WriteString(e.data.View() + "\n")
 	switch {
 	case e.err != "":
-		b.WriteString(th.Error.Render("✗ " + e.err))
+		b.WriteString(th.Error.Render(wrapText("✗ "+e.err, w)))
 	case strings.TrimSpace(e.data.Value()) != "":
 		b.WriteString(th.OK.Render("✓ valid JSON"))
 	default:

@@ -151,7 +151,11 @@ func (j *Journal) retry() tea.Cmd {
 // View draws the entries that fit, the selected one in full.
 func (j *Journal) View() string {
 	th := j.ctx.Theme
-	lines := []string{th.Title.Render("Journal") + th.Muted.Render(fmt.Sprintf(" · %d entries · newest first · the decision and the agent's state are separate facts", len(j.entries)))}
+	title := fmt.Sprintf(" · %d entries · newest first", len(j.entries))
+	if j.w >= 100 {
+		title += " · a decision is not the grant: the agent's state is its own fact"
+	}
+	lines := []string{th.Title.Render("Journal") + th.Muted.Render(title)}
 	if j.notice != "" {
 		st := th.Muted
 		if j.noticeErr {
@@ -216,7 +220,17 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 		first = th.RowSelected.Render(first)
 	}
 	out := []string{first + "  " + res.Render(string(e.Result))}
-	out = append(out, "    "+th.Label.Render("decision: ")+sanitize.Line(partsLine(e.Parts), max(j.w-14, 1)))
+	if sel { // the selected entry shows the whole payload
+		for i, l := range strings.Split(wrapText(line(partsLine(e.Parts)), max(j.w-14, 1)), "\n") {
+			lbl := "          "
+			if i == 0 {
+				lbl = "decision: "
+			}
+			out = append(out, "    "+th.Label.Render(lbl)+l)
+		}
+	} else {
+		out = append(out, "    "+th.Label.Render("decision: ")+sanitize.Line(partsLine(e.Parts), max(j.w-14, 1)))
+	}
 	if e.Reason != "" {
 		out = append(out, "    "+th.Label.Render("reason:   ")+sanitize.Line(e.Reason, max(j.w-14, 1)))
 	}

@@ -50,7 +50,7 @@ func (m *Inbox) View() string {
 	switch m.mode {
 	case modeEditor:
 		lines = append(lines, m.question(3)...)
-		lines = append(lines, strings.Split(m.ed.view(th), "\n")...)
+		lines = append(lines, strings.Split(m.ed.view(th, m.w), "\n")...)
 	case modeReason:
 		lines = append(lines, m.question(max(m.h-len(lines)-4, 3))...)
 		lines = append(lines, "", th.DialogTitle.Render("Deny: say why"), m.reason.View())
