@@ -50,7 +50,7 @@ func (w *watcher) emit(ev model.Event) {
 	if ev.At.IsZero() {
 		ev.At = time.Now()
 	}
-	if !w.overflow.Load() && w.em.send(w.ctx, ev) {
+	if !w.overflow.Load() && w.em.send(w.runCtx(), ev) {
 		return
 	}
 	w.overflow.Store(true)

@@ -36,7 +36,7 @@ type watcher struct {
 	c   *conn
 	em  *emitter
 	log *slog.Logger
-	ctx context.Context // set once by run; ops use their own contexts
+	ctxp atomic.Pointer[context.Context] // Run's context, for emit; nil before Run
 
 	connMu sync.Mutex // serializes connect
 
@@ -71,7 +71,6 @@ type watcher struct {
 func newWatcher(o AgentOptions, em *emitter, log *slog.Logger, captureN int) *watcher {
 	w := &watcher{
 		o: o, c: newConn(o, captureN), em: em, log: log.With("agent", o.Name),
-		ctx:   context.Background(),
 		tasks: map[a2a.TaskID]*memo{}, dirty: map[a2a.TaskID]struct{}{},
 		kick: make(chan struct{}, 1), fetch: make(chan struct{}, 4),
 	}
@@ -84,7 +83,7 @@ func newWatcher(o AgentOptions, em *emitter, log *slog.Logger, captureN int) *wa
 // run is the watcher's loop; it returns when ctx is done and every
 // goroutine it started has stopped.
 func (w *watcher) run(ctx context.Context) {
-	w.ctx = ctx
+	w.ctxp.Store(&ctx)
 	defer w.wg.Wait()
 	w.setHealth(model.HealthUpdate{State: model.HealthConnecting})
 	for ctx.Err() == nil {
@@ -239,3 +238,12 @@ func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Contex
 }
 
 var errNotConnected = errors.New("not connected yet (the card has not been resolved)")
+
+// runCtx is Run's context (Background before Run), which bounds how long
+// emit waits for room.
+func (w *watcher) runCtx() context.Context {
+	if p := w.ctxp.Load(); p != nil {
+		return *p
+	}
+	return context.Background()
+}
