@@ -32,10 +32,10 @@ func (m *memo) key() string { return m.ts.String() + "|" + string(m.state) }
 
 // watcher watches one agent: card, sweeps, polls, streams, health.
 type watcher struct {
-	o   AgentOptions
-	c   *conn
-	em  *emitter
-	log *slog.Logger
+	o    AgentOptions
+	c    *conn
+	em   *emitter
+	log  *slog.Logger
 	ctxp atomic.Pointer[context.Context] // Run's context, for emit; nil before Run
 
 	connMu sync.Mutex // serializes connect
