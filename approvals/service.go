@@ -69,6 +69,7 @@ type Service struct {
 	order    []*Entry            // decisions and observations, in journal order
 	byPrompt map[string][]string // promptKey -> messageIds, oldest first
 	inFlight map[string]bool
+	version  uint64 // increments on every record folded in
 }
 
 // Open opens (or creates) the journal and loads it. It does not contact
@@ -141,6 +142,7 @@ func promptKey(agent string, id a2a.TaskID, prompt string) string {
 // fold applies one record to the in-memory view. Callers hold s.mu (or
 // own s exclusively, as Open does).
 func (s *Service) fold(r record) {
+	s.version++
 	if r.ID == "" {
 		e := &Entry{}
 		e.applyRecord(r)
@@ -190,6 +192,14 @@ func (s *Service) Journal() []Entry {
 	}
 	sort.SliceStable(out, func(a, b int) bool { return entryTime(out[a]).After(entryTime(out[b])) })
 	return out
+}
+
+// Version increments whenever the journal gains a record, so a view can
+// tell whether it must read Journal again.
+func (s *Service) Version() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
 }
 
 // Entry returns the decision with this messageId.
