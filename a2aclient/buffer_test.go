@@ -52,3 +52,33 @@ func TestSlowConsumerCoalescesToResweep(t *testing.T) {
 		}
 	}
 }
+
+// MaxStreams caps the open streams; sweeps cover the other tasks.
+func TestMaxStreamsCap(t *testing.T) {
+	a := startAgent(t, kindREST, true, nil)
+	o := fast("a", a.url())
+	o.MaxStreams = 2
+	_, c := runManager(t, []AgentOptions{o}, Options{})
+	var ids []a2a.TaskID
+	for i := 0; i < 4; i++ {
+		ids = append(ids, a.send(t, "hold"))
+	}
+	c.waitFor(t, "two streams", 5*time.Second, func(evs []model.Event) bool {
+		h := lastHealth(evs, "a")
+		return h != nil && h.State == model.HealthStreaming && h.Streams == 2
+	})
+	for _, e := range c.snapshot() {
+		if e.Kind == model.EventHealth && e.Health.Streams > 2 {
+			t.Fatalf("health reports %d streams, cap is 2", e.Health.Streams)
+		}
+	}
+	a.exec.release()
+	c.waitFor(t, "all four complete", 10*time.Second, func(evs []model.Event) bool {
+		for _, id := range ids {
+			if !hasTask(evs, "a", id, a2a.TaskStateCompleted) {
+				return false
+			}
+		}
+		return true
+	})
+}
