@@ -141,8 +141,11 @@ func (f *Fleet) applyStatus(ev *Event) {
 		}
 		return
 	}
+	if f.older(t, se.Status.Timestamp) {
+		return
+	}
 	held := &t.Snapshot.Status
-	if f.older(t, se.Status.Timestamp) || sameStatus(held, &se.Status) {
+	if !f.newer(t, se.Status.Timestamp) && sameStatus(held, &se.Status) {
 		return
 	}
 	*held = se.Status
@@ -244,6 +247,14 @@ func (f *Fleet) newTask(a *Agent, id a2a.TaskID, ev *Event) *Task {
 		seq:       f.seq,
 		heapIdx:   -1,
 	}
+	if n := len(f.free); n > 0 {
+		t.slot = f.free[n-1]
+		f.free = f.free[:n-1]
+		f.slots[t.slot] = t
+	} else {
+		t.slot = uint32(len(f.slots))
+		f.slots = append(f.slots, t)
+	}
 	f.touch(t)
 	a.tasks[id] = t
 	a.Counts[ClassUnknown]++
@@ -298,6 +309,7 @@ func (f *Fleet) setStatus(t *Task, st *a2a.TaskStatus, ev *Event) {
 		}
 	}
 	t.State = state
+	t.hasTS = st.Timestamp != nil
 	switch {
 	case st.Timestamp != nil:
 		t.Updated = *st.Timestamp
@@ -316,8 +328,13 @@ func (f *Fleet) setStatus(t *Task, st *a2a.TaskStatus, ev *Event) {
 // older reports whether a status stamped ts is older than the one held.
 // Without both timestamps there is no order to keep: newest arrival wins.
 func (f *Fleet) older(t *Task, ts *time.Time) bool {
-	held := t.Snapshot.Status.Timestamp
-	return ts != nil && held != nil && ts.Before(*held)
+	return ts != nil && t.hasTS && ts.Before(t.Updated)
+}
+
+// newer reports whether a status stamped ts is newer than the one held,
+// so it cannot be a repeat.
+func (f *Fleet) newer(t *Task, ts *time.Time) bool {
+	return ts != nil && t.hasTS && ts.After(t.Updated)
 }
 
 // sameStatus reports whether b repeats a: same state, same timestamp,

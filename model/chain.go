@@ -71,7 +71,7 @@ func (f *Fleet) resolveMessage(t *Task, m *a2a.Message) *Task {
 }
 
 func (f *Fleet) resolveMeta(t *Task, md map[string]any) *Task {
-	key := f.opts.ChainKeys[t.Key.Agent]
+	key := t.agent.chainKey
 	if key == "" || md == nil {
 		return nil
 	}
@@ -224,7 +224,7 @@ func (f *Fleet) setRefs(t *Task, has bool) {
 }
 
 func (f *Fleet) msgRefs(t *Task, m *a2a.Message) bool {
-	return m != nil && (len(m.ReferenceTasks) > 0 || f.chainKeyIn(t, m.Metadata))
+	return m != nil && (len(m.ReferenceTasks) > 0 || len(m.Metadata) > 0 && f.chainKeyIn(t, m.Metadata))
 }
 
 func (f *Fleet) historyRefs(t *Task, h []*a2a.Message) bool {
@@ -240,7 +240,7 @@ func (f *Fleet) chainKeyIn(t *Task, md map[string]any) bool {
 	if len(md) == 0 {
 		return false
 	}
-	key := f.opts.ChainKeys[t.Key.Agent]
+	key := t.agent.chainKey
 	return key != "" && md[key] != nil
 }
 

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -159,4 +160,16 @@ func containsFold(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+func (f Filter) equal(g Filter) bool {
+	return slices.Equal(f.Words, g.Words) && slices.Equal(f.Agents, g.Agents) &&
+		slices.Equal(f.States, g.States) && slices.Equal(f.Classes, g.Classes) &&
+		slices.Equal(f.Invalid, g.Invalid)
+}
+
+// clone copies f, so a view's filter does not share the caller's slices.
+func (f Filter) clone() Filter {
+	return Filter{Words: slices.Clone(f.Words), Agents: slices.Clone(f.Agents),
+		States: slices.Clone(f.States), Classes: slices.Clone(f.Classes), Invalid: slices.Clone(f.Invalid)}
 }

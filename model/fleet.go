@@ -17,33 +17,56 @@ type TaskKey struct {
 // change it; the Fleet updates it in place when events arrive, so a
 // *Task stays valid (and current) until the task is evicted.
 type Task struct {
+	// The fields an event touches come first, within two cache lines.
+
 	Key      TaskKey
 	Snapshot *a2a.Task     // latest; history and artifacts capped by Options
 	State    a2a.TaskState // normalized (NormalizeState); an unknown name is kept as sent
-	Class    Class
 	// Updated is the status timestamp, or when we heard the status if
 	// the agent gave none.
-	Updated time.Time
+	Updated   time.Time
+	LastHeard time.Time // when we last heard of it, even from an event that changed nothing
+	// Text is the status message's text parts joined on one line (raw).
+	Text   string
+	Class  Class
+	Source Source // where the data we hold came from
+	Stale  bool   // its agent is unreachable, unauthorized or backing off
+	// Gone is set when the agent answered that it no longer knows the
+	// task (TaskNotFound, which may also mean access was lost). The task
+	// stays on screen; a later event for it clears Gone.
+	Gone bool
+
+	dirty    bool // changed since the pane indexes last saw it (view.go)
+	hasTS    bool // Updated is the agent's status timestamp
+	hasRefs  bool // status message, history or metadata may name a blocker
+	histRefs bool // some history message names a blocker
+	agent    *Agent
+	mark     uint64 // the batch that last touched its class (apply.go)
+	start    Class  // class at the start of that batch
+	metaRefs bool   // the snapshot's metadata has the agent's chain key
+	removed  bool   // evicted; the indexes drop it at the next sync
+	indexed  bool   // the pane indexes hold it under ixClass, ixUpd, ixSince
+	ixClass  Class
+	heapIdx  int32  // position in the agent's terminal heap, -1 if none
+	seq      uint64 // creation order, unique: the last sort tie-break
+	slot     uint32 // index in Fleet.slots
+	ixUpd    int64  // -Updated in ns, as indexed
+	ixSince  int64  // Since in ns, as indexed
+	fp       uint64 // fingerprint of the last snapshot as received; 0 = unknown
+	artBytes int    // artifact bytes held (estimate), against MaxArtifactBytes
+	artFull  bool   // an artifact was cut: later append chunks are dropped
+
 	// Since is the earliest time we know for the task: the status
 	// timestamp (or arrival time) of the first event we saw for it. It
 	// does not change afterwards; it is the "age" column and SortAge.
 	Since     time.Time
 	FirstSeen time.Time // when we first heard of the task (local clock)
-	LastHeard time.Time // when we last heard of it, even from an event that changed nothing
-	Source    Source    // where the data we hold came from
-	Stale     bool      // its agent is unreachable, unauthorized or backing off
-	// Gone is set when the agent answered that it no longer knows the
-	// task (TaskNotFound, which may also mean access was lost). The task
-	// stays on screen; a later event for it clears Gone.
-	Gone bool
 	// Hint is the task's own one-line result summary, for example
 	// "1 failed / 11 passed" for a COMPLETED task whose data artifact
 	// reports failures. Raw agent data: the UI sanitizes it. The hints
 	// that depend on other tasks or on the agent ("waiting on …",
 	// "stale: …") are computed by Fleet.RowHint.
 	Hint string
-	// Text is the status message's text parts joined on one line (raw).
-	Text string
 	// Violations counts protocol violations seen on this task (events
 	// after it reached a terminal state).
 	Violations int
@@ -53,25 +76,6 @@ type Task struct {
 	// Partial lists artifacts still being streamed: an append chunk
 	// arrived and no lastChunk yet. Cleared when the task ends.
 	Partial []a2a.ArtifactID
-
-	agent    *Agent
-	seq      uint64 // creation order, unique: the last sort tie-break
-	hasRefs  bool   // status message, history or metadata may name a blocker
-	histRefs bool   // some history message has referenceTaskIds
-	metaRefs bool   // the snapshot's metadata has the agent's chain key
-	fp       uint64 // fingerprint of the last snapshot as received; 0 = unknown
-	artBytes int    // artifact bytes held (estimate), against MaxArtifactBytes
-	artFull  bool   // an artifact was cut: later append chunks are dropped
-	// index bookkeeping (see view.go): what the pane indexes hold.
-	dirty   bool
-	indexed bool
-	ixClass Class
-	ixUpd   int64 // -Updated in ns, as indexed
-	ixSince int64 // Since in ns, as indexed
-	removed bool  // evicted; the indexes drop it at the next sync
-	heapIdx int32 // position in the agent's terminal heap, -1 if none
-	mark    uint64
-	start   Class // class at the start of the batch that marked it
 }
 
 // Agent is one agent of the fleet: configured (AddAgent) or first heard
@@ -86,8 +90,10 @@ type Agent struct {
 	// Configured is true for agents added with AddAgent.
 	Configured bool
 
-	tasks map[a2a.TaskID]*Task
-	term  termHeap // terminal tasks, oldest Updated first, for eviction
+	tasks    map[a2a.TaskID]*Task
+	term     termHeap // terminal tasks, oldest Updated first, for eviction
+	chainKey string   // Options.ChainKeys[Name]
+	rank     uint32   // position by name, for SortAgent
 }
 
 // Options bounds what a Fleet keeps in memory. A zero field takes its
@@ -136,6 +142,7 @@ type Fleet struct {
 	opts    Options
 	agents  []*Agent
 	byName  map[string]*Agent
+	last    *Agent // the agent of the previous event: batches come per agent
 	version uint64
 	seq     uint64
 	ntasks  int
@@ -147,8 +154,10 @@ type Fleet struct {
 
 	// pane indexes (view.go)
 	dirty []*Task
-	views map[viewKey]*view
+	views []*view
 	tick  uint64
+	slots []*Task  // the tasks by slot, as index entries name them
+	free  []uint32 // slots to reuse
 
 	// chain cache (chain.go)
 	referrers  map[*Task]struct{}
@@ -162,7 +171,6 @@ func NewFleet(o Options) *Fleet {
 	return &Fleet{
 		opts:      o.withDefaults(),
 		byName:    make(map[string]*Agent),
-		views:     make(map[viewKey]*view),
 		referrers: make(map[*Task]struct{}),
 	}
 }
@@ -180,12 +188,17 @@ func (f *Fleet) AddAgent(name, url string) {
 
 // agent returns the named agent, creating it if needed.
 func (f *Fleet) agent(name string) *Agent {
+	if f.last != nil && f.last.Name == name {
+		return f.last
+	}
 	if a, ok := f.byName[name]; ok {
+		f.last = a
 		return a
 	}
-	a := &Agent{Name: name, tasks: make(map[a2a.TaskID]*Task)}
+	a := &Agent{Name: name, tasks: make(map[a2a.TaskID]*Task), chainKey: f.opts.ChainKeys[name]}
 	f.byName[name] = a
 	f.agents = append(f.agents, a)
+	f.rankAgents()
 	f.version++
 	return a
 }

@@ -1,28 +1,25 @@
 package model
 
-import "sort"
-
-// sortKey orders the rows of a pane: ascending order is display order.
-// seq is unique per task, so no two keys are equal.
-type sortKey struct {
-	agent string // SortAgent only
-	at    int64  // -Updated (newest first) or Since (oldest first), in ns
-	seq   uint64
+// entry is one row of a pane index, ordered by (rank, at, seq): rank is
+// the agent's alphabetical rank (SortAgent only), at is -Updated (newest
+// first) or Since (oldest first) in ns, seq is unique per task. It holds
+// no pointers (the task is a slot in Fleet.slots), so moving rows costs a
+// plain memmove and the garbage collector never scans the indexes.
+type entry struct {
+	at   int64
+	seq  uint64
+	rank uint32
+	slot uint32
 }
 
-func (a sortKey) less(b sortKey) bool {
-	if a.agent != b.agent {
-		return a.agent < b.agent
+func (a *entry) less(b *entry) bool {
+	if a.rank != b.rank {
+		return a.rank < b.rank
 	}
 	if a.at != b.at {
 		return a.at < b.at
 	}
 	return a.seq < b.seq
-}
-
-type entry struct {
-	k sortKey
-	t *Task
 }
 
 // blockMax is the largest block; an insert into a full block splits it.
@@ -50,26 +47,41 @@ func (l *blockList) build(es []entry) {
 	}
 }
 
-// block returns the index of the first block whose last key is not less
-// than k, or the last block if k is past them all (-1 if empty).
-func (l *blockList) block(k sortKey) int {
-	nb := len(l.blocks)
-	if nb == 0 {
+// block returns the index of the first block whose last entry is not
+// less than e, or the last block if e is past them all (-1 if empty).
+func (l *blockList) block(e *entry) int {
+	lo, hi := 0, len(l.blocks)
+	if hi == 0 {
 		return -1
 	}
-	i := sort.Search(nb, func(i int) bool {
-		b := l.blocks[i]
-		return !b[len(b)-1].k.less(k)
-	})
-	return min(i, nb-1)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		b := l.blocks[m]
+		if b[len(b)-1].less(e) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return min(lo, len(l.blocks)-1)
 }
 
-func searchBlock(b []entry, k sortKey) int {
-	return sort.Search(len(b), func(i int) bool { return !b[i].k.less(k) })
+// search returns the first position in b whose entry is not less than e.
+func search(b []entry, e *entry) int {
+	lo, hi := 0, len(b)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if b[m].less(e) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 func (l *blockList) insert(e entry) {
-	bi := l.block(e.k)
+	bi := l.block(&e)
 	if bi < 0 {
 		b := make([]entry, 1, blockMax)
 		b[0] = e
@@ -81,20 +93,17 @@ func (l *blockList) insert(e entry) {
 	if len(b) == blockMax {
 		half := make([]entry, blockMax-blockMax/2, blockMax)
 		copy(half, b[blockMax/2:])
-		clear(b[blockMax/2:])
 		b = b[:blockMax/2]
 		l.blocks[bi] = b
 		l.blocks = append(l.blocks, nil)
 		copy(l.blocks[bi+2:], l.blocks[bi+1:])
 		l.blocks[bi+1] = half
-		if !b[len(b)-1].k.less(e.k) {
-			// stays in the first half
-		} else {
+		if b[len(b)-1].less(&e) {
 			bi++
 			b = half
 		}
 	}
-	i := searchBlock(b, e.k)
+	i := search(b, &e)
 	b = append(b, entry{})
 	copy(b[i+1:], b[i:])
 	b[i] = e
@@ -102,19 +111,18 @@ func (l *blockList) insert(e entry) {
 	l.n++
 }
 
-// delete removes the entry with key k and task t; false if absent.
-func (l *blockList) delete(k sortKey, t *Task) bool {
-	bi := l.block(k)
+// delete removes the entry equal to e; false if absent.
+func (l *blockList) delete(e entry) bool {
+	bi := l.block(&e)
 	if bi < 0 {
 		return false
 	}
 	b := l.blocks[bi]
-	i := searchBlock(b, k)
-	if i == len(b) || b[i].k != k || b[i].t != t {
+	i := search(b, &e)
+	if i == len(b) || b[i] != e {
 		return false
 	}
 	copy(b[i:], b[i+1:])
-	b[len(b)-1] = entry{}
 	b = b[:len(b)-1]
 	l.n--
 	if len(b) == 0 {
@@ -127,15 +135,15 @@ func (l *blockList) delete(k sortKey, t *Task) bool {
 	return true
 }
 
-// find returns the position of the entry with key k and task t, or -1.
-func (l *blockList) find(k sortKey, t *Task) int {
-	bi := l.block(k)
+// find returns the position of the entry equal to e, or -1.
+func (l *blockList) find(e entry) int {
+	bi := l.block(&e)
 	if bi < 0 {
 		return -1
 	}
 	b := l.blocks[bi]
-	i := searchBlock(b, k)
-	if i == len(b) || b[i].k != k || b[i].t != t {
+	i := search(b, &e)
+	if i == len(b) || b[i] != e {
 		return -1
 	}
 	pos := i
@@ -145,8 +153,8 @@ func (l *blockList) find(k sortKey, t *Task) int {
 	return pos
 }
 
-// page appends up to n tasks from position offset to out.
-func (l *blockList) page(offset, n int, out []*Task) []*Task {
+// page appends the tasks of up to n entries from position offset to out.
+func (l *blockList) page(slots []*Task, offset, n int, out []*Task) []*Task {
 	for _, b := range l.blocks {
 		if n <= 0 {
 			break
@@ -159,7 +167,7 @@ func (l *blockList) page(offset, n int, out []*Task) []*Task {
 			if n == 0 {
 				break
 			}
-			out = append(out, e.t)
+			out = append(out, slots[e.slot])
 			n--
 		}
 		offset = 0

@@ -33,7 +33,7 @@ func checkInvariants(t testing.TB, f *Fleet) {
 				if r.Class != c || f.Task(r.Key) != r {
 					t.Fatalf("class %v row %d: %+v is not a held task of the class", c, i, r.Key)
 				}
-				if i > 0 && !keyOf(rows[i-1], s).less(keyOf(r, s)) {
+				if i > 0 && !keyLess(rows[i-1], r, s) {
 					t.Fatalf("class %v sort %v: rows %d and %d out of order", c, s, i-1, i)
 				}
 				if f.Index(c, q, r.Key) != i {
@@ -56,4 +56,9 @@ func checkInvariants(t testing.TB, f *Fleet) {
 			}
 		}
 	}
+}
+
+func keyLess(a, b *Task, s SortBy) bool {
+	ka, kb := keyOf(a, s), keyOf(b, s)
+	return ka.less(&kb)
 }

@@ -51,12 +51,12 @@ func TestFilterMatch(t *testing.T) {
 		want   []a2a.TaskID
 	}{
 		{"", []a2a.TaskID{"3d8f7801-aaaa", "c1", "l1", "r1", "r2"}},
-		{"DEPLOY", []a2a.TaskID{"3d8f7801-aaaa"}},               // status text and agent, any case
-		{"3D8F", []a2a.TaskID{"3d8f7801-aaaa"}},                 // id
-		{"reviewer", []a2a.TaskID{"c1"}},                        // agent name
-		{"agent:TEST", []a2a.TaskID{"r1", "r2"}},                // agent prefix
-		{"agent:runner", nil},                                   // a prefix, not a substring
-		{"state:input-required", []a2a.TaskID{"c1", "l1"}},      // 0.3 and v1.0 tasks alike
+		{"DEPLOY", []a2a.TaskID{"3d8f7801-aaaa"}},          // status text and agent, any case
+		{"3D8F", []a2a.TaskID{"3d8f7801-aaaa"}},            // id
+		{"reviewer", []a2a.TaskID{"c1"}},                   // agent name
+		{"agent:TEST", []a2a.TaskID{"r1", "r2"}},           // agent prefix
+		{"agent:runner", nil},                              // a prefix, not a substring
+		{"state:input-required", []a2a.TaskID{"c1", "l1"}}, // 0.3 and v1.0 tasks alike
 		{"state:TASK_STATE_INPUT_REQUIRED", []a2a.TaskID{"c1", "l1"}},
 		{"state:auth_required", []a2a.TaskID{"3d8f7801-aaaa"}},
 		{"state:unknown", []a2a.TaskID{"r2"}},
@@ -174,7 +174,7 @@ func TestIncrementalIndexesMatchBruteForce(t *testing.T) {
 					}
 				}
 				slices.SortFunc(want, func(a, b *Task) int {
-					if keyOf(a, q.Sort).less(keyOf(b, q.Sort)) {
+					if keyLess(a, b, q.Sort) {
 						return -1
 					}
 					return 1

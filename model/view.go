@@ -2,6 +2,7 @@ package model
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -34,17 +35,12 @@ type Query struct {
 	Sort   SortBy
 }
 
-type viewKey struct {
-	class  Class
-	sort   SortBy
-	filter string
-}
-
 // view is one pane's rows for one (class, query), kept in order as
 // events arrive: each query first replays the tasks changed since the
 // last one (Fleet.sync), so no query sorts the fleet.
 type view struct {
-	key    viewKey
+	class  Class
+	sort   SortBy
 	filter Filter
 	list   blockList
 	used   uint64
@@ -70,7 +66,7 @@ func (f *Fleet) Page(c Class, q Query, offset, n int) []*Task {
 	if n <= 0 || offset >= v.list.n {
 		return nil
 	}
-	return v.list.page(offset, n, make([]*Task, 0, min(n, v.list.n-offset)))
+	return v.list.page(f.slots, offset, n, make([]*Task, 0, min(n, v.list.n-offset)))
 }
 
 // Index returns the row of task k in pane c under q, or -1 if it is not
@@ -82,7 +78,7 @@ func (f *Fleet) Index(c Class, q Query, k TaskKey) int {
 	if t == nil || t.Class != c {
 		return -1
 	}
-	return v.list.find(keyOf(t, q.Sort), t)
+	return v.list.find(keyOf(t, q.Sort))
 }
 
 // Interrupted returns every interrupted task, in the inbox order s
@@ -96,23 +92,24 @@ func (f *Fleet) Interrupted(s SortBy) []*Task {
 func (f *Fleet) view(c Class, q Query) *view {
 	f.sync()
 	f.tick++
-	k := viewKey{class: c, sort: q.Sort, filter: q.Filter.String()}
-	if v := f.views[k]; v != nil {
-		v.used = f.tick
-		return v
+	for _, v := range f.views {
+		if v.class == c && v.sort == q.Sort && v.filter.equal(q.Filter) {
+			v.used = f.tick
+			return v
+		}
 	}
-	v := &view{key: k, filter: q.Filter, used: f.tick}
+	v := &view{class: c, sort: q.Sort, filter: q.Filter.clone(), used: f.tick}
 	var es []entry
 	if q.Filter.Empty() {
 		for _, a := range f.agents {
 			for _, t := range a.tasks {
 				if t.Class == c {
-					es = append(es, entry{keyOf(t, q.Sort), t})
+					es = append(es, keyOf(t, q.Sort))
 				}
 			}
 		}
 		slices.SortFunc(es, func(a, b entry) int {
-			if a.k.less(b.k) {
+			if a.less(&b) {
 				return -1
 			}
 			return 1
@@ -120,7 +117,7 @@ func (f *Fleet) view(c Class, q Query) *view {
 	} else {
 		base := f.view(c, Query{Sort: q.Sort}) // already in order
 		base.list.each(func(e entry) {
-			if q.Filter.Match(e.t) {
+			if q.Filter.Match(f.slots[e.slot]) {
 				es = append(es, e)
 			}
 		})
@@ -132,15 +129,21 @@ func (f *Fleet) view(c Class, q Query) *view {
 
 func (f *Fleet) addView(v *view) {
 	if len(f.views) >= maxViews {
-		var old *view
-		for _, x := range f.views {
-			if old == nil || x.used < old.used {
-				old = x
+		old := 0
+		for i, x := range f.views {
+			if x.used < f.views[old].used {
+				old = i
 			}
 		}
-		delete(f.views, old.key)
+		f.views = slices.Delete(f.views, old, old+1)
 	}
-	f.views[v.key] = v
+	f.views = append(f.views, v)
+}
+
+// dropViews forgets the views keep rejects; they are rebuilt when next
+// asked for.
+func (f *Fleet) dropViews(keep func(v *view) bool) {
+	f.views = slices.DeleteFunc(f.views, func(v *view) bool { return !keep(v) })
 }
 
 // sync re-indexes the tasks changed since the last query: each is
@@ -151,16 +154,16 @@ func (f *Fleet) sync() {
 		return
 	}
 	if len(f.dirty) > 4096 && len(f.dirty) > f.ntasks/4 {
-		clear(f.views) // a burst: rebuilding is cheaper than replaying
+		f.views = f.views[:0] // a burst: rebuilding is cheaper than replaying
 	}
 	for _, v := range f.views {
-		s := v.key.sort
+		s := v.sort
 		for _, t := range f.dirty {
-			if t.indexed && t.ixClass == v.key.class {
-				v.list.delete(ixKeyOf(t, s), t)
+			if t.indexed && t.ixClass == v.class {
+				v.list.delete(ixKeyOf(t, s))
 			}
-			if !t.removed && t.Class == v.key.class && v.filter.Match(t) {
-				v.list.insert(entry{keyOf(t, s), t})
+			if !t.removed && t.Class == v.class && v.filter.Match(t) {
+				v.list.insert(keyOf(t, s))
 			}
 		}
 	}
@@ -170,30 +173,51 @@ func (f *Fleet) sync() {
 		t.ixClass = t.Class
 		t.ixUpd = -nanos(t.Updated)
 		t.ixSince = nanos(t.Since)
+		if t.removed && f.slots[t.slot] == t {
+			f.slots[t.slot] = nil
+			f.free = append(f.free, t.slot)
+		}
 		f.dirty[i] = nil
 	}
 	f.dirty = f.dirty[:0]
 }
 
-func keyOf(t *Task, s SortBy) sortKey {
+func keyOf(t *Task, s SortBy) entry {
 	switch s {
 	case SortAge:
-		return sortKey{at: nanos(t.Since), seq: t.seq}
+		return entry{at: nanos(t.Since), seq: t.seq, slot: t.slot}
 	case SortAgent:
-		return sortKey{agent: t.Key.Agent, at: -nanos(t.Updated), seq: t.seq}
+		return entry{rank: t.agent.rank, at: -nanos(t.Updated), seq: t.seq, slot: t.slot}
 	default:
-		return sortKey{at: -nanos(t.Updated), seq: t.seq}
+		return entry{at: -nanos(t.Updated), seq: t.seq, slot: t.slot}
 	}
 }
 
-func ixKeyOf(t *Task, s SortBy) sortKey {
+func ixKeyOf(t *Task, s SortBy) entry {
 	switch s {
 	case SortAge:
-		return sortKey{at: t.ixSince, seq: t.seq}
+		return entry{at: t.ixSince, seq: t.seq, slot: t.slot}
 	case SortAgent:
-		return sortKey{agent: t.Key.Agent, at: t.ixUpd, seq: t.seq}
+		return entry{rank: t.agent.rank, at: t.ixUpd, seq: t.seq, slot: t.slot}
 	default:
-		return sortKey{at: t.ixUpd, seq: t.seq}
+		return entry{at: t.ixUpd, seq: t.seq, slot: t.slot}
+	}
+}
+
+// rankAgents numbers the agents by name for SortAgent. When a new agent
+// shifts the ranks, the SortAgent views are dropped (their keys changed).
+func (f *Fleet) rankAgents() {
+	byName := slices.Clone(f.agents)
+	slices.SortFunc(byName, func(a, b *Agent) int { return strings.Compare(a.Name, b.Name) })
+	shifted := false
+	for i, a := range byName {
+		if a.rank != uint32(i) {
+			shifted = true
+			a.rank = uint32(i)
+		}
+	}
+	if shifted {
+		f.dropViews(func(v *view) bool { return v.sort != SortAgent })
 	}
 }
 
