@@ -228,72 +228,95 @@ func headerRow(c columns) string {
 	return strings.Join(cells, " ")
 }
 
-// row draws one task. Agent text is sanitized and cut to its cell.
-func (v *tasksView) row(t *model.Task, c columns, w int, now time.Time, sel, focused bool) string {
-	rp := v.paint
-	hint, hintPaint := v.hint(t)
-	gutter := " "
-	if sel {
-		gutter = "›"
+// rowCells are a row's cells, cut and padded to their columns.
+type rowCells struct {
+	agent, id, state, age, status, hint string
+	statePaint, hintPaint               paint
+	hintInStatus                        bool // merged column led by a hint
+}
+
+// cells cuts a task into its columns. Agent text is sanitized here.
+func (v *tasksView) cells(t *model.Task, c columns, now time.Time) rowCells {
+	hint, hp := v.hint(t)
+	r := rowCells{
+		agent:      pad(sanitize.Line(t.Key.Agent, c.agent), c.agent),
+		state:      pad(sanitize.Line(model.ShortState(t.State), c.state), c.state),
+		statePaint: v.paint.state(t.State),
+		hintPaint:  hp,
 	}
-	var b strings.Builder
-	b.Grow(w + 64)
-	b.WriteString(gutter)
-	b.WriteString(pad(sanitize.Line(t.Key.Agent, c.agent), c.agent))
 	if c.id > 0 {
-		b.WriteByte(' ')
-		b.WriteString(pad(sanitize.Line(common.ShortID(t.Key.ID), c.id), c.id))
+		r.id = pad(sanitize.Line(common.ShortID(t.Key.ID), c.id), c.id)
 	}
-	state := pad(sanitize.Line(model.ShortState(t.State), c.state), c.state)
-	age := ""
 	if c.age > 0 {
-		age = padLeft(common.Age(now, t.Since), c.age)
+		r.age = padLeft(common.Age(now, t.Since), c.age)
 	}
-	var status, hintCell string
 	if c.merged {
 		s := t.Text
 		if hint != "" {
-			s = hint + " · " + t.Text
+			s, r.hintInStatus = hint+" · "+t.Text, true
 		}
-		status = pad(sanitize.Line(s, c.text), c.text)
+		r.status = pad(sanitize.Line(s, c.text), c.text)
 	} else {
-		status = pad(sanitize.Line(t.Text, c.text), c.text)
-		hintCell = pad(sanitize.Line(hint, c.hint), c.hint)
+		r.status = pad(sanitize.Line(t.Text, c.text), c.text)
+		r.hint = pad(sanitize.Line(hint, c.hint), c.hint)
 	}
-	if sel && focused {
-		b.WriteByte(' ')
-		b.WriteString(state)
-		if c.age > 0 {
-			b.WriteByte(' ')
-			b.WriteString(age)
+	return r
+}
+
+// join writes the cells in column order; with paints, each in its colour.
+func (r rowCells) join(b *strings.Builder, c columns, rp *rowPaint) {
+	on := func(p paint, s string) string {
+		if rp == nil {
+			return s
 		}
+		return p.on(s)
+	}
+	var muted paint
+	if rp != nil {
+		muted = rp.muted
+	}
+	b.WriteString(r.agent)
+	if c.id > 0 {
 		b.WriteByte(' ')
-		b.WriteString(status)
-		if !c.merged {
-			b.WriteByte(' ')
-			b.WriteString(hintCell)
-		}
-		return rp.selected.on(pad(b.String(), w))
+		b.WriteString(r.id)
 	}
 	b.WriteByte(' ')
-	b.WriteString(rp.state(t.State).on(state))
+	b.WriteString(on(r.statePaint, r.state))
 	if c.age > 0 {
 		b.WriteByte(' ')
-		b.WriteString(rp.muted.on(age))
+		b.WriteString(on(muted, r.age))
 	}
 	b.WriteByte(' ')
-	if c.merged && hint != "" {
-		b.WriteString(hintPaint.on(status))
+	if r.hintInStatus {
+		b.WriteString(on(r.hintPaint, r.status))
 	} else {
-		b.WriteString(status)
+		b.WriteString(r.status)
 	}
 	if !c.merged {
 		b.WriteByte(' ')
-		b.WriteString(hintPaint.on(hintCell))
+		b.WriteString(on(r.hintPaint, r.hint))
 	}
+}
+
+// row draws one task: the selected row of the focused pane in the
+// selection style, others with each cell in its colour.
+func (v *tasksView) row(t *model.Task, c columns, w int, now time.Time, sel, focused bool) string {
+	r := v.cells(t, c, now)
+	var b strings.Builder
+	b.Grow(w + 64)
+	if sel {
+		b.WriteString("›")
+	} else {
+		b.WriteByte(' ')
+	}
+	if sel && focused {
+		r.join(&b, c, nil)
+		return v.paint.selected.on(pad(b.String(), w))
+	}
+	r.join(&b, c, &v.paint)
 	line := b.String()
 	if sel {
-		line = rp.marked.on(line)
+		line = v.paint.marked.on(line)
 	}
 	return line + strings.Repeat(" ", max(w-1-c.total(), 0))
 }
