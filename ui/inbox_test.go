@@ -72,13 +72,13 @@ func TestInboxComponentIsWired(t *testing.T) {
 	if m.view != viewTasks {
 		t.Fatal("BackMsg from the inbox did not go back")
 	}
-	press(m, "tab", "r") // interrupted pane: the selection stayed on the question
+	press(m, "tab", "r") // interrupted pane, top row: the newest, q-9
 	if m.view != viewInbox {
 		t.Fatal("r did not open the inbox")
 	}
 	last := rec.msgs[len(rec.msgs)-1]
-	if r, ok := last.(common.ReplyToMsg); !ok || r.Key.ID != idQuestion {
-		t.Fatalf("the inbox got %#v, want ReplyToMsg for the question", last)
+	if r, ok := last.(common.ReplyToMsg); !ok || r.Key.ID != "q-9" {
+		t.Fatalf("the inbox got %#v, want ReplyToMsg for q-9", last)
 	}
 }
 

@@ -29,6 +29,10 @@ type pane struct {
 	rows           []*model.Task // the visible page, from offset
 	rect           rect
 	header         bool // a column header line is drawn
+	// pinned is set when the cursor is below the first row: the selected
+	// task then stays selected wherever it moves. On the first row the
+	// cursor stays on top and follows the newest task, like tail -f.
+	pinned bool
 }
 
 // rowsHeight is how many rows fit under the title (and column header).
@@ -111,7 +115,7 @@ func (v *tasksView) sync() {
 	}
 	v.arrange()
 	for _, p := range v.visible() {
-		if p.sel != (model.TaskKey{}) {
+		if p.pinned && p.sel != (model.TaskKey{}) {
 			if i := f.Index(p.class, v.query, p.sel); i >= 0 {
 				p.cursor = i
 			}
@@ -131,6 +135,7 @@ func (v *tasksView) place(p *pane) {
 		p.offset = p.cursor - n + 1
 	}
 	p.offset = clamp(p.offset, 0, max(p.count-n, 0))
+	p.pinned = p.cursor > 0
 	p.rows = v.ctx.Fleet.Page(p.class, v.query, p.offset, n)
 	p.sel = model.TaskKey{}
 	if i := p.cursor - p.offset; i >= 0 && i < len(p.rows) {

@@ -162,7 +162,7 @@ func (v *tasksView) paneLines(p *pane, aw int) []string {
 	lines := make([]string, 0, p.rect.h)
 	lines = append(lines, v.title(p, w))
 	if p.header {
-		lines = append(lines, v.paint.muted.on(pad(headerRow(cols), w)))
+		lines = append(lines, v.paint.muted.on(pad(headerRow(cols, v.ageHeader()), w)))
 	}
 	now := v.ctx.Now()
 	focused := p.class == v.focus
@@ -211,14 +211,14 @@ func (v *tasksView) title(p *pane, w int) string {
 }
 
 // headerRow names the columns.
-func headerRow(c columns) string {
+func headerRow(c columns, age string) string {
 	cells := []string{" " + pad("AGENT", c.agent)}
 	if c.id > 0 {
 		cells = append(cells, pad("ID", c.id))
 	}
 	cells = append(cells, pad("STATE", c.state))
 	if c.age > 0 {
-		cells = append(cells, pad("AGE", c.age))
+		cells = append(cells, padLeft(age, c.age))
 	}
 	if c.merged {
 		cells = append(cells, pad("STATUS", c.text))
@@ -226,6 +226,24 @@ func headerRow(c columns) string {
 		cells = append(cells, pad("STATUS", c.text), pad("HINT", c.hint))
 	}
 	return strings.Join(cells, " ")
+}
+
+// ageOf is the time the age column counts from: when the task began
+// (Since) when the panes are sorted by age, else its last status change
+// (Updated), so the column reads in the order the rows are sorted.
+func (v *tasksView) ageOf(t *model.Task) time.Time {
+	if v.query.Sort == model.SortAge {
+		return t.Since
+	}
+	return t.Updated
+}
+
+// ageHeader names the age column for the sort in use.
+func (v *tasksView) ageHeader() string {
+	if v.query.Sort == model.SortAge {
+		return "AGE"
+	}
+	return "UPD"
 }
 
 // rowCells are a row's cells, cut and padded to their columns.
@@ -248,7 +266,7 @@ func (v *tasksView) cells(t *model.Task, c columns, now time.Time) rowCells {
 		r.id = pad(sanitize.Line(common.ShortID(t.Key.ID), c.id), c.id)
 	}
 	if c.age > 0 {
-		r.age = padLeft(common.Age(now, t.Since), c.age)
+		r.age = padLeft(common.Age(now, v.ageOf(t)), c.age)
 	}
 	if c.merged {
 		s := t.Text

@@ -32,6 +32,17 @@ func TestSelectionFollowsTaskWhenRowsMove(t *testing.T) {
 	}
 }
 
+func TestTopRowFollowsTheNewestTask(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, "tab") // interrupted pane, cursor on the first row
+	ev := taskEvent("code-reviewer", "11110000-new", a2a.TaskStateInputRequired, 0, "another question")
+	m.Update(eventsMsg{batch: []model.Event{ev}})
+	if got := m.tasks.selected(); got == nil || got.Key.ID != "11110000-new" {
+		t.Fatalf("the top row selects %v, want the newest task", got)
+	}
+}
+
 func TestWaitEventsDrainsEverythingWaiting(t *testing.T) {
 	ch := make(chan model.Event, 2000)
 	for i := range 1500 {
