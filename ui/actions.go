@@ -95,7 +95,7 @@ func (m *Model) copyID(k model.TaskKey) tea.Cmd {
 // copied tells what the copy did.
 func (m *Model) copied(msg copiedMsg) {
 	if msg.Err != nil {
-		m.log.Warn("copy to clipboard failed", "err", msg.Err)
+		m.log.Warn("copy to clipboard failed", logKeyErr, msg.Err)
 		m.status.set("copy failed: "+msg.Err.Error(), true, m.ctx.Now())
 		return
 	}

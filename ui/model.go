@@ -177,7 +177,7 @@ func (m *Model) View() string {
 // taskLoaded gives a GetTask answer to the detail view, logging failures.
 func (m *Model) taskLoaded(msg taskLoadedMsg) {
 	if msg.Err != nil {
-		m.log.Warn("get task failed", "agent", msg.Key.Agent, "task", string(msg.Key.ID), "err", msg.Err)
+		m.log.Warn("get task failed", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyErr, msg.Err)
 	}
 	m.detail.loaded(msg)
 }

@@ -54,3 +54,11 @@ type Options struct {
 	// KeyMap overrides DefaultKeyMap when non-nil.
 	KeyMap *KeyMap
 }
+
+// Log keys of the UI's slog records.
+const (
+	logKeyAgent = "agent"
+	logKeyTask  = "task"
+	logKeyErr   = "err"
+	logKeyState = "state"
+)

@@ -118,7 +118,7 @@ func (m *Model) confirmKey(msg tea.KeyMsg) tea.Cmd {
 		c := m.confirm
 		m.overlay, m.confirm = overlayNone, nil
 		m.status.set("canceling "+sanitize.Line(c.key.Agent, 32)+" · "+common.ShortID(c.key.ID)+"…", false, m.ctx.Now())
-		m.log.Info("cancel requested", "agent", c.key.Agent, "task", string(c.key.ID))
+		m.log.Info("cancel requested", logKeyAgent, c.key.Agent, logKeyTask, string(c.key.ID))
 		return cancelCmd(m.ctx.Backend, c.key)
 	case key.Matches(msg, m.keys.Decline):
 		m.overlay, m.confirm = overlayNone, nil
@@ -149,7 +149,7 @@ func (m *Model) cancelDone(msg cancelDoneMsg) tea.Cmd {
 		state = "it is now " + model.ShortState(msg.Task.Status.State)
 	}
 	if msg.Err != nil {
-		m.log.Warn("cancel failed", "agent", msg.Key.Agent, "task", string(msg.Key.ID), "err", msg.Err)
+		m.log.Warn("cancel failed", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyErr, msg.Err)
 		text := "cancel " + who + " failed: " + sanitize.Line(describe(msg.Err), 200)
 		if state != "" {
 			text += "; " + state
@@ -157,7 +157,7 @@ func (m *Model) cancelDone(msg cancelDoneMsg) tea.Cmd {
 		m.status.set(text, true, now)
 		return nil
 	}
-	m.log.Info("cancel done", "agent", msg.Key.Agent, "task", string(msg.Key.ID), "state", state)
+	m.log.Info("cancel done", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyState, state)
 	if state == "" {
 		state = "the agent did not say what happened"
 	}

@@ -34,7 +34,7 @@ func (m *Inbox) refresh(left map[model.TaskKey]bool) []tea.Cmd {
 	if i := m.index(m.sel); i >= 0 {
 		m.cursor = i
 	} else if m.sel != (model.TaskKey{}) {
-		if !dropped && (m.notice == "" || left[m.sel]) {
+		if !dropped && m.sel != m.sentKey && (m.notice == "" || left[m.sel]) {
 			m.setNotice(fmt.Sprintf("%s left the inbox (now %s)", keyName(m.sel), m.stateOf(m.sel)), false)
 		}
 		m.cursor = min(m.cursor, len(m.items)-1)
@@ -312,6 +312,7 @@ func (m *Inbox) sent(msg SentMsg) tea.Cmd {
 		text += " — " + n
 	}
 	m.setNotice(text, o.Result != approvals.ResultAccepted)
+	m.sentKey = msg.Key // its leaving the inbox is the expected effect: keep this notice
 	m.refresh(nil)
 	if !o.FollowUp || m.mode != modeList {
 		return nil

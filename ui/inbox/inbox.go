@@ -48,6 +48,7 @@ type Inbox struct {
 
 	notice    string
 	noticeErr bool
+	sentKey   model.TaskKey // the task of the last send
 
 	mode   mode
 	target model.TaskKey // the task the editor, reason or confirmation is about

@@ -93,7 +93,7 @@ func TestApproveArmsOnlyAfterQuiet(t *testing.T) {
 	if m.TaskID != idDeploy || m.ContextID != "ctx-23cf3710" || m.Parts[0].Text() != "approved" {
 		t.Fatalf("sent %+v", m)
 	}
-	if !strings.Contains(c.View(), "approve → deployer · 23cf3710: the agent accepted it") {
+	if !strings.Contains(c.View(), "approve → deployer · 23cf3710: the agent took the message") {
 		t.Fatalf("outcome notice:\n%s", c.View())
 	}
 }
