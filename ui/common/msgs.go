@@ -26,11 +26,6 @@ type ReplyToMsg struct{ Key model.TaskKey }
 // component returns it from a tea.Cmd.
 type OpenTaskMsg struct{ Key model.TaskKey }
 
-// WatchTaskMsg asks the root model to have the watchers follow a task (a
-// reply answered by a new task, a chain reference). Optional: the root
-// ignores it when no watcher accepts it.
-type WatchTaskMsg struct{ Key model.TaskKey }
-
 // StatusMsg puts a one-line notice in the footer for a few seconds: what
 // an action did ("canceled · test-runner 3f2a…") or why it failed.
 type StatusMsg struct {
