@@ -35,15 +35,16 @@ type words struct{ what, next string }
 
 // explain puts a result and its problem into words a person can act on.
 func explain(r Result, p Problem, state a2a.TaskState) words {
-	now := ""
+	now, taskNow := "", ""
 	if state != "" {
 		now = " (now " + model.ShortState(state) + ")"
+		taskNow = " (task now " + model.ShortState(state) + ")"
 	}
 	switch r {
 	case ResultPending:
 		return words{"recorded, not yet confirmed sent", "reconcile to check the task's history"}
 	case ResultAccepted:
-		return words{"the agent accepted it" + now, "watch the task; the agent decides what happens next"}
+		return words{"the agent took the message" + taskNow, "watch the task; the agent decides what happens next"}
 	case ResultNotDelivered:
 		return words{"not delivered: the task's history does not hold it and the task still waits" + now,
 			"retry (same messageId) if you still mean it, or decide again"}

@@ -96,6 +96,14 @@ func TestApproveArmsOnlyAfterQuiet(t *testing.T) {
 	if !strings.Contains(c.View(), "approve → deployer · 23cf3710: the agent took the message") {
 		t.Fatalf("outcome notice:\n%s", c.View())
 	}
+	// The task then leaves the inbox: the outcome stays the notice.
+	at := t0.Add(time.Second)
+	res := fx.fleet.Apply([]model.Event{{Kind: model.EventStatus, Agent: "deployer", At: at, Status: &a2a.TaskStatusUpdateEvent{
+		TaskID: idDeploy, ContextID: "ctx-23cf3710", Status: a2a.TaskStatus{State: a2a.TaskStateWorking, Timestamp: &at}}}})
+	c, _ = c.Update(common.FleetChangedMsg{Result: res, Version: fx.fleet.Version()})
+	if v := c.View(); !strings.Contains(v, "the agent took the message") || strings.Contains(v, "approve deploy of 9f3c2e1") {
+		t.Fatalf("after the approved task left:\n%s", v)
+	}
 }
 
 func TestDenyNeedsReason(t *testing.T) {
