@@ -267,19 +267,38 @@ func (a *Agent) stale() bool {
 	return s == HealthBackoff || s == HealthUnreachable || s == HealthUnauthorized
 }
 
-// replaceSnapshot makes s the task's snapshot, within the caps.
+// replaceSnapshot makes s the task's snapshot, within the caps. A
+// snapshot without artifacts or history (ListTasks without
+// includeArtifacts, historyLength 0) keeps the ones we hold: a task never
+// loses artifacts, it only stops sending them.
 func (f *Fleet) replaceSnapshot(t *Task, s *a2a.Task, ev *Event) {
 	t.fp = fingerprint(s)
-	state := NormalizeState(s.Status.State)
-	if state == a2a.TaskStateCompleted {
+	old := t.Snapshot
+	keepArts := old != nil && len(s.Artifacts) == 0 && len(old.Artifacts) > 0
+	keepHist := old != nil && len(s.History) == 0 && len(old.History) > 0
+	oldHint := t.Hint
+	if NormalizeState(s.Status.State) == a2a.TaskStateCompleted {
 		t.Hint = hintOf(s.Artifacts) // before the caps cut anything
 	} else {
 		t.Hint = ""
 	}
-	t.Truncated = false
-	f.capHistory(t, s)
-	t.artBytes = f.capArtifacts(t, s)
-	t.Partial = nil
+	if keepHist {
+		s.History = old.History
+	} else {
+		t.Truncated = false
+		f.capHistory(t, s)
+	}
+	if keepArts {
+		s.Artifacts = old.Artifacts
+		if t.Hint == "" && NormalizeState(s.Status.State) == a2a.TaskStateCompleted {
+			if t.Hint = hintOf(s.Artifacts); t.Hint == "" {
+				t.Hint = oldHint // the summary may have been cut by the cap
+			}
+		}
+	} else {
+		t.artBytes = f.capArtifacts(t, s)
+		t.Partial = nil
+	}
 	t.Snapshot = s
 	t.histRefs = f.historyRefs(t, s.History)
 	t.metaRefs = f.chainKeyIn(t, s.Metadata)

@@ -103,6 +103,21 @@ func TestApplyRules(t *testing.T) {
 			},
 		},
 		{
+			name: "a snapshot without artifacts or history keeps the ones held",
+			before: []Event{
+				withHistory(snap("test-runner", "r1", a2a.TaskStateWorking, 1), textMsg("run 9f3c2e1")),
+				{Kind: EventArtifact, Agent: "test-runner", Artifact: &a2a.TaskArtifactUpdateEvent{TaskID: "r1", LastChunk: true,
+					Artifact: &a2a.Artifact{ID: "summary", Parts: a2a.ContentParts{a2a.NewDataPart(map[string]any{"passed": 11.0, "failed": 1.0})}}}},
+			},
+			batch: []Event{snap("test-runner", "r1", a2a.TaskStateCompleted, 9)},
+			check: func(t *testing.T, f *Fleet, res ApplyResult, _ uint64) {
+				tk := f.Task(TaskKey{"test-runner", "r1"})
+				if len(tk.Snapshot.Artifacts) != 1 || len(tk.Snapshot.History) != 1 || tk.Hint != "1 failed / 11 passed" {
+					t.Errorf("artifacts = %d history = %d hint = %q", len(tk.Snapshot.Artifacts), len(tk.Snapshot.History), tk.Hint)
+				}
+			},
+		},
+		{
 			name:   "an older snapshot does not overwrite a newer one",
 			before: []Event{snap("deployer", "d1", a2a.TaskStateAuthRequired, 20)},
 			batch:  []Event{snap("deployer", "d1", a2a.TaskStateWorking, 10)},

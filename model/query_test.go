@@ -194,3 +194,28 @@ func TestIncrementalIndexesMatchBruteForce(t *testing.T) {
 	}
 	checkInvariants(t, f)
 }
+
+// TestBurstAndNewAgents covers the two ways views are rebuilt rather
+// than replayed: a burst of changes larger than a quarter of the fleet,
+// and a new agent that shifts the alphabetical ranks SortAgent uses.
+func TestBurstAndNewAgents(t *testing.T) {
+	f := NewFleet(Options{MaxTerminalPerAgent: 50})
+	var evs []Event
+	for i := range 100 {
+		evs = append(evs, snap("m-agent", a2a.TaskID(fmt.Sprint("a", i)), a2a.TaskStateCompleted, i))
+	}
+	f.Apply(evs)
+	checkInvariants(t, f) // builds every view
+	evs = evs[:0]
+	for i := range 6000 {
+		evs = append(evs, snap(fmt.Sprint("z-agent-", i%7), a2a.TaskID(fmt.Sprint("b", i)), a2a.TaskStateWorking, i))
+	}
+	f.Apply(evs)
+	checkInvariants(t, f)
+	// a new agent sorts first: every rank shifts; an eviction is pending too
+	f.Apply([]Event{snap("m-agent", "late", a2a.TaskStateFailed, 500), snap("a-agent", "c1", a2a.TaskStateWorking, 1)})
+	checkInvariants(t, f)
+	if rows := f.Page(ClassActive, Query{Sort: SortAgent}, 0, 1); len(rows) != 1 || rows[0].Key.Agent != "a-agent" {
+		t.Errorf("first row by agent = %v", rows)
+	}
+}
