@@ -1,8 +1,6 @@
 package model
 
 import (
-	"time"
-
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
 
@@ -188,53 +186,6 @@ func (f *Fleet) applyArtifact(ev *Event) {
 	f.changed(t)
 }
 
-func (f *Fleet) applyGone(ev *Event) {
-	a := f.byName[ev.Agent]
-	if a == nil {
-		return
-	}
-	t := a.tasks[ev.Task.ID]
-	if t == nil || t.Gone {
-		return
-	}
-	if !ev.At.IsZero() {
-		t.LastHeard = ev.At
-	}
-	t.Gone = true
-	f.version++
-}
-
-func (f *Fleet) applyHealth(a *Agent, h HealthUpdate) {
-	if a.Health == h {
-		return
-	}
-	a.Health = h
-	f.version++
-	var stale bool
-	switch {
-	case h.State == HealthBackoff || h.State == HealthUnreachable || h.State == HealthUnauthorized:
-		stale = true
-	case h.State.Up():
-		stale = false
-	default:
-		return // connecting: we do not know yet; leave the marks as they are
-	}
-	for _, t := range a.tasks {
-		t.Stale = stale
-	}
-}
-
-func (f *Fleet) applyInfo(a *Agent, info AgentInfo) {
-	if a.Info == info {
-		return
-	}
-	a.Info = info
-	if a.URL == "" {
-		a.URL = info.URL
-	}
-	f.version++
-}
-
 // newTask creates t in a with class Unknown; the caller sets its status.
 func (f *Fleet) newTask(a *Agent, id a2a.TaskID, ev *Event) *Task {
 	f.seq++
@@ -260,122 +211,6 @@ func (f *Fleet) newTask(a *Agent, id a2a.TaskID, ev *Event) *Task {
 	a.Counts[ClassUnknown]++
 	f.ntasks++
 	return t
-}
-
-func (a *Agent) stale() bool {
-	s := a.Health.State
-	return s == HealthBackoff || s == HealthUnreachable || s == HealthUnauthorized
-}
-
-// replaceSnapshot makes s the task's snapshot, within the caps. A
-// snapshot without artifacts or history (ListTasks without
-// includeArtifacts, historyLength 0) keeps the ones we hold: a task never
-// loses artifacts, it only stops sending them.
-func (f *Fleet) replaceSnapshot(t *Task, s *a2a.Task, ev *Event) {
-	t.fp = fingerprint(s)
-	old := t.Snapshot
-	keepArts := old != nil && len(s.Artifacts) == 0 && len(old.Artifacts) > 0
-	keepHist := old != nil && len(s.History) == 0 && len(old.History) > 0
-	oldHint := t.Hint
-	if NormalizeState(s.Status.State) == a2a.TaskStateCompleted {
-		t.Hint = hintOf(s.Artifacts) // before the caps cut anything
-	} else {
-		t.Hint = ""
-	}
-	if keepHist {
-		s.History = old.History
-	} else {
-		t.Truncated = false
-		f.capHistory(t, s)
-	}
-	if keepArts {
-		s.Artifacts = old.Artifacts
-		if t.Hint == "" && NormalizeState(s.Status.State) == a2a.TaskStateCompleted {
-			if t.Hint = hintOf(s.Artifacts); t.Hint == "" {
-				t.Hint = oldHint // the summary may have been cut by the cap
-			}
-		}
-	} else {
-		t.artBytes = f.capArtifacts(t, s)
-		t.Partial = nil
-	}
-	t.Snapshot = s
-	t.histRefs = f.historyRefs(t, s.History)
-	t.metaRefs = f.chainKeyIn(t, s.Metadata)
-	prevUpdated := t.Updated
-	f.setStatus(t, &s.Status, ev)
-	if t.heapIdx >= 0 && !t.Updated.Equal(prevUpdated) {
-		a := t.agent
-		a.term.fix(int(t.heapIdx))
-	}
-	f.setRefs(t, t.histRefs || t.metaRefs || f.msgRefs(t, s.Status.Message))
-	t.Source = ev.Source
-	f.changed(t)
-}
-
-// setStatus derives State, Class, Updated and Text from st.
-func (f *Fleet) setStatus(t *Task, st *a2a.TaskStatus, ev *Event) {
-	state := NormalizeState(st.State)
-	class := ClassOf(state)
-	if class != t.Class {
-		f.touch(t)
-		a := t.agent
-		a.Counts[t.Class]--
-		a.Counts[class]++
-		t.Class = class
-		if class == ClassTerminal {
-			t.Partial = nil
-		}
-	}
-	t.State = state
-	t.hasTS = st.Timestamp != nil
-	switch {
-	case st.Timestamp != nil:
-		t.Updated = *st.Timestamp
-	case !ev.At.IsZero():
-		t.Updated = ev.At
-	}
-	if t.Since.IsZero() {
-		t.Since = t.Updated
-	}
-	t.Text = textOf(st.Message)
-	if class == ClassTerminal && t.heapIdx < 0 {
-		f.addTerminal(t)
-	}
-}
-
-// older reports whether a status stamped ts is older than the one held.
-// Without both timestamps there is no order to keep: newest arrival wins.
-func (f *Fleet) older(t *Task, ts *time.Time) bool {
-	return ts != nil && t.hasTS && ts.Before(t.Updated)
-}
-
-// newer reports whether a status stamped ts is newer than the one held,
-// so it cannot be a repeat.
-func (f *Fleet) newer(t *Task, ts *time.Time) bool {
-	return ts != nil && t.hasTS && ts.After(t.Updated)
-}
-
-// sameStatus reports whether b repeats a: same state, same timestamp,
-// same status message.
-func sameStatus(a, b *a2a.TaskStatus) bool {
-	if a.State != b.State {
-		return false
-	}
-	switch {
-	case a.Timestamp == nil && b.Timestamp == nil:
-	case a.Timestamp == nil || b.Timestamp == nil:
-		return false
-	case !a.Timestamp.Equal(*b.Timestamp):
-		return false
-	}
-	switch {
-	case a.Message == nil && b.Message == nil:
-		return true
-	case a.Message == nil || b.Message == nil:
-		return false
-	}
-	return a.Message == b.Message || a.Message.ID == b.Message.ID && a.Message.ID != ""
 }
 
 // touch remembers t's class at the start of the batch, for Entered/Left.

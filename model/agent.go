@@ -1,0 +1,59 @@
+package model
+
+// applyGone marks a task the agent says it no longer knows. A task we
+// do not hold is not created just to be marked gone.
+func (f *Fleet) applyGone(ev *Event) {
+	a := f.byName[ev.Agent]
+	if a == nil {
+		return
+	}
+	t := a.tasks[ev.Task.ID]
+	if t == nil || t.Gone {
+		return
+	}
+	if !ev.At.IsZero() {
+		t.LastHeard = ev.At
+	}
+	t.Gone = true
+	f.version++
+}
+
+// applyHealth records the agent's connection state and marks its tasks
+// stale while it cannot be reached; the tasks' data never changes.
+func (f *Fleet) applyHealth(a *Agent, h HealthUpdate) {
+	if a.Health == h {
+		return
+	}
+	a.Health = h
+	f.version++
+	var stale bool
+	switch {
+	case h.State == HealthBackoff || h.State == HealthUnreachable || h.State == HealthUnauthorized:
+		stale = true
+	case h.State.Up():
+		stale = false
+	default:
+		return // connecting: we do not know yet; leave the marks as they are
+	}
+	for _, t := range a.tasks {
+		t.Stale = stale
+	}
+}
+
+// applyInfo records what the agent's card says.
+func (f *Fleet) applyInfo(a *Agent, info AgentInfo) {
+	if a.Info == info {
+		return
+	}
+	a.Info = info
+	if a.URL == "" {
+		a.URL = info.URL
+	}
+	f.version++
+}
+
+// stale reports whether the agent's tasks are shown as stale.
+func (a *Agent) stale() bool {
+	s := a.Health.State
+	return s == HealthBackoff || s == HealthUnreachable || s == HealthUnauthorized
+}
