@@ -54,9 +54,13 @@ func (c *confirm) view(th *theme.Theme, w int, now time.Time) string {
 		to = fmt.Sprintf("to %s · new task in context %s, naming %s", c.d.Agent, c.d.ContextID, common.ShortID(c.d.TaskID))
 	}
 	b.WriteString(wrapText(line(to), inner) + "\n")
-	ids := fmt.Sprintf("taskId %s · contextId %s · messageId %s · role user", m.TaskID, m.ContextID, m.ID)
-	if len(m.ReferenceTasks) > 0 {
-		ids += fmt.Sprintf(" · referenceTaskIds %v", m.ReferenceTasks)
+	tid := string(m.TaskID)
+	if tid == "" {
+		tid = "(new task)"
+	}
+	ids := fmt.Sprintf("taskId %s · contextId %s · messageId %s · role user", tid, m.ContextID, m.ID)
+	for _, r := range m.ReferenceTasks {
+		ids += " · referenceTaskIds " + string(r)
 	}
 	b.WriteString(th.Muted.Render(wrapText(line(ids), inner)) + "\n")
 	b.WriteString(renderParts(th, m.Parts, inner))

@@ -55,6 +55,11 @@ func (f *fakeSender) Reply(_ context.Context, _ string, msg *a2a.Message) (*a2a.
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sent = append(f.sent, msg)
+	if msg.TaskID == "" { // a new task (a follow-up)
+		n := &a2a.Task{ID: a2a.TaskID(fmt.Sprintf("new-%d", len(f.sent))), ContextID: msg.ContextID, Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}
+		f.tasks[n.ID] = n
+		return n, nil
+	}
 	t := f.tasks[msg.TaskID]
 	if t == nil {
 		return nil, fmt.Errorf("no task %s", msg.TaskID)

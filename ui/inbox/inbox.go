@@ -120,6 +120,16 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.key(msg)
+	case tea.MouseMsg:
+		if m.mode == modeList && msg.Action == tea.MouseActionPress {
+			switch msg.Button {
+			case tea.MouseButtonWheelUp:
+				m.move(-1)
+			case tea.MouseButtonWheelDown:
+				m.move(1)
+			}
+		}
+		return m, nil
 	}
 	if m.mode == modeEditor { // cursor and other textarea messages
 		return m, m.ed.update(msg)

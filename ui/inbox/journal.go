@@ -81,6 +81,13 @@ func (j *Journal) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		j.reload()
 	case tea.KeyMsg:
 		return j, j.key(msg)
+	case tea.MouseMsg:
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			j.cursor = max(j.cursor-1, 0)
+		case tea.MouseButtonWheelDown:
+			j.cursor = max(min(j.cursor+1, len(j.entries)-1), 0)
+		}
 	}
 	return j, nil
 }
@@ -115,6 +122,8 @@ func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 		return reconcileCmd(j.svc)
 	case key.Matches(msg, k.Retry):
 		return j.retry()
+	case key.Matches(msg, k.FollowUp):
+		return j.followUp()
 	case key.Matches(msg, k.Open):
 		if e := j.selected(); e != nil {
 			kk := model.TaskKey{Agent: e.Agent, ID: e.TaskID}
@@ -145,6 +154,22 @@ func (j *Journal) retry() tea.Cmd {
 		return nil
 	}
 	j.conf = newConfirm(d, model.TaskKey{Agent: e.Agent, ID: e.TaskID}, e, j.svc.QuietPeriod(), j.ctx.Now())
+	return armCmd(j.svc.QuietPeriod())
+}
+
+// followUp offers a decision refused because its task had ended as a
+// new task in the same context, naming the ended one.
+func (j *Journal) followUp() tea.Cmd {
+	e := j.selected()
+	if e == nil || e.Observed() {
+		return nil
+	}
+	d, err := j.svc.PrepareFollowUp(e.MessageID)
+	if err != nil {
+		j.notice, j.noticeErr = err.Error(), true
+		return nil
+	}
+	j.conf = newConfirm(d, model.TaskKey{Agent: e.Agent, ID: e.TaskID}, nil, j.svc.QuietPeriod(), j.ctx.Now())
 	return armCmd(j.svc.QuietPeriod())
 }
 
@@ -244,6 +269,9 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 		if e.Result.Retryable() && !j.ctx.ReadOnly {
 			next += " (s: send again)"
 		}
+		if e.Problem == approvals.ProblemTaskEnded && e.Result == approvals.ResultRefused && !j.ctx.ReadOnly {
+			next += " (f: follow-up task)"
+		}
 		out = append(out, "    "+th.Label.Render("next:     ")+th.Muted.Render(sanitize.Line(next, max(j.w-14, 1))))
 		out = append(out, th.Muted.Render(sanitize.Line(fmt.Sprintf("    messageId %s · context %s · prompt %s", e.MessageID, e.ContextID, e.Prompt), j.w)))
 	}
@@ -293,5 +321,5 @@ func (j *Journal) ShortHelp() []key.Binding {
 // FullHelp is every journal key.
 func (j *Journal) FullHelp() [][]key.Binding {
 	k := j.keys
-	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.Open}, {k.Reconcile, k.Retry, k.Confirm, k.Decline, k.Back}}
+	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.Open}, {k.Reconcile, k.Retry, k.FollowUp, k.Confirm, k.Decline, k.Back}}
 }

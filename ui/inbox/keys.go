@@ -15,6 +15,7 @@ type KeyMap struct {
 	Confirm, Decline      key.Binding
 	Back                  key.Binding
 	Reconcile, Retry      key.Binding // journal view
+	FollowUp              key.Binding // journal view: a refused reply to an ended task
 }
 
 // DefaultKeyMap returns the inbox keys (issue 6).
@@ -39,12 +40,13 @@ func DefaultKeyMap() KeyMap {
 		Back:      b("esc", "back", "esc"),
 		Reconcile: b("R", "reconcile open", "R"),
 		Retry:     b("s", "send again…", "s"),
+		FollowUp:  b("f", "follow-up task…", "f"),
 	}
 }
 
 // readOnly disables every key that writes.
 func (k *KeyMap) readOnly(ro bool) {
-	for _, b := range []*key.Binding{&k.Reply, &k.Approve, &k.Deny, &k.Send, &k.Confirm, &k.Reconcile, &k.Retry} {
+	for _, b := range []*key.Binding{&k.Reply, &k.Approve, &k.Deny, &k.Send, &k.Confirm, &k.Reconcile, &k.Retry, &k.FollowUp} {
 		b.SetEnabled(!ro)
 	}
 }

@@ -240,3 +240,30 @@ func TestJournalViewShowsDecisionAndStateApart(t *testing.T) {
 		}
 	}
 }
+
+func TestJournalOffersFollowUpForEndedTask(t *testing.T) {
+	fx := newFixture(t, false)
+	d, err := fx.svc.Prepare(fx.svc.ItemFor(fx.fleet.Task(model.TaskKey{Agent: "code-reviewer", ID: idReview})), approvals.Input{Kind: approvals.KindReply, Text: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.snd.tasks[idReview].Status.State = a2a.TaskStateCanceled // it ended first
+	if out := fx.svc.Send(t.Context(), d); out.Problem != approvals.ProblemTaskEnded || !out.FollowUp {
+		t.Fatalf("%+v", out)
+	}
+	var c common.Component = NewJournalView(fx.ctx, fx.svc, Options{})
+	c.SetSize(120, 30)
+	if !strings.Contains(c.View(), "(f: follow-up task)") {
+		t.Fatalf("no follow-up offered:\n%s", c.View())
+	}
+	c, _ = sendKeys(c, "f")
+	if v := c.View(); !strings.Contains(v, "The task ended first. Send as a follow-up task?") || !strings.Contains(v, "7d2a9e44-revw-4000-8000-000000000003") || !strings.Contains(v, "(new task)") {
+		t.Fatalf("follow-up confirmation:\n%s", v)
+	}
+	fx.clk.add(time.Second)
+	sendKeys(c, "y")
+	last := fx.snd.sent[len(fx.snd.sent)-1]
+	if last.TaskID != "" || last.ContextID != "ctx-7d2a9e44" || len(last.ReferenceTasks) != 1 || last.ReferenceTasks[0] != idReview {
+		t.Fatalf("follow-up sent %+v", last)
+	}
+}
