@@ -90,3 +90,21 @@ func TestReplyNeedsAnInterruptedTask(t *testing.T) {
 		t.Fatalf("r on an active task: view %d, status %q", m.view, m.status.text)
 	}
 }
+
+// sentMsg stands for the answer to one of a component's own Cmds.
+type sentMsg struct{}
+
+func TestComponentAnswersReachHiddenComponents(t *testing.T) {
+	var inbox, journal *recorder
+	m, _ := newTestModel(t, Options{
+		Inbox:   func(c common.Context) common.Component { inbox = &recorder{ctx: c}; return inbox },
+		Journal: func(c common.Context) common.Component { journal = &recorder{ctx: c}; return journal },
+	})
+	sized(m, 120, 40)
+	press(m, "3") // agents: neither component is shown
+	m.Update(sentMsg{})
+	is := func(m tea.Msg) bool { _, ok := m.(sentMsg); return ok }
+	if inbox.count(is) != 1 || journal.count(is) != 1 {
+		t.Fatal("an answer for a hidden component was dropped")
+	}
+}

@@ -160,7 +160,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.back()
 		return m, nil
 	}
-	return m, m.forward(msg)
+	return m, m.broadcast(msg)
 }
 
 // View draws the screen, or returns the last drawing when nothing changed.
@@ -191,6 +191,22 @@ func (m *Model) forward(msg tea.Msg) tea.Cmd {
 	next, cmd := c.Update(msg)
 	m.setComponent(next)
 	return cmd
+}
+
+// broadcast hands a message the root does not know (the answer to a
+// component's own Cmd) to every component, shown or not: an answer must
+// reach the inbox even when the person has switched to another view.
+func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, c := range []*common.Component{&m.inbox, &m.journal} {
+		if *c == nil {
+			continue
+		}
+		next, cmd := (*c).Update(msg)
+		*c = next
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
 }
 
 // component is the Component the body shows, or nil for our own views.

@@ -342,3 +342,14 @@ func TestRunesInOneReadAreKeysOneByOne(t *testing.T) {
 		t.Fatalf("\"cy\" in one read: overlay %d, cancels %v", m.overlay, b.cancels)
 	}
 }
+
+func TestTinyTerminalsNeverBreak(t *testing.T) {
+	for _, sz := range [][2]int{{1, 1}, {20, 5}, {40, 10}, {60, 12}, {159, 30}, {160, 30}, {300, 80}} {
+		for _, keys := range [][]string{nil, {"enter"}, {"3"}, {"?"}, {"c"}, {"/", "x"}} {
+			m, _ := newTestModel(t, Options{})
+			sized(m, sz[0], sz[1])
+			press(m, keys...)
+			checkFrame(t, m.View(), sz[0], sz[1])
+		}
+	}
+}
