@@ -45,8 +45,11 @@ func (s *Service) ReconcileOne(ctx context.Context, messageID string) Outcome {
 	}
 	out := Outcome{MessageID: e.MessageID, Agent: e.Agent, TaskID: e.TaskID, Kind: e.Kind, Result: e.Result,
 		Problem: e.Problem, State: e.AgentState()}
-	if !e.Result.Open() || s.o.ReadOnly {
-		return out
+	s.mu.Lock()
+	busy := s.inFlight[messageID]
+	s.mu.Unlock()
+	if !e.Result.Open() || s.o.ReadOnly || busy {
+		return out // a decision being sent gets its outcome from Send
 	}
 	if e.Kind == KindFollowUp {
 		// A follow-up starts a new task whose id we never learned: its

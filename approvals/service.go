@@ -21,7 +21,7 @@ type Options struct {
 	Approver    string              // "user@host"; "" = DefaultApprover()
 	Templates   map[string]Template // agent name -> approve/deny shape; missing = default
 	Now         func() time.Time    // nil = time.Now
-	Logger      *slog.Logger        // nil = slog.Default()
+	Logger      *slog.Logger        // nil discards: once the TUI runs nothing may print
 	// QuietPeriod is how long a confirmation waits with no keypress before
 	// it can be confirmed (see Arming). 0 = DefaultQuietPeriod.
 	QuietPeriod time.Duration
@@ -88,7 +88,7 @@ func Open(o Options) (*Service, error) {
 		o.Now = time.Now
 	}
 	if o.Logger == nil {
-		o.Logger = slog.Default()
+		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	if o.QuietPeriod <= 0 {
 		o.QuietPeriod = DefaultQuietPeriod
