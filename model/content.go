@@ -2,7 +2,6 @@ package model
 
 import (
 	"encoding/json"
-	"hash/fnv"
 	"math"
 	"strconv"
 	"strings"
@@ -113,45 +112,55 @@ func formatCount(f float64) string {
 // fingerprint summarizes a snapshot as received, so that a sweep that
 // returns the same task again is recognized as a repeat. Never 0.
 func fingerprint(s *a2a.Task) uint64 {
-	h := fnv.New64a()
-	var buf [8]byte
-	num := func(n int64) {
-		for i := range buf {
-			buf[i] = byte(n >> (8 * i))
-		}
-		h.Write(buf[:])
-	}
-	str := func(s string) {
-		num(int64(len(s)))
-		h.Write([]byte(s))
-	}
-	str(string(s.Status.State))
-	str(s.ContextID)
+	var h fnv64 = fnvOffset
+	h.str(string(s.Status.State))
+	h.str(s.ContextID)
 	if ts := s.Status.Timestamp; ts != nil {
-		num(ts.UnixNano())
+		h.num(ts.UnixNano())
 	}
 	if m := s.Status.Message; m != nil {
-		str(m.ID)
-		num(int64(len(m.Parts)))
+		h.str(m.ID)
+		h.num(int64(len(m.Parts)))
 	}
-	num(int64(len(s.History)))
+	h.num(int64(len(s.History)))
 	if n := len(s.History); n > 0 && s.History[n-1] != nil {
-		str(s.History[n-1].ID)
+		h.str(s.History[n-1].ID)
 	}
-	num(int64(len(s.Artifacts)))
+	h.num(int64(len(s.Artifacts)))
 	for _, a := range s.Artifacts {
 		if a == nil {
 			continue
 		}
-		str(string(a.ID))
-		num(int64(len(a.Parts)))
-		num(int64(artifactSize(a)))
+		h.str(string(a.ID))
+		h.num(int64(len(a.Parts)))
+		h.num(int64(artifactSize(a)))
 	}
-	num(int64(len(s.Metadata)))
-	if v := h.Sum64(); v != 0 {
-		return v
+	h.num(int64(len(s.Metadata)))
+	if h != 0 {
+		return uint64(h)
 	}
 	return 1
+}
+
+// fnv64 is FNV-1a, fed without allocating.
+type fnv64 uint64
+
+const (
+	fnvOffset fnv64 = 14695981039346656037
+	fnvPrime  fnv64 = 1099511628211
+)
+
+func (h *fnv64) num(n int64) {
+	for i := 0; i < 8; i++ {
+		*h = (*h ^ fnv64(byte(n>>(8*i)))) * fnvPrime
+	}
+}
+
+func (h *fnv64) str(s string) {
+	h.num(int64(len(s)))
+	for i := 0; i < len(s); i++ {
+		*h = (*h ^ fnv64(s[i])) * fnvPrime
+	}
 }
 
 // capHistory keeps the newest MaxHistory messages of s.
