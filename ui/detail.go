@@ -43,7 +43,7 @@ type detailView struct {
 	raw     bool
 	links   []a2a.TaskID
 	link    int
-	built   *a2a.Task // the fleet snapshot the content was built from
+	built   builtFrom // what of the fleet's task the content was built from
 }
 
 func newDetailView(ctx *common.Context, keys *KeyMap) detailView {
@@ -58,7 +58,7 @@ func (v *detailView) setSize(w, h int) {
 
 // open shows a task and returns the Cmd that fetches its history.
 func (v *detailView) open(k model.TaskKey, history int) tea.Cmd {
-	v.key, v.fetched, v.err, v.raw, v.link, v.built = k, nil, nil, false, 0, nil
+	v.key, v.fetched, v.err, v.raw, v.link, v.built = k, nil, nil, false, 0, builtFrom{}
 	v.rebuild(true)
 	return v.fetch(history)
 }
@@ -107,9 +107,22 @@ func (v *detailView) loaded(msg taskLoadedMsg) {
 
 // sync rebuilds the content when the fleet holds a newer snapshot.
 func (v *detailView) sync() {
-	if t := v.ctx.Fleet.Task(v.key); t != nil && t.Snapshot != v.built {
+	if t := v.ctx.Fleet.Task(v.key); t != nil && builtOf(t) != v.built {
 		v.rebuild(false)
 	}
+}
+
+// builtFrom identifies the state of a fleet task: the Fleet updates tasks
+// (and may update snapshots) in place, and every event for the task moves
+// LastHeard.
+type builtFrom struct {
+	snap  *a2a.Task
+	heard time.Time
+	parts int
+}
+
+func builtOf(t *model.Task) builtFrom {
+	return builtFrom{snap: t.Snapshot, heard: t.LastHeard, parts: len(t.Partial)}
 }
 
 // rebuild lays the content out again; top scrolls back to the start.

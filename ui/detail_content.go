@@ -27,7 +27,7 @@ func (v *detailView) content() string {
 	f := v.ctx.Fleet
 	t := f.Task(v.key)
 	if t != nil {
-		v.built = t.Snapshot
+		v.built = builtOf(t)
 	}
 	snap := v.snapshot(t)
 	if v.raw {
@@ -40,7 +40,7 @@ func (v *detailView) content() string {
 	v.link = clamp(v.link, 0, len(v.links)-1)
 	v.references(&b)
 	v.historySection(&b)
-	artifacts(&b, snap)
+	artifacts(&b, snap, t)
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -93,6 +93,9 @@ func (v *detailView) overview(b *section, t *model.Task, snap *a2a.Task) {
 		b.field("last heard", common.Stamp(now, t.LastHeard)+"  via "+t.Source.String())
 		if t.Stale {
 			b.field("stale", th.Warn.Render("its agent is not answering; this is the last we heard"))
+		}
+		if t.Gone {
+			b.field("gone", th.Warn.Render("the agent no longer knows this task (expired, or these credentials lost access)"))
 		}
 		if t.Hint != "" {
 			b.field("hint", th.Warn.Render(sanitize.Line(t.Hint, maxLineText)))
@@ -195,11 +198,23 @@ func (v *detailView) historySection(b *section) {
 }
 
 // artifacts shows each artifact's parts; files are named, never fetched.
-func artifacts(b *section, snap *a2a.Task) {
+// Artifacts still streaming are marked, and so is content the fleet cut
+// to its memory caps (the GetTask answer, when newer, has it all).
+func artifacts(b *section, snap *a2a.Task, t *model.Task) {
 	if snap == nil || len(snap.Artifacts) == 0 {
 		return
 	}
-	b.heading("Artifacts (" + strconv.Itoa(len(snap.Artifacts)) + ")")
+	head := "Artifacts (" + strconv.Itoa(len(snap.Artifacts)) + ")"
+	if t != nil && t.Truncated && snap == t.Snapshot {
+		head += " — cut to the in-memory cap"
+	}
+	b.heading(head)
+	streaming := map[a2a.ArtifactID]bool{}
+	if t != nil {
+		for _, id := range t.Partial {
+			streaming[id] = true
+		}
+	}
 	for _, a := range snap.Artifacts {
 		if a == nil {
 			continue
@@ -209,6 +224,9 @@ func artifacts(b *section, snap *a2a.Task) {
 			name = string(a.ID)
 		}
 		head := b.th.Text.Bold(true).Render(sanitize.Line(name, maxLineText))
+		if streaming[a.ID] {
+			head += b.th.Warn.Render("  streaming…")
+		}
 		if a.Description != "" {
 			head += b.th.Muted.Render("  " + sanitize.Line(a.Description, maxLineText))
 		}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"errors"
 	"strings"
@@ -353,3 +354,26 @@ func TestTinyTerminalsNeverBreak(t *testing.T) {
 		}
 	}
 }
+
+func TestDetailMarksStreamingArtifacts(t *testing.T) {
+	m, _ := newTestModel(t, Options{Backend: nilBackend{}})
+	sized(m, 120, 40)
+	press(m, "j", "enter") // the running suite
+	chunk := &a2a.TaskArtifactUpdateEvent{TaskID: idRunning, ContextID: "ctx-5b1d7c20", Append: true,
+		Artifact: &a2a.Artifact{ID: "log", Name: "test.log", Parts: a2a.ContentParts{a2a.NewTextPart("=== pkg/a\n")}}}
+	m.Update(eventsMsg{batch: []model.Event{{Kind: model.EventArtifact, Agent: "test-runner", At: testNow, Artifact: chunk}}})
+	if v := m.View(); !strings.Contains(v, "test.log  streaming…") || !strings.Contains(v, "=== pkg/a") {
+		t.Fatalf("the streaming log is not marked:\n%s", v)
+	}
+}
+
+// nilBackend answers nothing, so the detail shows the fleet's snapshot.
+type nilBackend struct{}
+
+func (nilBackend) Get(context.Context, string, a2a.TaskID, int, bool) (*a2a.Task, error) {
+	return nil, errors.New("offline")
+}
+func (nilBackend) Cancel(context.Context, string, a2a.TaskID) (*a2a.Task, error) {
+	return nil, errors.New("offline")
+}
+func (nilBackend) Capture(string) []model.Exchange { return nil }
