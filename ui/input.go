@@ -174,11 +174,11 @@ func (m *Model) agentsKey(msg tea.KeyMsg) tea.Cmd {
 	return m.agents.update(msg)
 }
 
-// onMouse scrolls with the wheel and selects with a click.
-func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
+// onMouse scrolls with the wheel and selects with a click; it reports
+// whether the event did anything (motion and releases do not).
+func (m *Model) onMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 	if m.overlay != overlayNone {
-		m.dirty = false
-		return nil
+		return nil, false
 	}
 	x, y := msg.X, msg.Y-1 // body coordinates: the header is one line
 	wheel := 0
@@ -190,8 +190,10 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 	}
 	click := msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress
 	if wheel == 0 && !click {
-		m.dirty = false
-		return nil
+		if c := m.component(); c != nil {
+			return m.forward(msg), true
+		}
+		return nil, false
 	}
 	switch m.view {
 	case viewTasks:
@@ -206,10 +208,10 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 		if wheel != 0 {
 			scrollViewport(&m.agents.vp, wheel)
 		} else {
-			return m.agents.click(y)
+			return m.agents.click(y), true
 		}
 	default:
-		return m.forward(msg)
+		return m.forward(msg), true
 	}
-	return nil
+	return nil, true
 }

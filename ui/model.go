@@ -139,7 +139,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return m, m.onKey(msg)
 	case tea.MouseMsg:
-		return m, m.onMouse(msg)
+		cmd, handled := m.onMouse(msg)
+		if !handled {
+			m.dirty = wasDirty
+		}
+		return m, cmd
 	case taskLoadedMsg:
 		m.taskLoaded(msg)
 		return m, nil

@@ -377,3 +377,20 @@ func (nilBackend) Cancel(context.Context, string, a2a.TaskID) (*a2a.Task, error)
 	return nil, errors.New("offline")
 }
 func (nilBackend) Capture(string) []model.Exchange { return nil }
+
+func TestMouseMotionKeepsAPendingRender(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	m.View()
+	m.Update(eventsMsg{batch: []model.Event{taskEvent("deployer", "new-2", a2a.TaskStateWorking, 0, "new")}})
+	m.Update(tea.MouseMsg{X: 3, Y: 3, Action: tea.MouseActionMotion})
+	if !strings.Contains(m.View(), "new-2") {
+		t.Fatal("mouse motion dropped the render of a change")
+	}
+	before := m.renders
+	m.Update(tea.MouseMsg{X: 3, Y: 3, Action: tea.MouseActionMotion})
+	m.View()
+	if m.renders != before {
+		t.Fatal("mouse motion alone rendered")
+	}
+}
