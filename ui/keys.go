@@ -62,8 +62,8 @@ func DefaultKeyMap() KeyMap {
 
 // apply disables the keys that write to agents (read-only, or no backend
 // to write through) and the views that are not wired.
-func (k *KeyMap) apply(readOnly, inbox, journal bool) {
-	k.Cancel.SetEnabled(!readOnly)
+func (k *KeyMap) apply(readOnly, backend, inbox, journal bool) {
+	k.Cancel.SetEnabled(!readOnly && backend)
 	k.Reply.SetEnabled(!readOnly && inbox)
 	k.Inbox.SetEnabled(inbox)
 	k.Journal.SetEnabled(journal)

@@ -92,10 +92,7 @@ func New(o Options) *Model {
 	if o.KeyMap != nil {
 		keys = *o.KeyMap
 	}
-	keys.apply(o.ReadOnly || o.Backend == nil, o.Inbox != nil, o.Journal != nil)
-	if o.ReadOnly {
-		keys.Reply.SetEnabled(false)
-	}
+	keys.apply(o.ReadOnly, o.Backend != nil, o.Inbox != nil, o.Journal != nil)
 	m := &Model{
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
 			Now: o.Now, Backend: o.Backend},
