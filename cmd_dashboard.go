@@ -8,9 +8,11 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"a2atop/approvals"
 	"a2atop/internal/config"
 	"a2atop/model"
 	"a2atop/ui"
+	"a2atop/ui/inbox"
 	"a2atop/ui/theme"
 )
 
@@ -53,10 +55,24 @@ func dashboard(ctx context.Context, cfg *config.Config, cmd string, st streams) 
 		fmt.Fprintf(st.Err, "a2atop: config: %v\n", err)
 		return exitUsage
 	}
+	svc, err := approvals.Open(approvals.Options{
+		JournalPath: cfg.JournalPath,
+		Sender:      mgr,
+		Approver:    cfg.Approver,
+		Templates:   cfg.Templates(),
+		Logger:      log,
+		ReadOnly:    cfg.ReadOnly,
+	})
+	if err != nil {
+		fmt.Fprintf(st.Err, "a2atop: approvals journal %s: %v (set journal_path in the config)\n", cfg.JournalPath, err)
+		return exitFailed
+	}
+	defer svc.Close()
 	fleet := model.NewFleet(model.Options{ChainKeys: cfg.ChainKeys()})
 	for _, a := range cfg.Agents {
 		fleet.AddAgent(a.Name, a.URL)
 	}
+	views := inbox.Options{Sort: model.SortAge}
 	m := ui.New(ui.Options{
 		Fleet:    fleet,
 		Events:   mgr.Events(),
@@ -65,6 +81,8 @@ func dashboard(ctx context.Context, cfg *config.Config, cmd string, st streams) 
 		Bell:     cfg.Bell,
 		Theme:    theme.New(theme.Options{Mode: mode}),
 		Logger:   log,
+		Inbox:    inbox.New(svc, views),
+		Journal:  inbox.NewJournal(svc, views),
 	})
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
