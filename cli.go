@@ -18,8 +18,12 @@ const (
 	exitUsage  = 2 // the command line or the configuration is wrong
 )
 
-// streams are where a command writes; tests pass buffers.
-type streams struct{ Out, Err io.Writer }
+// streams are where a command reads and writes; tests pass buffers. A nil
+// In means the terminal (os.Stdin) for the dashboard.
+type streams struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
 
 const usageText = `a2atop — a terminal dashboard for A2A agents
 

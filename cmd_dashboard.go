@@ -83,6 +83,7 @@ func dashboard(ctx context.Context, cfg *config.Config, cmd string, st streams) 
 		Logger:   log,
 		Inbox:    inbox.New(svc, views),
 		Journal:  inbox.NewJournal(svc, views),
+		Output:   st.Out,
 	})
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -90,7 +91,11 @@ func dashboard(ctx context.Context, cfg *config.Config, cmd string, st streams) 
 	go func() { mgr.Run(runCtx); close(done) }()
 	log.Info("dashboard started", logKeyAgents, len(cfg.Agents), logKeyPath, cfg.Path)
 
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(runCtx))
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(runCtx)}
+	if st.In != nil { // tests drive the program through a pipe
+		opts = append(opts, tea.WithInput(st.In), tea.WithOutput(st.Out))
+	}
+	p := tea.NewProgram(m, opts...)
 	_, err = p.Run()
 	cancel()
 	<-done
