@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -65,7 +66,8 @@ func benchFleet(tb testing.TB) (*Fleet, []TaskKey) {
 	return f, keys
 }
 
-// benchStatuses returns n status updates for random non-terminal tasks,
+// benchStatuses returns n status updates for random non-terminal tasks
+// (ids in fresh memory, as a decoder leaves them),
 // each newer than anything applied before (clock is advanced). About one
 // in ten moves a task between working and input-required.
 func benchStatuses(f *Fleet, keys []TaskKey, r *rand.Rand, clock *time.Time, n int) []Event {
@@ -83,7 +85,7 @@ func benchStatuses(f *Fleet, keys []TaskKey, r *rand.Rand, clock *time.Time, n i
 			state = a2a.TaskStateInputRequired
 		}
 		evs = append(evs, Event{Kind: EventStatus, Agent: k.Agent, Source: SourceStream, At: stamp,
-			Status: &a2a.TaskStatusUpdateEvent{TaskID: k.ID, ContextID: tk.Snapshot.ContextID,
+			Status: &a2a.TaskStatusUpdateEvent{TaskID: a2a.TaskID(strings.Clone(string(k.ID))), ContextID: tk.Snapshot.ContextID,
 				Status: a2a.TaskStatus{State: state, Timestamp: &stamp, Message: &a2a.Message{ID: "m",
 					Parts: a2a.ContentParts{a2a.NewTextPart(benchWords[r.IntN(len(benchWords))])}}}}})
 	}
