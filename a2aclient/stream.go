@@ -93,7 +93,7 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 			w.markNoStream(id)
 			return
 		}
-		if got > 0 {
+		if got > 1 { // more than the opening snapshot: the stream was doing work
 			failures = 0
 		}
 		failures++
