@@ -153,12 +153,18 @@ type userInterceptor struct {
 	a2asrv.PassthroughCallInterceptor
 	mu       sync.Mutex
 	versions []string
-	anon     bool // leave the caller anonymous (ListTasks is then refused)
+	anon     bool   // leave the caller anonymous (ListTasks is then refused)
+	lists    []bool // per ListTasks call: was it a full listing (no statusTimestampAfter)?
 }
 
 func (u *userInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, req *a2asrv.Request) (context.Context, any, error) {
 	if !u.anon {
 		cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
+	}
+	if lr, ok := req.Payload.(*a2a.ListTasksRequest); ok {
+		u.mu.Lock()
+		u.lists = append(u.lists, lr.StatusTimestampAfter == nil)
+		u.mu.Unlock()
 	}
 	if p := cc.ServiceParams(); p != nil {
 		v, _ := p.Get(strings.ToLower(a2a.SvcParamVersion))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
 	"a2atop/model"
 )
@@ -94,5 +95,41 @@ func TestAgentRestartIsReconnected(t *testing.T) {
 				return hasTask(evs, "a", held, a2a.TaskStateCompleted)
 			})
 		})
+	}
+}
+
+// Sweeps are incremental between periodic full resyncs; a task without a
+// status timestamp (the filter always returns it) is still reported once.
+func TestFullResyncAndUntimedTasks(t *testing.T) {
+	a := startAgent(t, kindJSONRPC, false, nil)
+	ctx, cc := a2asrv.NewCallContext(t.Context(), nil)
+	cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
+	untimed := &a2a.Task{ID: a2a.NewTaskID(), ContextID: "c", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}
+	if _, err := a.store.Create(ctx, untimed); err != nil {
+		t.Fatal(err)
+	}
+	o := fast("a", a.url())
+	o.Subscribe = false
+	o.FullResync = 200 * time.Millisecond
+	_, c := runManager(t, []AgentOptions{o}, Options{})
+	a.send(t, "ask") // gives the sweeps a high-water mark
+	lists := func() (full, inc int) {
+		a.icpt.mu.Lock()
+		defer a.icpt.mu.Unlock()
+		for _, f := range a.icpt.lists {
+			if f {
+				full++
+			} else {
+				inc++
+			}
+		}
+		return
+	}
+	c.waitFor(t, "full resyncs between incremental sweeps", 5*time.Second, func([]model.Event) bool {
+		full, inc := lists()
+		return full >= 3 && inc >= 6
+	})
+	if n := countSnapshots(c.snapshot(), untimed.ID, model.SourceSweep, a2a.TaskStateWorking); n != 1 {
+		t.Errorf("untimed task reported %d times, want 1", n)
 	}
 }
