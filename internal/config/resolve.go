@@ -46,7 +46,7 @@ func (c *Config) AgentOptions() ([]a2aclient.AgentOptions, error) {
 			AllowedHosts:     append([]string(nil), a.Auth.AllowedHosts...),
 			SweepInterval:    sweep,
 			FullResync:       c.FullResync.Duration,
-			Subscribe:        a.Subscribe == nil || *a.Subscribe,
+			Subscribe:        (a.Subscribe == nil || *a.Subscribe) && c.MaxStreams > 0,
 			MaxStreams:       c.MaxStreams,
 			HistoryLength:    a.HistoryLength,
 			Tasks:            tasks,

@@ -80,3 +80,17 @@ func TestTemplates(t *testing.T) {
 		t.Errorf("Templates = %+v", m)
 	}
 }
+
+func TestMaxStreamsZeroTurnsStreamsOff(t *testing.T) {
+	c, err := parse(t, "max_streams = 0\n[[agent]]\nname = \"a\"\nurl = \"http://x\"\nsubscribe = true\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := c.AgentOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts[0].Subscribe {
+		t.Errorf("max_streams = 0 should turn streams off: %+v", opts[0])
+	}
+}
