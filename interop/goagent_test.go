@@ -22,6 +22,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 )
 
 // goAgent is a Go SDK agent with the JS peer's vocabulary (see
@@ -36,6 +37,26 @@ type goAgent struct {
 	step      time.Duration
 	store     *taskstore.InMemory
 	gates     sync.Map // a2a.TaskID -> chan *a2a.Message (buffered 1)
+
+	mu   sync.Mutex
+	seen []peerRequest // every request received, with its A2A-Version
+}
+
+func (ga *goAgent) note(kind, what, version string) {
+	ga.mu.Lock()
+	ga.seen = append(ga.seen, peerRequest{Kind: kind, What: what, Version: version})
+	ga.mu.Unlock()
+}
+
+func (ga *goAgent) requests() []peerRequest {
+	ga.mu.Lock()
+	defer ga.mu.Unlock()
+	return append([]peerRequest(nil), ga.seen...)
+}
+
+func (ga *goAgent) grpcVersion(ctx context.Context, method string) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	ga.note("grpc", method, strings.Join(md.Get("a2a-version"), ","))
 }
 
 // startGoAgent starts the agent; handoff false leaves out the interceptor
@@ -59,14 +80,26 @@ func startGoAgent(t *testing.T, handoff bool) *goAgent {
 		a2asrv.WithCapabilityChecks(&card.Capabilities),
 	)
 	mux := http.NewServeMux()
-	srv := httptest.NewUnstartedServer(mux)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ga.note("http", r.Method+" "+r.URL.Path, r.Header.Get("A2A-Version"))
+		mux.ServeHTTP(w, r)
+	}))
 	srv.Start()
 	t.Cleanup(srv.Close)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	gs := grpc.NewServer()
+	gs := grpc.NewServer(
+		grpc.UnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+			ga.grpcVersion(ctx, info.FullMethod)
+			return h(ctx, req)
+		}),
+		grpc.StreamInterceptor(func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+			ga.grpcVersion(ss.Context(), info.FullMethod)
+			return h(srv, ss)
+		}),
+	)
 	a2agrpc.NewHandler(h).RegisterWith(gs)
 	go gs.Serve(lis) //nolint:errcheck // ends with Stop
 	t.Cleanup(gs.Stop)
@@ -88,7 +121,7 @@ func startGoAgent(t *testing.T, handoff bool) *goAgent {
 func goTargets(t *testing.T) []target {
 	ga := startGoAgent(t, true)
 	mk := func(name, binding, protocol string, b a2a.TransportProtocol, v a2a.ProtocolVersion, listing bool) target {
-		return target{Name: name, URL: ga.URL, Binding: binding, Protocol: protocol, SDK: b, Version: v, Listing: listing}
+		return target{Name: name, URL: ga.URL, Binding: binding, Protocol: protocol, SDK: b, Version: v, Listing: listing, requests: ga.requests}
 	}
 	g := mk("go/grpc", "grpc", "1.0", a2a.TransportProtocolGRPC, a2a.Version, true)
 	g.AllowedHosts = []string{ga.GRPC}

@@ -148,10 +148,11 @@ func rpcCodeOf(err error) int {
 // TestManagerAlwaysSendsVersion: every A2A call a2aclient makes carries
 // A2A-Version with the version of the interface it talks to. The JS peer
 // logs what it received; without the header it would read the call as 0.3
-// (see TestJSPeerMissingVersionIsRead03).
+// (see TestJSPeerMissingVersionIsRead03). The Go agent records the same
+// on its HTTP mux and gRPC interceptors.
 func TestManagerAlwaysSendsVersion(t *testing.T) {
-	for _, tg := range jsTargets(t) {
-		t.Run(tg.Name, func(t *testing.T) {
+	eachTarget(t, func(t *testing.T, tg target) {
+		{
 			token := "version-" + tg.Name
 			raw, _ := tg.client(t, token)
 			asked := send(t, raw, "", "ask", false)
@@ -188,8 +189,8 @@ func TestManagerAlwaysSendsVersion(t *testing.T) {
 				t.Fatalf("peer saw only %d calls: %v", len(calls), calls)
 			}
 			t.Logf("%d calls, all with A2A-Version %s; card fetches carried %q", len(calls), tg.Version, card)
-		})
-	}
+		}
+	})
 }
 
 // TestManagerReplyToUnknownTask: a reply on a task the agent does not know
