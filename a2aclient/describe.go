@@ -24,6 +24,8 @@ func Describe(err error) string {
 	switch classify(err) {
 	case kindTooLarge:
 		return "response too large: " + inner + " (raise max_message_bytes if this agent legitimately sends more)"
+	case kindStalled:
+		return "stream stalled: " + inner + " (the agent is trickling bytes or hung; sweeps keep the task up to date)"
 	case kindTLS:
 		return "TLS failed: " + inner + " (check the certificate, or whether the agent speaks https)"
 	case kindUnauthenticated:

@@ -78,6 +78,10 @@ var sentinelCodes = []struct {
 // MaxMessageBytes.
 var ErrTooLarge = errors.New("response too large")
 
+// ErrStalled is wrapped by stream errors when the agent began an SSE event
+// and sent no more of it for CallTimeout.
+var ErrStalled = errors.New("the agent stalled mid-event")
+
 // ErrReadOnly is returned by Reply and Cancel on an agent configured read-only.
 var ErrReadOnly = errors.New("agent is read-only")
 
@@ -98,6 +102,7 @@ const (
 	kindVersion
 	kindProtocol
 	kindTooLarge
+	kindStalled
 	kindCanceled
 )
 
@@ -133,6 +138,8 @@ func classify(err error) kind {
 	switch {
 	case errors.Is(err, ErrTooLarge):
 		return kindTooLarge
+	case errors.Is(err, ErrStalled):
+		return kindStalled
 	case isTLS(err):
 		return kindTLS
 	case status == 401 || code == -31401 || g == codes.Unauthenticated || errors.Is(err, a2a.ErrUnauthenticated):

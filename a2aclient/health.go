@@ -76,7 +76,7 @@ func (w *watcher) succeed() {
 // minute (too large, protocol error), without taking the agent down.
 func (w *watcher) noteStreamError(err error) {
 	switch classify(err) {
-	case kindTooLarge, kindProtocol, kindOther:
+	case kindTooLarge, kindProtocol, kindStalled, kindOther:
 	default:
 		return
 	}

@@ -134,7 +134,7 @@ func TestSlowServerDelaysNoOne(t *testing.T) {
 type hostile struct {
 	srv  *http.Server
 	url  string
-	mode string // "badjson", "badsse", "bigsse", "code"
+	mode string // "badjson", "badsse", "bigsse", "stall"
 }
 
 func startHostile(t *testing.T, mode string) *hostile {
@@ -176,6 +176,13 @@ func (h *hostile) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(200)
 		bw := bufio.NewWriter(w)
+		if h.mode == "stall" {
+			fmt.Fprint(bw, "data: {\"jsonrpc\":\"2.0\",\"result\":")
+			bw.Flush()
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+			return
+		}
 		if h.mode == "bigsse" {
 			fmt.Fprintf(bw, "data: {\"jsonrpc\":\"2.0\",\"id\":%q,\"result\":{\"task\":%s},\"pad\":\"%s\"}\n\n", req.ID, hostileTask, strings.Repeat("x", 64<<10))
 		} else {
@@ -187,16 +194,19 @@ func (h *hostile) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Malformed JSON, malformed SSE, an oversized SSE event and an unknown
-// error code: each is a problem of its own agent, in words, with the real
-// code recovered.
+// Malformed JSON, malformed SSE, an oversized SSE event, an SSE event
+// that stops half-way and an unknown error code: each is a problem of its
+// own agent, in words, with the real code recovered.
 func TestHostilePeer(t *testing.T) {
 	bad := startHostile(t, "badjson")
 	sse := startHostile(t, "badsse")
 	big := startHostile(t, "bigsse")
+	stall := startHostile(t, "stall")
 	bo := fast("big", big.url)
 	bo.MaxMessageBytes = 16 << 10
-	m, c := runManager(t, []AgentOptions{fast("badjson", bad.url), fast("badsse", sse.url), bo}, Options{})
+	so := fast("stall", stall.url)
+	so.CallTimeout = 300 * time.Millisecond
+	m, c := runManager(t, []AgentOptions{fast("badjson", bad.url), fast("badsse", sse.url), bo, so}, Options{})
 	c.waitFor(t, "malformed JSON is a protocol error", 5*time.Second, func(evs []model.Event) bool {
 		h := lastHealth(evs, "badjson")
 		return h != nil && h.State == model.HealthBackoff && strings.Contains(h.Err, "protocol error")
@@ -212,6 +222,14 @@ func TestHostilePeer(t *testing.T) {
 	c.waitFor(t, "oversized SSE event", 5*time.Second, func(evs []model.Event) bool {
 		for _, e := range evs {
 			if e.Agent == "big" && e.Kind == model.EventHealth && strings.Contains(e.Health.Err, "response too large") {
+				return true
+			}
+		}
+		return false
+	})
+	c.waitFor(t, "stalled SSE event", 5*time.Second, func(evs []model.Event) bool {
+		for _, e := range evs {
+			if e.Agent == "stall" && e.Kind == model.EventHealth && strings.Contains(e.Health.Err, "stream stalled") {
 				return true
 			}
 		}

@@ -197,7 +197,7 @@ func (b *body) Read(p []byte) (int, error) {
 		}
 	}
 	if err != nil && b.stalled.Load() {
-		err = fmt.Errorf("the agent began an SSE event and sent no more of it for %s (trickling or hung): %w", b.t.idle, err)
+		err = fmt.Errorf("%w: an SSE event begun and not finished for %s", ErrStalled, b.t.idle)
 	}
 	return n, err
 }
