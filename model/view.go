@@ -158,9 +158,14 @@ func (f *Fleet) sync() {
 	}
 	for _, v := range f.views {
 		s := v.sort
+		all := v.filter.Empty()
 		for _, t := range f.dirty {
 			if t.indexed && t.ixClass == v.class {
-				v.list.delete(ixKeyOf(t, s))
+				old := ixKeyOf(t, s)
+				if all && !t.removed && t.Class == v.class && old == keyOf(t, s) {
+					continue // same row in the same place (SortAge: Since never moves)
+				}
+				v.list.delete(old)
 			}
 			if !t.removed && t.Class == v.class && v.filter.Match(t) {
 				v.list.insert(keyOf(t, s))
