@@ -39,6 +39,9 @@ Usage:
         sweep every agent once and print agents and tasks as one JSON document
   a2atop watch --jsonl [--config FILE] [URL...]
         print every event as it arrives, one JSON object per line, until Ctrl+C
+  a2atop reply [--config FILE] AGENT TASK (--text T | --data JSON | --approve | --deny --reason R)
+        answer a waiting task as the inbox would: journaled first, sent once;
+        AGENT is a configured name or the agent's base URL
   a2atop version
         print the version
   a2atop help
@@ -49,8 +52,9 @@ The config file is --config FILE, else $A2ATOP_CONFIG, else
 log_path file (default ~/.local/state/a2atop/a2atop.log), never to the terminal.
 
 Exit status:
-  0  success (check, tasks: every agent answered)
-  1  an agent could not be reached or answered with an error, or the run failed
+  0  success (check, tasks: every agent answered; reply: the agent took it)
+  1  an agent could not be reached or answered with an error, or refused the
+     reply, or the run failed
   2  the command line or the configuration is wrong (the message names the
      file, line and key)
 `
@@ -75,6 +79,8 @@ func run(ctx context.Context, args []string, st streams) int {
 		return runTasks(ctx, rest, st)
 	case "watch":
 		return runWatch(ctx, rest, st)
+	case "reply":
+		return runReply(ctx, rest, st)
 	}
 	if cmd != "" && !strings.HasPrefix(cmd, "-") && !strings.Contains(cmd, "://") {
 		fmt.Fprintf(st.Err, "a2atop: unknown command %q; agent URLs start with http:// or https:// (a2atop help lists the commands)\n", cmd)
