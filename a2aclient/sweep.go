@@ -37,13 +37,19 @@ func errorsIsListDenied(err error) bool {
 func (w *watcher) round(ctx context.Context) error {
 	w.mu.Lock()
 	listing := w.listing
-	full := w.forceFull || time.Since(w.lastFull) >= w.o.FullResync
+	forced := w.forceFull
+	full := forced || time.Since(w.lastFull) >= w.o.FullResync
 	w.forceFull = false
 	w.mu.Unlock()
 	var err error
 	pollAll := !listing
 	if listing {
 		err = w.sweep(ctx, full)
+		if err != nil && forced {
+			w.mu.Lock()
+			w.forceFull = true // the resweep after an overflow is still owed
+			w.mu.Unlock()
+		}
 		switch k := classify(err); {
 		case err == nil:
 			w.setDenied(false)
@@ -58,6 +64,7 @@ func (w *watcher) round(ctx context.Context) error {
 			if perr := w.poll(ctx, false); perr != nil {
 				return perr
 			}
+			w.ensureStreams(ctx)
 			return errListDenied{err}
 		}
 	}

@@ -69,15 +69,18 @@ func TestSharedTimestampAcrossSweepBoundary(t *testing.T) {
 }
 
 // An agent that is killed and restarted on the same port is reconnected;
-// tasks created while it was down appear on the next sweep, and a stream
-// cut by the outage is reopened.
+// tasks created while it was down appear on the next sweep (on 0.3, once
+// watched), and a stream cut by the outage is reopened.
 func TestAgentRestartIsReconnected(t *testing.T) {
-	for _, kind := range []agentKind{kindJSONRPC, kindGRPC} {
+	for _, kind := range []agentKind{kindJSONRPC, kindREST, kindGRPC, kindLegacy} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
 			a := startAgent(t, kind, true, nil)
-			_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+			m, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
 			held := a.send(t, "hold")
+			if kind == kindLegacy { // no listing: the task is known from a reply or config
+				m.Watch("a", held)
+			}
 			c.waitFor(t, "streaming", 5*time.Second, healthIs("a", model.HealthStreaming))
 			a.stop()
 			c.waitFor(t, "unreachable", 5*time.Second, healthIs("a", model.HealthUnreachable))
@@ -86,6 +89,9 @@ func TestAgentRestartIsReconnected(t *testing.T) {
 			}
 			whileDown := a.createInStore(t, a2a.TaskStateWorking)
 			a.start()
+			if kind == kindLegacy {
+				m.Watch("a", whileDown)
+			}
 			c.waitFor(t, "task created while down", 10*time.Second, func(evs []model.Event) bool {
 				return hasTask(evs, "a", whileDown, a2a.TaskStateWorking)
 			})
