@@ -75,3 +75,25 @@ func TestApprovalsReachThePeer(t *testing.T) {
 		}
 	})
 }
+
+// TestReplyResultNotShared: what Manager.Reply returns must not be the
+// object it also hands to the model through Events (the UI goroutine
+// applies events while approvals reads the reply in a tea.Cmd).
+func TestReplyResultNotShared(t *testing.T) {
+	tg := goTargets(t)[0]
+	raw, _ := tg.client(t, "shared")
+	asked := send(t, raw, "", "ask", false)
+	opts := tg.agent("peer", "shared")
+	opts.Tasks = []a2a.TaskID{asked.ID}
+	c := runManager(t, opts)
+	c.waitState(t, "peer", asked.ID, a2a.TaskStateInputRequired)
+	got, err := c.M.Reply(ctxT(t), "peer", textMsg(asked.ID, "staging"))
+	if err != nil || got == nil {
+		t.Fatalf("Reply: %v %v", got, err)
+	}
+	c.wait(t, "the reply's own event", func() bool {
+		st := c.tasks["peer"][asked.ID]
+		return st != nil && st.Sources[model.SourceReply] > 0
+	})
+	knownGap(t, c.sharedWithEvents(got), gapSharedTask)
+}

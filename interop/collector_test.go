@@ -2,6 +2,7 @@ package interop
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -35,6 +36,8 @@ type collector struct {
 	// Fleet is a model.Fleet fed with every event, as the UI would; read
 	// it only inside with().
 	Fleet *model.Fleet
+	// ptrs are the task pointers events carried (before the copy below).
+	ptrs map[*a2a.Task]bool
 }
 
 // with runs f with the collector's lock held (for reading Fleet).
@@ -53,6 +56,7 @@ func runManager(t *testing.T, agents ...a2aclient.AgentOptions) *collector {
 		health: map[string]model.HealthUpdate{},
 		info:   map[string]model.AgentInfo{},
 		Fleet:  model.NewFleet(model.Options{}),
+		ptrs:   map[*a2a.Task]bool{},
 	}
 	for _, a := range agents {
 		c.Fleet.AddAgent(a.Name, a.URL)
@@ -87,7 +91,13 @@ func runManager(t *testing.T, agents ...a2aclient.AgentOptions) *collector {
 func (c *collector) apply(ev model.Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.Fleet.Apply([]model.Event{ev})
+	if ev.Task != nil {
+		c.ptrs[ev.Task] = true
+	}
+	// The Fleet gets its own copy: a2aclient hands the caller of
+	// Reply/Get/Cancel the same *a2a.Task it emits, and the Fleet updates
+	// snapshots in place, a data race (see TestReplyResultNotShared).
+	c.Fleet.Apply([]model.Event{copyEvent(ev)})
 	switch ev.Kind {
 	case model.EventHealth:
 		c.health[ev.Agent] = *ev.Health
@@ -196,4 +206,37 @@ func (c *collector) describe() string {
 		fmt.Fprintf(&b, "\n  health %s: %s %q streams=%d listing=%v", agent, h.State, h.Err, h.Streams, h.Listing)
 	}
 	return b.String()
+}
+
+// copyEvent deep-copies the task payloads of an event.
+func copyEvent(ev model.Event) model.Event {
+	if ev.Task != nil {
+		ev.Task = deepCopy(ev.Task)
+	}
+	if ev.Status != nil {
+		ev.Status = deepCopy(ev.Status)
+	}
+	if ev.Artifact != nil {
+		ev.Artifact = deepCopy(ev.Artifact)
+	}
+	return ev
+}
+
+func deepCopy[T any](v *T) *T {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("copy %T: %v", v, err))
+	}
+	out := new(T)
+	if err := json.Unmarshal(b, out); err != nil {
+		panic(fmt.Sprintf("copy %T: %v", v, err))
+	}
+	return out
+}
+
+// sharedWithEvents reports whether events carried this very pointer.
+func (c *collector) sharedWithEvents(t *a2a.Task) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ptrs[t]
 }

@@ -13,7 +13,8 @@ import (
 // how a Go SDK server differs from the JS peer (TestJSPeer*):
 //   - SubscribeToTask on an INPUT_REQUIRED task fails (-32001 "no active
 //     execution", read by the client as ErrTaskNotFound) instead of
-//     returning a snapshot and staying open;
+//     returning a snapshot and staying open (in the instant after the
+//     execution stops it may replay the last events and close instead);
 //   - SubscribeToTask on a COMPLETED task fails the same way (the spec and
 //     the JS SDK say UnsupportedOperation, -32004);
 //   - a second CancelTask returns the CANCELED task, as on the JS peer;
@@ -37,13 +38,16 @@ func TestGoPeerDifferences(t *testing.T) {
 				}
 				return n, nil
 			}
+			// Right after the execution stops, a subscribe may still attach
+			// and replay the last events, then close; later it fails. Either
+			// way the stream does not stay open (it returns here).
 			asked := send(t, c, "", "ask", false)
-			if n, err := subscribeErr(asked.ID); !errors.Is(err, a2a.ErrTaskNotFound) {
-				t.Errorf("subscribe on INPUT_REQUIRED: %d events, err %v; pinned: ErrTaskNotFound (-32001 no active execution)", n, err)
+			if n, err := subscribeErr(asked.ID); !errors.Is(err, a2a.ErrTaskNotFound) && (err != nil || n == 0) {
+				t.Errorf("subscribe on INPUT_REQUIRED: %d events, err %v; pinned: ErrTaskNotFound (-32001 no active execution), or a replay that closes", n, err)
 			}
 			done := send(t, c, "", "run", false)
-			if n, err := subscribeErr(done.ID); !errors.Is(err, a2a.ErrTaskNotFound) {
-				t.Errorf("subscribe on COMPLETED: %d events, err %v; pinned: ErrTaskNotFound", n, err)
+			if n, err := subscribeErr(done.ID); !errors.Is(err, a2a.ErrTaskNotFound) && (err != nil || n == 0) {
+				t.Errorf("subscribe on COMPLETED: %d events, err %v; pinned: ErrTaskNotFound, or a replay that closes", n, err)
 			}
 			long := send(t, c, "", "long", true)
 			waitState(t, c, long.ID, a2a.TaskStateWorking)
