@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"a2atop/a2aclient"
 	"a2atop/approvals"
 	"a2atop/internal/config"
 	"a2atop/model"
@@ -36,13 +37,14 @@ func runDashboard(ctx context.Context, args []string, st streams) int {
 		return exitUsage
 	}
 	cfg.ReadOnly = cfg.ReadOnly || *readOnly
-	return dashboard(ctx, cfg, "dashboard", st)
+	return dashboard(ctx, cfg, "dashboard", st, nil)
 }
 
 // dashboard watches cfg's agents and runs the terminal UI on them until
 // the user quits or ctx ends. Nothing is printed once the UI runs: logs go
 // to cfg.LogPath.
-func dashboard(ctx context.Context, cfg *config.Config, cmd string, st streams) int {
+// started, when not nil, is called with the manager before it runs.
+func dashboard(ctx context.Context, cfg *config.Config, cmd string, st streams, started func(*a2aclient.Manager)) int {
 	log, closeLog := openLog(cfg.LogPath, cmd, st)
 	defer closeLog()
 	mgr, err := newManager(cfg, log)
@@ -88,6 +90,9 @@ func dashboard(ctx context.Context, cfg *config.Config, cmd string, st streams) 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
+	if started != nil {
+		started(mgr)
+	}
 	go func() { mgr.Run(runCtx); close(done) }()
 	log.Info("dashboard started", logKeyAgents, len(cfg.Agents), logKeyPath, cfg.Path)
 

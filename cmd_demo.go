@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/a2aclient"
 	"a2atop/demo"
 	"a2atop/internal/config"
 )
@@ -37,7 +41,8 @@ func runDemo(ctx context.Context, args []string, st streams) int {
 	log, closeLog := openLog(cfg.LogPath, "demo", st)
 	defer closeLog()
 
-	fleet, err := demo.Start(ctx, demo.Options{Pace: *pace, Logger: log})
+	relay := &taskRelay{agent: demo.LegacyIntake}
+	fleet, err := demo.Start(ctx, demo.Options{Pace: *pace, Logger: log, OnTask: relay.task})
 	if err != nil {
 		fmt.Fprintf(st.Err, "a2atop demo: %v\n", err)
 		return exitFailed
@@ -62,7 +67,7 @@ func runDemo(ctx context.Context, args []string, st streams) int {
 		fmt.Fprintf(st.Err, "a2atop demo: %v\n", err)
 		return exitFailed
 	}
-	return dashboard(ctx, cfg, "demo", st)
+	return dashboard(ctx, cfg, "demo", st, relay.attach)
 }
 
 // serveAgents prints the agents and blocks until ctx ends, then closes
@@ -80,4 +85,40 @@ func serveAgents(ctx context.Context, fleet *demo.Fleet, st streams) int {
 	}
 	fmt.Fprintf(st.Err, "a2atop demo: stopped (%s)\n", time.Since(start).Round(time.Millisecond))
 	return exitOK
+}
+
+// taskRelay hands the ids of tasks the demo's planner client creates on
+// one agent to the manager, which cannot list them: legacy-intake speaks
+// A2A 0.3 JSON-RPC, which has no ListTasks. Ids that arrive before the
+// manager exists are kept until attach. Safe for concurrent use.
+type taskRelay struct {
+	agent   string
+	mu      sync.Mutex
+	mgr     *a2aclient.Manager
+	pending []a2a.TaskID
+}
+
+// task is demo.Options.OnTask.
+func (r *taskRelay) task(agent string, id a2a.TaskID) {
+	if agent != r.agent {
+		return // the other demo agents list their tasks
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.mgr == nil {
+		r.pending = append(r.pending, id)
+		return
+	}
+	r.mgr.Watch(agent, id)
+}
+
+// attach starts handing ids to mgr, beginning with those kept so far.
+func (r *taskRelay) attach(mgr *a2aclient.Manager) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.mgr = mgr
+	for _, id := range r.pending {
+		mgr.Watch(r.agent, id)
+	}
+	r.pending = nil
 }

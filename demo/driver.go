@@ -20,6 +20,7 @@ type driver struct {
 	pace    time.Duration
 	clients map[string]*lazyClient
 	cancels sync.WaitGroup
+	onTask  func(agent string, id a2a.TaskID) // Options.OnTask, may be nil
 
 	mu     sync.Mutex
 	handed map[string]int // tasks created per agent
@@ -128,6 +129,9 @@ func (d *driver) do(ctx context.Context, j job, seed, cancelRound bool) {
 	d.mu.Lock()
 	d.handed[j.agent]++
 	d.mu.Unlock()
+	if d.onTask != nil {
+		d.onTask(j.agent, t.ID)
+	}
 	if j.agent == LegacyIntake {
 		d.legacy = append(d.legacy, t.ID)
 	}

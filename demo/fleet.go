@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/log"
 )
 
@@ -37,6 +38,11 @@ type Options struct {
 	// Timings sets how long the agents take; the zero value is the human
 	// pace. Tests shorten it.
 	Timings Timings
+	// OnTask, when set, is called (from the planner client's goroutine)
+	// with every task the planner client creates. A dashboard uses it to
+	// watch tasks of agents that cannot list them (legacy-intake speaks
+	// A2A 0.3 JSON-RPC, which has no ListTasks).
+	OnTask func(agent string, id a2a.TaskID)
 }
 
 // Timings set the simulated durations of the demo agents. A zero field
@@ -144,6 +150,7 @@ func Start(ctx context.Context, o Options) (*Fleet, error) {
 			pace = DefaultPace
 		}
 		f.driver = newDriver(e, pace)
+		f.driver.onTask = o.OnTask
 		f.client.Add(1)
 		go func() { defer f.client.Done(); f.driver.run(life) }()
 	}
