@@ -88,10 +88,11 @@ func TestJSPeerListTasks(t *testing.T) {
 // TestSDKRESTListDropsTimestampFilter pins a Go SDK v2.4.0 client quirk:
 // over HTTP+JSON it sends the filter as lastUpdatedAfter (whole seconds),
 // a name neither the spec, the JS peer nor the Go SDK's own REST server
-// reads, so the filter is silently ignored and every sweep is a full list.
+// (used here) reads, so the filter is silently ignored and every sweep is a
+// full list. (a2aclient's RoundTripper rewrites it.)
 func TestSDKRESTListDropsTimestampFilter(t *testing.T) {
-	peer := startPeer(t, "--step-ms=5")
-	c, rec := sdkClient(t, peer.URL, clientOpts{Binding: a2a.TransportProtocolHTTPJSON, Token: "carol"})
+	ga := startGoAgent(t, true)
+	c, rec := sdkClient(t, ga.URL, clientOpts{Binding: a2a.TransportProtocolHTTPJSON, Token: "carol"})
 	old := send(t, c, "", "run", false)
 	mark := old.Status.Timestamp.Add(time.Hour)
 	got := listIDs(t, c, &a2a.ListTasksRequest{StatusTimestampAfter: &mark})

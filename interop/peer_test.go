@@ -45,6 +45,23 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// haveNode reports whether the JS peer can run. When it cannot, it logs
+// why (or fails under A2ATOP_REQUIRE_INTEROP=1), so table tests can still
+// run their Go targets.
+func haveNode(t testing.TB) bool {
+	t.Helper()
+	setupOnce.Do(func() { setup = prepare() })
+	if setup.skip == "" {
+		return true
+	}
+	msg := setup.skip + "; the JavaScript SDK targets are left out: install Node.js 20+ and npm, or run .ci/run"
+	if os.Getenv(requireEnv) == "1" {
+		t.Fatalf("%s (%s=1 makes this a failure)", msg, requireEnv)
+	}
+	t.Log(msg)
+	return false
+}
+
 // needNode returns the prepared setup or skips (fails under
 // A2ATOP_REQUIRE_INTEROP=1) with a message saying how to enable the tests.
 func needNode(t testing.TB) nodeSetup {

@@ -122,3 +122,27 @@ func TestJS03RESTSendIsCreated(t *testing.T) {
 		t.Fatalf("raw: %s %d %s; pinned: 201 Created with the task", last.Path, last.Status, last.Body)
 	}
 }
+
+// TestGoPeerIgnoresMissingVersion pins the other side: a Go SDK server
+// does not look at A2A-Version, so a request without it is served as 1.0.
+// Agents differ; a2atop always sends the header (TestManagerAlwaysSendsVersion).
+func TestGoPeerIgnoresMissingVersion(t *testing.T) {
+	ga := startGoAgent(t, true)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "POST", ga.URL+"/a2a/jsonrpc", bytes.NewBufferString(listTasksRPC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer someone")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if e := rpcErrorIn(b); e != nil || !bytes.Contains(b, []byte(`"tasks"`)) {
+		t.Fatalf("Go agent, ListTasks without A2A-Version: %s; pinned: served as 1.0", b)
+	}
+}
