@@ -120,7 +120,9 @@ func ingestWatcher(b *testing.B, a *testAgent, m *Manager) (time.Duration, int) 
 
 // BenchmarkIncrementalSweep: bytes on the wire (HTTP bodies and headers,
 // both ways) for an incremental sweep of an agent holding 10,000 tasks of
-// which 10 changed, next to a full listing of the same agent.
+// which 10 changed since the previous sweep (one sweep interval earlier),
+// next to a full listing of the same agent. The sweep's 5 s overlap lists
+// the previous interval's changes again (deduplicated client-side).
 func BenchmarkIncrementalSweep(b *testing.B) {
 	a := startAgent(b, kindJSONRPC, false, nil)
 	ctx, cc := a2asrv.NewCallContext(context.Background(), nil)
@@ -157,8 +159,11 @@ func BenchmarkIncrementalSweep(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
+		// One sweep interval passes per iteration: the 10 changes carry
+		// timestamps DefaultSweepInterval after the previous ones.
+		at := time.Now().Add(time.Duration(i+1) * DefaultSweepInterval)
 		for j := 0; j < 10; j++ {
-			touch(b, a.store, ctx, ids[(i*10+j)%len(ids)])
+			touch(b, a.store, ctx, ids[(i*10+j)%len(ids)], at.Add(time.Duration(j)*time.Millisecond))
 		}
 		b.StartTimer()
 		before := w.c.rt.wire.Load()
@@ -174,15 +179,14 @@ func BenchmarkIncrementalSweep(b *testing.B) {
 	b.ReportMetric(100*perSweep/float64(full), "incremental-%")
 }
 
-// touch gives a stored task a new status (working, timestamp now).
-func touch(b *testing.B, store *taskstore.InMemory, ctx context.Context, id a2a.TaskID) {
+// touch gives a stored task a new status (working, timestamp at).
+func touch(b *testing.B, store *taskstore.InMemory, ctx context.Context, id a2a.TaskID, at time.Time) {
 	st, err := store.Get(ctx, id)
 	if err != nil {
 		b.Fatal(err)
 	}
 	next := *st.Task
-	now := time.Now()
-	next.Status = a2a.TaskStatus{State: a2a.TaskStateWorking, Timestamp: &now}
+	next.Status = a2a.TaskStatus{State: a2a.TaskStateWorking, Timestamp: &at}
 	if _, err := store.Update(ctx, &taskstore.UpdateRequest{Task: &next, PrevTask: st.Task, PrevVersion: st.Version}); err != nil {
 		b.Fatal(err)
 	}

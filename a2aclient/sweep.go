@@ -20,6 +20,12 @@ const (
 	// it sees newly terminal (newest first); older ones keep the sweep's
 	// artifact-less snapshot.
 	maxTerminalFetch = 64
+	// sweepOverlap moves the incremental lower bound back from the newest
+	// status timestamp seen. Agents stamp a status before they store it, so
+	// a task can become visible with a timestamp older than one a sweep
+	// already saw; the overlap (and the dedupe) catches it. The full
+	// resync catches anything later still.
+	sweepOverlap = 5 * time.Second
 )
 
 // errListDenied marks a ListTasks refused for our credentials.
@@ -89,7 +95,7 @@ func (w *watcher) sweep(ctx context.Context, full bool) error {
 	req := &a2a.ListTasksRequest{PageSize: pageSize, HistoryLength: &zero, Tenant: w.o.Tenant}
 	w.mu.Lock()
 	if !full && !w.hwm.IsZero() {
-		after := w.hwm
+		after := w.hwm.Add(-sweepOverlap)
 		req.StatusTimestampAfter = &after
 		ctx = context.WithValue(ctx, afterKey{}, after)
 	}
