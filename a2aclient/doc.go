@@ -6,8 +6,10 @@
 //     the config), and building the SDK client on our own http.Client;
 //   - watching: one watcher per agent, all under the context given to
 //     Manager.Run. A watcher sweeps with ListTasks (incremental from a
-//     status-timestamp high-water mark, inclusive boundary deduplicated by
-//     (id, timestamp, state), pages of 100 with a repeated-token guard,
+//     status-timestamp high-water mark less a 5 s overlap, because agents
+//     stamp a status before they store it; the inclusive boundary and the
+//     overlap deduplicated by (id, timestamp, state); pages of 100 with a
+//     repeated-token guard,
 //     historyLength 0, no artifacts, a periodic full resync, jittered
 //     intervals); streams every non-terminal task with SubscribeToTask
 //     when the card allows it (up to MaxStreams), reconciling with GetTask
