@@ -145,3 +145,24 @@ func TestListingRefusedStillPolls(t *testing.T) {
 		return hasTask(evs, "a", id, a2a.TaskStateInputRequired)
 	})
 }
+
+// A bare HTTP 401 on the A2A endpoint (the card is public) is "unauthorized",
+// not "cannot list tasks": it refuses everything alike.
+func TestHTTP401IsNotAListingRefusal(t *testing.T) {
+	guard := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost {
+				http.Error(w, "unauthorized", http.StatusUnauthorized)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	a := startAgent(t, kindJSONRPC, false, guard)
+	_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+	c.waitFor(t, "unauthorized", 5*time.Second, healthIs("a", model.HealthUnauthorized))
+	h := lastHealth(c.snapshot(), "a")
+	if strings.Contains(h.Err, "cannot list") || h.ListingNote != "" || !strings.Contains(h.Err, "HTTP 401") {
+		t.Errorf("health = %+v, want plain unauthorized (HTTP 401) without a listing note", h)
+	}
+}

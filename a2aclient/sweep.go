@@ -64,7 +64,9 @@ func (w *watcher) round(ctx context.Context) error {
 			w.listing = false
 			w.mu.Unlock()
 			err, pollAll = nil, true
-		case k == kindUnauthenticated || k == kindForbidden:
+		case (k == kindUnauthenticated || k == kindForbidden) && isA2AAuthError(err):
+			// The agent understood us and refuses the listing (-31401 /
+			// -31403, or their REST/gRPC forms): GetTask may still work.
 			w.setDenied(true)
 			pollAll = true
 			if perr := w.poll(ctx, false); perr != nil {
@@ -81,6 +83,13 @@ func (w *watcher) round(ctx context.Context) error {
 		w.ensureStreams(ctx)
 	}
 	return err
+}
+
+// isA2AAuthError tells an A2A-level refusal (the SDK maps it to
+// ErrUnauthenticated / ErrUnauthorized) from a bare HTTP 401/403, which
+// the SDK leaves untyped and which refuses everything alike.
+func isA2AAuthError(err error) bool {
+	return errors.Is(err, a2a.ErrUnauthenticated) || errors.Is(err, a2a.ErrUnauthorized)
 }
 
 func (w *watcher) setDenied(v bool) {
