@@ -219,3 +219,28 @@ func TestBurstAndNewAgents(t *testing.T) {
 		t.Errorf("first row by agent = %v", rows)
 	}
 }
+
+// TestIdleViewsDropped: a view nobody asks for is dropped by sync and
+// comes back right when asked again.
+func TestIdleViewsDropped(t *testing.T) {
+	f := NewFleet(Options{})
+	f.Apply([]Event{snap("a", "t1", a2a.TaskStateWorking, 1), snap("a", "t2", a2a.TaskStateWorking, 2)})
+	old := Query{Sort: SortAge}
+	if f.Count(ClassActive, old) != 2 {
+		t.Fatal("count")
+	}
+	for i := range idleTicks + 10 {
+		f.Apply([]Event{status("a", "t1", a2a.TaskStateWorking, 10+i, nil)})
+		f.Count(ClassActive, Query{})
+	}
+	for _, v := range f.views {
+		if v.sort == SortAge {
+			t.Fatalf("an idle view was kept")
+		}
+	}
+	f.Apply([]Event{snap("a", "t3", a2a.TaskStateWorking, 0)})
+	if rows := f.Page(ClassActive, old, 0, 5); len(rows) != 3 || rows[0].Key.ID != "t3" {
+		t.Errorf("rebuilt view rows = %v", rows)
+	}
+	checkInvariants(t, f)
+}

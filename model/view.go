@@ -50,6 +50,10 @@ type view struct {
 // three panes, a few sorts and filters, the inbox.
 const maxViews = 24
 
+// idleTicks is how many queries a view may go unasked before sync drops
+// it: a few seconds of frames, each asking a handful of queries.
+const idleTicks = 1024
+
 // Count returns the number of rows of pane c under q.
 func (f *Fleet) Count(c Class, q Query) int {
 	return f.view(c, q).list.n
@@ -156,6 +160,9 @@ func (f *Fleet) sync() {
 	if len(f.dirty) > 4096 && len(f.dirty) > f.ntasks/4 {
 		f.views = f.views[:0] // a burst: rebuilding is cheaper than replaying
 	}
+	// Views nobody asked for lately (the unfiltered ones behind an active
+	// filter, an old sort) are dropped rather than kept up to date.
+	f.dropViews(func(v *view) bool { return f.tick-v.used <= idleTicks })
 	for _, v := range f.views {
 		s := v.sort
 		all := v.filter.Empty()
