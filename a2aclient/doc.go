@@ -66,6 +66,9 @@
 //     (and the spec) read "statusTimestampAfter": incremental sweeps over
 //     REST would silently be full listings. The RoundTripper adds
 //     statusTimestampAfter with the exact mark (RFC 3339 with nanoseconds).
+//   - REST :subscribe is POST in the spec and GET in the proto
+//     (A2A#1574); the SDK sends POST only. On a 405 the RoundTripper
+//     retries once with GET.
 //   - 0.3 JSON-RPC has no ListTasks (the SDK answers
 //     ErrUnsupportedOperation without a request): such agents are polled
 //     over the tasks we know (AgentOptions.Tasks, Watch, replies, streams),

@@ -113,6 +113,19 @@ func (t *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	start := time.Now()
 	pr := probeFrom(req.Context())
 	resp, err := t.base.RoundTrip(req)
+	if err == nil && resp.StatusCode == http.StatusMethodNotAllowed && req.Method == http.MethodPost &&
+		strings.HasSuffix(req.URL.Path, ":subscribe") {
+		// The spec says POST for REST :subscribe, the proto says GET
+		// (A2A#1574); the SDK only sends POST. Retry once with GET.
+		resp.Body.Close()
+		get := req.Clone(req.Context())
+		get.Method, get.Body, get.GetBody, get.ContentLength = http.MethodGet, nil, nil, 0
+		get.Header.Del("Content-Type")
+		rec.mu.Lock()
+		rec.ex.Method = "POST→GET"
+		rec.mu.Unlock()
+		resp, err = t.base.RoundTrip(get)
+	}
 	if err != nil {
 		rec.mu.Lock()
 		rec.ex.Err, rec.ex.Duration = err.Error(), time.Since(start)
