@@ -164,3 +164,32 @@ func TestOversizedResponse(t *testing.T) {
 		t.Errorf("Get of an oversized task = %v, want ErrTooLarge", err)
 	}
 }
+
+// A watched task the agent does not know is reported gone, once.
+func TestWatchedUnknownTaskIsGone(t *testing.T) {
+	a := startAgent(t, kindLegacy, false, nil)
+	m, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+	m.Watch("a", "vanished-task")
+	c.waitFor(t, "gone", 5*time.Second, func(evs []model.Event) bool {
+		for _, e := range evs {
+			if e.Kind == model.EventGone && e.Task.ID == "vanished-task" {
+				return true
+			}
+		}
+		return false
+	})
+	calls := func() int { a.icpt.mu.Lock(); defer a.icpt.mu.Unlock(); return len(a.icpt.versions) }
+	// Wait for more rounds (the card fetch and pollers reach the server).
+	start := calls()
+	m.Watch("a", a.send(t, "ask"))
+	c.waitFor(t, "more rounds", 5*time.Second, func([]model.Event) bool { return calls() >= start+5 })
+	n := 0
+	for _, e := range c.snapshot() {
+		if e.Kind == model.EventGone {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("gone reported %d times, want 1 (the task is forgotten)", n)
+	}
+}
