@@ -22,6 +22,7 @@ type seenTask struct {
 	Sources map[model.Source]int     // task snapshots and status events per source
 	States  map[a2a.TaskState]string // state -> first source it was seen from
 	Task    *a2a.Task                // latest snapshot
+	Chunks  int                      // artifact update events
 }
 
 // collector runs an a2aclient.Manager and folds its events into a view the
@@ -113,6 +114,8 @@ func (c *collector) apply(ev model.Event) {
 	case model.EventStatus:
 		st := c.task(ev.Agent, ev.Status.TaskID)
 		c.state(st, ev.Status.Status.State, ev.Source)
+	case model.EventArtifact:
+		c.task(ev.Agent, ev.Artifact.TaskID).Chunks++
 	}
 }
 

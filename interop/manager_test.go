@@ -105,7 +105,8 @@ func TestManagerStreamsInterruptedTask(t *testing.T) {
 	})
 }
 
-// TestManagerCancel: Cancel stops a long task; a second Cancel returns the
+// TestManagerCancel: the long task's artifact chunks arrive on the
+// stream; Cancel stops it; a second Cancel returns the
 // CANCELED task without error; a Cancel on a COMPLETED task returns the
 // task as it is now plus an error that is a2a.ErrTaskNotCancelable with
 // RPCCode -32002.
@@ -115,7 +116,14 @@ func TestManagerCancel(t *testing.T) {
 		raw, _ := tg.client(t, token)
 		long := send(t, raw, "", "long", true)
 		done := send(t, raw, "", "run", false)
-		c := runManager(t, tg.agent("peer", token))
+		opts := tg.agent("peer", token)
+		opts.Subscribe = true
+		opts.Tasks = []a2a.TaskID{long.ID}
+		c := runManager(t, opts)
+		c.wait(t, "artifact chunks of the long task on the stream", func() bool {
+			st := c.tasks["peer"][long.ID]
+			return st != nil && st.Chunks >= 3
+		})
 		got, err := c.M.Cancel(ctxT(t), "peer", long.ID)
 		if err != nil || got == nil || got.Status.State != a2a.TaskStateCanceled {
 			t.Fatalf("Cancel: %v %v, want CANCELED", stateOf(got), err)

@@ -144,17 +144,11 @@ async function main() {
 
   if (grpcServer) {
     const { grpcService, A2AService } = await import('@a2a-js/sdk/server/grpc');
-    const grpc = await import('@grpc/grpc-js');
     grpcServer.addService(A2AService, grpcService({
       requestHandler: handler,
       userBuilder: async (call) => {
         logRequest('grpc', call.getPath?.() ?? '?', call.metadata.get('a2a-version')[0]);
         const auth = call.metadata.get('authorization')[0];
-        if (config.token && !(typeof auth === 'string' && tokenMatches(auth))) {
-          const err = new Error('missing or wrong bearer token');
-          err.code = grpc.status.UNAUTHENTICATED;
-          throw err;
-        }
         return userFromHeader(typeof auth === 'string' ? auth : undefined);
       },
     }));
@@ -186,7 +180,25 @@ function listen(app, port) {
 
 async function startGrpc() {
   const grpc = await import('@grpc/grpc-js');
-  const grpcServer = new grpc.Server();
+  // The SDK's gRPC service turns any error thrown by a userBuilder into
+  // UNKNOWN, so the token is checked by a server interceptor, which can
+  // answer UNAUTHENTICATED as a real gRPC agent would.
+  const requireGrpcToken = (_method, call) => {
+    const listener = new grpc.ServerListenerBuilder()
+      .withOnReceiveMetadata((metadata, next) => {
+        const auth = metadata.get('authorization')[0];
+        if (!config.token || (typeof auth === 'string' && tokenMatches(auth))) {
+          next(metadata);
+          return;
+        }
+        logRequest('grpc', call.getPath?.() ?? '?', metadata.get('a2a-version')[0]);
+        call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details: 'missing or wrong bearer token', metadata: new grpc.Metadata() });
+      })
+      .build();
+    const responder = new grpc.ResponderBuilder().withStart((next) => next(listener)).build();
+    return new grpc.ServerInterceptingCall(call, responder);
+  };
+  const grpcServer = new grpc.Server({ interceptors: [requireGrpcToken] });
   const port = await new Promise((resolve, reject) => {
     grpcServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   });
