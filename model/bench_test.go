@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -124,14 +123,6 @@ func BenchmarkApplyStatus(b *testing.B) {
 	}
 }
 
-// cpuTime is the process's user+system CPU time (0 if unavailable).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkPanePage measures one frame: the three panes' counts and one
 // sorted, filtered page of 50 rows at 100,000 tasks. Between frames the
