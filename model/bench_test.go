@@ -123,7 +123,6 @@ func BenchmarkApplyStatus(b *testing.B) {
 	}
 }
 
-
 // BenchmarkPanePage measures one frame: the three panes' counts and one
 // sorted, filtered page of 50 rows at 100,000 tasks. Between frames the
 // sub-benchmarks apply 0, 100 or 1,000 status updates (outside the
