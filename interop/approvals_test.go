@@ -95,5 +95,8 @@ func TestReplyResultNotShared(t *testing.T) {
 		st := c.tasks["peer"][asked.ID]
 		return st != nil && st.Sources[model.SourceReply] > 0
 	})
-	knownGap(t, c.sharedWithEvents(got), gapSharedTask)
+	if c.sharedWithEvents(got) {
+		t.Fatal("Manager.Reply returned the *a2a.Task it also sent on Events; model.Fleet updates snapshots in place, " +
+			"so approvals reading the result races with the UI applying events")
+	}
 }

@@ -2,7 +2,6 @@ package interop
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -95,10 +94,10 @@ func (c *collector) apply(ev model.Event) {
 	if ev.Task != nil {
 		c.ptrs[ev.Task] = true
 	}
-	// The Fleet gets its own copy: a2aclient hands the caller of
-	// Reply/Get/Cancel the same *a2a.Task it emits, and the Fleet updates
-	// snapshots in place, a data race (see TestReplyResultNotShared).
-	c.Fleet.Apply([]model.Event{copyEvent(ev)})
+	// The Fleet takes the events as they come, as the dashboard does; with
+	// approvals reading Reply's result at the same time, -race checks that
+	// a2aclient does not share what it returns (TestReplyResultNotShared).
+	c.Fleet.Apply([]model.Event{ev})
 	switch ev.Kind {
 	case model.EventHealth:
 		c.health[ev.Agent] = *ev.Health
@@ -209,32 +208,6 @@ func (c *collector) describe() string {
 		fmt.Fprintf(&b, "\n  health %s: %s %q streams=%d listing=%v", agent, h.State, h.Err, h.Streams, h.Listing)
 	}
 	return b.String()
-}
-
-// copyEvent deep-copies the task payloads of an event.
-func copyEvent(ev model.Event) model.Event {
-	if ev.Task != nil {
-		ev.Task = deepCopy(ev.Task)
-	}
-	if ev.Status != nil {
-		ev.Status = deepCopy(ev.Status)
-	}
-	if ev.Artifact != nil {
-		ev.Artifact = deepCopy(ev.Artifact)
-	}
-	return ev
-}
-
-func deepCopy[T any](v *T) *T {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("copy %T: %v", v, err))
-	}
-	out := new(T)
-	if err := json.Unmarshal(b, out); err != nil {
-		panic(fmt.Sprintf("copy %T: %v", v, err))
-	}
-	return out
 }
 
 // sharedWithEvents reports whether events carried this very pointer.

@@ -37,10 +37,3 @@ const gapRESTErrors = "a2aclient: REST error bodies served as application/a2a+js
 // health error, although the task is there.
 const gapGoNoActiveExecution = "a2aclient: a Go server's -32001 on SubscribeToTask for an interrupted task shows as a health error " +
 	"\"task not found\" although GetTask then finds the task; treat it as \"no active execution\" and stay quiet"
-
-// gapSharedTask: Manager.Reply (and Get, Cancel) return the same *a2a.Task
-// they send on Events; model.Fleet keeps that pointer as the snapshot and
-// updates it in place (applyStatus), while approvals reads the returned
-// task (Send -> noteState): a data race under go test -race.
-const gapSharedTask = "a2aclient/model: the *a2a.Task returned by Manager.Reply/Get/Cancel is the same pointer sent on Events, " +
-	"and model.Fleet mutates snapshots in place: race with approvals.Send reading it. Fix: emit a copy (a2aclient) or copy on Apply (model)"
