@@ -7,27 +7,6 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
 
-// Chains, and which way they point.
-//
-// A task W is blocked by a task B when W is not terminal and names B,
-// a known task that is not terminal either (a finished task blocks
-// nothing), in one of these places, searched in this order:
-//  1. referenceTaskIds (or the agent's chain metadata key) on W's status message;
-//  2. the same on W's history messages, newest first;
-//  3. the agent's chain metadata key (Options.ChainKeys) in W's metadata.
-//
-// The key's value is a task id string or a list of them. Ids are looked
-// up across all agents; among several tasks with one id the interrupted,
-// then the most recently updated, wins.
-//
-// A chain follows "blocked by" links between interrupted tasks only:
-// root … leaf, where the root is the task that waits (the planner's
-// AUTH_REQUIRED task, which references the deployer's task) and the leaf
-// is the task that waits on no interrupted task (the deployer's
-// AUTH_REQUIRED task): the one that asks, and the one an approval goes
-// to. So the leaf of an interrupted task's chain is always interrupted.
-// A cycle or a missing link ends the chain; nothing loops.
-
 // maxChain bounds a chain's length.
 const maxChain = 64
 
@@ -127,8 +106,11 @@ func (f *Fleet) link(t *Task) *Task {
 	return nil
 }
 
-// Chain returns the chain through task k, root first, leaf last (see the
-// package comment on chains for the direction). A task in no chain is a
+// Chain returns the chain through task k, root first, leaf last: the
+// root is the task that waits (the planner's AUTH_REQUIRED task, which
+// names the deployer's task), the leaf the one that asks (the deployer's
+// AUTH_REQUIRED task, where an approval goes). See "Chains" in the
+// package documentation. A task in no chain is a
 // chain of one; an unknown key gives nil. When several tasks wait on the
 // same task, the one the fleet knows longest (oldest Since) is taken as
 // its parent; Waiters lists them all.

@@ -15,7 +15,9 @@ type TaskKey struct {
 
 // Task is one task as the Fleet holds it. Callers read it and must not
 // change it; the Fleet updates it in place when events arrive, so a
-// *Task stays valid (and current) until the task is evicted.
+// *Task stays valid (and current) until the task is evicted. That holds
+// for Snapshot too (status and artifact events change it in place): copy
+// the fields a tea.Cmd needs before it runs on another goroutine.
 type Task struct {
 	// The fields an event touches come first, within two cache lines.
 

@@ -54,7 +54,9 @@ const maxViews = 24
 // it: a few seconds of frames, each asking a handful of queries.
 const idleTicks = 1024
 
-// Count returns the number of rows of pane c under q.
+// Count returns the number of rows of pane c under q. ClassUnknown is a
+// pane too (TASK_STATE_UNSPECIFIED and names we do not know): the UI
+// shows it, so no task is silently dropped.
 func (f *Fleet) Count(c Class, q Query) int {
 	return f.view(c, q).list.n
 }
