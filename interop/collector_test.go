@@ -18,10 +18,11 @@ import (
 // seenTask is what the collector knows of one task from a2aclient events.
 type seenTask struct {
 	State   a2a.TaskState
-	Sources map[model.Source]int     // task snapshots and status events per source
-	States  map[a2a.TaskState]string // state -> first source it was seen from
-	Task    *a2a.Task                // latest snapshot
-	Chunks  int                      // artifact update events
+	Sources map[model.Source]int              // task snapshots and status events per source
+	States  map[a2a.TaskState]string          // state -> first source it was seen from
+	Via     map[a2a.TaskState]map[string]bool // state -> every source it was seen from
+	Task    *a2a.Task                         // latest snapshot
+	Chunks  int                               // artifact update events
 }
 
 // collector runs an a2aclient.Manager and folds its events into a view the
@@ -124,7 +125,7 @@ func (c *collector) task(agent string, id a2a.TaskID) *seenTask {
 	}
 	st := c.tasks[agent][id]
 	if st == nil {
-		st = &seenTask{Sources: map[model.Source]int{}, States: map[a2a.TaskState]string{}}
+		st = &seenTask{Sources: map[model.Source]int{}, States: map[a2a.TaskState]string{}, Via: map[a2a.TaskState]map[string]bool{}}
 		c.tasks[agent][id] = st
 	}
 	return st
@@ -136,7 +137,9 @@ func (c *collector) state(st *seenTask, s a2a.TaskState, src model.Source) {
 	st.Sources[src]++
 	if _, ok := st.States[s]; !ok {
 		st.States[s] = src.String()
+		st.Via[s] = map[string]bool{}
 	}
+	st.Via[s][src.String()] = true
 }
 
 // wait polls cond (under the lock) until it holds or 30s pass.
@@ -171,6 +174,14 @@ func (c *collector) waitState(t *testing.T, agent string, id a2a.TaskID, s a2a.T
 		return true
 	})
 	return src
+}
+
+// seenVia reports whether agent's task id was seen in state s from src.
+func (c *collector) seenVia(agent string, id a2a.TaskID, s a2a.TaskState, src string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.tasks[agent][id]
+	return st != nil && st.Via[s][src]
 }
 
 func (c *collector) healthOf(agent string) model.HealthUpdate {
