@@ -2,6 +2,7 @@ package a2aclient
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -109,4 +110,32 @@ func (w *watcher) recoverOverflow() (ids []a2a.TaskID, ok bool) {
 		w.emit(model.Event{Kind: model.EventHealth, Health: health})
 	}
 	return ids, true
+}
+
+// ownCopy returns a copy of t for Events when the caller also gets t
+// (Get, Reply, Cancel): the consumer keeps and updates what it receives
+// (model.Fleet replaces the status, appends artifacts, caps the history)
+// while the caller reads what it got. The Task, its History and Artifacts
+// slices and each Artifact are copied; parts, messages and metadata are
+// shared, as nobody changes them in place. Artifact parts are clipped so
+// an append by the consumer never writes into the caller's array. Sweeps
+// and streams hand their objects to Events alone and need no copy.
+func ownCopy(t *a2a.Task) *a2a.Task {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	c.History = slices.Clone(t.History)
+	if t.Artifacts != nil {
+		c.Artifacts = make([]*a2a.Artifact, len(t.Artifacts))
+		for i, a := range t.Artifacts {
+			if a == nil {
+				continue
+			}
+			ac := *a
+			ac.Parts = slices.Clip(a.Parts)
+			c.Artifacts[i] = &ac
+		}
+	}
+	return &c
 }

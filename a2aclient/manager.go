@@ -110,7 +110,8 @@ func (m *Manager) ready(ctx context.Context, agent string) (*watcher, error) {
 
 // Get fetches a task. historyLength 0 uses the agent's configured
 // HistoryLength (0 there = the server's default); withArtifacts false
-// drops artifacts from the result. The snapshot is also sent to Events.
+// drops artifacts from the result. A copy of the snapshot is also sent to
+// Events: the returned task is the caller's own, as with Reply and Cancel.
 func (m *Manager) Get(ctx context.Context, agent string, id a2a.TaskID, historyLength int, withArtifacts bool) (*a2a.Task, error) {
 	w, err := m.ready(ctx, agent)
 	if err != nil {
@@ -133,14 +134,14 @@ func (m *Manager) Get(ctx context.Context, agent string, id a2a.TaskID, historyL
 		t.Artifacts = nil
 	}
 	w.remember(id)
-	w.observe(t, model.SourcePoll, withArtifacts)
+	w.observe(ownCopy(t), model.SourcePoll, withArtifacts)
 	return t, nil
 }
 
 // Reply sends msg as given (its messageId, taskId and contextId are the
 // caller's) with returnImmediately, so the call does not wait for the
-// task's next interrupted or terminal state. It returns the task, or nil
-// when the agent answered with a Message.
+// task's next interrupted or terminal state. It returns the task (a copy
+// goes to Events), or nil when the agent answered with a Message.
 func (m *Manager) Reply(ctx context.Context, agent string, msg *a2a.Message) (*a2a.Task, error) {
 	w, err := m.ready(ctx, agent)
 	if err != nil {
@@ -165,7 +166,7 @@ func (m *Manager) Reply(ctx context.Context, agent string, msg *a2a.Message) (*a
 	if !ok || t == nil {
 		return nil, nil
 	}
-	w.observe(t, model.SourceReply, true)
+	w.observe(ownCopy(t), model.SourceReply, true)
 	w.remember(t.ID)
 	return t, nil
 }
@@ -173,6 +174,7 @@ func (m *Manager) Reply(ctx context.Context, agent string, msg *a2a.Message) (*a
 // Cancel asks the agent to cancel a task. When that fails it asks GetTask
 // what the task is now and returns both: the task (nil if GetTask failed
 // too) and the cancel error (a2a.ErrTaskNotCancelable when it had ended).
+// A copy of the task goes to Events.
 func (m *Manager) Cancel(ctx context.Context, agent string, id a2a.TaskID) (*a2a.Task, error) {
 	w, err := m.ready(ctx, agent)
 	if err != nil {
@@ -187,13 +189,13 @@ func (m *Manager) Cancel(ctx context.Context, agent string, id a2a.TaskID) (*a2a
 		return err
 	})
 	if cerr == nil && t != nil {
-		w.observe(t, model.SourceReply, true)
+		w.observe(ownCopy(t), model.SourceReply, true)
 		w.remember(id)
 		return t, nil
 	}
 	now, gerr := w.getTask(ctx, id, 0)
 	if gerr == nil {
-		w.observe(now, model.SourcePoll, true)
+		w.observe(ownCopy(now), model.SourcePoll, true)
 	}
 	if cerr == nil {
 		cerr = gerr
