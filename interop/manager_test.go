@@ -157,46 +157,66 @@ func rpcCodeOf(err error) int {
 // A2A-Version with the version of the interface it talks to. The JS peer
 // logs what it received; without the header it would read the call as 0.3
 // (see TestJSPeerMissingVersionIsRead03). The Go agent records the same
-// on its HTTP mux and gRPC interceptors.
+// on its HTTP mux and gRPC interceptors. Over JSON-RPC a proxy also checks
+// that the method names are those of the version's dialect.
 func TestManagerAlwaysSendsVersion(t *testing.T) {
 	eachTarget(t, func(t *testing.T, tg target) {
-		{
-			token := "version-" + tg.Name
-			raw, _ := tg.client(t, token)
-			asked := send(t, raw, "", "ask", false)
-			long := send(t, raw, "", "long", true)
-			before := len(tg.requests())
-			opts := tg.agent("peer", token)
-			opts.Subscribe = true
-			opts.Tasks = []a2a.TaskID{asked.ID, long.ID}
-			c := runManager(t, opts)
-			c.waitState(t, "peer", asked.ID, a2a.TaskStateInputRequired)
-			if _, err := c.M.Get(ctxT(t), "peer", asked.ID, 0, true); err != nil {
-				t.Fatalf("Get: %v", err)
+		token := "version-" + tg.Name
+		raw, _ := tg.client(t, token)
+		asked := send(t, raw, "", "ask", false)
+		long := send(t, raw, "", "long", true)
+		before := len(tg.requests())
+		opts := tg.agent("peer", token)
+		var px *proxy
+		if tg.SDK == a2a.TransportProtocolJSONRPC { // to read the method names
+			px = startProxy(t, tg.URL)
+			opts.URL = px.URL
+		}
+		opts.Subscribe = true
+		opts.Tasks = []a2a.TaskID{asked.ID, long.ID}
+		c := runManager(t, opts)
+		c.waitState(t, "peer", asked.ID, a2a.TaskStateInputRequired)
+		if _, err := c.M.Get(ctxT(t), "peer", asked.ID, 0, true); err != nil {
+			t.Fatalf("Get: %v", err)
+		}
+		reply := textMsg(asked.ID, "prod")
+		if _, err := c.M.Reply(ctxT(t), "peer", reply); err != nil {
+			t.Fatalf("Reply: %v", err)
+		}
+		if _, err := c.M.Cancel(ctxT(t), "peer", long.ID); err != nil {
+			t.Fatalf("Cancel: %v", err)
+		}
+		c.waitState(t, "peer", asked.ID, a2a.TaskStateCompleted)
+		var calls, card []string
+		for _, r := range tg.requests()[before:] {
+			if strings.Contains(r.What, "agent-card.json") {
+				card = append(card, r.Version)
+				continue
 			}
-			reply := textMsg(asked.ID, "prod")
-			if _, err := c.M.Reply(ctxT(t), "peer", reply); err != nil {
-				t.Fatalf("Reply: %v", err)
+			calls = append(calls, r.What)
+			if r.Version != string(tg.Version) {
+				t.Errorf("%s %s carried A2A-Version %q, want %q", r.Kind, r.What, r.Version, tg.Version)
 			}
-			if _, err := c.M.Cancel(ctxT(t), "peer", long.ID); err != nil {
-				t.Fatalf("Cancel: %v", err)
+		}
+		if len(calls) < 4 {
+			t.Fatalf("agent saw only %d calls: %v", len(calls), calls)
+		}
+		t.Logf("%d calls, all with A2A-Version %s; card fetches carried %q", len(calls), tg.Version, card)
+		if px == nil {
+			return
+		}
+		// The dialect matches the version: 0.3 method names on 0.3.
+		dialect := map[a2a.ProtocolVersion][]string{"1.0": {"SendMessage", "GetTask", "CancelTask"}, "0.3": {"message/send", "tasks/get", "tasks/cancel"}}
+		other := map[a2a.ProtocolVersion][]string{"1.0": {"message/send", "tasks/get"}, "0.3": {"SendMessage", "GetTask", "ListTasks"}}
+		for _, m := range dialect[tg.Version] {
+			if px.count(m) == 0 {
+				t.Errorf("no %s call seen over %s", m, tg.Version)
 			}
-			c.waitState(t, "peer", asked.ID, a2a.TaskStateCompleted)
-			var calls, card []string
-			for _, r := range tg.requests()[before:] {
-				if strings.Contains(r.What, "agent-card.json") {
-					card = append(card, r.Version)
-					continue
-				}
-				calls = append(calls, r.What)
-				if r.Version != string(tg.Version) {
-					t.Errorf("%s %s carried A2A-Version %q, want %q", r.Kind, r.What, r.Version, tg.Version)
-				}
+		}
+		for _, m := range other[tg.Version] {
+			if px.count(m) != 0 {
+				t.Errorf("%d %s calls seen over %s", px.count(m), m, tg.Version)
 			}
-			if len(calls) < 4 {
-				t.Fatalf("peer saw only %d calls: %v", len(calls), calls)
-			}
-			t.Logf("%d calls, all with A2A-Version %s; card fetches carried %q", len(calls), tg.Version, card)
 		}
 	})
 }
