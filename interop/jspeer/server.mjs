@@ -10,7 +10,8 @@
 //
 // Everything else (logs) goes to stderr, including one line per request:
 //   REQ http|grpc <METHOD%20PATH or gRPC path> A2A-Version=<value, or - if none>
-// The process exits on SIGINT/SIGTERM and when its stdin reaches EOF, so a test that dies never leaves it behind.
+// The process exits on SIGINT/SIGTERM and when its stdin reaches EOF, so a
+// test that dies never leaves it behind.
 //
 // Endpoints (all on the printed origin):
 //   GET  /.well-known/agent-card.json   the agent card
@@ -22,11 +23,15 @@
 //   --protocols=LIST   A2A_PEER_PROTOCOLS   comma list of "1.0" and/or "0.3"
 //                      (default "1.0"). With "0.3" in the list the SDK's
 //                      0.3 layer (legacyCompat) is switched on and the card
-//                      lists 0.3 interfaces, in the order given.
+//                      lists 0.3 interfaces, in the order given. Without
+//                      it, a request lacking A2A-Version (read as 0.3 by
+//                      the SDK) is refused with -32009. Note: the SDK's 0.3
+//                      REST layer answers v1/message:send with 201 Created.
 //   --legacy           A2A_PEER_LEGACY=1    shorthand for --protocols=1.0,0.3
 //   --grpc             A2A_PEER_GRPC=1      also serve the gRPC binding (1.0)
 //   --token=T          A2A_PEER_TOKEN       require "Authorization: Bearer T"
-//                      on every A2A call (401 otherwise; the card stays public)
+//                      on every A2A call (HTTP 401, gRPC UNAUTHENTICATED
+//                      otherwise; the card stays public)
 //   --step-ms=N        A2A_PEER_STEP_MS     pause between agent steps (default 40)
 //   --name=NAME        A2A_PEER_NAME        agent name on the card (default "js-peer")
 //
