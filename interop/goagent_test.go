@@ -23,7 +23,8 @@ import (
 
 // goAgent is a Go SDK agent with the JS peer's vocabulary (see
 // jspeer/server.mjs: ask, approve-me, run, fail, reject, long, echo),
-// served over JSON-RPC, HTTP+JSON, gRPC and 0.3 JSON-RPC at once. It is
+// served over JSON-RPC, HTTP+JSON, gRPC, and 0.3 JSON-RPC and HTTP+JSON at
+// once. It is
 // what a careful Go agent looks like: tasks scoped per bearer token (the
 // anonymous caller may not list), AUTH_REQUIRED resumed by a message
 // through a server CallInterceptor (the SDK alone refuses messages to a
@@ -105,11 +106,13 @@ func startGoAgent(t *testing.T, handoff bool) *goAgent {
 		{URL: ga.URL + "/a2a/rest", ProtocolBinding: a2a.TransportProtocolHTTPJSON, ProtocolVersion: a2a.Version},
 		{URL: ga.GRPC, ProtocolBinding: a2a.TransportProtocolGRPC, ProtocolVersion: a2a.Version},
 		{URL: ga.URL + "/a2a/v03", ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: a2av0.Version},
+		{URL: ga.URL + "/a2a/v03rest", ProtocolBinding: a2a.TransportProtocolHTTPJSON, ProtocolVersion: a2av0.Version},
 	}
 	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
 	mux.Handle("/a2a/jsonrpc", a2asrv.NewJSONRPCHandler(h))
 	mux.Handle("/a2a/rest/", http.StripPrefix("/a2a/rest", a2asrv.NewRESTHandler(h)))
 	mux.Handle("/a2a/v03", a2av0.NewJSONRPCHandler(h))
+	mux.Handle("/a2a/v03rest/", http.StripPrefix("/a2a/v03rest", a2av0.NewRESTHandler(h)))
 	return ga
 }
 
@@ -126,6 +129,7 @@ func goTargets(t *testing.T) []target {
 		mk("go/rest", "rest", "1.0", a2a.TransportProtocolHTTPJSON, a2a.Version, true),
 		g,
 		mk("go-0.3/jsonrpc", "jsonrpc", "0.3", a2a.TransportProtocolJSONRPC, a2av0.Version, false),
+		mk("go-0.3/rest", "rest", "0.3", a2a.TransportProtocolHTTPJSON, a2av0.Version, true),
 	}
 }
 
