@@ -66,6 +66,15 @@
 //     (and the spec) read "statusTimestampAfter": incremental sweeps over
 //     REST would silently be full listings. The RoundTripper adds
 //     statusTimestampAfter with the exact mark (RFC 3339 with nanoseconds).
+//   - The REST client reads error bodies only as application/json
+//     google.rpc.Status with an a2a-protocol.org ErrorInfo and string
+//     metadata; anything else (application/a2a+json from the JS SDK and
+//     spec §11.1, application/problem+json from the SDK's own 0.3 server,
+//     RFC 9457 problem details as in spec §6.4) becomes ErrServerError.
+//     The RoundTripper re-presents an error body that names a known A2A
+//     reason in the form the SDK reads (fixRESTError), so TaskNotFound,
+//     TaskNotCancelable, UnsupportedOperation, ... keep their sentinel and
+//     code; the capture keeps the bytes as sent.
 //   - REST :subscribe is POST in the spec and GET in the proto
 //     (A2A#1574); the SDK sends POST only. On a 405 the RoundTripper
 //     retries once with GET.

@@ -140,6 +140,9 @@ func (t *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	pr.set(resp.StatusCode, 0, req.URL.String())
 	sse := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
 	resp.Body = &body{rc: resp.Body, t: t, rec: rec, pr: pr, sse: sse, start: start}
+	if !sse {
+		fixRESTError(resp)
+	}
 	return resp, nil
 }
 

@@ -183,6 +183,9 @@ const (
 	kindREST    agentKind = "rest-1.0"
 	kindGRPC    agentKind = "grpc-1.0"
 	kindLegacy  agentKind = "jsonrpc-0.3"
+	// kindLegacyREST is the SDK's 0.3 REST server, which sends its errors
+	// as application/problem+json.
+	kindLegacyREST agentKind = "rest-0.3"
 )
 
 // testAgent is a real SDK server on loopback that can be stopped and
@@ -225,6 +228,8 @@ func startAgent(t testing.TB, kind agentKind, streaming bool, wrap func(http.Han
 		iface = a2a.NewAgentInterface(a.gaddr, a2a.TransportProtocolGRPC)
 	case kindLegacy:
 		iface = &a2a.AgentInterface{URL: base + "/invoke", ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: a2av0.Version}
+	case kindLegacyREST:
+		iface = &a2a.AgentInterface{URL: base + "/rest03", ProtocolBinding: a2a.TransportProtocolHTTPJSON, ProtocolVersion: a2av0.Version}
 	}
 	a.card = &a2a.AgentCard{
 		Name: "test " + string(kind), Description: "a test agent", Version: "1",
@@ -251,9 +256,10 @@ func (a *testAgent) url() string { return "http://" + a.addr }
 func (a *testAgent) mux() http.Handler {
 	mux := http.NewServeMux()
 	switch a.kind {
-	case kindLegacy:
+	case kindLegacy, kindLegacyREST:
 		mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewAgentCardHandler(a2av0.NewStaticAgentCardProducer(a.card)))
 		mux.Handle("/invoke", a2av0.NewJSONRPCHandler(a.h))
+		mux.Handle("/rest03/", http.StripPrefix("/rest03", a2av0.NewRESTHandler(a.h)))
 	default:
 		mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(a.card))
 		mux.Handle("/invoke", a2asrv.NewJSONRPCHandler(a.h))
@@ -318,7 +324,8 @@ func (a *testAgent) other(t testing.TB) *sdk.Client {
 	cl, err := sdk.NewFromCard(t.Context(), a.card,
 		sdk.WithJSONRPCTransport(&http.Client{}), sdk.WithRESTTransport(&http.Client{}),
 		grpcv1.WithGRPCTransport(grpc.WithTransportCredentials(insecure.NewCredentials())),
-		a2av0.WithJSONRPCTransport(a2av0.JSONRPCTransportConfig{Client: &http.Client{}}))
+		a2av0.WithJSONRPCTransport(a2av0.JSONRPCTransportConfig{Client: &http.Client{}}),
+		a2av0.WithRESTTransport(a2av0.RESTTransportConfig{Client: &http.Client{}}))
 	if err != nil {
 		t.Fatal(err)
 	}
