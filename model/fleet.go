@@ -27,7 +27,7 @@ type Task struct {
 	// Updated is the status timestamp, or when we heard the status if
 	// the agent gave none.
 	Updated   time.Time
-	LastHeard time.Time // when we last heard of it, even from an event that changed nothing
+	LastHeard time.Time // when we last heard of it, even from an event that changed nothing (Version does not move for that alone)
 	// Text is the status message's text parts joined on one line (raw).
 	Text   string
 	Class  Class
