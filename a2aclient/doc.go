@@ -85,7 +85,9 @@
 //   - Go servers answer SubscribeToTask on a task with no running execution
 //     (INPUT_REQUIRED, or orphaned) with -32001 "no active execution";
 //     that is normal: GetTask, and leave the task to sweeps until its
-//     state or timestamp changes.
+//     state or timestamp changes. When GetTask finds the task, the refusal
+//     is logged at debug level only, never shown on the agent's row (nor
+//     UnsupportedOperation on a task GetTask finds terminal, spec §3.1.6).
 //   - The factory does not say which interface it picked; we filter the
 //     card's interfaces first and apply the same rule (newest version,
 //     then card order) to report it in model.AgentInfo.

@@ -69,15 +69,19 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 		}
 		if serr != nil {
 			serr = w.wrap("SubscribeToTask", "", pr, serr)
-			w.noteStreamError(serr)
 			w.log.Debug("stream ended", "task", id, "err", Describe(serr))
 		}
 		t, err := w.getTask(ctx, id, 0)
 		if err != nil {
 			if errors.Is(err, a2a.ErrTaskNotFound) {
-				w.gone(id)
+				w.gone(id) // the gone event says it all
+			} else if serr != nil {
+				w.noteStreamError(serr)
 			}
 			return // sweeps and polls carry on and reopen the stream
+		}
+		if serr != nil && !normalRefusal(serr, t) {
+			w.noteStreamError(serr)
 		}
 		w.observe(t, model.SourcePoll, model.ClassOf(t.Status.State) == model.ClassTerminal)
 		switch model.ClassOf(t.Status.State) {
@@ -102,6 +106,16 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 			return
 		}
 	}
+}
+
+// normalRefusal tells a subscribe refusal that is no fault from one to
+// show on the agent's row, once GetTask has told what the task is now:
+// Go servers answer -32001 (TaskNotFound) "no active execution" for a task
+// they hold but run nothing for (INPUT_REQUIRED, AUTH_REQUIRED, orphaned),
+// and spec §3.1.6 has UnsupportedOperation for a task already terminal.
+func normalRefusal(serr error, now *a2a.Task) bool {
+	return errors.Is(serr, a2a.ErrTaskNotFound) ||
+		errors.Is(serr, a2a.ErrUnsupportedOperation) && model.ClassOf(now.Status.State) == model.ClassTerminal
 }
 
 func (w *watcher) markNoStream(id a2a.TaskID) {
