@@ -19,8 +19,10 @@ func TestNoActiveExecutionIsQuiet(t *testing.T) {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
 			a := startAgent(t, kind, true, nil)
+			// In the store with no execution: what an INPUT_REQUIRED task
+			// is once its execution ended, without racing that end.
+			ask := a.createInStore(t, a2a.TaskStateInputRequired)
 			m, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
-			ask := a.send(t, "ask")
 			c.waitFor(t, "the INPUT_REQUIRED task", 5*time.Second, func(evs []model.Event) bool {
 				return hasTask(evs, "a", ask, a2a.TaskStateInputRequired)
 			})
@@ -61,3 +63,4 @@ func countRefusals(ex []model.Exchange) int {
 	}
 	return n
 }
+
