@@ -73,10 +73,15 @@ func (w *watcher) succeed() {
 }
 
 // noteStreamError keeps a stream failure visible on the agent's row for a
-// minute (too large, protocol error), without taking the agent down.
+// minute (too large, protocol error, credentials refused for streams),
+// without taking the agent down: sweeps and polls still keep its tasks
+// fresh, so the state stays up (an unauthorized state would mark them
+// stale) and the words say what to fix.
 func (w *watcher) noteStreamError(err error) {
 	switch classify(err) {
 	case kindTooLarge, kindProtocol, kindStalled, kindOther:
+	case kindUnauthenticated, kindForbidden:
+		w.log.Warn("stream refused for our credentials", "err", Describe(err))
 	default:
 		return
 	}

@@ -154,12 +154,16 @@ type userInterceptor struct {
 	mu       sync.Mutex
 	versions []string
 	anon     bool   // leave the caller anonymous (ListTasks is then refused)
+	denySub  bool   // refuse SubscribeToTask with ErrUnauthenticated
 	lists    []bool // per ListTasks call: was it a full listing (no statusTimestampAfter)?
 }
 
 func (u *userInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, req *a2asrv.Request) (context.Context, any, error) {
 	if !u.anon {
 		cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
+	}
+	if u.denySub && cc.Method() == "SubscribeToTask" {
+		return ctx, nil, a2a.ErrUnauthenticated
 	}
 	if lr, ok := req.Payload.(*a2a.ListTasksRequest); ok {
 		u.mu.Lock()

@@ -1,6 +1,7 @@
 package a2aclient
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -64,3 +65,53 @@ func countRefusals(ex []model.Exchange) int {
 	return n
 }
 
+// Credentials refused for SubscribeToTask alone (an A2A ErrUnauthenticated
+// from the server on every binding, or a bare HTTP 401/403 in front of it)
+// show on the agent's row in the words of any auth failure; the agent
+// stays up and its tasks fresh, as sweeps and GetTask still work.
+func TestSubscribeAuthFailureShows(t *testing.T) {
+	bare := func(status int) func(http.Handler) http.Handler {
+		return func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasSuffix(r.URL.Path, ":subscribe") {
+					http.Error(w, http.StatusText(status), status)
+					return
+				}
+				next.ServeHTTP(w, r)
+			})
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		kind agentKind
+		wrap func(http.Handler) http.Handler
+		want string
+	}{
+		{"jsonrpc-a2a", kindJSONRPC, nil, "stream: unauthorized"},
+		{"rest-a2a", kindREST, nil, "stream: unauthorized"},
+		{"grpc-a2a", kindGRPC, nil, "stream: unauthorized"},
+		{"rest-http401", kindREST, bare(http.StatusUnauthorized), "stream: unauthorized (HTTP 401)"},
+		{"rest-http403", kindREST, bare(http.StatusForbidden), "stream: forbidden (HTTP 403)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a := startAgent(t, tc.kind, true, tc.wrap)
+			a.icpt.denySub = tc.wrap == nil
+			_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+			held := a.send(t, "hold")
+			c.waitFor(t, "the refusal on the agent's row", 5*time.Second, func(evs []model.Event) bool {
+				h := lastHealth(evs, "a")
+				return h != nil && h.State.Up() && strings.Contains(h.Err, tc.want)
+			})
+			for _, e := range c.snapshot() {
+				if e.Kind == model.EventHealth && !e.Health.State.Up() && e.Health.State != model.HealthConnecting {
+					t.Errorf("health went %s (%q); only streams are refused", e.Health.State, e.Health.Err)
+				}
+			}
+			a.exec.release()
+			c.waitFor(t, "completion by sweeps", 5*time.Second, func(evs []model.Event) bool {
+				return hasTask(evs, "a", held, a2a.TaskStateCompleted)
+			})
+		})
+	}
+}
