@@ -66,7 +66,8 @@ func (ag *testAgent) times(id string) int {
 	return ag.received[id]
 }
 
-// grant resumes an "oob" (or "deploy") task out of band, with no message.
+// grant resumes an "oob" (or "deploy") task out of band, with no
+// message, and returns once the task has ended.
 func (ag *testAgent) grant(id a2a.TaskID) {
 	ag.mu.Lock()
 	ch := ag.waiting[id]
@@ -75,7 +76,9 @@ func (ag *testAgent) grant(id a2a.TaskID) {
 		ag.t.Fatalf("grant: task %s is not waiting", id)
 	}
 	ch <- nil
-	ag.waitState(id, func(s a2a.TaskState) bool { return s != a2a.TaskStateAuthRequired })
+	// The executor passes through WORKING on its way to COMPLETED: wait
+	// for the end, so what a test reads next does not depend on timing.
+	ag.waitState(id, isTerminal)
 }
 
 // waitState polls the agent's own store until cond holds (the executor
