@@ -248,15 +248,36 @@ func (f *Fleet) RowHint(t *Task) string {
 	return t.Hint
 }
 
-// ShortID is the first 8 characters of a task id, as rows show it.
+// ShortID is the part of a task id that rows and hints show: the first
+// 8 characters, except for a UUID of version 7 (the Go SDK's ids), whose
+// first 8 characters are a timestamp shared by every task created in the
+// same minute, so its random last 8 characters are shown instead. It
+// never cuts a UTF-8 sequence in two.
 func ShortID(id a2a.TaskID) string {
 	s := string(id)
 	if len(s) <= 8 {
 		return s
+	}
+	if isUUIDv7(s) {
+		return s[len(s)-8:]
 	}
 	n := 8
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
 	return s[:n]
+}
+
+// isUUIDv7 reports whether s is a canonical UUID of version 7.
+func isUUIDv7(s string) bool {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' || s[14] != '7' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '-' && !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }

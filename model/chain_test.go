@@ -216,6 +216,9 @@ func TestShortID(t *testing.T) {
 		"d1":                                   "d1",
 		"ééééé":                                "éééé",
 		"abcdefg€x":                            "abcdefg",
+		"23cf3710-aaaa-bbbb":                   "23cf3710",
+		"23cf3710-0000-4000-8000-000000000005": "23cf3710", // v4: the prefix
+		"01a228fb-5c1e-7a3b-9d2e-4f6a8b0c1d2e": "8b0c1d2e", // v7: the random tail
 	} {
 		if got := ShortID(in); got != want {
 			t.Errorf("ShortID(%q) = %q, want %q", in, got, want)

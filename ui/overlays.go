@@ -117,7 +117,7 @@ func (m *Model) confirmKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Confirm):
 		c := m.confirm
 		m.overlay, m.confirm = overlayNone, nil
-		m.status.set("canceling "+sanitize.Line(c.key.Agent, 32)+" · "+common.ShortID(c.key.ID)+"…", false, m.ctx.Now())
+		m.status.set("canceling "+sanitize.Line(c.key.Agent, 32)+" · "+model.ShortID(c.key.ID)+"…", false, m.ctx.Now())
 		m.log.Info("cancel requested", logKeyAgent, c.key.Agent, logKeyTask, string(c.key.ID))
 		return cancelCmd(m.ctx.Backend, c.key)
 	case key.Matches(msg, m.keys.Decline):
@@ -138,7 +138,7 @@ func cancelCmd(b common.Backend, k model.TaskKey) tea.Cmd {
 
 // cancelDone shows what the agent says happened and applies the task.
 func (m *Model) cancelDone(msg cancelDoneMsg) tea.Cmd {
-	who := sanitize.Line(msg.Key.Agent, 32) + " · " + common.ShortID(msg.Key.ID)
+	who := sanitize.Line(msg.Key.Agent, 32) + " · " + model.ShortID(msg.Key.ID)
 	now := m.ctx.Now()
 	if msg.Task != nil {
 		m.ctx.Fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: msg.Key.Agent, Source: model.SourceReply, At: now, Task: msg.Task}})

@@ -263,7 +263,7 @@ func (v *tasksView) cells(t *model.Task, c columns, now time.Time) rowCells {
 		hintPaint:  hp,
 	}
 	if c.id > 0 {
-		r.id = pad(sanitize.Line(common.ShortID(t.Key.ID), c.id), c.id)
+		r.id = pad(sanitize.Line(model.ShortID(t.Key.ID), c.id), c.id)
 	}
 	if c.age > 0 {
 		r.age = padLeft(common.Age(now, v.ageOf(t)), c.age)

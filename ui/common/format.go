@@ -3,41 +3,7 @@ package common
 import (
 	"strconv"
 	"time"
-
-	"github.com/a2aproject/a2a-go/v2/a2a"
 )
-
-// ShortID is 8 characters of a task id, as rows show it: the first 8,
-// except for a time-ordered UUID (version 7, what the A2A Go SDK makes),
-// whose first 8 are the same for every task created in the same minute and
-// whose last 8 are random, so those are shown.
-func ShortID(id a2a.TaskID) string {
-	s := string(id)
-	if len(s) <= 8 {
-		return s
-	}
-	if isUUIDv7(s) {
-		return s[len(s)-8:]
-	}
-	return s[:8]
-}
-
-// isUUIDv7 reports whether s is a canonical UUID of version 7.
-func isUUIDv7(s string) bool {
-	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' || s[14] != '7' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '-' {
-			continue
-		}
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
 
 // Age writes how long ago t was, compactly: "now", "42s", "5m", "3h",
 // "2d". A zero t is "-". A t in the future (clock skew) is "now".

@@ -3,8 +3,6 @@ package common
 import (
 	"testing"
 	"time"
-
-	"github.com/a2aproject/a2a-go/v2/a2a"
 )
 
 func TestAge(t *testing.T) {
@@ -22,19 +20,6 @@ func TestAge(t *testing.T) {
 	}
 	if Age(now, time.Time{}) != "-" {
 		t.Error("zero time should be -")
-	}
-}
-
-func TestShortID(t *testing.T) {
-	for in, want := range map[string]string{
-		"23cf3710-aaaa-bbbb":                   "23cf3710",
-		"abc":                                  "abc",
-		"23cf3710-0000-4000-8000-000000000005": "23cf3710", // v4: the prefix
-		"01a228fb-5c1e-7a3b-9d2e-4f6a8b0c1d2e": "8b0c1d2e", // v7: the random tail
-	} {
-		if got := ShortID(a2a.TaskID(in)); got != want {
-			t.Errorf("ShortID(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

@@ -98,7 +98,7 @@ func (m *Inbox) stateOf(k model.TaskKey) string {
 	return "gone"
 }
 
-func keyName(k model.TaskKey) string { return k.Agent + " · " + common.ShortID(k.ID) }
+func keyName(k model.TaskKey) string { return k.Agent + " · " + model.ShortID(k.ID) }
 
 // key routes a key by mode.
 func (m *Inbox) key(msg tea.KeyMsg) tea.Cmd {

@@ -8,7 +8,6 @@ import (
 	"a2atop/approvals"
 	"a2atop/internal/sanitize"
 	"a2atop/model"
-	"a2atop/ui/common"
 	"a2atop/ui/theme"
 )
 
@@ -49,9 +48,9 @@ func (c *confirm) view(th *theme.Theme, w int, now time.Time) string {
 			c.prior.Kind, c.prior.Approver, c.prior.DecidedAt.UTC().Format("15:04:05Z"), c.prior.Result), inner)) + "\n")
 	}
 	m := c.d.Message
-	to := fmt.Sprintf("to %s · %s", c.d.Agent, common.ShortID(c.d.TaskID))
+	to := fmt.Sprintf("to %s · %s", c.d.Agent, model.ShortID(c.d.TaskID))
 	if c.d.Kind == approvals.KindFollowUp {
-		to = fmt.Sprintf("to %s · new task in context %s, naming %s", c.d.Agent, c.d.ContextID, common.ShortID(c.d.TaskID))
+		to = fmt.Sprintf("to %s · new task in context %s, naming %s", c.d.Agent, c.d.ContextID, model.ShortID(c.d.TaskID))
 	}
 	b.WriteString(wrapText(line(to), inner) + "\n")
 	tid := string(m.TaskID)

@@ -129,7 +129,7 @@ func (m *Inbox) rows() []string {
 		name := sanitize.Line(tree+t.Key.Agent, agentW)
 		state := model.ShortState(t.State)
 		age := common.Age(now, t.Since)
-		head := fmt.Sprintf("%s %s %s %s ", pad(name, agentW), pad(common.ShortID(t.Key.ID), 8),
+		head := fmt.Sprintf("%s %s %s %s ", pad(name, agentW), pad(model.ShortID(t.Key.ID), 8),
 			th.State(t.State).Render(pad(state, 14)), pad(age, 4))
 		rest := m.w - ansi.StringWidth(head) - 2
 		what := th.Muted.Render(sanitize.Line(m.rowText(it), max(rest, 1)))
@@ -151,7 +151,7 @@ func (m *Inbox) rows() []string {
 // rowText is what a row says after its columns.
 func (m *Inbox) rowText(it approvals.Item) string {
 	if !it.Actionable && it.WaitingOn != nil {
-		return "waiting on " + it.WaitingOn.Key.Agent + " · " + common.ShortID(it.WaitingOn.Key.ID)
+		return "waiting on " + it.WaitingOn.Key.Agent + " · " + model.ShortID(it.WaitingOn.Key.ID)
 	}
 	s := it.Task.Text
 	if it.Prior != nil {
@@ -184,7 +184,7 @@ func (m *Inbox) question(maxLines int) []string {
 	t := it.Task
 	now := m.ctx.Now()
 	var lines []string
-	head := fmt.Sprintf("%s · %s · %s · waiting %s", t.Key.Agent, common.ShortID(t.Key.ID), model.ShortState(t.State), common.Age(now, t.Since))
+	head := fmt.Sprintf("%s · %s · %s · waiting %s", t.Key.Agent, model.ShortID(t.Key.ID), model.ShortState(t.State), common.Age(now, t.Since))
 	if t.Snapshot != nil {
 		head += " · context " + t.Snapshot.ContextID
 	}
@@ -192,7 +192,7 @@ func (m *Inbox) question(maxLines int) []string {
 	if len(it.Chain) > 1 {
 		var names []string
 		for _, c := range it.Chain {
-			n := c.Key.Agent + " · " + common.ShortID(c.Key.ID)
+			n := c.Key.Agent + " · " + model.ShortID(c.Key.ID)
 			if c == it.Leaf {
 				n += " (asks)"
 			}
