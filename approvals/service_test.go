@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
@@ -148,10 +149,21 @@ func TestReplyToTaskThatJustEnded(t *testing.T) {
 	mt := fx.start(t, "ask")
 	d := fx.mustPrepare(t, mt, Input{Kind: KindReply, Text: "main"})
 	// The task ends inside the agent just before it handles our message.
+	// The Go SDK stores INPUT_REQUIRED a moment before the execution that
+	// wrote it has closed its queue; a cancel in that moment fails with
+	// "queue is closed", so try again until the task has ended.
 	cancel := func(id a2a.TaskID) {
-		if _, err := fx.ag.handler.CancelTask(testUserCtx(), &a2a.CancelTaskRequest{ID: id}); err != nil {
-			t.Errorf("cancel: %v", err)
+		var err error
+		for range 200 {
+			if _, err = fx.ag.handler.CancelTask(testUserCtx(), &a2a.CancelTaskRequest{ID: id}); err == nil {
+				return
+			}
+			if task, gerr := fx.ag.handler.GetTask(testUserCtx(), &a2a.GetTaskRequest{ID: id}); gerr == nil && isTerminal(task.Status.State) {
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
 		}
+		t.Errorf("cancel: %v", err)
 	}
 	fx.ag.beforeSend.Store(&cancel)
 	out := fx.svc.Send(context.Background(), d)
