@@ -1,11 +1,9 @@
 package ui
 
 import (
-	"bytes"
+	"a2atop/ui/internal/uitest"
 	"fmt"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -45,32 +43,11 @@ func TestGolden(t *testing.T) {
 				m, _ := newTestModel(t, Options{ReadOnly: sc.readOnly})
 				tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(sz[0], sz[1]))
 				for _, k := range sc.keys {
-					tm.Send(keyMsg(k))
+					tm.Send(uitest.Key(k))
 				}
-				teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-					return bytes.Contains(b, []byte(sc.wait))
-				}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
-				if err := tm.Quit(); err != nil {
-					t.Fatal(err)
-				}
-				out := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
-				checkFrame(t, out, sz[0], sz[1])
+				out := uitest.Frame(t, tm, sc.wait, sz[0], sz[1], true)
 				golden.RequireEqual(t, []byte(out))
 			})
-		}
-	}
-}
-
-// checkFrame asserts a frame fills the terminal and never overflows it.
-func checkFrame(t *testing.T, out string, w, h int) {
-	t.Helper()
-	lines := strings.Split(out, "\n")
-	if len(lines) != h {
-		t.Errorf("frame has %d lines, want %d", len(lines), h)
-	}
-	for i, l := range lines {
-		if n := len([]rune(l)); n > w {
-			t.Errorf("line %d is %d cells wide (> %d): %q", i, n, w, l)
 		}
 	}
 }

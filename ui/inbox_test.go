@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"a2atop/ui/internal/uitest"
 	"strings"
 	"testing"
 
@@ -64,7 +65,7 @@ func TestInboxComponentIsWired(t *testing.T) {
 		t.Fatal("the inbox was not told the fleet changed")
 	}
 	rec.capturing = true
-	if _, cmd := m.Update(keyMsg("q")); isQuit(cmd) || m.view != viewInbox {
+	if _, cmd := m.Update(uitest.Key("q")); isQuit(cmd) || m.view != viewInbox {
 		t.Fatal("q while the inbox is capturing text left the inbox")
 	}
 	rec.capturing = false

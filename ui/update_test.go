@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"a2atop/ui/internal/uitest"
 	"bytes"
 	"context"
 	"encoding/base64"
@@ -87,13 +88,13 @@ func TestBellRingsForNewInterruptedTasks(t *testing.T) {
 		m, _ := newTestModel(t, Options{Bell: bell, Output: &out})
 		_, cmd := m.Update(eventsMsg{batch: []model.Event{
 			taskEvent("code-reviewer", "q-2", a2a.TaskStateInputRequired, 0, "which file?")}})
-		run(cmd)
+		uitest.Run(cmd)
 		if got := strings.Contains(out.String(), "\a"); got != bell {
 			t.Errorf("Bell=%v: bell written = %v", bell, got)
 		}
 		out.Reset()
 		_, cmd = m.Update(eventsMsg{batch: []model.Event{taskEvent("test-runner", "w-2", a2a.TaskStateWorking, 0, "w")}})
-		run(cmd)
+		uitest.Run(cmd)
 		if out.Len() != 0 {
 			t.Errorf("Bell=%v: a working task rang the bell", bell)
 		}
@@ -199,11 +200,11 @@ func TestCommandLine(t *testing.T) {
 	if !strings.Contains(m.status.text, "no inbox") {
 		t.Fatalf(":inbox without an inbox: status %q", m.status.text)
 	}
-	m.Update(keyMsg(":"))
+	m.Update(uitest.Key(":"))
 	for _, k := range []string{"q", "u"} {
-		m.Update(keyMsg(k))
+		m.Update(uitest.Key(k))
 	}
-	if _, cmd := m.Update(keyMsg("enter")); !isQuit(cmd) {
+	if _, cmd := m.Update(uitest.Key("enter")); !isQuit(cmd) {
 		t.Fatal(":qu did not quit")
 	}
 }
@@ -223,18 +224,18 @@ func TestQuitAndBack(t *testing.T) {
 	if m.view != viewDetail {
 		t.Fatal("enter did not open the detail")
 	}
-	if _, cmd := m.Update(keyMsg("q")); isQuit(cmd) || m.view != viewTasks {
+	if _, cmd := m.Update(uitest.Key("q")); isQuit(cmd) || m.view != viewTasks {
 		t.Fatal("q in the detail should go back, not quit")
 	}
 	press(m, "3")
-	if _, cmd := m.Update(keyMsg("esc")); isQuit(cmd) || m.view != viewTasks {
+	if _, cmd := m.Update(uitest.Key("esc")); isQuit(cmd) || m.view != viewTasks {
 		t.Fatal("esc in agents should go back")
 	}
-	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {
+	if _, cmd := m.Update(uitest.Key("q")); !isQuit(cmd) {
 		t.Fatal("q in tasks should quit")
 	}
 	press(m, "3")
-	if _, cmd := m.Update(keyMsg("ctrl+c")); !isQuit(cmd) {
+	if _, cmd := m.Update(uitest.Key("ctrl+c")); !isQuit(cmd) {
 		t.Fatal("ctrl+c should quit anywhere")
 	}
 }
@@ -279,7 +280,7 @@ func TestMouseWheelAndClick(t *testing.T) {
 func TestDetailDropsLateAnswers(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
-	m.Update(keyMsg("enter")) // fetch not run
+	m.Update(uitest.Key("enter")) // fetch not run
 	k := m.detail.key
 	m.Update(taskLoadedMsg{Key: k, Seq: m.detail.seq - 1, Err: errors.New("old")})
 	if m.detail.err != nil {
@@ -350,7 +351,7 @@ func TestTinyTerminalsNeverBreak(t *testing.T) {
 			m, _ := newTestModel(t, Options{})
 			sized(m, sz[0], sz[1])
 			press(m, keys...)
-			checkFrame(t, m.View(), sz[0], sz[1])
+			uitest.CheckFrame(t, m.View(), sz[0], sz[1], false)
 		}
 	}
 }

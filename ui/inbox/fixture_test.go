@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"a2atop/ui/internal/uitest"
 	"context"
 	"fmt"
 	"os"
@@ -141,55 +142,11 @@ func newFixture(t *testing.T, readOnly bool) *fixture {
 	return &fixture{fleet: f, snd: snd, svc: svc, clk: clk, ctx: ctx}
 }
 
-// run executes a Cmd and the Cmds of a batch, skipping ticks (which wait
-// on the wall clock), and returns the messages.
-func run(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- cmd() }()
-	var msg tea.Msg
-	select {
-	case msg = <-ch:
-	case <-time.After(300 * time.Millisecond):
-		return nil
-	}
-	if b, ok := msg.(tea.BatchMsg); ok {
-		var out []tea.Msg
-		for _, c := range b {
-			out = append(out, run(c)...)
-		}
-		return out
-	}
-	if msg == nil {
-		return nil
-	}
-	return []tea.Msg{msg}
-}
-
-// keyMsg builds the tea.KeyMsg a terminal sends for a key name.
-func keyMsg(s string) tea.KeyMsg {
-	switch s {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "ctrl+s":
-		return tea.KeyMsg{Type: tea.KeyCtrlS}
-	case "space":
-		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
-
 // typeText sends each rune as a key.
 func typeText(c common.Component, s string) common.Component {
 	for _, r := range s {
 		if r == ' ' {
-			c, _ = c.Update(keyMsg("space"))
+			c, _ = c.Update(uitest.Key("space"))
 			continue
 		}
 		c, _ = c.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})

@@ -1,9 +1,8 @@
 package inbox
 
 import (
-	"bytes"
+	"a2atop/ui/internal/uitest"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -84,16 +83,9 @@ func TestGolden(t *testing.T) {
 						tm.Send(advanceMsg{})
 						continue
 					}
-					tm.Send(keyMsg(k))
+					tm.Send(uitest.Key(k))
 				}
-				teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-					return bytes.Contains(b, []byte(sc.wait))
-				}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
-				if err := tm.Quit(); err != nil {
-					t.Fatal(err)
-				}
-				out := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
-				checkFrame(t, out, sz[0], sz[1])
+				out := uitest.Frame(t, tm, sc.wait, sz[0], sz[1], false)
 				golden.RequireEqual(t, []byte(out))
 			})
 		}
@@ -129,19 +121,5 @@ func seedJournal(t *testing.T, fx *fixture) {
 	fx.clk.add(time.Minute)
 	if err := s.NoteLeft("code-reviewer", idReview, "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_WORKING", "left the inbox while an answer was being written; the draft was dropped, nothing was sent"); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// checkFrame asserts a frame never overflows the terminal.
-func checkFrame(t *testing.T, out string, w, h int) {
-	t.Helper()
-	lines := strings.Split(out, "\n")
-	if len(lines) > h {
-		t.Errorf("frame has %d lines, more than %d", len(lines), h)
-	}
-	for i, l := range lines {
-		if n := len([]rune(l)); n > w {
-			t.Errorf("line %d is %d cells wide (> %d): %q", i, n, w, l)
-		}
 	}
 }

@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"a2atop/ui/internal/uitest"
 	"errors"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ func sendKeys(c common.Component, keys ...string) (common.Component, []tea.Msg) 
 	var msgs []tea.Msg
 	for _, k := range keys {
 		var cmd tea.Cmd
-		c, cmd = c.Update(keyMsg(k))
+		c, cmd = c.Update(uitest.Key(k))
 		for _, msg := range runNoTick(cmd) {
 			msgs = append(msgs, msg)
 			c, _ = c.Update(msg)
@@ -40,7 +41,7 @@ func sendKeys(c common.Component, keys ...string) (common.Component, []tea.Msg) 
 // runNoTick runs a command unless it is the arming tick (wall clock).
 func runNoTick(cmd tea.Cmd) []tea.Msg {
 	var out []tea.Msg
-	for _, m := range run(cmd) {
+	for _, m := range uitest.Run(cmd) {
 		if _, ok := m.(armedMsg); !ok {
 			out = append(out, m)
 		}
@@ -190,7 +191,7 @@ func TestReadOnlyHidesWrites(t *testing.T) {
 	fx := newFixture(t, true)
 	var c common.Component = newInbox(t, fx)
 	for _, b := range c.ShortHelp() {
-		if b.Enabled() && (key.Matches(keyMsg("a"), b) || key.Matches(keyMsg("r"), b) || key.Matches(keyMsg("d"), b)) {
+		if b.Enabled() && (key.Matches(uitest.Key("a"), b) || key.Matches(uitest.Key("r"), b) || key.Matches(uitest.Key("d"), b)) {
 			t.Errorf("write key %q enabled in read-only", b.Help().Key)
 		}
 	}
