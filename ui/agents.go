@@ -109,14 +109,8 @@ func (v *agentsView) update(msg tea.KeyMsg) tea.Cmd {
 		v.cursor--
 	case key.Matches(msg, k.Down):
 		v.cursor++
-	case key.Matches(msg, k.PageUp):
-		v.vp.PageUp()
-	case key.Matches(msg, k.PageDown):
-		v.vp.PageDown()
-	case key.Matches(msg, k.Top):
-		v.vp.GotoTop()
-	case key.Matches(msg, k.Bottom):
-		v.vp.GotoBottom()
+	default:
+		k.page(&v.vp, msg)
 	}
 	return v.reselect(prev)
 }

@@ -155,14 +155,7 @@ func (v *detailView) update(msg tea.KeyMsg) {
 		v.vp.ScrollUp(1)
 	case key.Matches(msg, k.Down):
 		v.vp.ScrollDown(1)
-	case key.Matches(msg, k.PageUp):
-		v.vp.PageUp()
-	case key.Matches(msg, k.PageDown):
-		v.vp.PageDown()
-	case key.Matches(msg, k.Top):
-		v.vp.GotoTop()
-	case key.Matches(msg, k.Bottom):
-		v.vp.GotoBottom()
+	case k.page(&v.vp, msg):
 	case key.Matches(msg, k.Raw):
 		v.raw = !v.raw
 		v.rebuild(true)

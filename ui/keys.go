@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // KeyMap is every key the dashboard's own views answer to. The help
 // screen and the footer are built from these same bindings, so what the
@@ -85,3 +89,21 @@ func (h bindingHelp) ShortHelp() []key.Binding { return h.short }
 
 // FullHelp implements help.KeyMap.
 func (h bindingHelp) FullHelp() [][]key.Binding { return h.full }
+
+// page scrolls vp for the page keys (pgup, pgdn, g, G) and reports
+// whether msg was one of them.
+func (k *KeyMap) page(vp *viewport.Model, msg tea.KeyMsg) bool {
+	switch {
+	case key.Matches(msg, k.PageUp):
+		vp.PageUp()
+	case key.Matches(msg, k.PageDown):
+		vp.PageDown()
+	case key.Matches(msg, k.Top):
+		vp.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		vp.GotoBottom()
+	default:
+		return false
+	}
+	return true
+}
