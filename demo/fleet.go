@@ -38,6 +38,11 @@ type Options struct {
 	// Timings sets how long the agents take; the zero value is the human
 	// pace. Tests shorten it.
 	Timings Timings
+	// BasePort, when not 0, fixes the ports: the agents listen on
+	// 127.0.0.1:BasePort, BasePort+1, ... in the order of Agents(), so a
+	// fleet started again has the same URLs and a dashboard watching it
+	// recovers. 0 lets the OS choose.
+	BasePort int
 	// OnTask, when set, is called (from the planner client's goroutine)
 	// with every task the planner client creates. A dashboard uses it to
 	// watch tasks of agents that cannot list them (legacy-intake speaks
@@ -110,7 +115,8 @@ type Fleet struct {
 	once    sync.Once
 }
 
-// Start runs all five agents on 127.0.0.1 ports chosen by the OS and,
+// Start runs all five agents on 127.0.0.1 ports chosen by the OS (or
+// from o.BasePort) and,
 // unless o.NoPlanner, the planner client. When ctx ends the fleet closes
 // itself; Close may still be called.
 func Start(ctx context.Context, o Options) (*Fleet, error) {
@@ -124,12 +130,20 @@ func Start(ctx context.Context, o Options) (*Fleet, error) {
 
 	names := []string{TestRunner, CodeReviewer, Deployer, Planner, LegacyIntake}
 	listeners := make([]net.Listener, len(names))
+	if o.BasePort < 0 || o.BasePort > 65535-len(names)+1 {
+		stop()
+		return nil, fmt.Errorf("demo: base port %d is out of range (1-%d, or 0 to let the OS choose)", o.BasePort, 65535-len(names)+1)
+	}
 	for i, name := range names {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		addr := "127.0.0.1:0"
+		if o.BasePort != 0 {
+			addr = fmt.Sprintf("127.0.0.1:%d", o.BasePort+i)
+		}
+		ln, err := net.Listen("tcp", addr)
 		if err != nil {
 			closeAll(listeners)
 			stop()
-			return nil, fmt.Errorf("demo agent %q: listen on 127.0.0.1: %w", name, err)
+			return nil, fmt.Errorf("demo agent %q: listen on %s: %w", name, addr, err)
 		}
 		listeners[i] = ln
 		e.urls[name] = "http://" + ln.Addr().String()
@@ -241,6 +255,7 @@ type agentServer struct {
 
 	mu  sync.Mutex
 	srv *http.Server // nil while stopped
+	ln  net.Listener // srv's listener, closed by halt itself
 }
 
 // serve starts serving on ln; the caller holds s.mu (or owns s alone).
@@ -251,7 +266,7 @@ func (s *agentServer) serve(ln net.Listener) {
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 		BaseContext:       func(net.Listener) context.Context { return log.AttachLogger(context.Background(), s.log) },
 	}
-	s.srv = srv
+	s.srv, s.ln = srv, ln
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Warn("demo agent stopped serving", "err", err)
@@ -261,13 +276,21 @@ func (s *agentServer) serve(ln net.Listener) {
 
 func (s *agentServer) halt() error {
 	s.mu.Lock()
-	srv := s.srv
-	s.srv = nil
+	srv, ln := s.srv, s.ln
+	s.srv, s.ln = nil, nil
 	s.mu.Unlock()
 	if srv == nil {
 		return nil
 	}
-	if err := srv.Close(); err != nil {
+	err := srv.Close()
+	// srv.Close closes only the listeners Serve has registered, and Serve
+	// runs on its own goroutine: close ours here, so the port is free
+	// when halt returns (StartAgent, or a fleet started again with the
+	// same BasePort, listens on it at once).
+	if lerr := ln.Close(); lerr != nil && !errors.Is(lerr, net.ErrClosed) && err == nil {
+		err = lerr
+	}
+	if err != nil {
 		return fmt.Errorf("demo agent %q: close server: %w", s.name, err)
 	}
 	return nil

@@ -3,6 +3,8 @@ package demo
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -207,5 +209,51 @@ func TestCloseIsIdempotentAndRefusesRestart(t *testing.T) {
 	}
 	if _, err := c.ListTasks(testCtx(t), &a2a.ListTasksRequest{}); err == nil || errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("ListTasks after Close: err %v, want a connection error", err)
+	}
+}
+
+func TestBasePortFixesTheURLsAcrossRestarts(t *testing.T) {
+	var first []Agent
+	var base int
+	// A free block of five ports: ask the OS for one and try from there.
+	for try := 0; try < 20 && first == nil; try++ {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		base = ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
+		if base > 65535-4 {
+			continue
+		}
+		f, err := Start(context.Background(), Options{NoPlanner: true, BasePort: base})
+		if err != nil {
+			continue // someone holds a port of the block
+		}
+		first = f.Agents()
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if first == nil {
+		t.Fatal("found no free block of five loopback ports")
+	}
+	for i, a := range first {
+		if want := fmt.Sprintf("http://127.0.0.1:%d", base+i); a.URL != want {
+			t.Errorf("agent %s at %s, want %s", a.Name, a.URL, want)
+		}
+	}
+	f, err := Start(context.Background(), Options{NoPlanner: true, BasePort: base})
+	if err != nil {
+		t.Fatalf("second start on the same ports: %v", err)
+	}
+	defer f.Close()
+	for i, a := range f.Agents() {
+		if a != first[i] {
+			t.Errorf("after a restart agent %d is %+v, was %+v", i, a, first[i])
+		}
+	}
+	if _, err := Start(context.Background(), Options{NoPlanner: true, BasePort: 65534}); err == nil || !strings.Contains(err.Error(), "out of range") {
+		t.Errorf("base port 65534: err %v, want out of range", err)
 	}
 }
