@@ -15,7 +15,7 @@ import (
 	"a2atop/internal/config"
 )
 
-// runDemo implements `a2atop demo [--agents-only] [--pace D] [--read-only]`:
+// runDemo implements `a2atop demo [--agents-only] [--pace D] [--base-port N] [--read-only]`:
 // the five demo agents on 127.0.0.1, and the dashboard on them unless
 // --agents-only, which prints "NAME URL" per agent and serves until
 // SIGINT/SIGTERM.
@@ -24,6 +24,7 @@ func runDemo(ctx context.Context, args []string, st streams) int {
 	agentsOnly := fs.Bool("agents-only", false, `start only the agents, print "NAME URL" per agent, serve until interrupted`)
 	pace := fs.Duration("pace", demo.DefaultPace, "how often the demo's planner client hands out new work")
 	readOnly := fs.Bool("read-only", false, "hide every action that writes to an agent")
+	basePort := fs.Int("base-port", 0, "listen on 127.0.0.1 ports `N`..N+4 instead of ports the OS chooses, so the agents keep their URLs across restarts")
 	rest, err := parseArgs(fs, args)
 	if err != nil {
 		return flagStatus(err)
@@ -42,7 +43,7 @@ func runDemo(ctx context.Context, args []string, st streams) int {
 	defer closeLog()
 
 	relay := &taskRelay{agent: demo.LegacyIntake}
-	fleet, err := demo.Start(ctx, demo.Options{Pace: *pace, Logger: log, OnTask: relay.task})
+	fleet, err := demo.Start(ctx, demo.Options{Pace: *pace, Logger: log, OnTask: relay.task, BasePort: *basePort})
 	if err != nil {
 		fmt.Fprintf(st.Err, "a2atop demo: %v\n", err)
 		return exitFailed
