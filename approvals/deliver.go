@@ -27,7 +27,7 @@ func (s *Service) Send(ctx context.Context, d *Decision) Outcome {
 	if p, err := s.claim(d); err != nil {
 		return s.refuse(out, p, err)
 	}
-	defer s.release(d.MessageID)
+	defer s.release(d)
 
 	rec := record{Type: recDecision, ID: d.MessageID, At: d.At, Agent: d.Agent, Task: d.TaskID, Context: d.ContextID,
 		Kind: d.Kind, Prompt: d.Prompt, State: d.State, Parts: d.Message.Parts, Reason: d.Reason,
@@ -85,8 +85,10 @@ func (s *Service) Send(ctx context.Context, d *Decision) Outcome {
 }
 
 // claim refuses a decision that is being sent already, one whose
-// messageId is in the journal (a double confirm), and a second decision
-// on a prompt the operator has not confirmed again. It marks d in flight.
+// messageId is in the journal (a double confirm), any decision while
+// another one on the same prompt is being sent, and a second decision on
+// a prompt the operator has not confirmed again. It marks d and its prompt
+// in flight until Send returns.
 func (s *Service) claim(d *Decision) (Problem, error) {
 	if d == nil || d.Message == nil || d.MessageID == "" || d.Message.ID != d.MessageID {
 		return ProblemRejected, errors.New("send: the decision is incomplete; build it with Prepare")
@@ -99,16 +101,24 @@ func (s *Service) claim(d *Decision) (Problem, error) {
 	if e, ok := s.entries[d.MessageID]; ok && d.Attempt <= 1 {
 		return ProblemInFlight, fmt.Errorf("send: decision %s was recorded already (%s); use Retry to send it again", d.MessageID, e.Result)
 	}
-	if ids := s.byPrompt[promptKey(d.Agent, d.TaskID, d.Prompt)]; len(ids) > 0 && d.Attempt <= 1 && !d.Again {
+	k := promptKey(d.Agent, d.TaskID, d.Prompt)
+	if other, busy := s.inFlightPrompt[k]; busy {
+		// Another decision on this prompt is between its claim and its
+		// journal record, where the byPrompt check below cannot see it.
+		return ProblemDecided, fmt.Errorf("%w: decision %s on this prompt is being sent now", ErrAlreadyDecided, other)
+	}
+	if ids := s.byPrompt[k]; len(ids) > 0 && d.Attempt <= 1 && !d.Again {
 		return ProblemDecided, ErrAlreadyDecided
 	}
 	s.inFlight[d.MessageID] = true
+	s.inFlightPrompt[k] = d.MessageID
 	return ProblemNone, nil
 }
 
-func (s *Service) release(id string) {
+func (s *Service) release(d *Decision) {
 	s.mu.Lock()
-	delete(s.inFlight, id)
+	delete(s.inFlight, d.MessageID)
+	delete(s.inFlightPrompt, promptKey(d.Agent, d.TaskID, d.Prompt))
 	s.mu.Unlock()
 }
 

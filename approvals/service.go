@@ -69,7 +69,9 @@ type Service struct {
 	order    []*Entry            // decisions and observations, in journal order
 	byPrompt map[string][]string // promptKey -> messageIds, oldest first
 	inFlight map[string]bool
-	version  uint64 // increments on every record folded in
+	// inFlightPrompt holds, per promptKey, the decision being sent on it.
+	inFlightPrompt map[string]string
+	version        uint64 // increments on every record folded in
 }
 
 // Open opens (or creates) the journal and loads it. It does not contact
@@ -109,7 +111,7 @@ func Open(o Options) (*Service, error) {
 		return nil, err
 	}
 	s := &Service{o: o, log: o.Logger, j: j, entries: map[string]*Entry{},
-		byPrompt: map[string][]string{}, inFlight: map[string]bool{}}
+		byPrompt: map[string][]string{}, inFlight: map[string]bool{}, inFlightPrompt: map[string]string{}}
 	for _, r := range recs {
 		s.fold(r)
 	}
