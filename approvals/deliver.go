@@ -85,7 +85,8 @@ func (s *Service) Send(ctx context.Context, d *Decision) Outcome {
 }
 
 // claim refuses a decision that is being sent already, one whose
-// messageId is in the journal (a double confirm), any decision while
+// messageId is in the journal (a double confirm), a retry of a decision
+// that is no longer unknown or not-delivered, any decision while
 // another one on the same prompt is being sent, and a second decision on
 // a prompt the operator has not confirmed again. It marks d and its prompt
 // in flight until Send returns.
@@ -98,8 +99,18 @@ func (s *Service) claim(d *Decision) (Problem, error) {
 	if s.inFlight[d.MessageID] {
 		return ProblemInFlight, fmt.Errorf("send: decision %s is being sent already", d.MessageID)
 	}
-	if e, ok := s.entries[d.MessageID]; ok && d.Attempt <= 1 {
+	e, recorded := s.entries[d.MessageID]
+	if recorded && d.Attempt <= 1 {
 		return ProblemInFlight, fmt.Errorf("send: decision %s was recorded already (%s); use Retry to send it again", d.MessageID, e.Result)
+	}
+	if d.Attempt > 1 && (!recorded || !e.Result.Retryable()) {
+		// A Retry built before another send of the same decision settled
+		// it: only an unknown or not-delivered decision goes out again.
+		what := "not in the journal"
+		if recorded {
+			what = string(e.Result)
+		}
+		return ProblemDecided, fmt.Errorf("%w: decision %s is %s now; it is not sent again", ErrAlreadyDecided, d.MessageID, what)
 	}
 	k := promptKey(d.Agent, d.TaskID, d.Prompt)
 	if other, busy := s.inFlightPrompt[k]; busy {
