@@ -6,11 +6,14 @@ import (
 	"a2atop/model"
 )
 
-// listingNote says why the agent cannot list tasks for us, or "".
+// listingNoteLocked says why the agent cannot list tasks for us, or ""
+// (also before its card was read: nothing is known yet).
 func (w *watcher) listingNoteLocked() string {
 	switch {
+	case w.info == nil:
+		return ""
 	case !w.listing:
-		return "no task listing (A2A 0.3)"
+		return w.noListing
 	case w.listDenied:
 		return "these credentials cannot list tasks"
 	}

@@ -155,6 +155,7 @@ type userInterceptor struct {
 	versions []string
 	anon     bool   // leave the caller anonymous (ListTasks is then refused)
 	denySub  bool   // refuse SubscribeToTask with ErrUnauthenticated
+	noList   bool   // refuse ListTasks with ErrUnsupportedOperation
 	lists    []bool // per ListTasks call: was it a full listing (no statusTimestampAfter)?
 }
 
@@ -164,6 +165,9 @@ func (u *userInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, re
 	}
 	if u.denySub && cc.Method() == "SubscribeToTask" {
 		return ctx, nil, a2a.ErrUnauthenticated
+	}
+	if u.noList && cc.Method() == "ListTasks" {
+		return ctx, nil, a2a.ErrUnsupportedOperation
 	}
 	if lr, ok := req.Payload.(*a2a.ListTasksRequest); ok {
 		u.mu.Lock()
@@ -195,20 +199,19 @@ const (
 // testAgent is a real SDK server on loopback that can be stopped and
 // started again on the same port, keeping its task store.
 type testAgent struct {
-	t      testing.TB
-	kind   agentKind
-	exec   *testExec
-	icpt   *userInterceptor
-	store  *taskstore.InMemory
-	h      a2asrv.RequestHandler
-	addr   string // host:port of the HTTP server (card)
-	gaddr  string // host:port of the gRPC server
-	wrap   func(http.Handler) http.Handler
-	card   *a2a.AgentCard
-	mu     sync.Mutex
-	hs     *http.Server
-	gs     *grpc.Server
-	noList bool
+	t     testing.TB
+	kind  agentKind
+	exec  *testExec
+	icpt  *userInterceptor
+	store *taskstore.InMemory
+	h     a2asrv.RequestHandler
+	addr  string // host:port of the HTTP server (card)
+	gaddr string // host:port of the gRPC server
+	wrap  func(http.Handler) http.Handler
+	card  *a2a.AgentCard
+	mu    sync.Mutex
+	hs    *http.Server
+	gs    *grpc.Server
 }
 
 func startAgent(t testing.TB, kind agentKind, streaming bool, wrap func(http.Handler) http.Handler) *testAgent {

@@ -61,7 +61,7 @@ func (w *watcher) round(ctx context.Context) error {
 			w.setDenied(false)
 		case errors.Is(err, a2a.ErrUnsupportedOperation):
 			w.mu.Lock()
-			w.listing = false
+			w.listing, w.noListing = false, noListingUnsupported
 			w.mu.Unlock()
 			err, pollAll = nil, true
 		case (k == kindUnauthenticated || k == kindForbidden) && isA2AAuthError(err):

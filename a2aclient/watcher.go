@@ -44,8 +44,9 @@ type watcher struct {
 	client      *sdk.Client
 	info        *model.AgentInfo
 	streamOK    bool
-	listing     bool // the agent can list tasks at all (not 0.3 JSON-RPC)
-	listDenied  bool // our credentials may not list
+	listing     bool   // the agent can list tasks at all (not 0.3 JSON-RPC)
+	noListing   string // why not, when !listing
+	listDenied  bool   // our credentials may not list
 	tasks       map[a2a.TaskID]*memo
 	hwm         time.Time
 	lastFull    time.Time
@@ -188,7 +189,10 @@ func (w *watcher) connect(ctx context.Context) error {
 	w.mu.Lock()
 	w.client, w.info = cl, info
 	w.streamOK = card.Capabilities.Streaming && w.o.Subscribe
-	w.listing = !legacyRPC
+	w.listing, w.noListing = !legacyRPC, ""
+	if legacyRPC {
+		w.noListing = noListing03
+	}
 	w.mu.Unlock()
 	w.emit(model.Event{Kind: model.EventAgent, Info: info})
 	return nil
@@ -236,6 +240,12 @@ func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Contex
 	ctx, pr := withProbe(ctx)
 	return w.wrap(op, "", pr, f(ctx, cl))
 }
+
+// The listing notes of agents that cannot list tasks at all.
+const (
+	noListing03          = "no task listing (A2A 0.3)"
+	noListingUnsupported = "no task listing (the agent does not support ListTasks)"
+)
 
 var errNotConnected = errors.New("not connected yet (the card has not been resolved)")
 
