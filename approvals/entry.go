@@ -73,7 +73,10 @@ type StateChange struct {
 // Entry is one decision as the journal holds it, with every outcome and
 // state change recorded after it. An Entry with an empty MessageID is an
 // observation with no decision of ours (States holds it). Entries are
-// copies; changing one changes nothing.
+// copies of the journal's view: their slices are their own, but the
+// *a2a.Part values in Parts are shared with the journal and must be
+// treated as read-only (copying them for every call of Journal would make
+// the journal view's cost grow with the journal).
 type Entry struct {
 	MessageID   string
 	Agent       string

@@ -177,6 +177,9 @@ func (s *Service) write(r record) error {
 	if err := s.j.append(r); err != nil {
 		return err
 	}
+	if r.Parts != nil { // the journal keeps its own parts, apart from the message sent
+		r.Parts = clonePart(r.Parts)
+	}
 	s.mu.Lock()
 	s.fold(r)
 	s.mu.Unlock()
@@ -238,9 +241,13 @@ func entryTime(e Entry) time.Time {
 	return time.Time{}
 }
 
+// copyEntry copies an entry's fields and slices. The parts themselves are
+// shared: they were cloned once when the record was written or read back
+// and nothing changes them afterwards (see Entry). Cloning them on every
+// call made Journal cost ~80 ms with 10,000 decisions (BenchmarkJournal10k).
 func copyEntry(e *Entry) Entry {
 	c := *e
-	c.Parts = clonePart(e.Parts)
+	c.Parts = append([]*a2a.Part(nil), e.Parts...)
 	c.Refs = append([]a2a.TaskID(nil), e.Refs...)
 	c.States = append([]StateChange(nil), e.States...)
 	return c
