@@ -2,6 +2,8 @@ package a2aclient
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -105,6 +107,13 @@ func (c *conn) resolveCard(ctx context.Context) (*a2a.AgentCard, string, error) 
 	defer cancel()
 	res := &agentcard.Resolver{Client: c.hc, CardParser: a2av0.NewAgentCardParser()}
 	card, err := res.Resolve(ctx, base, ropts...)
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		err = fmt.Errorf("%w: a document that is not JSON (%v)", ErrNotACard, err)
+	case err == nil && card.Name == "" && len(card.SupportedInterfaces) == 0:
+		err = fmt.Errorf("%w: JSON with no name and no interfaces", ErrNotACard)
+	}
 	return card, cardURL, err
 }
 

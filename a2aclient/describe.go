@@ -27,6 +27,9 @@ func Describe(err error) string {
 	case kindStalled:
 		return "stream stalled: " + inner + " (the agent is trickling bytes or hung; sweeps keep the task up to date)"
 	case kindTLS:
+		if strings.Contains(inner, "server gave HTTP response to HTTPS client") {
+			return fmt.Sprintf("TLS failed: %s answers in plain http, not https (use an http:// URL for this agent)", orUnknown(url))
+		}
 		return "TLS failed: " + inner + " (check the certificate, or whether the agent speaks https)"
 	case kindUnauthenticated:
 		return fmt.Sprintf("unauthorized%s: the agent did not accept our credentials (check the token configured for this agent)", statusWords(status, code))
@@ -40,6 +43,9 @@ func Describe(err error) string {
 		return fmt.Sprintf("unreachable: %s (is the agent running at %s?)", inner, orUnknown(url))
 	case kindCardNotFound:
 		return fmt.Sprintf("card not found (404 at %s): is the URL the agent's base URL, or is card_path needed?", orUnknown(url))
+	case kindNotACard:
+		return fmt.Sprintf("not an agent card: %s answered with %s (is the URL the agent's base URL, or is card_path needed?)",
+			orUnknown(url), strings.TrimPrefix(inner, ErrNotACard.Error()+": "))
 	case kindVersion:
 		return "version not supported: " + inner + " (set protocol or binding for this agent, or check its card)"
 	}

@@ -82,6 +82,12 @@ var ErrTooLarge = errors.New("response too large")
 // and sent no more of it for CallTimeout.
 var ErrStalled = errors.New("the agent stalled mid-event")
 
+// ErrNotACard is wrapped by the error of a card fetch that answered 200
+// with something that is not an agent card: a JSON document with no name
+// and no interfaces (a JSON-RPC endpoint mounted on "/" answers any path
+// so), or no JSON at all.
+var ErrNotACard = errors.New("not an agent card")
+
 // ErrReadOnly is returned by Reply and Cancel on an agent configured read-only.
 var ErrReadOnly = errors.New("agent is read-only")
 
@@ -99,6 +105,7 @@ const (
 	kindUnauthenticated
 	kindForbidden
 	kindCardNotFound
+	kindNotACard
 	kindVersion
 	kindProtocol
 	kindTooLarge
@@ -136,11 +143,13 @@ func classify(err error) kind {
 		}
 	}
 	switch {
+	case errors.Is(err, ErrNotACard):
+		return kindNotACard
 	case errors.Is(err, ErrTooLarge):
 		return kindTooLarge
 	case errors.Is(err, ErrStalled):
 		return kindStalled
-	case isTLS(err):
+	case isTLS(err, msg()):
 		return kindTLS
 	case status == 401 || code == -31401 || g == codes.Unauthenticated || errors.Is(err, a2a.ErrUnauthenticated):
 		return kindUnauthenticated
@@ -161,7 +170,12 @@ func classify(err error) kind {
 	return kindOther
 }
 
-func isTLS(err error) bool {
+// isTLS reports a failed TLS handshake, or an https URL answered in
+// plain http (net/http says so only in words).
+func isTLS(err error, msg string) bool {
+	if strings.Contains(msg, "server gave HTTP response to HTTPS client") {
+		return true
+	}
 	var cv *tls.CertificateVerificationError
 	var rh tls.RecordHeaderError
 	var ua x509.UnknownAuthorityError
