@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -213,8 +214,77 @@ func (m *Model) footer() string {
 			prefix += t.Error.Render("matches nothing: "+sanitize.Line(strings.Join(bad, " "), 40)) + "  "
 		}
 	}
-	m.help.Width = max(m.width-lipgloss.Width(prefix), 1)
-	return ansi.Truncate(prefix+m.help.ShortHelpView(m.shortHelp()), m.width, "…")
+	return ansi.Truncate(prefix+m.keysLine(max(m.width-lipgloss.Width(prefix), 1)), m.width, "…")
+}
+
+// keysLine is the footer's short help in w cells. The keys that answer
+// now come first and are cut with "…" when they do not fit; the help key
+// always shows at the end, so at 80 columns "? help" is still there to
+// say where the rest is. A dialog shows its own answers; a component
+// taking typed text shows its keys alone (? would be typed).
+func (m *Model) keysLine(w int) string {
+	if m.overlay == overlayConfirm {
+		return m.shortKeys([]key.Binding{m.keys.Confirm, m.keys.Decline}, w)
+	}
+	keys := m.shortHelp()
+	if c, ok := m.component().(common.InputCapturer); ok && c.Capturing() || !m.keys.Help.Enabled() {
+		return m.shortKeys(keys, w)
+	}
+	rest := make([]key.Binding, 0, len(keys))
+	for _, b := range keys {
+		if !sameKeys(b, m.keys.Help) {
+			rest = append(rest, b)
+		}
+	}
+	tail := m.shortKeys([]key.Binding{m.keys.Help}, w)
+	sep := m.help.Styles.ShortSeparator.Inline(true).Render(m.help.ShortSeparator)
+	if head := m.shortKeys(rest, w-lipgloss.Width(tail)-lipgloss.Width(sep)); head != "" {
+		return head + sep + tail
+	}
+	return tail
+}
+
+// shortKeys is help.Model.ShortHelpView kept within w cells: bubbles adds
+// an item that does not fit when its ellipsis does not fit either.
+func (m *Model) shortKeys(keys []key.Binding, w int) string {
+	st := m.help.Styles
+	sep := st.ShortSeparator.Inline(true).Render(m.help.ShortSeparator)
+	more := " " + st.Ellipsis.Inline(true).Render(m.help.Ellipsis)
+	var b strings.Builder
+	used := 0
+	for _, k := range keys {
+		if !k.Enabled() {
+			continue
+		}
+		item := st.ShortKey.Inline(true).Render(k.Help().Key) + " " + st.ShortDesc.Inline(true).Render(k.Help().Desc)
+		if used > 0 {
+			item = sep + item
+		}
+		iw := lipgloss.Width(item)
+		if used+iw > w {
+			if used > 0 && used+lipgloss.Width(more) <= w {
+				b.WriteString(more)
+			}
+			break
+		}
+		b.WriteString(item)
+		used += iw
+	}
+	return b.String()
+}
+
+// sameKeys reports whether two bindings answer the same keys.
+func sameKeys(a, b key.Binding) bool {
+	ak, bk := a.Keys(), b.Keys()
+	if len(ak) != len(bk) {
+		return false
+	}
+	for i := range ak {
+		if ak[i] != bk[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // fitLines cuts or pads s to exactly h lines of at most w cells.
