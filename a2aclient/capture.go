@@ -2,6 +2,7 @@ package a2aclient
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -134,9 +135,24 @@ func (r *redactor) header(name, value string) string {
 	return name + ": " + value
 }
 
-// text replaces every secret in s. Partial secrets at the ends (left by
-// truncation) are replaced too.
+// secretQuery matches the value of a query parameter whose name says it
+// holds a secret (api_key, token, sig, ...), in a URL or form text;
+// pageToken and other names that merely end in one are left alone.
+var secretQuery = regexp.MustCompile(`(?i)([?&](?:api[_-]?key|apikey|x-api-key|key|token|access[_-]?token|id[_-]?token|auth|authorization|sig|signature|x-amz-signature|secret|client[_-]?secret|password|passwd|code)=)[^&#\s"'<>]+`)
+
+// redactQuery replaces the values of secret-looking query parameters.
+func redactQuery(s string) string {
+	if !strings.ContainsAny(s, "?&") {
+		return s
+	}
+	return secretQuery.ReplaceAllString(s, "${1}"+redacted)
+}
+
+// text replaces every secret in s, and the values of secret-looking query
+// parameters. Partial secrets at the ends (left by truncation) are
+// replaced too.
 func (r *redactor) text(s string) string {
+	s = redactQuery(s)
 	for _, sec := range r.secrets {
 		s = strings.ReplaceAll(s, sec, redacted)
 		for k := len(sec) - 1; k >= 4; k-- {

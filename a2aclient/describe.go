@@ -10,11 +10,21 @@ import (
 
 // Describe returns what went wrong in words a person can act on, for the
 // agents view, the detail view and the approvals journal. It never
-// contains secrets: headers are not part of any error we build.
+// contains secrets: headers are not part of any error we build, an agent
+// that echoes one of ours back in its error message gets it redacted, and
+// so do secret-looking query parameters (?api_key=...) in URLs.
 func Describe(err error) string {
 	if err == nil {
 		return ""
 	}
+	var e *Error
+	if errors.As(err, &e) && e.red != nil {
+		return e.red.text(describe(err))
+	}
+	return redactQuery(describe(err))
+}
+
+func describe(err error) string {
 	var e *Error
 	url, status, code := "", 0, 0
 	if errors.As(err, &e) {

@@ -31,6 +31,8 @@ type Error struct {
 	Status int    // HTTP status from the wire, 0 if none (gRPC, or no response)
 	GRPC   codes.Code
 	Err    error
+
+	red *redactor // the agent's secrets, kept out of Error and Describe
 }
 
 // Error reads "agent "x": GetTask: <what happened>".

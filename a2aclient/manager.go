@@ -148,7 +148,7 @@ func (m *Manager) Reply(ctx context.Context, agent string, msg *a2a.Message) (*a
 		return nil, err
 	}
 	if w.o.ReadOnly {
-		return nil, &Error{Agent: agent, Op: "SendMessage", URL: w.o.URL, Err: ErrReadOnly}
+		return nil, &Error{Agent: agent, Op: "SendMessage", URL: w.o.URL, Err: ErrReadOnly, red: w.c.rt.red}
 	}
 	if msg == nil || msg.ID == "" {
 		return nil, &Error{Agent: agent, Op: "SendMessage", Err: fmt.Errorf("%w: the message needs a messageId", a2a.ErrInvalidParams)}
@@ -181,7 +181,7 @@ func (m *Manager) Cancel(ctx context.Context, agent string, id a2a.TaskID) (*a2a
 		return nil, err
 	}
 	if w.o.ReadOnly {
-		return nil, &Error{Agent: agent, Op: "CancelTask", URL: w.o.URL, Err: ErrReadOnly}
+		return nil, &Error{Agent: agent, Op: "CancelTask", URL: w.o.URL, Err: ErrReadOnly, red: w.c.rt.red}
 	}
 	var t *a2a.Task
 	cerr := w.call(ctx, "CancelTask", func(ctx context.Context, cl *sdk.Client) (err error) {

@@ -83,6 +83,9 @@ func TestRedactor(t *testing.T) {
 		{"cut at the end k-12345", "cut at the end [redacted]"},
 		{"67890 cut at the start", "[redacted] cut at the start"},
 		{"nothing secret", "nothing secret"},
+		{"GET http://h/card?api_key=zz9&x=1", "GET http://h/card?api_key=[redacted]&x=1"},
+		{`"http://h/?a=1&token=zz9" and &SIG=zz9#f`, `"http://h/?a=1&token=[redacted]" and &SIG=[redacted]#f`},
+		{"GET /tasks?pageSize=100&pageToken=abc", "GET /tasks?pageSize=100&pageToken=abc"},
 	} {
 		if got := r.text(tc.in); got != tc.want {
 			t.Errorf("text(%q) = %q, want %q", tc.in, got, tc.want)

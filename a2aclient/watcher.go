@@ -203,7 +203,7 @@ func (w *watcher) wrap(op, url string, pr *probe, err error) error {
 	if err == nil {
 		return nil
 	}
-	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err}
+	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.rt.red}
 	if pr != nil {
 		s, c, u := pr.get()
 		e.Status, e.Code, e.GRPC = s, c, pr.grpcCode()
@@ -233,7 +233,7 @@ func (w *watcher) currentInfo() *model.AgentInfo {
 func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Context, cl *sdk.Client) error) error {
 	cl := w.getClient()
 	if cl == nil {
-		return &Error{Agent: w.o.Name, Op: op, URL: w.o.URL, Err: errNotConnected}
+		return &Error{Agent: w.o.Name, Op: op, URL: w.o.URL, Err: errNotConnected, red: w.c.rt.red}
 	}
 	ctx, cancel := context.WithTimeout(ctx, w.o.CallTimeout)
 	defer cancel()
