@@ -1,8 +1,11 @@
 package interop
 
 import (
+	"context"
+	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -99,4 +102,95 @@ func TestReplyResultNotShared(t *testing.T) {
 		t.Fatal("Manager.Reply returned the *a2a.Task it also sent on Events; model.Fleet updates snapshots in place, " +
 			"so approvals reading the result races with the UI applying events")
 	}
+}
+
+// TestApprovalsReplyToEndedTask: the task ends after approvals checked it
+// and before our reply reaches the agent (a proxy holds the SendMessage
+// until another client has canceled the task). The agent itself refuses
+// the reply (the JS SDK with -32004 UnsupportedOperation, as the spec
+// says); approvals says the task ended first and offers a follow-up, which
+// starts a new task in the same context naming the ended one in
+// referenceTaskIds. HTTP bindings only (the proxy cannot stand in front
+// of gRPC; approvals.TestReplyToTaskThatJustEnded covers the Go SDK
+// without a proxy).
+func TestApprovalsReplyToEndedTask(t *testing.T) {
+	eachTarget(t, func(t *testing.T, tg target) {
+		if tg.SDK == a2a.TransportProtocolGRPC {
+			t.Skip("the recording proxy speaks HTTP only")
+		}
+		token := "ended-" + tg.Name
+		raw, _ := tg.client(t, token)
+		asked := send(t, raw, "", "ask", false)
+		px := startProxy(t, tg.URL)
+		px.holdSends(string(asked.ID))
+		via := tg
+		via.URL = px.URL
+		opts := via.agent("peer", token)
+		opts.Tasks = []a2a.TaskID{asked.ID}
+		c := runManager(t, opts)
+		svc, err := approvals.Open(approvals.Options{JournalPath: filepath.Join(t.TempDir(), "journal.jsonl"), Sender: c.M, Approver: "tester@interop"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { svc.Close() })
+		var items []approvals.Item
+		c.wait(t, "the INPUT_REQUIRED task in the inbox", func() bool {
+			items = svc.Queue(c.Fleet, model.SortAge)
+			return len(items) == 1
+		})
+		var d *approvals.Decision
+		c.with(func() {
+			d, err = svc.Prepare(items[0], approvals.Input{Kind: approvals.KindReply, Text: "run passed=3"})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sent := make(chan approvals.Outcome, 1)
+		go func() { sent <- svc.Send(context.Background(), d) }()
+		c.wait(t, "the reply held at the proxy", func() bool { return px.heldSends(string(asked.ID)) == 1 })
+		if got, err := raw.CancelTask(ctxT(t), &a2a.CancelTaskRequest{ID: asked.ID}); err != nil || got.Status.State != a2a.TaskStateCanceled {
+			t.Fatalf("cancel by the other client: %v %v", stateOf(got), err)
+		}
+		px.releaseSends(string(asked.ID))
+		out := <-sent
+		if out.Result != approvals.ResultRefused || out.Problem != approvals.ProblemTaskEnded || !out.FollowUp || out.State != a2a.TaskStateCanceled {
+			t.Fatalf("reply to the ended task: %s/%s follow-up=%v state=%s err=%v", out.Result, out.Problem, out.FollowUp, out.State, out.Err)
+		}
+		t.Logf("the agent refused with RPC code %d: %v", rpcCodeOf(out.Err), out.Err)
+		if strings.HasPrefix(tg.Name, "js/") && (rpcCodeOf(out.Err) != -32004 || !errors.Is(out.Err, a2a.ErrUnsupportedOperation)) {
+			t.Errorf("the JS SDK refuses a message on a terminal task with -32004; got code %d: %v", rpcCodeOf(out.Err), out.Err)
+		}
+		if e, _ := svc.Entry(d.MessageID); e.Via != "send" || e.Problem != approvals.ProblemTaskEnded {
+			t.Fatalf("journal: via %q problem %q, want the agent's own refusal recorded as task-ended", e.Via, e.Problem)
+		}
+
+		f, err := svc.PrepareFollowUp(d.MessageID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fo := svc.Send(ctxT(t), f)
+		if fo.Result != approvals.ResultAccepted || fo.Task == nil || fo.Task.ID == asked.ID || fo.Task.ContextID != asked.ContextID {
+			t.Fatalf("follow-up: %s/%s %v, task %+v", fo.Result, fo.Problem, fo.Err, fo.Task)
+		}
+		got, err := raw.GetTask(ctxT(t), &a2a.GetTaskRequest{ID: fo.Task.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(got.History, func(m *a2a.Message) bool { return m.ID == f.MessageID })
+		if i >= 0 && tg.SDK == a2a.TransportProtocolHTTPJSON && tg.Version == "0.3" {
+			// Pinned: the Go SDK v2.4.0's 0.3 HTTP+JSON conversion
+			// (a2apb/v0/pbjson, used by its 0.3 REST client and server)
+			// copies no referenceTaskIds either way. See the README.
+			if len(got.History[i].ReferenceTasks) != 0 {
+				t.Fatalf("0.3 HTTP+JSON now keeps referenceTaskIds (%v): the SDK was fixed, update this test and the README", got.History[i].ReferenceTasks)
+			}
+			return
+		}
+		if i < 0 || !slices.Equal(got.History[i].ReferenceTasks, []a2a.TaskID{asked.ID}) {
+			for _, m := range got.History {
+				t.Logf("history: %+v", *m)
+			}
+			t.Fatalf("the follow-up task's history does not hold our message naming %s", asked.ID)
+		}
+	})
 }

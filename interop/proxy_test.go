@@ -17,7 +17,8 @@ import (
 
 // proxy is a recording reverse proxy in front of an HTTP agent. It rewrites
 // the agent card so every HTTP interface points at the proxy, records each
-// request's A2A-Version, and can hold SubscribeToTask calls until released.
+// request's A2A-Version, and can hold SubscribeToTask calls, and
+// SendMessage calls on a task, until released.
 type proxy struct {
 	URL      string
 	upstream string
@@ -28,6 +29,8 @@ type proxy struct {
 	hold  map[string]bool // task ids whose subscribes wait
 	held  map[string]chan struct{}
 	calls map[string]int // "ListTasks", "GetTask", ... -> count
+	// arrived counts the calls that reached a hold, by hold key.
+	arrived map[string]int
 }
 
 func startProxy(t *testing.T, upstream string) *proxy {
@@ -36,7 +39,7 @@ func startProxy(t *testing.T, upstream string) *proxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proxy{upstream: upstream, subs: map[string]int{}, hold: map[string]bool{}, held: map[string]chan struct{}{}, calls: map[string]int{}}
+	p := &proxy{upstream: upstream, subs: map[string]int{}, hold: map[string]bool{}, held: map[string]chan struct{}{}, calls: map[string]int{}, arrived: map[string]int{}}
 	rp := httputil.NewSingleHostReverseProxy(u)
 	rp.FlushInterval = -1 // pass SSE through as it comes
 	rp.ModifyResponse = func(resp *http.Response) error {
@@ -57,8 +60,13 @@ func startProxy(t *testing.T, upstream string) *proxy {
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		method, id := p.inspect(r)
-		if method == "SubscribeToTask" {
+		switch method {
+		case "SubscribeToTask":
 			p.wait(id)
+		case "SendMessage":
+			if id != "" {
+				p.wait(sendKey + id)
+			}
 		}
 		rp.ServeHTTP(w, r)
 	}))
@@ -67,10 +75,21 @@ func startProxy(t *testing.T, upstream string) *proxy {
 	return p
 }
 
+// sentTaskID is the taskId of a message, as both versions spell it.
+type sentTaskID struct {
+	TaskID string `json:"taskId"`
+}
+
+// sendKey prefixes the hold keys of SendMessage calls on a task.
+const sendKey = "send:"
+
 var restTaskPath = regexp.MustCompile(`/tasks/([^/:]+)(:[a-z]+)?$`)
 
-// inspect records the request and returns its A2A operation and task id.
-func (p *proxy) inspect(r *http.Request) (method, id string) {
+// inspect records the request (counted under its method name) and returns
+// the operation the proxy may hold ("SubscribeToTask", "SendMessage" or
+// "") and its task id.
+func (p *proxy) inspect(r *http.Request) (op, id string) {
+	var method string
 	var body []byte
 	if r.Body != nil {
 		body, _ = io.ReadAll(r.Body)
@@ -79,15 +98,25 @@ func (p *proxy) inspect(r *http.Request) (method, id string) {
 	var rpc struct {
 		Method string `json:"method"`
 		Params struct {
-			ID string `json:"id"`
+			ID      string     `json:"id"`
+			Message sentTaskID `json:"message"`
 		} `json:"params"`
 	}
 	switch {
 	case json.Unmarshal(body, &rpc) == nil && rpc.Method != "":
 		method, id = rpc.Method, rpc.Params.ID
-		if method == "tasks/resubscribe" {
+		switch method {
+		case "tasks/resubscribe":
 			method = "SubscribeToTask"
+		case "SendMessage", "message/send": // counted under its own name
+			op, id = "SendMessage", rpc.Params.Message.TaskID
 		}
+	case strings.HasSuffix(r.URL.Path, "message:send"):
+		var rest struct {
+			Message sentTaskID `json:"message"`
+		}
+		_ = json.Unmarshal(body, &rest)
+		method, op, id = r.Method+" "+r.URL.Path, "SendMessage", rest.Message.TaskID
 	case strings.HasSuffix(r.URL.Path, ":subscribe"):
 		method, id = "SubscribeToTask", restTaskPath.FindStringSubmatch(r.URL.Path)[1]
 	case strings.HasSuffix(r.URL.Path, "/tasks") && r.Method == http.MethodGet:
@@ -101,8 +130,9 @@ func (p *proxy) inspect(r *http.Request) (method, id string) {
 	p.calls[method]++
 	if method == "SubscribeToTask" {
 		p.subs[id]++
+		op = method
 	}
-	return method, id
+	return op, id
 }
 
 // holdSubscribes makes later SubscribeToTask calls on task id wait for
@@ -113,12 +143,25 @@ func (p *proxy) holdSubscribes(id string) {
 	p.mu.Unlock()
 }
 
+// holdSends makes later SendMessage calls on task id wait for
+// releaseSends(id); heldSends reports how many are waiting or went through.
+func (p *proxy) holdSends(id string) { p.holdSubscribes(sendKey + id) }
+
+func (p *proxy) releaseSends(id string) { p.release(sendKey + id) }
+
+func (p *proxy) heldSends(id string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.arrived[sendKey+id]
+}
+
 func (p *proxy) wait(id string) {
 	p.mu.Lock()
 	if !p.hold[id] {
 		p.mu.Unlock()
 		return
 	}
+	p.arrived[id]++
 	ch := p.held[id]
 	if ch == nil {
 		ch = make(chan struct{})
