@@ -158,11 +158,17 @@ func (v *tasksView) arrange() {
 		first = append(first, v.panes[3])
 	}
 	v.columns = [][]*pane{first, {v.panes[1]}, {v.panes[2]}}
-	pw := (v.w - 2) / 3
+	// The Interrupted column is wider by what its longer states take, so
+	// every pane shows as much status text.
+	extra := stateWidthOf(v.panes[1]) - stateWidthOf(v.panes[0])
+	pw := (v.w - 2 - extra) / 3
 	x := 0
 	for i, col := range v.columns {
 		w := pw
-		if i == 2 {
+		switch i {
+		case 1:
+			w = pw + extra
+		case 2:
 			w = v.w - x
 		}
 		v.stack(col, x, w)

@@ -71,52 +71,6 @@ func (rp rowPaint) state(s a2a.TaskState) paint {
 	return rp.unknown
 }
 
-// columns are the widths of a row's cells; 0 drops a cell. With merged,
-// one cell carries the hint and then the text.
-type columns struct {
-	agent, id, state, age, text, hint int
-	merged                            bool
-}
-
-const (
-	idWidth    = 8
-	stateWidth = 14 // "input-required"
-	ageWidth   = 4
-	minText    = 40 // text + hint side by side from here
-)
-
-// columnsFor fits the cells into w cells (one goes to the cursor gutter).
-func columnsFor(w, agentW int) columns {
-	c := columns{agent: agentW, id: idWidth, state: stateWidth, age: ageWidth}
-	fixed := func() int {
-		n := 1 + c.agent + c.state + 3
-		if c.id > 0 {
-			n += c.id + 1
-		}
-		if c.age > 0 {
-			n += c.age + 1
-		}
-		return n
-	}
-	if w-fixed() < 16 {
-		c.id = 0
-	}
-	if w-fixed() < 12 {
-		c.age = 0
-	}
-	if w-fixed() < 10 {
-		c.agent = min(c.agent, 8)
-	}
-	rest := max(w-fixed(), 0)
-	if rest >= minText+1 {
-		c.hint = min(34, rest*2/5)
-		c.text = rest - c.hint - 1
-		return c
-	}
-	c.merged, c.text = true, rest
-	return c
-}
-
 // agentWidth is the width of the agent column: the longest name, 5..16.
 func agentWidth(f *model.Fleet) int {
 	w := 5
@@ -158,7 +112,12 @@ func (v *tasksView) view() string {
 // paneLines draws one pane as exactly rect.h lines of rect.w cells.
 func (v *tasksView) paneLines(p *pane, aw int) []string {
 	w := p.rect.w
-	cols := columnsFor(w, aw)
+	hints := v.hints(p)
+	cw := w
+	if v.side {
+		cw-- // a blank cell before the next pane's rule
+	}
+	cols := columnsFor(cw, aw, stateWidthOf(p), widest(hints))
 	lines := make([]string, 0, p.rect.h)
 	lines = append(lines, v.title(p, w))
 	if p.header {
@@ -171,7 +130,7 @@ func (v *tasksView) paneLines(p *pane, aw int) []string {
 			break
 		}
 		sel := p.offset+i == p.cursor
-		lines = append(lines, v.row(t, cols, w, now, sel, focused))
+		lines = append(lines, v.row(t, hints[i], cols, w, now, sel, focused))
 	}
 	if p.count == 0 && len(lines) < p.rect.h {
 		msg := "  no tasks"
@@ -210,24 +169,6 @@ func (v *tasksView) title(p *pane, w int) string {
 	return ansi.Truncate(style.Render(head)+v.paint.muted.on(strings.Repeat("─", rule)+pos), w, "")
 }
 
-// headerRow names the columns.
-func headerRow(c columns, age string) string {
-	cells := []string{" " + pad("AGENT", c.agent)}
-	if c.id > 0 {
-		cells = append(cells, pad("ID", c.id))
-	}
-	cells = append(cells, pad("STATE", c.state))
-	if c.age > 0 {
-		cells = append(cells, padLeft(age, c.age))
-	}
-	if c.merged {
-		cells = append(cells, pad("STATUS", c.text))
-	} else {
-		cells = append(cells, pad("STATUS", c.text), pad("HINT", c.hint))
-	}
-	return strings.Join(cells, " ")
-}
-
 // ageOf is the time the age column counts from: when the task began
 // (Since) when the panes are sorted by age, else its last status change
 // (Updated), so the column reads in the order the rows are sorted.
@@ -254,8 +195,8 @@ type rowCells struct {
 }
 
 // cells cuts a task into its columns. Agent text is sanitized here.
-func (v *tasksView) cells(t *model.Task, c columns, now time.Time) rowCells {
-	hint, hp := v.hint(t)
+func (v *tasksView) cells(t *model.Task, h rowHint, c columns, now time.Time) rowCells {
+	hint, hp := h.text, h.paint
 	r := rowCells{
 		agent:      pad(sanitize.Line(t.Key.Agent, c.agent), c.agent),
 		state:      pad(sanitize.Line(model.ShortState(t.State), c.state), c.state),
@@ -276,7 +217,9 @@ func (v *tasksView) cells(t *model.Task, c columns, now time.Time) rowCells {
 		r.status = pad(sanitize.Line(s, c.text), c.text)
 	} else {
 		r.status = pad(sanitize.Line(t.Text, c.text), c.text)
-		r.hint = pad(sanitize.Line(hint, c.hint), c.hint)
+		if c.hint > 0 {
+			r.hint = pad(sanitize.Line(hint, c.hint), c.hint)
+		}
 	}
 	return r
 }
@@ -310,7 +253,7 @@ func (r rowCells) join(b *strings.Builder, c columns, rp *rowPaint) {
 	} else {
 		b.WriteString(r.status)
 	}
-	if !c.merged {
+	if !c.merged && c.hint > 0 {
 		b.WriteByte(' ')
 		b.WriteString(on(r.hintPaint, r.hint))
 	}
@@ -318,8 +261,8 @@ func (r rowCells) join(b *strings.Builder, c columns, rp *rowPaint) {
 
 // row draws one task: the selected row of the focused pane in the
 // selection style, others with each cell in its colour.
-func (v *tasksView) row(t *model.Task, c columns, w int, now time.Time, sel, focused bool) string {
-	r := v.cells(t, c, now)
+func (v *tasksView) row(t *model.Task, h rowHint, c columns, w int, now time.Time, sel, focused bool) string {
+	r := v.cells(t, h, c, now)
 	var b strings.Builder
 	b.Grow(w + 64)
 	if sel {
@@ -339,32 +282,41 @@ func (v *tasksView) row(t *model.Task, c columns, w int, now time.Time, sel, foc
 	return line + strings.Repeat(" ", max(w-1-c.total(), 0))
 }
 
-// total is the width of a row's cells after the gutter.
-func (c columns) total() int {
-	n := c.agent + 1 + c.state + 1 + c.text
-	if c.id > 0 {
-		n += c.id + 1
-	}
-	if c.age > 0 {
-		n += c.age + 1
-	}
-	if !c.merged {
-		n += c.hint + 1
-	}
-	return n
+// rowHint is a row's last column, sanitized, and how to paint it.
+type rowHint struct {
+	text  string
+	paint paint
 }
 
-// hint is the row's last column (Fleet.RowHint: the result summary,
-// gone, stale, or what the task waits on), and how to paint it.
-func (v *tasksView) hint(t *model.Task) (string, paint) {
-	h := v.ctx.Fleet.RowHint(t)
+// hints are the hints of a pane's visible rows (Fleet.RowHint: the
+// result summary, gone, stale, or what the task waits on).
+func (v *tasksView) hints(p *pane) []rowHint {
+	out := make([]rowHint, len(p.rows))
+	for i, t := range p.rows {
+		out[i] = v.hint(t)
+	}
+	return out
+}
+
+// hint is one row's hint and its paint.
+func (v *tasksView) hint(t *model.Task) rowHint {
+	h := sanitize.Line(v.ctx.Fleet.RowHint(t), maxHintWidth)
 	switch {
 	case h == "":
-		return "", v.paint.muted
-	case t.Stale || t.Gone || (t.Class == model.ClassTerminal && h == t.Hint):
-		return h, v.paint.warn
+		return rowHint{paint: v.paint.muted}
+	case t.Stale || t.Gone || (t.Class == model.ClassTerminal && t.Hint != ""):
+		return rowHint{text: h, paint: v.paint.warn}
 	}
-	return h, v.paint.muted
+	return rowHint{text: h, paint: v.paint.muted}
+}
+
+// widest is the width of the longest hint, 0 when no row has one.
+func widest(hs []rowHint) int {
+	w := 0
+	for _, h := range hs {
+		w = max(w, ansi.StringWidth(h.text))
+	}
+	return w
 }
 
 // pad cuts or pads s to exactly w cells.

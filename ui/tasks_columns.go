@@ -1,0 +1,117 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"a2atop/internal/sanitize"
+	"a2atop/model"
+)
+
+// columns are the widths of a row's cells; 0 drops a cell. With merged,
+// one cell carries the hint and then the text; without it, a hint of 0
+// means no row shows a hint and the text takes the room.
+type columns struct {
+	agent, id, state, age, text, hint int
+	merged                            bool
+}
+
+const (
+	idWidth  = 8
+	ageWidth = 4
+	minText  = 40 // text + hint side by side from here
+	// maxHintWidth bounds the hint column ("gone: agent no longer knows
+	// this task" fits).
+	maxHintWidth = 40
+	// maxStateWidth bounds the state of an Unknown row, shown whole up
+	// to here: "unknown(TASK_STATE_PAUSED)".
+	maxStateWidth = 32
+)
+
+// stateWidthOf is a pane's state column: the longest state its class
+// holds, so Active and Terminal give five more cells to the text than
+// Interrupted ("input-required"). The Unknown pane measures its visible
+// rows: an unexpected state is what a person needs to read there.
+func stateWidthOf(p *pane) int {
+	switch p.class {
+	case model.ClassActive, model.ClassTerminal:
+		return len("submitted") // and "completed"
+	case model.ClassInterrupted:
+		return len("input-required")
+	}
+	w := len("unknown")
+	for _, t := range p.rows {
+		w = max(w, ansi.StringWidth(sanitize.Line(model.ShortState(t.State), maxStateWidth)))
+	}
+	return w
+}
+
+// columnsFor fits the cells into w cells: the cursor gutter, the cells
+// and the spaces between them. hintW is the widest hint of the visible
+// rows (0: none has one).
+func columnsFor(w, agentW, stateW, hintW int) columns {
+	c := columns{agent: agentW, id: idWidth, state: stateW, age: ageWidth}
+	fixed := func() int {
+		n := 1 + c.agent + 1 + c.state + 1
+		if c.id > 0 {
+			n += c.id + 1
+		}
+		if c.age > 0 {
+			n += c.age + 1
+		}
+		return n
+	}
+	if w-fixed() < 16 {
+		c.id = 0
+	}
+	if w-fixed() < 12 {
+		c.age = 0
+	}
+	if w-fixed() < 10 {
+		c.agent = min(c.agent, 8)
+	}
+	rest := max(w-fixed(), 0)
+	switch {
+	case hintW == 0:
+		c.text = rest
+	case rest >= minText+2:
+		c.hint = min(hintW, maxHintWidth, rest*2/5)
+		c.text = rest - c.hint - 1
+	default:
+		c.merged, c.text = true, rest
+	}
+	return c
+}
+
+// total is the width of a row's cells after the gutter.
+func (c columns) total() int {
+	n := c.agent + 1 + c.state + 1 + c.text
+	if c.id > 0 {
+		n += c.id + 1
+	}
+	if c.age > 0 {
+		n += c.age + 1
+	}
+	if !c.merged && c.hint > 0 {
+		n += c.hint + 1
+	}
+	return n
+}
+
+// headerRow names the columns.
+func headerRow(c columns, age string) string {
+	cells := []string{" " + pad("AGENT", c.agent)}
+	if c.id > 0 {
+		cells = append(cells, pad("ID", c.id))
+	}
+	cells = append(cells, pad("STATE", c.state))
+	if c.age > 0 {
+		cells = append(cells, padLeft(age, c.age))
+	}
+	cells = append(cells, pad("STATUS", c.text))
+	if !c.merged && c.hint > 0 {
+		cells = append(cells, pad("HINT", c.hint))
+	}
+	return strings.Join(cells, " ")
+}

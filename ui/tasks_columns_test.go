@@ -1,0 +1,58 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/charmbracelet/x/ansi"
+
+	"a2atop/model"
+)
+
+// paneText is the drawn lines of a pane, without styling.
+func paneText(m *Model, c model.Class) []string {
+	p := m.tasks.paneOf(c)
+	return strings.Split(ansi.Strip(strings.Join(m.tasks.paneLines(p, agentWidth(m.ctx.Fleet)), "\n")), "\n")
+}
+
+func TestAPaneWithoutHintsGivesTheTextTheRoom(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	long := "compiling 312 packages, then the integration suite against the staging database"
+	m.Update(eventsMsg{batch: []model.Event{taskEvent("test-runner", "long-0001", a2a.TaskStateWorking, 0, long)}})
+	sized(m, 120, 40)
+	active := paneText(m, model.ClassActive)
+	if strings.Contains(active[1], "HINT") || !strings.Contains(strings.Join(active, "\n"), long) {
+		t.Fatalf("the Active pane (no hints) keeps a HINT column or cuts the text:\n%s", strings.Join(active, "\n"))
+	}
+	inter := paneText(m, model.ClassInterrupted)
+	if !strings.Contains(inter[1], "HINT") || !strings.Contains(strings.Join(inter, "\n"), "waiting on deployer · 23cf3710") {
+		t.Fatalf("the Interrupted pane lost its hints:\n%s", strings.Join(inter, "\n"))
+	}
+}
+
+func TestUnknownStateIsShownWhole(t *testing.T) {
+	for _, w := range []int{80, 200} {
+		m, _ := newTestModel(t, Options{})
+		sized(m, w, 50)
+		if v := ansi.Strip(m.View()); !strings.Contains(v, "unknown(TASK_STATE_PAUSED)") {
+			t.Errorf("at %d columns the odd state is cut:\n%s", w, v)
+		}
+	}
+}
+
+func TestSideBySidePanesShowTheSameText(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 200, 50)
+	var widths []int
+	for _, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal} {
+		p := m.tasks.paneOf(c)
+		cols := columnsFor(p.rect.w-1, agentWidth(m.ctx.Fleet), stateWidthOf(p), widest(m.tasks.hints(p)))
+		widths = append(widths, cols.text)
+	}
+	for _, w := range widths {
+		if w < 24 || w-widths[0] > 1 || widths[0]-w > 1 {
+			t.Fatalf("status widths at 200 columns: %v, want about equal and at least 24", widths)
+		}
+	}
+}
