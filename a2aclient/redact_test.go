@@ -15,7 +15,9 @@ import (
 
 // echoToken is a server interceptor that refuses every call with an error
 // message quoting the credentials it was sent, as careless agents do.
-type echoToken struct{ a2asrv.PassthroughCallInterceptor }
+type echoToken struct {
+	a2asrv.PassthroughCallInterceptor
+}
 
 func (echoToken) Before(ctx context.Context, cc *a2asrv.CallContext, req *a2asrv.Request) (context.Context, any, error) {
 	v, _ := cc.ServiceParams().Get("authorization")
