@@ -10,6 +10,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/a2aclient"
+	"a2atop/model"
 )
 
 // These tests drive a2atop's own a2aclient.Manager against every target.
@@ -28,15 +29,20 @@ func ctxT(t *testing.T) context.Context {
 
 // TestManagerSweepsFindTasks: a2aclient finds the tasks another client
 // created (same credentials), with their states, by ListTasks sweeps, or by
-// GetTask polls where the agent cannot list (0.3 JSON-RPC).
+// GetTask polls where the agent cannot list (0.3 JSON-RPC); the COMPLETED
+// task's data artifact reaches the model as its row hint.
 func TestManagerSweepsFindTasks(t *testing.T) {
 	eachTarget(t, func(t *testing.T, tg target) {
 		token := "sweep-" + tg.Name
 		raw, _ := tg.client(t, token)
 		want := map[a2a.TaskID]a2a.TaskState{}
-		for _, text := range []string{"ask", "approve-me", "run", "fail", "reject"} {
+		var run a2a.TaskID
+		for _, text := range []string{"ask", "approve-me", "run passed=11 failed=1", "fail", "reject"} {
 			task := send(t, raw, "", text, false)
 			want[task.ID] = task.Status.State
+			if strings.HasPrefix(text, "run") {
+				run = task.ID
+			}
 		}
 		opts := tg.agent("peer", token)
 		if !tg.Listing {
@@ -55,6 +61,14 @@ func TestManagerSweepsFindTasks(t *testing.T) {
 				t.Errorf("task %s (%s) never seen from a %s", id, s, wantSrc)
 			}
 		}
+		// The COMPLETED task's summary.json data artifact reaches the model
+		// (a2aclient fetches a newly terminal task's artifacts): the row
+		// hint a person sees for "completed, yet failing".
+		key := model.TaskKey{Agent: "peer", ID: run}
+		c.wait(t, "the run task's summary.json artifact in the fleet", func() bool {
+			ft := c.Fleet.Task(key)
+			return ft != nil && ft.Hint == "1 failed / 11 passed"
+		})
 		c.wait(t, "agent info and health", func() bool { return c.info["peer"].Binding != "" && c.health["peer"].State.Up() })
 		info := c.infoOf("peer")
 		if info.ProtocolVersion != string(tg.Version) || info.Binding != string(tg.SDK) {
