@@ -78,17 +78,25 @@ func (m *Model) reply(t *model.Task) tea.Cmd {
 }
 
 // copyID writes the task id to the clipboard with OSC 52: our own escape
-// sequence, through the program's output, never agent text.
+// sequence, through the program's output, never agent text. Inside tmux
+// it is written twice: plain, which tmux takes itself when set-clipboard
+// is on, and wrapped for passthrough, which reaches the outer terminal
+// when allow-passthrough is on (off by default since tmux 3.3, which then
+// drops the wrapped one: wrapped alone, y copied nothing).
 func (m *Model) copyID(k model.TaskKey) tea.Cmd {
 	out, tmux := m.out, m.tmux
 	id := string(k.ID)
 	return func() tea.Msg {
-		seq := osc52.New(id)
+		seqs := []osc52.Sequence{osc52.New(id)}
 		if tmux {
-			seq = seq.Tmux()
+			seqs = append(seqs, osc52.New(id).Tmux())
 		}
-		_, err := seq.WriteTo(out)
-		return copiedMsg{ID: id, Err: err}
+		for _, seq := range seqs {
+			if _, err := seq.WriteTo(out); err != nil {
+				return copiedMsg{ID: id, Err: err}
+			}
+		}
+		return copiedMsg{ID: id}
 	}
 }
 

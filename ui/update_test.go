@@ -395,3 +395,17 @@ func TestMouseMotionKeepsAPendingRender(t *testing.T) {
 		t.Fatal("mouse motion alone rendered")
 	}
 }
+
+func TestCopyInsideTmuxWritesPlainAndPassthrough(t *testing.T) {
+	var out bytes.Buffer
+	m, _ := newTestModel(t, Options{Output: &out})
+	m.tmux = true
+	sized(m, 120, 40)
+	press(m, "y")
+	b64 := base64.StdEncoding.EncodeToString([]byte(idQueued))
+	plain := "\x1b]52;c;" + b64 + "\x07"
+	wrapped := "\x1bPtmux;\x1b\x1b]52;c;" + b64 + "\x07\x1b\\"
+	if !strings.HasPrefix(out.String(), plain) || !strings.Contains(out.String(), wrapped) {
+		t.Fatalf("output %q, want the plain sequence (tmux set-clipboard) and the passthrough one", out.String())
+	}
+}
