@@ -59,7 +59,7 @@ func dashboard(ctx context.Context, cfg *config.Config, cmd string, st streams, 
 	}
 	svc, err := approvals.Open(approvals.Options{
 		JournalPath: cfg.JournalPath,
-		Sender:      mgr,
+		Sender:      newSender(cfg, mgr),
 		Approver:    cfg.Approver,
 		Templates:   cfg.Templates(),
 		Logger:      log,
