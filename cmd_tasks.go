@@ -32,6 +32,10 @@ func runTasks(ctx context.Context, args []string, st streams) int {
 	if cfg == nil {
 		return code
 	}
+	if len(cfg.Agents) == 0 {
+		fmt.Fprintln(st.Err, "a2atop tasks: no agents: pass agent base URLs, or configure [[agent]] tables (see config.example.toml)")
+		return exitUsage
+	}
 	log, closeLog := openLog(cfg.LogPath, "tasks", st)
 	defer closeLog()
 	mgr, err := newManager(cfg, log)

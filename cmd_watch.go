@@ -7,7 +7,8 @@ import (
 
 // runWatch implements `a2atop watch --jsonl`: every watcher event as it
 // arrives, one JSON object per line, until SIGINT/SIGTERM (exit 0) or a
-// write error such as a closed pipe (exit 1).
+// write error (exit 1). A reader that closes the pipe (| head) ends the
+// process by SIGPIPE, as for any Unix filter.
 func runWatch(ctx context.Context, args []string, st streams) int {
 	fs := newFlags("watch", st)
 	cfgPath := fs.String("config", "", "config `FILE` (default $A2ATOP_CONFIG, then ~/.config/a2atop/config.toml)")

@@ -102,6 +102,8 @@ func TestUsageAndVersion(t *testing.T) {
 		{[]string{"tasks"}, exitUsage, "add --json"},
 		{[]string{"watch", "http://127.0.0.1:1"}, exitUsage, "add --jsonl"},
 		{[]string{"check"}, exitUsage, "no agents"},
+		{[]string{"tasks", "--json"}, exitUsage, "no agents"},
+		{[]string{"watch", "--jsonl"}, exitUsage, "no agents"},
 		{[]string{}, exitUsage, "a2atop demo"},
 		{[]string{"check", "--bogus"}, exitUsage, "flag provided but not defined"},
 		{[]string{"check", "localhost:9000"}, exitUsage, "absolute http:// or https:// URL"},
