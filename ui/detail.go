@@ -157,8 +157,7 @@ func (v *detailView) update(msg tea.KeyMsg) {
 		v.vp.ScrollDown(1)
 	case k.page(&v.vp, msg):
 	case key.Matches(msg, k.Raw):
-		v.raw = !v.raw
-		v.rebuild(true)
+		v.toggleRaw()
 	case key.Matches(msg, k.NextLink) && len(v.links) > 0:
 		v.link = (v.link + 1) % len(v.links)
 		v.rebuild(false)
@@ -168,13 +167,19 @@ func (v *detailView) update(msg tea.KeyMsg) {
 	}
 }
 
+// toggleRaw switches between the task and the raw JSON of its snapshot.
+func (v *detailView) toggleRaw() {
+	v.raw = !v.raw
+	v.rebuild(true)
+}
+
 // view is a title line and the scrollable content.
 func (v *detailView) view() string {
 	t := v.ctx.Theme
 	title := v.key.Agent + " · " + string(v.key.ID)
 	mode := ""
 	if v.raw {
-		mode = "  raw JSON (J: back)"
+		mode = "  raw JSON (J or esc: back)"
 	}
 	pct := ""
 	if v.vp.TotalLineCount() > v.vp.Height {

@@ -133,6 +133,10 @@ func (m *Model) detailKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Back, k.Quit):
+		if m.detail.raw { // back from the raw JSON is the task, not the list
+			m.detail.toggleRaw()
+			return nil
+		}
 		if cmd, ok := m.detail.pop(m.history); ok {
 			return cmd
 		}

@@ -409,3 +409,20 @@ func TestCopyInsideTmuxWritesPlainAndPassthrough(t *testing.T) {
 		t.Fatalf("output %q, want the plain sequence (tmux set-clipboard) and the passthrough one", out.String())
 	}
 }
+
+func TestEscLeavesTheRawJSONForTheTask(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, "enter", "J")
+	if !m.detail.raw {
+		t.Fatal("J did not show the raw JSON")
+	}
+	press(m, "esc")
+	if m.view != viewDetail || m.detail.raw {
+		t.Fatalf("esc from the raw JSON: view %d raw %v, want the task's detail", m.view, m.detail.raw)
+	}
+	press(m, "esc")
+	if m.view != viewTasks {
+		t.Fatalf("second esc: view %d, want the tasks", m.view)
+	}
+}
