@@ -3,6 +3,7 @@ package approvals
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -101,3 +102,40 @@ func TestQueueChainsAcrossAgents(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestQueueSorts: the inbox is every interrupted task oldest first
+// (SortAge), or by agent name (SortAgent), or newest status first
+// (SortUpdated); under every order a chain stays together, root to leaf,
+// placed where its first member falls.
+func TestQueueSorts(t *testing.T) {
+	t0 := time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)
+	f := fleetOf(map[string][]*a2a.Task{
+		"zeta":     {snapshot("z-old", a2a.TaskStateInputRequired, t0, "oldest question")},
+		"alpha":    {snapshot("a-new", a2a.TaskStateInputRequired, t0.Add(3*time.Minute), "newest question")},
+		"planner":  {snapshot("plan-1", a2a.TaskStateAuthRequired, t0.Add(2*time.Minute), "waiting", "dep-1")},
+		"deployer": {snapshot("dep-1", a2a.TaskStateAuthRequired, t0.Add(time.Minute), "approve deploy?")},
+	})
+	svc, err := Open(Options{JournalPath: filepath.Join(t.TempDir(), "j.jsonl"), ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		sort model.SortBy
+		want []a2a.TaskID
+	}{
+		{model.SortAge, []a2a.TaskID{"z-old", "plan-1", "dep-1", "a-new"}},
+		{model.SortAgent, []a2a.TaskID{"a-new", "plan-1", "dep-1", "z-old"}},
+		{model.SortUpdated, []a2a.TaskID{"a-new", "plan-1", "dep-1", "z-old"}},
+	} {
+		var got []a2a.TaskID
+		for _, it := range svc.Queue(f, tc.sort) {
+			got = append(got, it.Task.Key.ID)
+			if (it.Task.Key.ID == "plan-1") == it.Actionable {
+				t.Errorf("sort %d: %s actionable=%v", tc.sort, it.Task.Key.ID, it.Actionable)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("sort %d: queue %v, want %v", tc.sort, got, tc.want)
+		}
+	}
+}
