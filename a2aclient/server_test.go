@@ -153,10 +153,11 @@ type userInterceptor struct {
 	a2asrv.PassthroughCallInterceptor
 	mu       sync.Mutex
 	versions []string
-	anon     bool   // leave the caller anonymous (ListTasks is then refused)
-	denySub  bool   // refuse SubscribeToTask with ErrUnauthenticated
-	noList   bool   // refuse ListTasks with ErrUnsupportedOperation
-	lists    []bool // per ListTasks call: was it a full listing (no statusTimestampAfter)?
+	anon     bool     // leave the caller anonymous (ListTasks is then refused)
+	denySub  bool     // refuse SubscribeToTask with ErrUnauthenticated
+	noList   bool     // refuse ListTasks with ErrUnsupportedOperation
+	lists    []bool   // per ListTasks call: was it a full listing (no statusTimestampAfter)?
+	tenants  []string // the tenant of every ListTasks and GetTask request
 }
 
 func (u *userInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, req *a2asrv.Request) (context.Context, any, error) {
@@ -169,9 +170,15 @@ func (u *userInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, re
 	if u.noList && cc.Method() == "ListTasks" {
 		return ctx, nil, a2a.ErrUnsupportedOperation
 	}
-	if lr, ok := req.Payload.(*a2a.ListTasksRequest); ok {
+	switch p := req.Payload.(type) {
+	case *a2a.ListTasksRequest:
 		u.mu.Lock()
-		u.lists = append(u.lists, lr.StatusTimestampAfter == nil)
+		u.lists = append(u.lists, p.StatusTimestampAfter == nil)
+		u.tenants = append(u.tenants, p.Tenant)
+		u.mu.Unlock()
+	case *a2a.GetTaskRequest:
+		u.mu.Lock()
+		u.tenants = append(u.tenants, p.Tenant)
 		u.mu.Unlock()
 	}
 	if p := cc.ServiceParams(); p != nil {
