@@ -38,11 +38,19 @@ func newEditor() editor {
 
 // setSize gives both fields the width and splits the height.
 func (e *editor) setSize(w, h int) {
-	fh := max((h-4)/2, 1)
 	e.text.SetWidth(max(w-2, 10))
 	e.data.SetWidth(max(w-2, 10))
-	e.text.SetHeight(fh)
-	e.data.SetHeight(fh)
+	e.setFieldHeight(max((h-4)/2, 1))
+}
+
+// setFieldHeight gives each field fh lines.
+func (e *editor) setFieldHeight(fh int) {
+	if e.text.Height() != fh {
+		e.text.SetHeight(fh)
+	}
+	if e.data.Height() != fh {
+		e.data.SetHeight(fh)
+	}
 }
 
 // toggle moves the focus between text and data.
@@ -98,13 +106,18 @@ func (e *editor) view(th *theme.Theme, w int) string {
 	b.WriteString(e.text.View() + "\n")
 	b.WriteString(label("JSON data", e.onData) + "\n")
 	b.WriteString(e.data.View() + "\n")
+	b.WriteString(e.statusLine(th, w))
+	return b.String()
+}
+
+// statusLine is what is under the fields: the JSON error in place, "valid
+// JSON", or the keys.
+func (e *editor) statusLine(th *theme.Theme, w int) string {
 	switch {
 	case e.err != "":
-		b.WriteString(th.Error.Render(wrapText("✗ "+e.err, w)))
+		return th.Error.Render(wrapText("✗ "+e.err, w))
 	case strings.TrimSpace(e.data.Value()) != "":
-		b.WriteString(th.OK.Render("✓ valid JSON"))
-	default:
-		b.WriteString(th.Muted.Render("tab: text/json · ctrl+s: send… · esc: abandon"))
+		return th.OK.Render("✓ valid JSON")
 	}
-	return b.String()
+	return th.Muted.Render("tab: text/json · ctrl+s: send… · esc: abandon")
 }

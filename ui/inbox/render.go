@@ -49,8 +49,9 @@ func (m *Inbox) View() string {
 	lines = append(lines, th.HelpSep.Render(strings.Repeat("─", m.w)))
 	switch m.mode {
 	case modeEditor:
-		lines = append(lines, m.question(3)...)
-		lines = append(lines, strings.Split(m.ed.view(th, m.w), "\n")...)
+		ed := m.editorLines(m.h - len(lines))
+		lines = append(lines, m.question(max(m.h-len(lines)-len(ed), 3))...)
+		lines = append(lines, ed...)
 	case modeReason:
 		lines = append(lines, m.question(max(m.h-len(lines)-4, 3))...)
 		lines = append(lines, "", th.DialogTitle.Render("Deny: say why"), m.reason.View())
@@ -63,6 +64,19 @@ func (m *Inbox) View() string {
 		lines = append(lines, m.question(max(m.h-len(lines), 3))...)
 	}
 	return m.fit(lines)
+}
+
+// editorLines draws the editor in what is left below the queue (avail
+// lines), sharing it with the question it answers: the fields shrink,
+// down to one line each, until the whole question shows; they never
+// grow past what SetSize gave them.
+func (m *Inbox) editorLines(avail int) []string {
+	th := m.ctx.Theme
+	q := len(m.question(avail))
+	status := strings.Count(m.ed.statusLine(th, m.w), "\n") + 1
+	full := max((m.editorHeight()-4)/2, 1)
+	m.ed.setFieldHeight(max(min((avail-q-2-status)/2, full), 1))
+	return strings.Split(m.ed.view(th, m.w), "\n")
 }
 
 func (m *Inbox) titleLine() string {
@@ -216,7 +230,11 @@ func (m *Inbox) question(maxLines int) []string {
 		lines = append(lines, th.Muted.Render(actionHint(it)))
 	}
 	if len(lines) > maxLines {
-		lines = append(lines[:max(maxLines-1, 1)], th.Muted.Render("… "+strconv.Itoa(len(lines)-maxLines+1)+" more lines (enter: detail)"))
+		where := " more lines (enter: detail)"
+		if m.mode != modeList { // enter belongs to the dialog
+			where = " more lines (the task's detail view has them)"
+		}
+		lines = append(lines[:max(maxLines-1, 1)], th.Muted.Render("… "+strconv.Itoa(len(lines)-maxLines+1)+where))
 	}
 	return lines
 }
