@@ -45,7 +45,7 @@ func (h *harness) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (h *harness) View() string { return h.c.View() }
 
 // goldenSizes are the sizes every screen is checked at.
-var goldenSizes = [][2]int{{80, 24}, {120, 40}}
+var goldenSizes = [][2]int{{80, 24}, {120, 40}, {200, 50}}
 
 var goldenScreens = []struct {
 	name    string
