@@ -87,7 +87,9 @@ func (s *Service) Send(ctx context.Context, d *Decision) Outcome {
 // claim refuses a decision that is being sent already, one whose
 // messageId is in the journal (a double confirm), a retry of a decision
 // that is no longer unknown or not-delivered, any decision while
-// another one on the same prompt is being sent, and a second decision on
+// another one on the same prompt is being sent, a new decision on a
+// prompt whose last decision is pending or unknown (it may have arrived:
+// only Retry, with its messageId, may follow it), and a second decision on
 // a prompt the operator has not confirmed again. It marks d and its prompt
 // in flight until Send returns.
 func (s *Service) claim(d *Decision) (Problem, error) {
@@ -118,8 +120,13 @@ func (s *Service) claim(d *Decision) (Problem, error) {
 		// journal record, where the byPrompt check below cannot see it.
 		return ProblemDecided, fmt.Errorf("%w: decision %s on this prompt is being sent now", ErrAlreadyDecided, other)
 	}
-	if ids := s.byPrompt[k]; len(ids) > 0 && d.Attempt <= 1 && !d.Again {
-		return ProblemDecided, ErrAlreadyDecided
+	if ids := s.byPrompt[k]; len(ids) > 0 && d.Attempt <= 1 {
+		if last := s.entries[ids[len(ids)-1]]; last.Result.Open() {
+			return ProblemOpen, openErr(copyEntry(last))
+		}
+		if !d.Again {
+			return ProblemDecided, ErrAlreadyDecided
+		}
 	}
 	s.inFlight[d.MessageID] = true
 	s.inFlightPrompt[k] = d.MessageID

@@ -50,7 +50,10 @@
 // the task's history (or status message) means accepted; absent while the
 // task still waits at the same prompt means not-delivered (the operator may
 // retry, with the same messageId); absent after the task moved on means
-// superseded. Nothing is ever resent automatically.
+// superseded. Nothing is ever resent automatically. While a prompt's last
+// decision is open, no new decision (new messageId) on that prompt is
+// prepared or sent, even confirmed again: it may have arrived, and only a
+// Retry with its own messageId lets the agent see a repeat.
 //
 // A torn last line (a crash in the middle of a write) is skipped when the
 // journal is read back, and the next record starts on a new line.

@@ -80,6 +80,8 @@ func explain(r Result, p Problem, state a2a.TaskState) words {
 		return words{"this decision is already being sent", "wait for its outcome"}
 	case ProblemTimeout, ProblemNoAnswer:
 		return words{"the agent did not answer the check before sending; nothing was sent", "try again when the agent answers"}
+	case ProblemOpen:
+		return words{"the last decision on this prompt may have arrived; nothing was sent", "reconcile it, then retry it (same messageId) if it was not delivered"}
 	case ProblemDecided:
 		return words{"this prompt already has a decision; nothing was sent", "confirm again to send a second decision"}
 	case ProblemRejected:

@@ -3,6 +3,7 @@ package approvals
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -39,5 +40,39 @@ func TestRetryOnlyWhileRetryable(t *testing.T) {
 	}
 	if after := len(records(t, fx.path)); after != before {
 		t.Fatalf("the stale retry wrote %d journal records", after-before)
+	}
+}
+
+// TestNoNewDecisionWhileOutcomeOpen: after a timeout the decision may
+// have reached the agent. A new decision on the same prompt, even one
+// the operator confirmed again, would carry a new messageId the agent
+// cannot tell from a repeat; it is refused until the first is reconciled,
+// in Prepare and in Send (for one prepared before the timeout).
+func TestNoNewDecisionWhileOutcomeOpen(t *testing.T) {
+	fx := newFixture(t, func(o *Options) { o.SendTimeout = 300e6 })
+	mt := fx.start(t, "ask")
+	d1 := fx.mustPrepare(t, mt, Input{Kind: KindReply, Text: "main"})
+	d2 := fx.mustPrepare(t, mt, Input{Kind: KindReply, Text: "release", Again: true})
+	fx.ag.holdAfter.Store(true) // delivered, but the answer is lost
+	out := fx.svc.Send(context.Background(), d1)
+	fx.ag.holdAfter.Store(false)
+	if out.Result != ResultUnknown {
+		t.Fatalf("held send: %s/%s %v", out.Result, out.Problem, out.Err)
+	}
+	if _, err := fx.svc.Prepare(fx.svc.ItemFor(mt), Input{Kind: KindReply, Text: "release", Again: true}); !errors.Is(err, ErrOutcomeOpen) {
+		t.Fatalf("Prepare again while the first is unknown: %v", err)
+	}
+	o2 := fx.svc.Send(context.Background(), d2)
+	if o2.Result != ResultRefused || o2.Problem != ProblemOpen || !errors.Is(o2.Err, ErrOutcomeOpen) || !strings.Contains(o2.Next(), "reconcile") {
+		t.Fatalf("Send of a second decision while the first is unknown: %s/%s %v (%s)", o2.Result, o2.Problem, o2.Err, o2.Next())
+	}
+	if n := fx.ag.times(d2.MessageID); n != 0 {
+		t.Fatalf("the second decision reached the agent %d times", n)
+	}
+	if rs := fx.svc.Reconcile(context.Background()); len(rs) != 1 || rs[0].Result != ResultAccepted {
+		t.Fatalf("reconcile = %+v", rs)
+	}
+	if _, err := fx.svc.Prepare(fx.svc.ItemFor(mt), Input{Kind: KindReply, Text: "release"}); !errors.Is(err, ErrAlreadyDecided) {
+		t.Fatalf("once reconciled, a new decision still needs confirming again: %v", err)
 	}
 }

@@ -63,9 +63,14 @@ func (s *Service) Prepare(it Item, in Input) (*Decision, error) {
 		return nil, fmt.Errorf("%w: it waits on %s", ErrNotActionable, w)
 	}
 	prompt := PromptOf(t.Snapshot)
-	if prior, ok := s.Prior(t.Key.Agent, t.Key.ID, prompt); ok && !in.Again {
-		return nil, fmt.Errorf("%w (%s by %s at %s: %s)", ErrAlreadyDecided, prior.Kind, prior.Approver,
-			prior.DecidedAt.UTC().Format(time.RFC3339), prior.Result)
+	if prior, ok := s.Prior(t.Key.Agent, t.Key.ID, prompt); ok {
+		if prior.Result.Open() {
+			return nil, openErr(prior)
+		}
+		if !in.Again {
+			return nil, fmt.Errorf("%w (%s by %s at %s: %s)", ErrAlreadyDecided, prior.Kind, prior.Approver,
+				prior.DecidedAt.UTC().Format(time.RFC3339), prior.Result)
+		}
 	}
 	now := s.o.Now().UTC()
 	id := s.o.NewID()
@@ -141,4 +146,10 @@ func shortID(id a2a.TaskID) string {
 		return string(id)
 	}
 	return string(id[:8])
+}
+
+// openErr refuses a new decision on a prompt whose last decision may have
+// arrived: a new messageId could not be told apart from it by the agent.
+func openErr(prior Entry) error {
+	return fmt.Errorf("%w: decision %s (%s by %s) is %s", ErrOutcomeOpen, prior.MessageID, prior.Kind, prior.Approver, prior.Result)
 }

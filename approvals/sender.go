@@ -50,6 +50,7 @@ const (
 	ProblemReadOnly     Problem = "read-only"       // the service was opened read-only
 	ProblemInFlight     Problem = "in-flight"       // this decision is being sent already
 	ProblemDecided      Problem = "already-decided" // the prompt has a decision and the operator did not confirm another
+	ProblemOpen         Problem = "outcome-open"    // the prompt's last decision may have arrived: reconcile, then retry it
 )
 
 // Errors callers can test for with errors.Is.
@@ -59,6 +60,12 @@ var (
 	// ErrAlreadyDecided is returned when the prompt already has a decision
 	// in the journal and the operator has not confirmed a second one.
 	ErrAlreadyDecided = errors.New("this prompt already has a decision in the journal; confirm again to send another")
+	// ErrOutcomeOpen is returned for a new decision on a prompt whose last
+	// decision is pending or unknown: it may have reached the agent, and a
+	// new messageId would make a second decision the agent cannot tell
+	// from a repeat. Reconcile, then Retry it (same messageId) if it was
+	// not delivered, or decide again once it is resolved.
+	ErrOutcomeOpen = errors.New("the last decision on this prompt has no known outcome yet; reconcile it, then retry it with the same messageId if it was not delivered")
 	// ErrNotActionable is returned for a task that waits on another task of its chain.
 	ErrNotActionable = errors.New("this task waits on another task; answer the one at the end of its chain")
 	// ErrNotInterrupted is returned for a task that no longer waits for an answer.
