@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
@@ -141,9 +142,35 @@ func decodeError(file string, err error) error {
 	if errors.As(err, &de) {
 		line, _ := de.Position()
 		return &Error{File: file, Line: line, Key: strings.Join(de.Key(), "."),
-			Msg: strings.TrimPrefix(de.Error(), "toml: "), Err: err}
+			Msg: typeWords(strings.TrimPrefix(de.Error(), "toml: ")), Err: err}
 	}
 	return &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "toml: "), Err: err}
+}
+
+// wrongType matches go-toml's type mismatch message, which names Go types.
+var wrongType = regexp.MustCompile(`^cannot decode TOML (\w+) into struct field \S+ of type (\S+)$`)
+
+// goTypeWords says which TOML value a Go field type takes.
+var goTypeWords = map[string]string{
+	"bool": "true or false", "string": "a quoted string", "int": "a whole number", "int64": "a whole number",
+	"[]string": `a list of strings, like ["a", "b"]`, "config.Duration": `a duration string like "5s"`,
+	"*config.Duration": `a duration string like "5s"`, "*bool": "true or false",
+	"[]config.Agent": "[[agent]] tables", "[]config.Header": "[[agent.auth.headers]] tables",
+	"config.Auth": "an [agent.auth] table", "*config.Approval": "an [agent.approval] table",
+}
+
+// typeWords rewrites a type mismatch in the words of the file ("wrong
+// type: a string where true or false is expected"); other messages pass.
+func typeWords(msg string) string {
+	m := wrongType.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	want, ok := goTypeWords[m[2]]
+	if !ok {
+		return msg
+	}
+	return fmt.Sprintf("wrong type: a TOML %s where %s is expected", m[1], want)
 }
 
 // secretHint explains keys that look like a secret written in the file.
