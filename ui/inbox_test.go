@@ -109,3 +109,18 @@ func TestComponentAnswersReachHiddenComponents(t *testing.T) {
 		t.Fatal("an answer for a hidden component was dropped")
 	}
 }
+
+func TestMouseReachesComponentsInTheirOwnCells(t *testing.T) {
+	var rec *recorder
+	m, _ := newTestModel(t, Options{Inbox: func(c common.Context) common.Component {
+		rec = &recorder{ctx: c}
+		return rec
+	}})
+	sized(m, 120, 40)
+	press(m, "2")
+	m.Update(tea.MouseMsg{X: 7, Y: 5, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	last, ok := rec.msgs[len(rec.msgs)-1].(tea.MouseMsg)
+	if !ok || last.Y != 4 || last.X != 7 {
+		t.Fatalf("the inbox got %#v, want the click at its line 4 (screen line 5 under the header)", rec.msgs[len(rec.msgs)-1])
+	}
+}

@@ -193,9 +193,11 @@ func (m *Model) onMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 		wheel = wheelRows
 	}
 	click := msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress
+	body := msg
+	body.Y = y // components get coordinates in their own cells
 	if wheel == 0 && !click {
 		if c := m.component(); c != nil {
-			return m.forward(msg), true
+			return m.forward(body), true
 		}
 		return nil, false
 	}
@@ -215,7 +217,7 @@ func (m *Model) onMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 			return m.agents.click(y), true
 		}
 	default:
-		return m.forward(msg), true
+		return m.forward(body), true
 	}
 	return nil, true
 }

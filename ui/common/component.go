@@ -9,6 +9,8 @@ import (
 // tea.Model whose Update returns the Component, plus its size and its key
 // help. The root model alone handles tea.WindowSizeMsg and calls SetSize;
 // it forwards key, mouse and the messages in this package to Update.
+// A tea.MouseMsg reaches a component in the component's own cells: Y 0 is
+// the first line of its View.
 type Component interface {
 	Update(tea.Msg) (Component, tea.Cmd)
 	View() string

@@ -121,14 +121,7 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case tea.KeyMsg:
 		return m, m.key(msg)
 	case tea.MouseMsg:
-		if m.mode == modeList && msg.Action == tea.MouseActionPress {
-			switch msg.Button {
-			case tea.MouseButtonWheelUp:
-				m.move(-1)
-			case tea.MouseButtonWheelDown:
-				m.move(1)
-			}
-		}
+		m.mouse(msg)
 		return m, nil
 	}
 	if m.mode == modeEditor { // cursor and other textarea messages
@@ -185,6 +178,39 @@ func (m *Inbox) observe(keys []model.TaskKey) tea.Cmd {
 		}
 		return nil
 	}
+}
+
+// mouse scrolls the queue with the wheel and selects the row clicked.
+// Dialogs ignore the mouse: a stray click must not change what is being
+// answered.
+func (m *Inbox) mouse(msg tea.MouseMsg) {
+	if m.mode != modeList || msg.Action != tea.MouseActionPress {
+		return
+	}
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		m.move(-1)
+	case tea.MouseButtonWheelDown:
+		m.move(1)
+	case tea.MouseButtonLeft:
+		if i := m.rowAt(msg.Y); i >= 0 {
+			m.move(i - m.cursor)
+		}
+	}
+}
+
+// rowAt is the queue index drawn at line y of the view, or -1. It follows
+// View: the title, the notice when there is one, then the rows from top.
+func (m *Inbox) rowAt(y int) int {
+	first := 1
+	if m.notice != "" {
+		first++
+	}
+	i := m.top + y - first
+	if y < first || i >= min(m.top+m.listRows(), len(m.items)) {
+		return -1
+	}
+	return i
 }
 
 // selected is the item under the cursor, or nil.

@@ -82,14 +82,47 @@ func (j *Journal) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case tea.KeyMsg:
 		return j, j.key(msg)
 	case tea.MouseMsg:
-		switch msg.Button {
-		case tea.MouseButtonWheelUp:
-			j.cursor = max(j.cursor-1, 0)
-		case tea.MouseButtonWheelDown:
-			j.cursor = max(min(j.cursor+1, len(j.entries)-1), 0)
-		}
+		j.mouse(msg)
 	}
 	return j, nil
+}
+
+// mouse moves through the entries with the wheel and selects the one
+// clicked; the "send again?" dialog ignores the mouse.
+func (j *Journal) mouse(msg tea.MouseMsg) {
+	if j.conf != nil || msg.Action != tea.MouseActionPress {
+		return
+	}
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		j.cursor = max(j.cursor-1, 0)
+	case tea.MouseButtonWheelDown:
+		j.cursor = max(min(j.cursor+1, len(j.entries)-1), 0)
+	case tea.MouseButtonLeft:
+		if i := j.entryAt(msg.Y); i >= 0 {
+			j.cursor = i
+		}
+	}
+}
+
+// entryAt is the entry drawn at line y of the view, or -1. It follows
+// View: the title, the notice when there is one, then whole entries from
+// top, the selected one taller.
+func (j *Journal) entryAt(y int) int {
+	line := 1
+	if j.notice != "" {
+		line++
+	}
+	if y < line {
+		return -1
+	}
+	for i := j.top; i < len(j.entries) && line < j.h; i++ {
+		line += len(j.entry(j.entries[i], i == j.cursor))
+		if y < line {
+			return i
+		}
+	}
+	return -1
 }
 
 func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"a2atop/ui/common"
 	"a2atop/ui/internal/uitest"
 )
@@ -24,5 +26,51 @@ func TestEditorLeavesTheQuestionTheSpareLines(t *testing.T) {
 	}
 	if strings.Contains(v, "enter: detail") {
 		t.Errorf("the editor takes enter, yet the view offers it for the detail:\n%s", v)
+	}
+}
+
+// click is a left press at line y of the component.
+func click(y int) tea.MouseMsg {
+	return tea.MouseMsg{X: 4, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}
+}
+
+func TestClickSelectsAQueueRow(t *testing.T) {
+	fx := newFixture(t, false)
+	m := newInbox(t, fx)
+	lines := strings.Split(m.View(), "\n")
+	for y, l := range lines {
+		if strings.Contains(l, "code-reviewer 7d2a9e44") {
+			m.Update(click(y))
+			break
+		}
+	}
+	if it := m.selected(); it == nil || it.Key().ID != idReview {
+		t.Fatalf("clicking the code-reviewer row selected %v", it)
+	}
+	m.Update(click(0)) // the title selects nothing
+	if it := m.selected(); it.Key().ID != idReview {
+		t.Fatalf("a click on the title moved the selection to %v", it.Key())
+	}
+	m.Update(uitest.Key("r"))
+	m.Update(click(1)) // with the editor open, a click changes nothing
+	if !m.Capturing() || m.target.ID != idReview {
+		t.Fatal("a click while answering closed or moved the editor")
+	}
+}
+
+func TestClickSelectsAJournalEntry(t *testing.T) {
+	fx := newFixture(t, false)
+	seedJournal(t, fx)
+	j := NewJournalView(fx.ctx, fx.svc, Options{})
+	j.SetSize(120, 38)
+	lines := strings.Split(j.View(), "\n")
+	for y, l := range lines {
+		if strings.Contains(l, "approve   deployer · 23cf3710") {
+			j.Update(click(y))
+			break
+		}
+	}
+	if e := j.selected(); e == nil || e.TaskID != idDeploy || e.Kind != "approve" {
+		t.Fatalf("clicking the approve entry selected %+v", e)
 	}
 }
