@@ -77,7 +77,7 @@ func explain(r Result, p Problem, state a2a.TaskState) words {
 	case ProblemReadOnly:
 		return words{"read-only mode: nothing was sent", "restart without --read-only to answer"}
 	case ProblemInFlight:
-		return words{"this decision is already being sent", "wait for its outcome"}
+		return words{"this decision is already being sent or reconciled", "wait for its outcome"}
 	case ProblemTimeout, ProblemNoAnswer:
 		return words{"the agent did not answer the check before sending; nothing was sent", "try again when the agent answers"}
 	case ProblemOpen:

@@ -45,12 +45,26 @@ func (s *Service) ReconcileOne(ctx context.Context, messageID string) Outcome {
 	}
 	out := Outcome{MessageID: e.MessageID, Agent: e.Agent, TaskID: e.TaskID, Kind: e.Kind, Result: e.Result,
 		Problem: e.Problem, State: e.AgentState()}
+	if !e.Result.Open() || s.o.ReadOnly {
+		return out
+	}
+	// Hold the decision while reading the task back, as Send does: a
+	// Retry sent meanwhile could otherwise be accepted and then have our
+	// older reading ("not delivered") recorded after it.
 	s.mu.Lock()
 	busy := s.inFlight[messageID]
-	s.mu.Unlock()
-	if !e.Result.Open() || s.o.ReadOnly || busy {
-		return out // a decision being sent gets its outcome from Send
+	if !busy {
+		s.inFlight[messageID] = true
 	}
+	s.mu.Unlock()
+	if busy {
+		return out // being sent or reconciled: that call records the outcome
+	}
+	defer func() {
+		s.mu.Lock()
+		delete(s.inFlight, messageID)
+		s.mu.Unlock()
+	}()
 	if e.Kind == KindFollowUp {
 		// A follow-up starts a new task whose id we never learned: its
 		// delivery cannot be read back from the ended task.

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
 )
 
 // TestRetryOnlyWhileRetryable: a Decision carrying a later attempt is sent
@@ -74,5 +77,66 @@ func TestNoNewDecisionWhileOutcomeOpen(t *testing.T) {
 	}
 	if _, err := fx.svc.Prepare(fx.svc.ItemFor(mt), Input{Kind: KindReply, Text: "release"}); !errors.Is(err, ErrAlreadyDecided) {
 		t.Fatalf("once reconciled, a new decision still needs confirming again: %v", err)
+	}
+}
+
+// gateSender lets a test stop one GetTask after it has read the task and
+// before its answer returns.
+type gateSender struct {
+	Sender
+	armed   atomic.Bool
+	read    chan struct{} // closed once the gated GetTask has its answer
+	release chan struct{}
+}
+
+func (g *gateSender) Get(ctx context.Context, agent string, id a2a.TaskID, h int, arts bool) (*a2a.Task, error) {
+	t, err := g.Sender.Get(ctx, agent, id, h, arts)
+	if g.armed.CompareAndSwap(true, false) {
+		close(g.read)
+		<-g.release
+	}
+	return t, err
+}
+
+// TestRetryWhileReconciling: a reconcile that read "not delivered" must
+// not record that after a Retry sent meanwhile was accepted. The decision
+// is held while it is reconciled: the Retry is refused, nothing is sent,
+// and retrying after the reconcile delivers it once.
+func TestRetryWhileReconciling(t *testing.T) {
+	g := &gateSender{read: make(chan struct{}), release: make(chan struct{})}
+	fx := newFixture(t, func(o *Options) { o.SendTimeout = 300e6; g.Sender = o.Sender; o.Sender = g })
+	mt := fx.start(t, "ask")
+	d := fx.mustPrepare(t, mt, Input{Kind: KindReply, Text: "main"})
+	fx.ag.holdBefore.Store(true)
+	if out := fx.svc.Send(context.Background(), d); out.Result != ResultUnknown {
+		t.Fatalf("held send: %s/%s %v", out.Result, out.Problem, out.Err)
+	}
+	fx.ag.holdBefore.Store(false)
+	r, err := fx.svc.Retry(d.MessageID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.armed.Store(true)
+	done := make(chan []Outcome)
+	go func() { done <- fx.svc.Reconcile(context.Background()) }()
+	<-g.read // the reconcile has seen the task still waiting
+	out := fx.svc.Send(context.Background(), r)
+	close(g.release)
+	rs := <-done
+	if out.Result != ResultRefused || out.Problem != ProblemInFlight || fx.ag.times(d.MessageID) != 0 {
+		t.Fatalf("retry during reconcile: %s/%s %v, received %d", out.Result, out.Problem, out.Err, fx.ag.times(d.MessageID))
+	}
+	if len(rs) != 1 || rs[0].Result != ResultNotDelivered {
+		t.Fatalf("reconcile = %+v", rs)
+	}
+	r, err = fx.svc.Retry(d.MessageID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := fx.svc.Send(context.Background(), r); out.Result != ResultAccepted {
+		t.Fatalf("retry after reconcile: %s/%s %v", out.Result, out.Problem, out.Err)
+	}
+	if e, _ := fx.svc.Entry(d.MessageID); e.Result != ResultAccepted || fx.ag.times(d.MessageID) != 1 {
+		t.Fatalf("final: %s, received %d", e.Result, fx.ag.times(d.MessageID))
 	}
 }
