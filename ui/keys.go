@@ -22,8 +22,8 @@ type KeyMap struct {
 	Cancel, Reply, Copy key.Binding
 	Raw                 key.Binding // detail: raw JSON of the snapshot
 	NextLink, PrevLink  key.Binding // detail: select a referenceTaskIds link
-	// Prompts.
-	Filter, Command, Help key.Binding
+	// Prompts. Accept runs the command line or keeps the filter.
+	Filter, Command, Help, Accept key.Binding
 	// Confirmation dialogs.
 	Confirm, Decline key.Binding
 }
@@ -59,6 +59,7 @@ func DefaultKeyMap() KeyMap {
 		Filter:   b("/", "filter", "/"),
 		Command:  b(":", "command", ":"),
 		Help:     b("?", "help", "?"),
+		Accept:   b("enter", "run/keep", "enter"),
 		Confirm:  b("y", "yes", "y"),
 		Decline:  b("n/esc", "no", "n", "esc"),
 	}

@@ -11,14 +11,15 @@ import (
 	"a2atop/ui/theme"
 )
 
-// commands are what the command line knows, in completion order.
-var commands = []string{"tasks", "inbox", "agents", "journal", "quit"}
+// commandNames are what the command line knows, in completion order.
+func commandNames() []string { return []string{"tasks", "inbox", "agents", "journal", "quit"} }
 
 // promptModel is the one-line input of the filter (/) and the command
 // line (:). Completion on tab comes from textinput's suggestions.
 type promptModel struct {
-	input textinput.Model
-	th    *theme.Theme
+	input    textinput.Model
+	th       *theme.Theme
+	commands []string
 }
 
 func newPrompt(th *theme.Theme) promptModel {
@@ -28,7 +29,7 @@ func newPrompt(th *theme.Theme) promptModel {
 	in.TextStyle = th.Text
 	in.CompletionStyle = th.Muted
 	in.CharLimit = 256
-	return promptModel{input: in, th: th}
+	return promptModel{input: in, th: th, commands: commandNames()}
 }
 
 func (p *promptModel) setWidth(w int) { p.input.Width = max(w-4, 1) }
@@ -38,7 +39,7 @@ func (p *promptModel) open(prefix, value string, suggest bool) tea.Cmd {
 	p.input.Prompt = prefix
 	p.input.ShowSuggestions = suggest
 	if suggest {
-		p.input.SetSuggestions(commands)
+		p.input.SetSuggestions(p.commands)
 	} else {
 		p.input.SetSuggestions(nil)
 	}
@@ -62,7 +63,6 @@ func (p *promptModel) view() string { return p.input.View() }
 
 // promptKey handles keys while the filter or command line is open.
 func (m *Model) promptKey(msg tea.KeyMsg) tea.Cmd {
-	enter := key.NewBinding(key.WithKeys("enter"))
 	switch {
 	case key.Matches(msg, m.keys.Back):
 		m.overlay = overlayNone
@@ -71,7 +71,7 @@ func (m *Model) promptKey(msg tea.KeyMsg) tea.Cmd {
 			m.tasks.setFilter("")
 		}
 		return nil
-	case key.Matches(msg, enter):
+	case key.Matches(msg, m.keys.Accept):
 		m.overlay = overlayNone
 		m.prompt.close()
 		if m.promptIsFilter() {
@@ -110,6 +110,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 		return nil
 	}
 	var match []string
+	commands := m.prompt.commands
 	for _, c := range commands {
 		if c == name {
 			match = []string{c}

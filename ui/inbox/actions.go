@@ -269,7 +269,7 @@ func (m *Inbox) reasonKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Back):
 		m.closeDialog()
 		return nil
-	case msg.Type == tea.KeyEnter:
+	case key.Matches(msg, m.keys.Continue):
 		i := m.index(m.target)
 		if i < 0 {
 			return nil

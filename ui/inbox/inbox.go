@@ -240,7 +240,7 @@ func (m *Inbox) ShortHelp() []key.Binding {
 	case modeEditor:
 		return []key.Binding{k.Switch, k.Send, k.Back}
 	case modeReason:
-		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "continue")), k.Back}
+		return []key.Binding{k.Continue, k.Back}
 	case modeConfirm:
 		return []key.Binding{k.Confirm, k.Decline}
 	}

@@ -12,6 +12,7 @@ type KeyMap struct {
 	Reply, Approve, Deny  key.Binding
 	Send                  key.Binding // editor: to the confirmation
 	Switch                key.Binding // editor: text <-> JSON data
+	Continue              key.Binding // deny reason: on to the confirmation
 	Confirm, Decline      key.Binding
 	Back                  key.Binding
 	Reconcile, Retry      key.Binding // journal view
@@ -35,6 +36,7 @@ func DefaultKeyMap() KeyMap {
 		Deny:      b("d", "deny", "d"),
 		Send:      b("ctrl+s", "send…", "ctrl+s"),
 		Switch:    b("tab", "text/json", "tab"),
+		Continue:  b("enter", "continue", "enter"),
 		Confirm:   b("y", "yes, send", "y"),
 		Decline:   b("n/esc", "no", "n", "esc"),
 		Back:      b("esc", "back", "esc"),

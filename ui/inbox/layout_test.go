@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"a2atop/model"
 	"a2atop/ui/common"
 	"a2atop/ui/internal/uitest"
 )
@@ -72,5 +73,24 @@ func TestClickSelectsAJournalEntry(t *testing.T) {
 	}
 	if e := j.selected(); e == nil || e.TaskID != idDeploy || e.Kind != "approve" {
 		t.Fatalf("clicking the approve entry selected %+v", e)
+	}
+}
+
+func TestDenyReasonContinuesOnTheKeyMapsKey(t *testing.T) {
+	fx := newFixture(t, false)
+	km := DefaultKeyMap()
+	km.Continue.SetKeys("ctrl+s")
+	m := NewInbox(fx.ctx, fx.svc, Options{Sort: model.SortAge, KeyMap: &km})
+	m.SetSize(120, 38)
+	var c common.Component = m
+	c, _ = sendKeys(c, "j", "d")
+	c = typeText(c, "not today")
+	c, _ = sendKeys(c, "enter")
+	if m.mode != modeReason {
+		t.Fatalf("enter left the reason field although Continue is ctrl+s (mode %d)", m.mode)
+	}
+	sendKeys(c, "ctrl+s")
+	if m.mode != modeConfirm || m.conf == nil || m.conf.d.Reason != "not today" {
+		t.Fatalf("ctrl+s (Continue) did not open the confirmation (mode %d)", m.mode)
 	}
 }
