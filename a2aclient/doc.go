@@ -80,8 +80,10 @@
 //     retries once with GET.
 //   - 0.3 JSON-RPC has no ListTasks (the SDK answers
 //     ErrUnsupportedOperation without a request): such agents are polled
-//     over the tasks we know (AgentOptions.Tasks, Watch, replies, streams),
-//     and their health says "no task listing (A2A 0.3)".
+//     over the tasks we know (AgentOptions.Tasks, Watch, replies, streams,
+//     and the tasks other tasks name as the one they wait on:
+//     referenceTaskIds or the chain metadata key, see refs.go), and their
+//     health says "no task listing (A2A 0.3)".
 //   - Go servers answer SubscribeToTask on a task with no running execution
 //     (INPUT_REQUIRED, or orphaned) with -32001 "no active execution";
 //     that is normal: GetTask, and leave the task to sweeps until its

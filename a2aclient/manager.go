@@ -39,7 +39,10 @@ func New(agents []AgentOptions, o Options) *Manager {
 			continue
 		}
 		m.order = append(m.order, a.Name)
-		m.watchers[a.Name] = newWatcher(a.withDefaults(), m.em, o.Logger, o.CaptureN)
+		w := newWatcher(a.withDefaults(), m.em, o.Logger, o.CaptureN)
+		key := a.ChainMetadataKey
+		w.refs = func(t *a2a.Task) { m.followRefs(t, key) }
+		m.watchers[a.Name] = w
 	}
 	return m
 }

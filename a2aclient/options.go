@@ -58,7 +58,9 @@ type AgentOptions struct {
 	Tasks []a2a.TaskID
 	// MaxMessageBytes caps one response body and one SSE event; 0 = 8 MiB.
 	MaxMessageBytes int64
-	// ChainMetadataKey is the metadata key naming the task this one waits on.
+	// ChainMetadataKey is the metadata key naming the task this one waits
+	// on; such tasks (and referenceTaskIds) are watched on the agents that
+	// cannot list tasks.
 	ChainMetadataKey string
 	// ReadOnly forbids Reply and Cancel on this agent.
 	ReadOnly bool

@@ -30,6 +30,7 @@ import (
 //	at:NANOS    input-required with status timestamp NANOS on every event
 //	chatty:N    N working updates, then completed
 //	big:N       input-required with an N-byte status message
+//	ref:ID      auth-required, its status message naming task ID in referenceTaskIds
 //	answer      (a reply on an input-required task) completed
 type testExec struct {
 	mu      sync.Mutex
@@ -101,6 +102,10 @@ func (e *testExec) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter
 			yield(statusEv(ec, a2a.TaskStateInputRequired, time.Now(), strings.Repeat("y", n)), nil)
 		case word == "ask":
 			yield(statusEv(ec, a2a.TaskStateInputRequired, time.Now(), "Which branch?"), nil)
+		case strings.HasPrefix(word, "ref:"):
+			ev := statusEv(ec, a2a.TaskStateAuthRequired, time.Now(), "waiting on another task")
+			ev.Status.Message.ReferenceTasks = []a2a.TaskID{a2a.TaskID(strings.TrimPrefix(word, "ref:"))}
+			yield(ev, nil)
 		case strings.HasPrefix(word, "at:"):
 			yield(statusEv(ec, a2a.TaskStateInputRequired, at, "same time"), nil)
 		case word == "hold":

@@ -74,7 +74,7 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 		t, err := w.getTask(ctx, id, 0)
 		if err != nil {
 			if errors.Is(err, a2a.ErrTaskNotFound) {
-				w.gone(id) // the gone event says it all
+				w.notFound(id) // the gone event says it all
 			} else if serr != nil {
 				w.noteStreamError(serr)
 			}
@@ -140,6 +140,9 @@ func (w *watcher) onStreamEvent(ev a2a.Event) {
 			}
 		}
 		w.mu.Unlock()
+		if w.refs != nil && e.Status.Message != nil {
+			w.refs(&a2a.Task{ID: e.TaskID, Status: e.Status})
+		}
 		w.emit(model.Event{Kind: model.EventStatus, Source: model.SourceStream, Status: e})
 	case *a2a.TaskArtifactUpdateEvent:
 		w.emit(model.Event{Kind: model.EventArtifact, Source: model.SourceStream, Artifact: e})

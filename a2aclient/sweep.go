@@ -171,7 +171,7 @@ func (w *watcher) observe(t *a2a.Task, src model.Source, force bool) (fetch bool
 		w.tasks[t.ID] = m
 	}
 	dup := m.seen && m.ts.Equal(ts) && m.state == st && m.epoch == w.epoch
-	m.seen, m.ts, m.state, m.epoch = true, ts, st, w.epoch
+	m.seen, m.ts, m.state, m.epoch, m.ref = true, ts, st, w.epoch, false
 	terminal := model.ClassOf(st) == model.ClassTerminal
 	if terminal && force {
 		m.fetched = true
@@ -181,6 +181,9 @@ func (w *watcher) observe(t *a2a.Task, src model.Source, force bool) (fetch bool
 		m.fetched = true
 	}
 	w.mu.Unlock()
+	if w.refs != nil {
+		w.refs(t)
+	}
 	if dup && !force {
 		return false
 	}
@@ -205,7 +208,7 @@ func (w *watcher) refetch(ctx context.Context, ids []a2a.TaskID) {
 			if err == nil {
 				w.observe(t, model.SourcePoll, true)
 			} else if errors.Is(err, a2a.ErrTaskNotFound) {
-				w.gone(id)
+				w.notFound(id)
 			}
 		}()
 	}
@@ -246,7 +249,7 @@ func (w *watcher) poll(ctx context.Context, unseenOnly bool) error {
 				final := model.ClassOf(t.Status.State) == model.ClassTerminal
 				w.observe(t, model.SourcePoll, final)
 			case errors.Is(err, a2a.ErrTaskNotFound):
-				w.gone(id)
+				w.notFound(id)
 			default:
 				errMu.Lock()
 				if first == nil {

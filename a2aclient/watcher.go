@@ -26,6 +26,7 @@ type memo struct {
 	noStream  string // ts|state at which a subscribe ended without activity
 	fetched   bool   // terminal snapshot with artifacts fetched
 	epoch     uint64 // the watcher's epoch when last reported (see watcher.epoch)
+	ref       bool   // watched only because another task referred to it
 }
 
 func (m *memo) key() string { return m.ts.String() + "|" + string(m.state) }
@@ -48,6 +49,8 @@ type watcher struct {
 	noListing   string // why not, when !listing
 	listDenied  bool   // our credentials may not list
 	tasks       map[a2a.TaskID]*memo
+	notHere     map[a2a.TaskID]bool // referenced ids this agent said it does not hold
+	refs        func(*a2a.Task)     // Manager.followRefs for this agent's chain key; nil in tests
 	hwm         time.Time
 	lastFull    time.Time
 	forceFull   bool
@@ -72,7 +75,7 @@ type watcher struct {
 func newWatcher(o AgentOptions, em *emitter, log *slog.Logger, captureN int) *watcher {
 	w := &watcher{
 		o: o, c: newConn(o, captureN), em: em, log: log.With("agent", o.Name),
-		tasks: map[a2a.TaskID]*memo{}, dirty: map[a2a.TaskID]struct{}{},
+		tasks: map[a2a.TaskID]*memo{}, dirty: map[a2a.TaskID]struct{}{}, notHere: map[a2a.TaskID]bool{},
 		kick: make(chan struct{}, 1), fetch: make(chan struct{}, 4),
 	}
 	for _, id := range o.Tasks {
