@@ -40,7 +40,7 @@ func (v *agentsView) card() string {
 	b := section{w: max(v.w, 10), th: th}
 	info, h := a.Info, a.Health
 	title := sanitize.Line(a.Name, 64)
-	if info.CardName != "" {
+	if info.CardName != "" && info.CardName != a.Name {
 		title += " — " + sanitize.Line(info.CardName, maxLineText)
 	}
 	b.line(th.Title.Render(title))
@@ -65,7 +65,7 @@ func (v *agentsView) card() string {
 	}
 	state := h.State.String()
 	if h.Streams > 0 {
-		state += " (" + strconv.Itoa(h.Streams) + " streams open)"
+		state += " (" + plural(h.Streams, "stream") + " open)"
 	}
 	b.field("health", healthStyle(v.ctx, h.State).Render(state))
 	if h.Err != "" {

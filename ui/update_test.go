@@ -426,3 +426,19 @@ func TestEscLeavesTheRawJSONForTheTask(t *testing.T) {
 		t.Fatalf("second esc: view %d, want the tasks", m.view)
 	}
 }
+
+func TestAgentCardSaysThingsOnce(t *testing.T) {
+	f := fixtureFleet()
+	f.Apply([]model.Event{{Kind: model.EventAgent, Agent: "planner", At: testNow, Info: &model.AgentInfo{CardName: "planner", ProtocolVersion: "1.0"}}})
+	m, _ := newTestModel(t, Options{Fleet: f})
+	sized(m, 120, 40)
+	press(m, "3")
+	card := m.agents.card()
+	if !strings.Contains(card, "(1 stream open)") || strings.Contains(card, "streams open") {
+		t.Errorf("test-runner's card: want '(1 stream open)':\n%s", card)
+	}
+	press(m, "j", "j", "j")
+	if card := m.agents.card(); strings.Contains(card, "planner — planner") {
+		t.Errorf("planner's card repeats its name:\n%s", card)
+	}
+}
