@@ -36,14 +36,26 @@ type agentResult struct {
 }
 
 // Answered reports whether the agent's card was read and its first sweep
-// or poll succeeded.
-func (r *agentResult) Answered() bool { return r.Health != nil && r.Health.State.Up() }
+// or poll succeeded, or it answered that our credentials may not list
+// tasks (it is reachable; the ListTasks column says the rest).
+func (r *agentResult) Answered() bool {
+	return r.Health != nil && (r.Health.State.Up() || r.listingRefused())
+}
+
+// listingRefused reports an agent that refused ListTasks for our
+// credentials at the A2A level (-31401/-31403 or their REST and gRPC
+// forms) and answered the GetTask polls that followed.
+func (r *agentResult) listingRefused() bool {
+	return r.Info != nil && r.Health.State == model.HealthUnauthorized && r.Health.ListingNote != ""
+}
 
 // Problem says in words what went wrong, "" when the agent answered.
 func (r *agentResult) Problem(timeout time.Duration) string {
 	switch {
 	case r.Health == nil:
 		return fmt.Sprintf("no answer within %s (is the agent running at %s?)", timeout, r.URL)
+	case r.listingRefused():
+		return "" // the ListTasks column says it
 	case r.Answered():
 		return r.Health.Err // a stream problem on an agent that answers; usually ""
 	case r.Health.Err != "":
