@@ -31,7 +31,13 @@ func describe(err error) string {
 		url, status, code = e.URL, e.Status, e.Code
 	}
 	inner := innermost(err)
-	switch classify(err) {
+	k := classify(err)
+	if (k == kindUnauthenticated || k == kindForbidden) && e != nil && e.withheld != "" {
+		return fmt.Sprintf("unauthorized%s: our credentials were not sent: the card's interface is on %s, "+
+			"another origin than the configured url; if you trust it, add %q to allowed_hosts",
+			statusWords(status, code), e.withheld, e.withheld)
+	}
+	switch k {
 	case kindTooLarge:
 		return "response too large: " + inner + " (raise max_message_bytes if this agent legitimately sends more)"
 	case kindStalled:

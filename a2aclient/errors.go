@@ -33,6 +33,9 @@ type Error struct {
 	Err    error
 
 	red *redactor // the agent's secrets, kept out of Error and Describe
+	// withheld is the host:port of the interface our secrets were kept
+	// from (another origin, not in AllowedHosts); "" when they were sent.
+	withheld string
 }
 
 // Error reads "agent "x": GetTask: <what happened>".

@@ -49,3 +49,22 @@ func TestRedirectToAnotherHostGetsNoSecrets(t *testing.T) {
 		})
 	}
 }
+
+// A card whose interface is on another origin, with credentials
+// configured but that origin not named: the 401 that follows says the
+// token was withheld and how to send it, instead of "check the token".
+func TestWithheldCredentialsAreExplained(t *testing.T) {
+	other := startAgent(t, kindJSONRPC, false, requireBearer("tok-withheld"))
+	a := startAgent(t, kindJSONRPC, false, nil)
+	a.stop()
+	a.card.SupportedInterfaces[0].URL = other.url() + "/invoke"
+	a.start()
+	o := fast("a", a.url())
+	o.Headers = []Header{{Name: "Authorization", Value: "Bearer tok-withheld"}}
+	_, c := runManager(t, []AgentOptions{o}, Options{})
+	c.waitFor(t, "withheld explained", 5*time.Second, func(evs []model.Event) bool {
+		h := lastHealth(evs, "a")
+		return h != nil && h.State == model.HealthUnauthorized &&
+			strings.Contains(h.Err, "our credentials were not sent") && strings.Contains(h.Err, `add "`+other.addr+`" to allowed_hosts`)
+	})
+}

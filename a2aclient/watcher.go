@@ -187,6 +187,10 @@ func (w *watcher) connect(ctx context.Context) error {
 		return w.wrap("connect", w.o.URL, nil, err)
 	}
 	info := agentInfo(w.o, card, iface)
+	if hp := hostPort(iface.URL); len(w.o.Headers) > 0 && !w.c.allowed(hp) {
+		w.log.Warn("the card's interface is on another origin: our credentials are not sent there; name it in allowed_hosts to send them",
+			"interface", hp)
+	}
 	legacyRPC := strings.TrimPrefix(string(iface.ProtocolVersion), "v") == string(a2av0.Version) &&
 		iface.ProtocolBinding == a2a.TransportProtocolJSONRPC
 	w.mu.Lock()
@@ -218,9 +222,13 @@ func (w *watcher) wrap(op, url string, pr *probe, err error) error {
 	if errors.As(err, &prev) && prev != e {
 		return prev
 	}
-	if e.URL == "" {
-		if info := w.currentInfo(); info != nil {
-			e.URL = info.InterfaceURL
+	info := w.currentInfo()
+	if e.URL == "" && info != nil {
+		e.URL = info.InterfaceURL
+	}
+	if op != "card" && info != nil && len(w.o.Headers) > 0 {
+		if hp := hostPort(info.InterfaceURL); !w.c.allowed(hp) {
+			e.withheld = hp
 		}
 	}
 	return e
