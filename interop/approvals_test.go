@@ -110,14 +110,9 @@ func TestReplyResultNotShared(t *testing.T) {
 // the reply (the JS SDK with -32004 UnsupportedOperation, as the spec
 // says); approvals says the task ended first and offers a follow-up, which
 // starts a new task in the same context naming the ended one in
-// referenceTaskIds. HTTP bindings only (the proxy cannot stand in front
-// of gRPC; approvals.TestReplyToTaskThatJustEnded covers the Go SDK
-// without a proxy).
+// referenceTaskIds. On gRPC the proxy fronts the agent's gRPC listener.
 func TestApprovalsReplyToEndedTask(t *testing.T) {
 	eachTarget(t, func(t *testing.T, tg target) {
-		if tg.SDK == a2a.TransportProtocolGRPC {
-			t.Skip("the recording proxy speaks HTTP only")
-		}
 		token := "ended-" + tg.Name
 		raw, _ := tg.client(t, token)
 		asked := send(t, raw, "", "ask", false)
@@ -125,6 +120,9 @@ func TestApprovalsReplyToEndedTask(t *testing.T) {
 		px.holdSends(string(asked.ID))
 		via := tg
 		via.URL = px.URL
+		if tg.SDK == a2a.TransportProtocolGRPC {
+			via.AllowedHosts = []string{px.frontGRPC(t, tg.AllowedHosts[0])}
+		}
 		opts := via.agent("peer", token)
 		opts.Tasks = []a2a.TaskID{asked.ID}
 		c := runManager(t, opts)

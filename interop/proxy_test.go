@@ -31,6 +31,8 @@ type proxy struct {
 	calls map[string]int // "ListTasks", "GetTask", ... -> count
 	// arrived counts the calls that reached a hold, by hold key.
 	arrived map[string]int
+	// rewrites are extra replacements in the card (frontGRPC).
+	rewrites [][2][]byte
 }
 
 func startProxy(t *testing.T, upstream string) *proxy {
@@ -52,6 +54,11 @@ func startProxy(t *testing.T, upstream string) *proxy {
 			return err
 		}
 		b = bytes.ReplaceAll(b, []byte(p.upstream), []byte(p.URL))
+		p.mu.Lock()
+		for _, rw := range p.rewrites {
+			b = bytes.ReplaceAll(b, rw[0], rw[1])
+		}
+		p.mu.Unlock()
 		resp.Body = io.NopCloser(bytes.NewReader(b))
 		resp.ContentLength = int64(len(b))
 		resp.Header.Set("Content-Length", strconv.Itoa(len(b)))

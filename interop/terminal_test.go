@@ -13,13 +13,10 @@ import (
 // canceled by someone else, so the subscribe reaches the agent on a
 // terminal task (JS: -32004, as a plain JSON body over JSON-RPC or a 400
 // over REST; Go: -32001). a2aclient must end up with the CANCELED task,
-// healthy, and must not keep re-subscribing. HTTP bindings only (the
-// proxy cannot stand in front of gRPC).
+// healthy, and must not keep re-subscribing. On gRPC the proxy fronts the
+// agent's gRPC listener as well.
 func TestManagerSubscribeOnTerminal(t *testing.T) {
 	eachTarget(t, func(t *testing.T, tg target) {
-		if tg.SDK == a2a.TransportProtocolGRPC {
-			t.Skip("the recording proxy speaks HTTP only")
-		}
 		token := "terminal-" + tg.Name
 		raw, _ := tg.client(t, token)
 		long := send(t, raw, "", "long", true)
@@ -30,6 +27,9 @@ func TestManagerSubscribeOnTerminal(t *testing.T) {
 		px.holdSubscribes(string(long.ID))
 		via := tg
 		via.URL = px.URL
+		if tg.SDK == a2a.TransportProtocolGRPC {
+			via.AllowedHosts = []string{px.frontGRPC(t, tg.AllowedHosts[0])}
+		}
 		opts := via.agent("peer", token)
 		opts.Subscribe = true
 		opts.Tasks = []a2a.TaskID{long.ID, asked.ID}
