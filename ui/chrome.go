@@ -24,8 +24,10 @@ type statusLine struct {
 	until time.Time
 }
 
+// set shows text for a while. Notices name tasks, states and errors
+// that came from agents, so the text is sanitized here, whoever wrote it.
 func (s *statusLine) set(text string, err bool, now time.Time) {
-	*s = statusLine{text: text, err: err, until: now.Add(statusDuration)}
+	*s = statusLine{text: sanitize.Line(text, maxLineText), err: err, until: now.Add(statusDuration)}
 }
 
 func (s *statusLine) expire(now time.Time) {

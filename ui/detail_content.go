@@ -86,7 +86,7 @@ func (v *detailView) overview(b *section, t *model.Task, snap *a2a.Task) {
 	if t != nil {
 		state = t.State
 	}
-	b.field("state", th.State(state).Render(model.ShortState(state)))
+	b.field("state", th.State(state).Render(stateText(state)))
 	if t != nil {
 		b.field("updated", common.Stamp(now, t.Updated))
 		b.field("first seen", common.Stamp(now, t.FirstSeen))
@@ -111,7 +111,7 @@ func (v *detailView) overview(b *section, t *model.Task, snap *a2a.Task) {
 	if t != nil {
 		if bl := v.ctx.Fleet.BlockedBy(t.Key); bl != nil {
 			b.field("waiting on", sanitize.Line(bl.Key.Agent+" · "+string(bl.Key.ID), maxLineText)+
-				" ("+model.ShortState(bl.State)+")")
+				" ("+stateText(bl.State)+")")
 		}
 	}
 	b.heading("Status message")
@@ -156,7 +156,7 @@ func (v *detailView) references(b *section) {
 		where := th.Muted.Render("  not in the fleet")
 		if ts := v.ctx.Fleet.Lookup(id); len(ts) > 0 {
 			where = "  " + th.Muted.Render(sanitize.Line(ts[0].Key.Agent, 64)+" · ") +
-				th.State(ts[0].State).Render(model.ShortState(ts[0].State))
+				th.State(ts[0].State).Render(stateText(ts[0].State))
 		}
 		style, mark := th.Link, "  "
 		if i == v.link {

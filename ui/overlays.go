@@ -82,7 +82,7 @@ func (c *confirmCancel) view(th *theme.Theme, w, h int) string {
 	inner := min(max(w-8, 20), 70)
 	body := th.DialogTitle.Render("Cancel this task?") + "\n\n" +
 		sanitize.Line(c.key.Agent+" · "+string(c.key.ID), inner) + "\n" +
-		th.State(c.state).Render(model.ShortState(c.state)) + "  " + sanitize.Line(c.text, max(inner-16, 1)) + "\n\n" +
+		th.State(c.state).Render(stateText(c.state)) + "  " + sanitize.Line(c.text, max(inner-16, 1)) + "\n\n" +
 		"The agent is asked to stop (CancelTask); what it says\nhappened is shown afterwards.\n\n" +
 		th.HelpKey.Render("y") + th.HelpDesc.Render(" cancel the task   ") +
 		th.HelpKey.Render("n/esc") + th.HelpDesc.Render(" keep it running")
@@ -104,7 +104,7 @@ func (m *Model) askCancel(t *model.Task) {
 		return
 	}
 	if t.Class == model.ClassTerminal {
-		m.status.set("the task is already "+model.ShortState(t.State)+"; there is nothing to cancel", true, m.ctx.Now())
+		m.status.set("the task is already "+stateText(t.State)+"; there is nothing to cancel", true, m.ctx.Now())
 		return
 	}
 	m.confirm = &confirmCancel{key: t.Key, state: t.State, text: t.Text}
@@ -117,7 +117,7 @@ func (m *Model) confirmKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Confirm):
 		c := m.confirm
 		m.overlay, m.confirm = overlayNone, nil
-		m.status.set("canceling "+sanitize.Line(c.key.Agent, 32)+" · "+model.ShortID(c.key.ID)+"…", false, m.ctx.Now())
+		m.status.set("canceling "+sanitize.Line(c.key.Agent, 32)+" · "+shortIDText(c.key.ID)+"…", false, m.ctx.Now())
 		m.log.Info("cancel requested", logKeyAgent, c.key.Agent, logKeyTask, string(c.key.ID))
 		return cancelCmd(m.ctx.Backend, c.key)
 	case key.Matches(msg, m.keys.Decline):
@@ -138,7 +138,7 @@ func cancelCmd(b common.Backend, k model.TaskKey) tea.Cmd {
 
 // cancelDone shows what the agent says happened and applies the task.
 func (m *Model) cancelDone(msg cancelDoneMsg) tea.Cmd {
-	who := sanitize.Line(msg.Key.Agent, 32) + " · " + model.ShortID(msg.Key.ID)
+	who := sanitize.Line(msg.Key.Agent, 32) + " · " + shortIDText(msg.Key.ID)
 	now := m.ctx.Now()
 	if msg.Task != nil {
 		m.ctx.Fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: msg.Key.Agent, Source: model.SourceReply, At: now, Task: msg.Task}})
@@ -146,7 +146,7 @@ func (m *Model) cancelDone(msg cancelDoneMsg) tea.Cmd {
 	}
 	state := ""
 	if msg.Task != nil {
-		state = "it is now " + model.ShortState(msg.Task.Status.State)
+		state = "it is now " + stateText(msg.Task.Status.State)
 	}
 	if msg.Err != nil {
 		m.log.Warn("cancel failed", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyErr, msg.Err)

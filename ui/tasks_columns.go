@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/charmbracelet/x/ansi"
 
 	"a2atop/internal/sanitize"
@@ -29,6 +30,15 @@ const (
 	maxStateWidth = 32
 )
 
+// stateText is a task state as a row or a notice shows it: an unknown
+// state is the agent's own string, so it is sanitized like any agent text.
+func stateText(s a2a.TaskState) string {
+	return sanitize.Line(model.ShortState(s), maxStateWidth)
+}
+
+// shortIDText is a task's short id, sanitized: the id is the agent's.
+func shortIDText(id a2a.TaskID) string { return sanitize.Line(model.ShortID(id), idWidth) }
+
 // stateWidthOf is a pane's state column: the longest state its class
 // holds, so Active and Terminal give five more cells to the text than
 // Interrupted ("input-required"). The Unknown pane measures its visible
@@ -42,7 +52,7 @@ func stateWidthOf(p *pane) int {
 	}
 	w := len("unknown")
 	for _, t := range p.rows {
-		w = max(w, ansi.StringWidth(sanitize.Line(model.ShortState(t.State), maxStateWidth)))
+		w = max(w, ansi.StringWidth(stateText(t.State)))
 	}
 	return w
 }

@@ -199,12 +199,12 @@ func (v *tasksView) cells(t *model.Task, h rowHint, c columns, now time.Time) ro
 	hint, hp := h.text, h.paint
 	r := rowCells{
 		agent:      pad(sanitize.Line(t.Key.Agent, c.agent), c.agent),
-		state:      pad(sanitize.Line(model.ShortState(t.State), c.state), c.state),
+		state:      pad(sanitize.Line(stateText(t.State), c.state), c.state),
 		statePaint: v.paint.state(t.State),
 		hintPaint:  hp,
 	}
 	if c.id > 0 {
-		r.id = pad(sanitize.Line(model.ShortID(t.Key.ID), c.id), c.id)
+		r.id = pad(shortIDText(t.Key.ID), c.id)
 	}
 	if c.age > 0 {
 		r.age = padLeft(common.Age(now, v.ageOf(t)), c.age)

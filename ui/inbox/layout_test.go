@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"a2atop/model"
@@ -92,5 +93,19 @@ func TestDenyReasonContinuesOnTheKeyMapsKey(t *testing.T) {
 	sendKeys(c, "ctrl+s")
 	if m.mode != modeConfirm || m.conf == nil || m.conf.d.Reason != "not today" {
 		t.Fatalf("ctrl+s (Continue) did not open the confirmation (mode %d)", m.mode)
+	}
+}
+
+func TestHostileTaskIDIsHarmlessInTheQueue(t *testing.T) {
+	fx := newFixture(t, false)
+	const id a2a.TaskID = "\x1b]52;c;ZWNobw==\x07\x1b[2J-task"
+	tk := snap(id, a2a.TaskStateInputRequired, 0, []*a2a.Part{a2a.NewTextPart("which?")})
+	fx.fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: "code-reviewer", Source: model.SourceSweep, At: t0, Task: tk}})
+	m := newInbox(t, fx)
+	for _, keys := range [][]string{nil, {"G"}} { // as a row, then selected
+		sendKeys(m, keys...)
+		if v := m.View(); strings.ContainsAny(v, "\x1b\x07") {
+			t.Fatalf("after %v a control reached the screen:\n%q", keys, v)
+		}
 	}
 }

@@ -141,9 +141,9 @@ func (m *Inbox) rows() []string {
 			tree = strings.Repeat("  ", it.Depth-1) + "└ "
 		}
 		name := sanitize.Line(tree+t.Key.Agent, agentW)
-		state := model.ShortState(t.State)
+		state := sanitize.Line(model.ShortState(t.State), 14)
 		age := common.Age(now, t.Since)
-		head := fmt.Sprintf("%s %s %s %s ", pad(name, agentW), pad(model.ShortID(t.Key.ID), 8),
+		head := fmt.Sprintf("%s %s %s %s ", pad(name, agentW), pad(sanitize.Line(model.ShortID(t.Key.ID), 8), 8),
 			th.State(t.State).Render(pad(state, 14)), pad(age, 4))
 		rest := m.w - ansi.StringWidth(head) - 2
 		what := th.Muted.Render(sanitize.Line(m.rowText(it), max(rest, 1)))
