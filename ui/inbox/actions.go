@@ -22,6 +22,10 @@ import (
 // the journal, nothing was sent).
 func (m *Inbox) refresh(left map[model.TaskKey]bool) []tea.Cmd {
 	m.items = m.svc.Queue(m.ctx.Fleet, m.sort)
+	m.agentW = 8
+	for _, it := range m.items { // here, not in View: a View costs the visible rows only
+		m.agentW = max(m.agentW, min(len(it.Task.Key.Agent)+2*it.Depth, 24))
+	}
 	m.fver = m.ctx.Fleet.Version()
 	m.jver = m.svc.Version()
 	var cmds []tea.Cmd

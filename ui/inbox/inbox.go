@@ -40,6 +40,7 @@ type Inbox struct {
 	w, h int
 
 	items  []approvals.Item
+	agentW int    // the agent column: the longest name with its tree indent
 	fver   uint64 // fleet version the items were built at
 	jver   uint64 // journal version they were built at (Item.Prior)
 	cursor int

@@ -127,10 +127,7 @@ func (m *Inbox) rows() []string {
 		m.top = m.cursor - n + 1
 	}
 	m.top = max(min(m.top, len(m.items)-n), 0)
-	agentW := 8
-	for _, it := range m.items {
-		agentW = max(agentW, min(len(it.Task.Key.Agent)+2*it.Depth, 24))
-	}
+	agentW := m.agentW
 	now := m.ctx.Now()
 	var out []string
 	for i := m.top; i < min(m.top+n, len(m.items)); i++ {
