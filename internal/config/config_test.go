@@ -84,6 +84,7 @@ func TestValidate(t *testing.T) {
 		{"relative url", "[[agent]]\nname = \"a\"\nurl = \"localhost:9000\"\n", "agent \"a\".url", "absolute"},
 		{"ftp url", "[[agent]]\nname = \"a\"\nurl = \"ftp://x\"\n", "agent \"a\".url", "http"},
 		{"url with password", "[[agent]]\nname = \"a\"\nurl = \"http://u:p@x\"\n", "agent \"a\".url", "password"},
+		{"url with a key in its query", "[[agent]]\nname = \"a\"\nurl = \"http://x/?v=1&API_KEY=s3cr3t\"\n", "agent \"a\".url", "query holds a secret (API_KEY=...)"},
 		{"bad binding", agent + "binding = \"soap\"\n", "agent \"a\".binding", "not a binding"},
 		{"bad protocol", agent + "protocol = \"2.0\"\n", "agent \"a\".protocol", "not a protocol"},
 		{"card path not a path", agent + "card_path = \"card.json\"\n", "agent \"a\".card_path", "starting with"},
@@ -157,6 +158,11 @@ func TestAddURLs(t *testing.T) {
 	}
 	if err := c.AddURLs([]string{"localhost:9000"}); err == nil || !strings.Contains(err.Error(), "absolute") {
 		t.Errorf("AddURLs(no scheme) = %v, want an error about absolute URLs", err)
+	}
+	for _, raw := range []string{"http://127.0.0.1:1/?token=s3cr3t", "ftp://u:s3cr3t@h/", "u:s3cr3t@h:1", "http://h/%zz?key=s3cr3t"} {
+		if err := c.AddURLs([]string{raw}); err == nil || strings.Contains(err.Error(), "s3cr3t") {
+			t.Errorf("AddURLs(%q) = %v, want an error without the secret", raw, err)
+		}
 	}
 }
 

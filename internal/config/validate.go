@@ -17,7 +17,7 @@ func (c *Config) AddURLs(urls []string) error {
 	for _, raw := range urls {
 		u, err := parseBaseURL(raw)
 		if err != nil {
-			return &Error{Key: fmt.Sprintf("argument %q", raw), Msg: err.Error()}
+			return &Error{Key: fmt.Sprintf("argument %q", shown(raw)), Msg: err.Error()}
 		}
 		if slices.ContainsFunc(c.Agents, func(a Agent) bool { return sameURL(a.URL, raw) }) {
 			continue
@@ -154,18 +154,46 @@ func parseBaseURL(raw string) (*url.URL, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("%q is not a URL: %w", raw, errors.Unwrap(err))
+		return nil, fmt.Errorf("%q is not a URL", shown(raw))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("%q must be an absolute http:// or https:// URL (the agent's base URL)", raw)
+		return nil, fmt.Errorf("%q must be an absolute http:// or https:// URL (the agent's base URL)", shown(raw))
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("%q has no host", raw)
+		return nil, fmt.Errorf("%q has no host", shown(raw))
 	}
 	if u.User != nil {
 		return nil, errors.New("the url holds a user name or password; put credentials in [agent.auth] with token_env or token_file")
 	}
+	for name := range u.Query() {
+		if secretParams[strings.ToLower(name)] {
+			return nil, fmt.Errorf("the url's query holds a secret (%s=...): secrets are not written in the config "+
+				"and a2atop sends them only in headers; put it in [agent.auth] with token_env or token_file", name)
+		}
+	}
 	return u, nil
+}
+
+// shown is raw for an error message: without its query and anything
+// before an "@", where secrets would be.
+func shown(raw string) string {
+	if i := strings.IndexAny(raw, "?#"); i >= 0 {
+		raw = raw[:i] + "?…"
+	}
+	if i := strings.LastIndexByte(raw, '@'); i >= 0 {
+		scheme, _, ok := strings.Cut(raw, "://")
+		if ok && len(scheme) < i {
+			return scheme + "://…" + raw[i:]
+		}
+		return "…" + raw[i:]
+	}
+	return raw
+}
+
+// secretParams are query parameter names that carry secrets.
+var secretParams = map[string]bool{
+	"api_key": true, "apikey": true, "api-key": true, "key": true, "token": true, "access_token": true,
+	"auth": true, "password": true, "secret": true, "client_secret": true, "sig": true, "signature": true,
 }
 
 // validate checks an [agent.auth] table; keys are relative to the agent.
