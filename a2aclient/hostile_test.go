@@ -134,7 +134,7 @@ func TestSlowServerDelaysNoOne(t *testing.T) {
 type hostile struct {
 	srv  *http.Server
 	url  string
-	mode string // "badjson", "badsse", "bigsse", "stall"
+	mode string // "badjson", "badsse", "bigsse", "stall", "tricklesse"
 }
 
 func startHostile(t *testing.T, mode string) *hostile {
@@ -176,6 +176,19 @@ func (h *hostile) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(200)
 		bw := bufio.NewWriter(w)
+		if h.mode == "tricklesse" { // an event that grows a byte at a time, forever
+			fmt.Fprint(bw, "data: {\"jsonrpc\":\"2.0\",\"result\":\"")
+			for {
+				bw.WriteString("x")
+				bw.Flush()
+				w.(http.Flusher).Flush()
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+		}
 		if h.mode == "stall" {
 			fmt.Fprint(bw, "data: {\"jsonrpc\":\"2.0\",\"result\":")
 			bw.Flush()
@@ -206,7 +219,9 @@ func TestHostilePeer(t *testing.T) {
 	bo.MaxMessageBytes = 16 << 10
 	so := fast("stall", stall.url)
 	so.CallTimeout = 300 * time.Millisecond
-	m, c := runManager(t, []AgentOptions{fast("badjson", bad.url), fast("badsse", sse.url), bo, so}, Options{})
+	to := fast("tricklesse", startHostile(t, "tricklesse").url)
+	to.CallTimeout = 300 * time.Millisecond
+	m, c := runManager(t, []AgentOptions{fast("badjson", bad.url), fast("badsse", sse.url), bo, so, to}, Options{})
 	c.waitFor(t, "malformed JSON is a protocol error", 5*time.Second, func(evs []model.Event) bool {
 		h := lastHealth(evs, "badjson")
 		return h != nil && h.State == model.HealthBackoff && strings.Contains(h.Err, "protocol error")
@@ -230,6 +245,14 @@ func TestHostilePeer(t *testing.T) {
 	c.waitFor(t, "stalled SSE event", 5*time.Second, func(evs []model.Event) bool {
 		for _, e := range evs {
 			if e.Agent == "stall" && e.Kind == model.EventHealth && strings.Contains(e.Health.Err, "stream stalled") {
+				return true
+			}
+		}
+		return false
+	})
+	c.waitFor(t, "an SSE event trickled byte by byte stalls", 5*time.Second, func(evs []model.Event) bool {
+		for _, e := range evs {
+			if e.Agent == "tricklesse" && e.Kind == model.EventHealth && strings.Contains(e.Health.Err, "stream stalled") {
 				return true
 			}
 		}

@@ -193,6 +193,7 @@ type body struct {
 
 	n       int64 // bytes read (unary) or bytes of the current SSE event
 	lastNL  bool  // the previous byte was '\n' (SSE event boundary detection)
+	inEvent bool  // an SSE event has begun and the stall timer runs
 	timer   *time.Timer
 	stalled atomic.Bool
 	once    sync.Once
@@ -213,7 +214,7 @@ func (b *body) Read(p []byte) (int, error) {
 		}
 	}
 	if err != nil && b.stalled.Load() {
-		err = fmt.Errorf("%w: an SSE event begun and not finished for %s", ErrStalled, b.t.idle)
+		err = fmt.Errorf("%w: an SSE event begun and not finished within %s", ErrStalled, b.t.idle)
 	}
 	return n, err
 }
@@ -250,17 +251,25 @@ func (b *body) account(p []byte) error {
 	return nil
 }
 
-// armStall makes a half-received SSE event fail the stream after idle.
+// armStall makes an SSE event that is not complete within idle of its
+// first byte fail the stream: a peer that stops half-way, or trickles
+// bytes so slowly that an event never ends. Idle time between events is
+// normal (a stream waits for the task's next update).
 func (b *body) armStall() {
 	if b.t.idle <= 0 {
 		return
 	}
 	if b.n == 0 {
-		if b.timer != nil {
+		if b.timer != nil && b.inEvent {
 			b.timer.Stop()
 		}
+		b.inEvent = false
 		return
 	}
+	if b.inEvent {
+		return // the clock runs from the event's first byte
+	}
+	b.inEvent = true
 	if b.timer == nil {
 		b.timer = time.AfterFunc(b.t.idle, func() {
 			b.stalled.Store(true)
