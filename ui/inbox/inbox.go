@@ -120,8 +120,10 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case armedMsg:
 		return m, nil
 	case tea.KeyMsg:
+		m.ensure()
 		return m, m.key(msg)
 	case tea.MouseMsg:
+		m.ensure()
 		m.mouse(msg)
 		return m, nil
 	}
@@ -131,10 +133,19 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	return m, nil
 }
 
-// tick refreshes from the fleet when it changed and, once, reconciles what
-// the journal left open (a crash, a timeout) in the background.
+// ensure rebuilds the queue when the fleet or the journal changed since
+// it was built. In a dialog the queue is always current (fleetChanged).
+func (m *Inbox) ensure() {
+	if m.mode == modeList && (m.ctx.Fleet.Version() != m.fver || m.svc.Version() != m.jver) {
+		m.refresh(nil)
+	}
+}
+
+// tick refreshes a dialog's queue when the journal changed and, once,
+// reconciles what the journal left open (a crash, a timeout) in the
+// background. A browsing queue waits for ensure.
 func (m *Inbox) tick() tea.Cmd {
-	if m.ctx.Fleet.Version() != m.fver || m.svc.Version() != m.jver {
+	if m.mode != modeList && (m.ctx.Fleet.Version() != m.fver || m.svc.Version() != m.jver) {
 		m.refresh(nil)
 	}
 	if m.reconciled || m.ctx.ReadOnly {
@@ -146,12 +157,18 @@ func (m *Inbox) tick() tea.Cmd {
 
 // fleetChanged rebuilds the queue; items that left the interrupted set
 // leave at once, with a notice when they were selected or being answered.
+// While the person only browses and the selected task stayed, the
+// rebuild waits for the next View, key or click (ensure): a batch then
+// costs nothing while the inbox is not on screen, however many wait.
 func (m *Inbox) fleetChanged(res model.ApplyResult) tea.Cmd {
 	left := map[model.TaskKey]bool{}
 	for _, k := range res.Left {
 		left[k] = true
 	}
-	cmds := m.refresh(left)
+	var cmds []tea.Cmd
+	if m.mode != modeList || left[m.sel] {
+		cmds = m.refresh(left)
+	}
 	if !m.ctx.ReadOnly && len(res.Left) > 0 {
 		cmds = append(cmds, m.observe(res.Left))
 	}

@@ -3,6 +3,7 @@ package inbox
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	tea "github.com/charmbracelet/bubbletea"
@@ -107,5 +108,27 @@ func TestHostileTaskIDIsHarmlessInTheQueue(t *testing.T) {
 		if v := m.View(); strings.ContainsAny(v, "\x1b\x07") {
 			t.Fatalf("after %v a control reached the screen:\n%q", keys, v)
 		}
+	}
+}
+
+func TestABatchRebuildsTheQueueOnlyWhenItIsLookedAt(t *testing.T) {
+	fx := newFixture(t, false)
+	m := newInbox(t, fx)
+	tk := snap("aaaa0000-late-4000-8000-000000000009", a2a.TaskStateInputRequired, 0, []*a2a.Part{a2a.NewTextPart("a late question")})
+	res := fx.fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: "code-reviewer", Source: model.SourceSweep, At: t0, Task: tk}})
+	m.Update(common.FleetChangedMsg{Result: res, Version: fx.fleet.Version()})
+	if m.fver == fx.fleet.Version() || len(m.items) != 4 {
+		t.Fatalf("the batch rebuilt the queue of a browsing inbox (%d items)", len(m.items))
+	}
+	if v := m.View(); !strings.Contains(v, "a late question") || len(m.items) != 5 {
+		t.Fatalf("the view does not show the new task:\n%s", v)
+	}
+	// The selected task leaving is shown at once, in a batch.
+	sel := m.selected().Key()
+	done := snap(sel.ID, a2a.TaskStateCompleted, 0, nil)
+	res = fx.fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: sel.Agent, Source: model.SourceSweep, At: t0.Add(time.Second), Task: done}})
+	m.Update(common.FleetChangedMsg{Result: res, Version: fx.fleet.Version()})
+	if len(m.items) != 4 || !strings.Contains(m.notice, "left the inbox") {
+		t.Fatalf("the selected task left: %d items, notice %q", len(m.items), m.notice)
 	}
 }

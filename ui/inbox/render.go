@@ -31,6 +31,7 @@ func (m *Inbox) editorHeight() int { return max(m.h-m.listRows()-8, 6) }
 
 // View draws the queue, then the selected item (or the open dialog).
 func (m *Inbox) View() string {
+	m.ensure()
 	th := m.ctx.Theme
 	var lines []string
 	lines = append(lines, m.titleLine())
