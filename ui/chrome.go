@@ -201,7 +201,11 @@ func (m *Model) footer() string {
 	t := m.ctx.Theme
 	switch {
 	case m.overlay == overlayFilter || m.overlay == overlayCommand:
-		return ansi.Truncate(m.prompt.view(), m.width, "")
+		line := m.prompt.view()
+		if hint := m.promptHint(); lipgloss.Width(line)+2+lipgloss.Width(hint) <= m.width {
+			line += "  " + hint
+		}
+		return ansi.Truncate(line, m.width, "")
 	case m.status.text != "":
 		s := t.OK
 		if m.status.err {

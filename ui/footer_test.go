@@ -53,3 +53,16 @@ func TestFooterOfTheCancelDialogShowsItsAnswers(t *testing.T) {
 		t.Fatalf("footer under the cancel dialog: %q", f)
 	}
 }
+
+func TestPromptsSayWhatTheirKeysDo(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 80, 24)
+	press(m, "/", "d", "e", "p")
+	if f := footerOf(m); !strings.HasPrefix(f, "/dep") || !strings.Contains(f, "enter keep • esc clear") || ansi.StringWidth(f) > 80 {
+		t.Errorf("filter footer %q", f)
+	}
+	press(m, "enter", ":")
+	if f := footerOf(m); !strings.HasPrefix(f, ":") || !strings.Contains(f, "tab complete • enter run • esc close") || ansi.StringWidth(f) > 80 {
+		t.Errorf("command footer %q", f)
+	}
+}

@@ -32,7 +32,34 @@ func newPrompt(th *theme.Theme) promptModel {
 	return promptModel{input: in, th: th, commands: commandNames()}
 }
 
-func (p *promptModel) setWidth(w int) { p.input.Width = max(w-4, 1) }
+// promptHintWidth is what the footer keeps beside the input for its keys
+// when the terminal is wide enough.
+const promptHintWidth = 40
+
+func (p *promptModel) setWidth(w int) {
+	if w >= 2*promptHintWidth {
+		w -= promptHintWidth
+	}
+	p.input.Width = min(max(w-4, 1), 60)
+}
+
+// promptHint says what enter, esc (and tab) do in the open prompt: esc
+// clears the filter, which a new user would not guess. The keys are
+// the KeyMap's and the input's own.
+func (m *Model) promptHint() string {
+	says := func(k key.Binding, desc string) key.Binding {
+		name := k.Help().Key
+		if name == "" {
+			name = strings.Join(k.Keys(), "/")
+		}
+		return key.NewBinding(key.WithKeys(k.Keys()...), key.WithHelp(name, desc))
+	}
+	if m.promptIsFilter() {
+		return m.shortKeys([]key.Binding{says(m.keys.Accept, "keep"), says(m.keys.Back, "clear")}, promptHintWidth)
+	}
+	tab := m.prompt.input.KeyMap.AcceptSuggestion
+	return m.shortKeys([]key.Binding{says(tab, "complete"), says(m.keys.Accept, "run"), says(m.keys.Back, "close")}, promptHintWidth)
+}
 
 // open starts the filter (with its current text) or the command line.
 func (p *promptModel) open(prefix, value string, suggest bool) tea.Cmd {
