@@ -69,7 +69,7 @@ func (w *watcher) round(ctx context.Context) error {
 			// -31403, or their REST/gRPC forms): GetTask may still work.
 			w.setDenied(true)
 			pollAll = true
-			if perr := w.poll(ctx, false); perr != nil {
+			if _, perr := w.poll(ctx, false); perr != nil {
 				return perr
 			}
 			w.ensureStreams(ctx)
@@ -77,7 +77,11 @@ func (w *watcher) round(ctx context.Context) error {
 		}
 	}
 	if err == nil {
-		err = w.poll(ctx, !pollAll)
+		var asked int
+		asked, err = w.poll(ctx, !pollAll)
+		if err == nil && pollAll && asked == 0 {
+			err = w.probe(ctx)
+		}
 	}
 	if err == nil {
 		w.ensureStreams(ctx)
@@ -217,9 +221,9 @@ func (w *watcher) refetch(ctx context.Context, ids []a2a.TaskID) {
 
 // poll GetTasks every known task that is not final yet (for agents that
 // cannot list), or only the tasks never seen yet (Watch() on an agent that
-// lists), with bounded concurrency. It returns the first error that is not
-// a TaskNotFound.
-func (w *watcher) poll(ctx context.Context, unseenOnly bool) error {
+// lists), with bounded concurrency. It returns how many tasks it asked
+// about and the first error that is not a TaskNotFound.
+func (w *watcher) poll(ctx context.Context, unseenOnly bool) (int, error) {
 	w.mu.Lock()
 	var ids []a2a.TaskID
 	for id, m := range w.tasks {
@@ -238,7 +242,7 @@ func (w *watcher) poll(ctx context.Context, unseenOnly bool) error {
 		case w.fetch <- struct{}{}:
 		case <-ctx.Done():
 			wg.Wait()
-			return ctx.Err()
+			return len(ids), ctx.Err()
 		}
 		wg.Add(1)
 		go func() {
@@ -260,7 +264,19 @@ func (w *watcher) poll(ctx context.Context, unseenOnly bool) error {
 		}()
 	}
 	wg.Wait()
-	return first
+	return len(ids), first
+}
+
+// probe checks that an agent we cannot list and have nothing to poll on
+// (an A2A 0.3 agent with no task yet, or only final ones) still answers,
+// by fetching its card. Without it such an agent would look up while it
+// is down.
+func (w *watcher) probe(ctx context.Context) error {
+	pctx, pr := withProbe(ctx)
+	if _, cardURL, err := w.c.resolveCard(pctx); err != nil {
+		return w.wrap("card", cardURL, pr, err)
+	}
+	return nil
 }
 
 // getTask is one GetTask call; historyLength 0 means none for polls.

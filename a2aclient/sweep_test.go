@@ -139,3 +139,16 @@ func TestFullResyncAndUntimedTasks(t *testing.T) {
 		t.Errorf("untimed task reported %d times, want 1", n)
 	}
 }
+
+// An agent that cannot list and has nothing to poll on (A2A 0.3 JSON-RPC,
+// no task known yet) is still seen going down and coming back: the
+// watcher fetches its card when there is no task to ask about.
+func TestIdlePollingAgentOutageIsSeen(t *testing.T) {
+	a := startAgent(t, kindLegacy, false, nil)
+	_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+	c.waitFor(t, "polling", 5*time.Second, healthIs("a", model.HealthPolling))
+	a.stop()
+	c.waitFor(t, "unreachable", 5*time.Second, healthIs("a", model.HealthUnreachable))
+	a.start()
+	c.waitFor(t, "polling again", 10*time.Second, healthIs("a", model.HealthPolling))
+}
