@@ -38,8 +38,10 @@ func (c *confirm) title() string {
 	return "Send this reply?"
 }
 
-// view draws the dialog within w columns.
-func (c *confirm) view(th *theme.Theme, w int, now time.Time) string {
+// view draws the dialog within w columns and, when it can, h lines: a
+// payload too long for the screen is cut in the middle with a line that
+// says how much more will be sent, so the answer keys stay on screen.
+func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	inner := max(w-4, 20)
 	var b strings.Builder
 	b.WriteString(th.DialogTitle.Render(c.title()) + "\n")
@@ -62,12 +64,18 @@ func (c *confirm) view(th *theme.Theme, w int, now time.Time) string {
 		ids += " · referenceTaskIds " + string(r)
 	}
 	b.WriteString(th.Muted.Render(wrapText(line(ids), inner)) + "\n")
-	b.WriteString(renderParts(th, m.Parts, inner))
-	b.WriteString("\n")
+	var keys string
 	if rem := c.arming.Remaining(now); rem > 0 {
-		b.WriteString(th.Muted.Render("y arms after a quiet moment (type-ahead protection) · n/esc: back"))
+		keys = th.Muted.Render("y arms after a quiet moment (type-ahead protection) · n/esc: back")
 	} else {
-		b.WriteString(th.Prompt.Render("y") + th.Text.Render(": send") + th.Muted.Render(" · n/esc: back"))
+		keys = th.Prompt.Render("y") + th.Text.Render(": send") + th.Muted.Render(" · n/esc: back")
 	}
-	return th.Dialog.Width(max(w-2, 10)).Render(b.String())
+	head := b.String()
+	parts := strings.Split(renderParts(th, m.Parts, inner), "\n")
+	room := h - 2 - strings.Count(head, "\n") - 1 // borders, head, keys
+	if len(parts) > room && room >= 2 {
+		more := len(parts) - room + 1
+		parts = append(parts[:room-1], th.Warn.Render(fmt.Sprintf("… %d more lines of the payload do not fit here; all of it is sent", more)))
+	}
+	return th.Dialog.Width(max(w-2, 10)).Render(head + strings.Join(parts, "\n") + "\n" + keys)
 }

@@ -222,7 +222,7 @@ func (j *Journal) View() string {
 		lines = append(lines, st.Render(sanitize.Line(j.notice, j.w)))
 	}
 	if j.conf != nil {
-		lines = append(lines, strings.Split(j.conf.view(th, j.w, j.ctx.Now()), "\n")...)
+		lines = append(lines, strings.Split(j.conf.view(th, j.w, j.h-len(lines), j.ctx.Now()), "\n")...)
 		return fitLines(lines, j.w, j.h)
 	}
 	if len(j.entries) == 0 {

@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -130,5 +131,45 @@ func TestABatchRebuildsTheQueueOnlyWhenItIsLookedAt(t *testing.T) {
 	m.Update(common.FleetChangedMsg{Result: res, Version: fx.fleet.Version()})
 	if len(m.items) != 4 || !strings.Contains(m.notice, "left the inbox") {
 		t.Fatalf("the selected task left: %d items, notice %q", len(m.items), m.notice)
+	}
+}
+
+// replyConfirm opens the confirmation of a reply to the code-reviewer
+// whose JSON data has n keys (n+2 lines once pretty-printed), at 80x24.
+func replyConfirm(t *testing.T, n int) (*Inbox, string) {
+	t.Helper()
+	fx := newFixture(t, false)
+	m := newInbox(t, fx)
+	m.SetSize(80, 22)
+	var js []string
+	for i := range n {
+		js = append(js, fmt.Sprintf(`"k%02d":%d`, i, i))
+	}
+	var c common.Component = m
+	c, _ = sendKeys(c, "j", "j", "r", "tab")
+	c = typeText(c, "{"+strings.Join(js, ",")+"}")
+	c, _ = sendKeys(c, "ctrl+s")
+	if m.mode != modeConfirm {
+		t.Fatalf("no confirmation:\n%s", c.View())
+	}
+	v := c.View()
+	uitest.CheckFrame(t, v, 80, 22, false)
+	return m, v
+}
+
+func TestConfirmationKeepsItsPayloadAndKeysOnScreen(t *testing.T) {
+	// 10 keys: the whole payload fits once the queue makes room.
+	_, v := replyConfirm(t, 10)
+	for _, want := range []string{"Send this reply?", `"k09": 9`, "y arms after a quiet moment"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("with 10 keys the confirmation lacks %q:\n%s", want, v)
+		}
+	}
+	// 40 keys cannot fit: cut in the middle, saying so, keys still shown.
+	_, v = replyConfirm(t, 40)
+	for _, want := range []string{"Send this reply?", "more lines of the payload do not fit here; all of it is sent", "y arms after a quiet moment"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("with 40 keys the confirmation lacks %q:\n%s", want, v)
+		}
 	}
 }

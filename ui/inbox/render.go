@@ -46,6 +46,7 @@ func (m *Inbox) View() string {
 		lines = append(lines, "", th.Muted.Render("Nothing is waiting for a person. Interrupted tasks (input-required, auth-required) show here."))
 		return m.fit(lines)
 	}
+	top := len(lines) // the title and the notice
 	lines = append(lines, m.rows()...)
 	lines = append(lines, th.HelpSep.Render(strings.Repeat("─", m.w)))
 	switch m.mode {
@@ -59,8 +60,12 @@ func (m *Inbox) View() string {
 		if m.rerr != "" {
 			lines = append(lines, th.Error.Render(sanitize.Line("✗ "+m.rerr, m.w)))
 		}
-	case modeConfirm:
-		lines = append(lines, strings.Split(m.conf.view(th, m.w, m.ctx.Now()), "\n")...)
+	case modeConfirm: // the payload comes before the queue when both do not fit
+		dlg := strings.Split(m.conf.view(th, m.w, m.h-top, m.ctx.Now()), "\n")
+		if len(lines)+len(dlg) > m.h {
+			lines = lines[:top]
+		}
+		lines = append(lines, dlg...)
 	default:
 		lines = append(lines, m.question(max(m.h-len(lines), 3))...)
 	}
