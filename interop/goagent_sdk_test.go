@@ -14,7 +14,8 @@ import (
 //   - SubscribeToTask on an INPUT_REQUIRED task fails (-32001 "no active
 //     execution", read by the client as ErrTaskNotFound) instead of
 //     returning a snapshot and staying open (in the instant after the
-//     execution stops it may replay the last events and close instead);
+//     execution stops it may replay the stored task and close, or hang:
+//     a Go SDK race that a client must survive with a deadline);
 //   - SubscribeToTask on a COMPLETED task fails the same way (the spec and
 //     the JS SDK say UnsupportedOperation, -32004);
 //   - a second CancelTask returns the CANCELED task, as on the JS peer;
@@ -28,27 +29,50 @@ func TestGoPeerDifferences(t *testing.T) {
 			c, _ := sdkClient(t, ga.URL, clientOpts{Binding: b, Token: t.Name()})
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			subscribeErr := func(id a2a.TaskID) (int, error) {
-				n := 0
-				for _, err := range c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: id}) {
+			// subscribeOnce subscribes with its own deadline and reports
+			// the events seen, the error, and whether the stream stayed
+			// open until the deadline.
+			subscribeOnce := func(id a2a.TaskID) (n int, hung bool, err error) {
+				sctx, scancel := context.WithTimeout(ctx, time.Second)
+				defer scancel()
+				for _, err := range c.SubscribeToTask(sctx, &a2a.SubscribeToTaskRequest{ID: id}) {
 					if err != nil {
-						return n, err
+						return n, sctx.Err() != nil, err
 					}
 					n++
 				}
-				return n, nil
+				return n, sctx.Err() != nil, nil
 			}
-			// Right after the execution stops, a subscribe may still attach
-			// and replay the last events, then close; later it fails. Either
-			// way the stream does not stay open (it returns here).
+			// Once the execution that wrote the task has stopped, a
+			// subscribe fails with ErrTaskNotFound. In the instant before
+			// (the Go SDK v2.4.0 still lists the execution while it closes
+			// its queue) a subscribe may attach, replay the stored task,
+			// and then close, or stay open with nothing more to come
+			// (seen on gRPC under -race: internal/taskexec Resubscribe
+			// versus the queue's teardown). Both are accepted only with the
+			// replay, and only until the agent gives the settled answer.
+			settled := func(what string, id a2a.TaskID) {
+				t.Helper()
+				for attempt := 1; ; attempt++ {
+					n, hung, err := subscribeOnce(id)
+					if errors.Is(err, a2a.ErrTaskNotFound) {
+						if attempt > 1 {
+							t.Logf("subscribe on %s settled to ErrTaskNotFound after %d attempts", what, attempt)
+						}
+						return
+					}
+					if n == 0 || (err != nil && !hung) || attempt == 10 {
+						t.Errorf("subscribe on %s: %d events, err %v, open until the deadline %v (attempt %d); pinned: ErrTaskNotFound (-32001 no active execution), after at most a replay while the execution stops", what, n, err, hung, attempt)
+						return
+					}
+					t.Logf("subscribe on %s attempt %d: replayed %d events, then %s", what, attempt, n, map[bool]string{true: "stayed open", false: "closed"}[hung])
+					time.Sleep(50 * time.Millisecond)
+				}
+			}
 			asked := send(t, c, "", "ask", false)
-			if n, err := subscribeErr(asked.ID); !errors.Is(err, a2a.ErrTaskNotFound) && (err != nil || n == 0) {
-				t.Errorf("subscribe on INPUT_REQUIRED: %d events, err %v; pinned: ErrTaskNotFound (-32001 no active execution), or a replay that closes", n, err)
-			}
+			settled("INPUT_REQUIRED", asked.ID)
 			done := send(t, c, "", "run", false)
-			if n, err := subscribeErr(done.ID); !errors.Is(err, a2a.ErrTaskNotFound) && (err != nil || n == 0) {
-				t.Errorf("subscribe on COMPLETED: %d events, err %v; pinned: ErrTaskNotFound, or a replay that closes", n, err)
-			}
+			settled("COMPLETED", done.ID)
 			long := send(t, c, "", "long", true)
 			waitState(t, c, long.ID, a2a.TaskStateWorking)
 			for i := range 2 {
