@@ -53,6 +53,8 @@ func describe(err error) string {
 		return fmt.Sprintf("forbidden%s: these credentials may not do this", statusWords(status, code))
 	case kindCanceled:
 		return "canceled"
+	case kindCut:
+		return "connection cut: the agent closed the connection in the middle of an answer (it may have restarted or crashed; the watcher asks again)"
 	case kindTimeout:
 		return "timed out: the agent did not answer in time (it may be overloaded or hanging)"
 	case kindUnreachable:

@@ -116,6 +116,7 @@ const (
 	kindTooLarge
 	kindStalled
 	kindCanceled
+	kindCut
 )
 
 // classify sorts an error into a kind.
@@ -169,6 +170,11 @@ func classify(err error) kind {
 	case errors.Is(err, a2a.ErrVersionNotSupported) || code == -32009 ||
 		strings.Contains(msg(), "no compatible transports"):
 		return kindVersion
+	case errors.Is(err, io.ErrUnexpectedEOF) && strings.Contains(msg(), "SSE stream error"):
+		// The stream's connection ended inside an event: an agent that
+		// restarted or crashed, not one that speaks bad A2A (a truncated
+		// unary body stays a protocol error).
+		return kindCut
 	case isProtocol(err, status, msg()):
 		return kindProtocol
 	}

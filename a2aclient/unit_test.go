@@ -121,6 +121,7 @@ func TestDescribe(t *testing.T) {
 			Err: &agentcard.ErrStatusNotOK{StatusCode: 404, Status: "404 Not Found"}}, "card not found (404 at http://h:1/.well-known/agent-card.json)"},
 		{wrap(a2a.ErrVersionNotSupported, 200, -32009), "version not supported"},
 		{wrap(fmt.Errorf("failed to decode response: %w", io.ErrUnexpectedEOF), 200, 0), "protocol error"},
+		{wrap(fmt.Errorf("SSE stream error: %w", io.ErrUnexpectedEOF), 200, 0), "connection cut"},
 		{wrap(fmt.Errorf("failed to decode response: %w", fmt.Errorf("%w: more than 8 bytes", ErrTooLarge)), 200, 0), "response too large"},
 		{wrap(fmt.Errorf("x: %w", context.DeadlineExceeded), 0, 0), "timed out"},
 		{wrap(a2a.NewError(a2a.ErrInternalError, "task execution is already in progress"), 200, -32603), "expects out-of-band authorization"},
