@@ -50,12 +50,16 @@ type fakeSender struct {
 	mu    sync.Mutex
 	tasks map[a2a.TaskID]*a2a.Task
 	sent  []*a2a.Message
+	fail  error // when set, Reply records the message and returns it
 }
 
 func (f *fakeSender) Reply(_ context.Context, _ string, msg *a2a.Message) (*a2a.Task, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sent = append(f.sent, msg)
+	if f.fail != nil {
+		return nil, f.fail
+	}
 	if msg.TaskID == "" { // a new task (a follow-up)
 		n := &a2a.Task{ID: a2a.TaskID(fmt.Sprintf("new-%d", len(f.sent))), ContextID: msg.ContextID, Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}
 		f.tasks[n.ID] = n

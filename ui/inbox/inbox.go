@@ -271,6 +271,6 @@ func (m *Inbox) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.Open, k.Sort},
 		{k.Reply, k.Approve, k.Deny},
-		{k.Switch, k.Send, k.Confirm, k.Decline, k.Back},
+		{k.Switch, k.Send, k.Continue, k.Confirm, k.Decline, k.Back},
 	}
 }

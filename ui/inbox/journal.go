@@ -348,7 +348,16 @@ func (j *Journal) ShortHelp() []key.Binding {
 	if j.conf != nil {
 		return []key.Binding{j.keys.Confirm, j.keys.Decline}
 	}
-	return []key.Binding{j.keys.Up, j.keys.Down, j.keys.Open, j.keys.Reconcile, j.keys.Retry}
+	keys := []key.Binding{j.keys.Up, j.keys.Down, j.keys.Open, j.keys.Reconcile}
+	if e := j.selected(); e != nil && !e.Observed() {
+		if e.Result.Retryable() {
+			keys = append(keys, j.keys.Retry)
+		}
+		if e.Problem == approvals.ProblemTaskEnded && e.Result == approvals.ResultRefused {
+			keys = append(keys, j.keys.FollowUp)
+		}
+	}
+	return keys
 }
 
 // FullHelp is every journal key.

@@ -1,14 +1,17 @@
 package inbox
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"a2atop/approvals"
 	"a2atop/model"
 	"a2atop/ui/common"
 	"a2atop/ui/internal/uitest"
@@ -171,5 +174,45 @@ func TestConfirmationKeepsItsPayloadAndKeysOnScreen(t *testing.T) {
 		if !strings.Contains(v, want) {
 			t.Errorf("with 40 keys the confirmation lacks %q:\n%s", want, v)
 		}
+	}
+}
+
+// helpKeys are the help names of bindings.
+func helpKeys(bs []key.Binding) string {
+	var out []string
+	for _, b := range bs {
+		out = append(out, b.Help().Key)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestJournalFooterOffersOnlyWhatTheEntryTakes(t *testing.T) {
+	fx := newFixture(t, false)
+	seedJournal(t, fx)
+	j := NewJournalView(fx.ctx, fx.svc, Options{})
+	j.SetSize(120, 38)
+	// Newest first: the dropped draft (observed), the refused deny, the accepted approve.
+	for i := range j.entries {
+		j.cursor = i
+		if got := " " + helpKeys(j.ShortHelp()) + " "; strings.Contains(got, " s ") {
+			t.Errorf("entry %d (%s %s) cannot be sent again, yet the footer offers %q", i, j.entries[i].Kind, j.entries[i].Result, got)
+		}
+	}
+	// An answer lost to a timeout is unknown: s sends it again.
+	fx.clk.add(time.Minute)
+	d, err := fx.svc.Prepare(fx.svc.ItemFor(fx.fleet.Task(model.TaskKey{Agent: "code-reviewer", ID: idReview})), approvals.Input{Kind: approvals.KindReply, Text: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.snd.mu.Lock()
+	fx.snd.fail = fmt.Errorf("reply: %w", context.DeadlineExceeded)
+	fx.snd.mu.Unlock()
+	if o := fx.svc.Send(t.Context(), d); !o.Result.Retryable() {
+		t.Fatalf("a canceled send is %s, want a retryable outcome", o.Result)
+	}
+	j.Update(common.TickMsg{Now: fx.clk.Now()})
+	j.cursor = 0
+	if got := " " + helpKeys(j.ShortHelp()) + " "; !strings.Contains(got, " s ") {
+		t.Errorf("the %s reply is retryable, yet the footer keys are %q", j.entries[0].Result, got)
 	}
 }
