@@ -229,19 +229,27 @@ func (j *Journal) View() string {
 		lines = append(lines, "", th.Muted.Render("No decisions yet. Replies, approvals and denials you send are recorded here first."))
 		return fitLines(lines, j.w, j.h)
 	}
-	if j.cursor < j.top {
-		j.top = j.cursor
-	}
+	j.scrollTo(j.h - len(lines))
 	var body []string
 	for i := j.top; i < len(j.entries) && len(lines)+len(body) < j.h; i++ {
-		block := j.entry(j.entries[i], i == j.cursor)
-		if i == j.cursor && len(lines)+len(body)+len(block) > j.h && i > j.top {
-			j.top++ // keep the selected entry whole on screen
-			return j.View()
-		}
-		body = append(body, block...)
+		body = append(body, j.entry(j.entries[i], i == j.cursor)...)
 	}
 	return fitLines(append(lines, body...), j.w, j.h)
+}
+
+// scrollTo moves the first entry drawn so that the selected one is whole
+// in avail lines: up to it, or down until the entries from top to it fit.
+// It measures only the entries between, not the journal.
+func (j *Journal) scrollTo(avail int) {
+	j.top = min(j.top, j.cursor)
+	used := 0
+	for i := j.cursor; i >= j.top; i-- {
+		used += len(j.entry(j.entries[i], i == j.cursor))
+		if used > avail {
+			j.top = min(i+1, j.cursor)
+			return
+		}
+	}
 }
 
 // entry draws one journal entry: the decision line, what was sent, and

@@ -216,3 +216,24 @@ func TestJournalFooterOffersOnlyWhatTheEntryTakes(t *testing.T) {
 		t.Errorf("the %s reply is retryable, yet the footer keys are %q", j.entries[0].Result, got)
 	}
 }
+
+func TestJournalScrollsToTheSelectedEntry(t *testing.T) {
+	fx := newFixture(t, false)
+	for i := range 200 {
+		fx.clk.add(time.Second)
+		if err := fx.svc.NoteLeft("code-reviewer", a2a.TaskID(fmt.Sprintf("t-%03d", i)), "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_WORKING", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j := NewJournalView(fx.ctx, fx.svc, Options{})
+	j.SetSize(80, 22)
+	for _, keys := range [][]string{{"G"}, {"k", "k", "k"}, {"g"}, {"j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j"}} {
+		sendKeys(j, keys...)
+		v := j.View()
+		uitest.CheckFrame(t, v, 80, 22, false)
+		sel := j.entries[j.cursor]
+		if !strings.Contains(v, "▸ ") || !strings.Contains(v, string(sel.TaskID)[:5]) {
+			t.Fatalf("after %v the selected entry %d (%s) is not on screen:\n%s", keys, j.cursor, sel.TaskID, v)
+		}
+	}
+}
