@@ -124,6 +124,10 @@ func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
 		m.move(-1)
 	case key.Matches(msg, k.Down):
 		m.move(1)
+	case key.Matches(msg, k.PageUp):
+		m.move(-m.listRows())
+	case key.Matches(msg, k.PageDown):
+		m.move(m.listRows())
 	case key.Matches(msg, k.Top):
 		m.move(-len(m.items))
 	case key.Matches(msg, k.Bottom):

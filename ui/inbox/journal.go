@@ -35,6 +35,9 @@ type Journal struct {
 	conf      *confirm // "send again?" for an unknown or not-delivered decision
 }
 
+// journalPage is how many entries pgup and pgdn move.
+const journalPage = 10
+
 // NewJournal returns the factory ui.Options.Journal expects.
 func NewJournal(svc *approvals.Service, o Options) func(common.Context) common.Component {
 	return func(ctx common.Context) common.Component { return NewJournalView(ctx, svc, o) }
@@ -146,6 +149,10 @@ func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 		j.cursor = max(j.cursor-1, 0)
 	case key.Matches(msg, k.Down):
 		j.cursor = max(min(j.cursor+1, len(j.entries)-1), 0)
+	case key.Matches(msg, k.PageUp):
+		j.cursor = max(j.cursor-journalPage, 0)
+	case key.Matches(msg, k.PageDown):
+		j.cursor = max(min(j.cursor+journalPage, len(j.entries)-1), 0)
 	case key.Matches(msg, k.Top):
 		j.cursor = 0
 	case key.Matches(msg, k.Bottom):
@@ -371,5 +378,5 @@ func (j *Journal) ShortHelp() []key.Binding {
 // FullHelp is every journal key.
 func (j *Journal) FullHelp() [][]key.Binding {
 	k := j.keys
-	return [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.Open}, {k.Reconcile, k.Retry, k.FollowUp, k.Confirm, k.Decline, k.Back}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open}, {k.Reconcile, k.Retry, k.FollowUp, k.Confirm, k.Decline, k.Back}}
 }

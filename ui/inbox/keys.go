@@ -7,6 +7,7 @@ import "github.com/charmbracelet/bubbles/key"
 // they are disabled in read-only mode.
 type KeyMap struct {
 	Up, Down, Top, Bottom key.Binding
+	PageUp, PageDown      key.Binding
 	Open                  key.Binding // the task's detail view
 	Sort                  key.Binding // oldest first -> by agent -> newest first
 	Reply, Approve, Deny  key.Binding
@@ -29,6 +30,8 @@ func DefaultKeyMap() KeyMap {
 		Down:      b("↓/j", "down", "down", "j"),
 		Top:       b("g", "top", "g", "home"),
 		Bottom:    b("G", "bottom", "G", "end"),
+		PageUp:    b("pgup", "page up", "pgup"),
+		PageDown:  b("pgdn", "page down", "pgdown"),
 		Open:      b("enter", "detail", "enter"),
 		Sort:      b("o", "sort", "o"),
 		Reply:     b("r", "reply", "r"),

@@ -237,3 +237,28 @@ func TestJournalScrollsToTheSelectedEntry(t *testing.T) {
 		}
 	}
 }
+
+func TestPageKeysMoveInTheInboxAndTheJournal(t *testing.T) {
+	fx := newFixture(t, false)
+	m := newInbox(t, fx)
+	m.SetSize(80, 10) // three rows at a time
+	sendKeys(m, "pgdown")
+	if m.cursor != m.listRows() {
+		t.Fatalf("pgdn moved the inbox cursor to %d, want %d", m.cursor, m.listRows())
+	}
+	sendKeys(m, "pgup")
+	if m.cursor != 0 {
+		t.Fatalf("pgup moved the inbox cursor to %d, want 0", m.cursor)
+	}
+	for i := range 30 {
+		fx.clk.add(time.Second)
+		if err := fx.svc.NoteLeft("code-reviewer", a2a.TaskID(fmt.Sprintf("t-%03d", i)), "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_WORKING", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j := NewJournalView(fx.ctx, fx.svc, Options{})
+	sendKeys(j, "pgdown", "pgdown")
+	if j.cursor != 2*journalPage {
+		t.Fatalf("pgdn twice moved the journal cursor to %d, want %d", j.cursor, 2*journalPage)
+	}
+}
