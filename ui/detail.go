@@ -44,6 +44,11 @@ type detailView struct {
 	links   []a2a.TaskID
 	link    int
 	built   builtFrom // what of the fleet's task the content was built from
+
+	bodyKey    bodyKey // what bodyText was built from
+	bodyText   string  // references, history and artifacts (or the raw JSON)
+	cached     bool
+	bodyBuilds int // how often the body was built (tests)
 }
 
 func newDetailView(ctx *common.Context, keys *KeyMap) detailView {

@@ -22,6 +22,19 @@ const (
 	tabSpaces    = "    "
 )
 
+// bodyKey is what the content below the overview (references, history,
+// artifacts) and the raw JSON are built from. The 1 Hz tick changes none
+// of it, so a tick rebuilds only the overview with its ages; a large log
+// is not wrapped and sanitized again every second.
+type bodyKey struct {
+	task    model.TaskKey
+	version uint64 // the fleet: this task, and the tasks its links name
+	seq     int    // the GetTask answer (fetched, err)
+	loading bool
+	w, link int
+	raw     bool
+}
+
 // content builds the detail text for the current width.
 func (v *detailView) content() string {
 	f := v.ctx.Fleet
@@ -30,18 +43,33 @@ func (v *detailView) content() string {
 		v.built = builtOf(t)
 	}
 	snap := v.snapshot(t)
+	v.links = referenceIDs(snap)
+	v.link = clamp(v.link, 0, len(v.links)-1)
+	key := bodyKey{task: v.key, version: f.Version(), seq: v.seq, loading: v.loading, w: v.w, link: v.link, raw: v.raw}
 	if v.raw {
-		return v.rawJSON(snap)
+		return v.body(key, func() string { return v.rawJSON(snap) })
 	}
 	var b section
 	b.w, b.th = max(v.w, 10), v.ctx.Theme
 	v.overview(&b, t, snap)
-	v.links = referenceIDs(snap)
-	v.link = clamp(v.link, 0, len(v.links)-1)
-	v.references(&b)
-	v.historySection(&b)
-	artifacts(&b, snap, t)
-	return strings.TrimRight(b.String(), "\n")
+	body := v.body(key, func() string {
+		var b section
+		b.w, b.th = max(v.w, 10), v.ctx.Theme
+		v.references(&b)
+		v.historySection(&b)
+		artifacts(&b, snap, t)
+		return b.String()
+	})
+	return strings.TrimRight(b.String()+body, "\n")
+}
+
+// body returns the cached body for key, building it when key changed.
+func (v *detailView) body(key bodyKey, build func() string) string {
+	if !v.cached || v.bodyKey != key {
+		v.bodyText, v.bodyKey, v.cached = build(), key, true
+		v.bodyBuilds++
+	}
+	return v.bodyText
 }
 
 // snapshot is the newest task data we have: the GetTask answer when it

@@ -442,3 +442,22 @@ func TestAgentCardSaysThingsOnce(t *testing.T) {
 		t.Errorf("planner's card repeats its name:\n%s", card)
 	}
 }
+
+func TestDetailTickRebuildsOnlyTheAges(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, "tab", "tab", "enter") // the passed suite, with its artifacts
+	before := m.detail.bodyBuilds
+	m.Update(tickMsg{now: testNow})
+	m.Update(tickMsg{now: testNow})
+	if m.detail.bodyBuilds != before {
+		t.Fatalf("a tick rebuilt the history and artifacts (%d -> %d builds)", before, m.detail.bodyBuilds)
+	}
+	// A new artifact on the task is shown at once.
+	ev := taskEvent("test-runner", idPassed, a2a.TaskStateCompleted, time.Minute, "suite finished at 9f3c2e1")
+	ev.Task.Artifacts = []*a2a.Artifact{{ID: "extra", Name: "coverage.txt", Parts: a2a.ContentParts{a2a.NewTextPart("81.2%")}}}
+	m.Update(eventsMsg{batch: []model.Event{ev}})
+	if v := m.View(); !strings.Contains(v, "coverage.txt") {
+		t.Fatalf("the new artifact is not shown:\n%s", v)
+	}
+}
