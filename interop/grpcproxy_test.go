@@ -28,8 +28,9 @@ func (p *proxy) frontGRPC(t *testing.T, upstream string) string {
 		Rewrite: func(r *httputil.ProxyRequest) {
 			r.Out.URL.Scheme, r.Out.URL.Host = "http", upstream
 		},
-		Transport:     &http.Transport{Protocols: &h2c},
-		FlushInterval: -1, // stream responses as they come
+		Transport:      &http.Transport{Protocols: &h2c},
+		FlushInterval:  -1, // stream responses as they come
+		ModifyResponse: trailersOnly,
 	}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -88,4 +89,26 @@ func (p *proxy) inspectGRPC(r *http.Request) (op, id string) {
 		p.subs[id]++
 	}
 	return op, id
+}
+
+// trailersOnly turns a gRPC "Trailers-Only" answer (an error: grpc-status
+// in the only HEADERS frame, which ends the stream) into headers plus
+// trailers. Relayed as is, the proxy may flush the headers before it knows
+// the body is empty, the stream then ends without trailers, and the client
+// reads "server closed the stream without sending trailers" instead of the
+// agent's error.
+func trailersOnly(resp *http.Response) error {
+	if resp.Header.Get("Grpc-Status") == "" {
+		return nil
+	}
+	if resp.Trailer == nil {
+		resp.Trailer = http.Header{}
+	}
+	for _, k := range []string{"Grpc-Status", "Grpc-Message", "Grpc-Status-Details-Bin"} {
+		if v := resp.Header.Values(k); len(v) > 0 {
+			resp.Trailer[k] = v
+			resp.Header.Del(k)
+		}
+	}
+	return nil
 }
