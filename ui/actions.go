@@ -70,6 +70,9 @@ func (m *Model) reply(t *model.Task) tea.Cmd {
 	case t == nil || t.Class != model.ClassInterrupted:
 		m.status.set("only interrupted tasks (input-required, auth-required) take a reply", true, now)
 		return nil
+	case !m.ctx.Writable(t.Key.Agent):
+		m.status.set(m.ctx.ReadOnlyWords(t.Key.Agent), true, now)
+		return nil
 	}
 	m.show(viewInbox)
 	next, cmd := m.inbox.Update(common.ReplyToMsg{Key: t.Key})

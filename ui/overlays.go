@@ -107,6 +107,10 @@ func (m *Model) askCancel(t *model.Task) {
 		m.status.set("the task is already "+stateText(t.State)+"; there is nothing to cancel", true, m.ctx.Now())
 		return
 	}
+	if !m.ctx.Writable(t.Key.Agent) {
+		m.status.set(m.ctx.ReadOnlyWords(t.Key.Agent), true, m.ctx.Now())
+		return
+	}
 	m.confirm = &confirmCancel{key: t.Key, state: t.State, text: t.Text}
 	m.overlay = overlayConfirm
 }

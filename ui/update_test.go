@@ -461,3 +461,16 @@ func TestDetailTickRebuildsOnlyTheAges(t *testing.T) {
 		t.Fatalf("the new artifact is not shown:\n%s", v)
 	}
 }
+
+func TestAgentReadOnlyInConfigRefusesWrites(t *testing.T) {
+	m, b := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	m.ctx.Fleet.Apply([]model.Event{{Kind: model.EventAgent, Agent: "test-runner", Info: &model.AgentInfo{ReadOnly: true}}})
+	press(m, "j", "c") // the running suite, on a read-only agent
+	if m.overlay != overlayNone || len(b.cancels) != 0 {
+		t.Fatal("c worked on an agent configured read_only")
+	}
+	if !strings.Contains(m.status.text, "read-only in the config") {
+		t.Fatalf("status %q does not say why", m.status.text)
+	}
+}

@@ -34,3 +34,22 @@ type Context struct {
 	Now      func() time.Time // the clock; tests fix it
 	Backend  Backend
 }
+
+// Writable reports whether actions that write to agent (cancel, reply,
+// approve, deny) are allowed: not when the dashboard runs --read-only,
+// nor when the agent's own config says read_only.
+func (c Context) Writable(agent string) bool {
+	if c.ReadOnly {
+		return false
+	}
+	a := c.Fleet.Agent(agent)
+	return a == nil || !a.Info.ReadOnly
+}
+
+// ReadOnlyWords says why nothing may be sent to agent.
+func (c Context) ReadOnlyWords(agent string) string {
+	if c.ReadOnly {
+		return "read-only: nothing is sent to agents (--read-only)"
+	}
+	return "agent " + agent + " is read-only in the config (read_only = true): nothing is sent to it"
+}

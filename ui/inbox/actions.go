@@ -181,6 +181,9 @@ func (m *Inbox) actionable() *approvals.Item {
 		return nil
 	case it == nil:
 		return nil
+	case !m.ctx.Writable(it.Key().Agent):
+		m.setNotice(m.ctx.ReadOnlyWords(it.Key().Agent), true)
+		return nil
 	case !it.Actionable:
 		m.setNotice(fmt.Sprintf("%s waits on %s: answer that one", keyName(it.Key()), keyName(it.Leaf.Key)), true)
 		return nil

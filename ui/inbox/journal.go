@@ -188,6 +188,10 @@ func (j *Journal) retry() tea.Cmd {
 	if e == nil || e.Observed() {
 		return nil
 	}
+	if !j.ctx.Writable(e.Agent) {
+		j.notice, j.noticeErr = j.ctx.ReadOnlyWords(e.Agent), true
+		return nil
+	}
 	d, err := j.svc.Retry(e.MessageID)
 	if err != nil {
 		j.notice, j.noticeErr = err.Error(), true
@@ -202,6 +206,10 @@ func (j *Journal) retry() tea.Cmd {
 func (j *Journal) followUp() tea.Cmd {
 	e := j.selected()
 	if e == nil || e.Observed() {
+		return nil
+	}
+	if !j.ctx.Writable(e.Agent) {
+		j.notice, j.noticeErr = j.ctx.ReadOnlyWords(e.Agent), true
 		return nil
 	}
 	d, err := j.svc.PrepareFollowUp(e.MessageID)
@@ -314,10 +322,10 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 			out = append(out, "    "+th.Label.Render("error:    ")+th.Error.Render(sanitize.Line(e.Error, max(j.w-14, 1))))
 		}
 		next := e.Next()
-		if e.Result.Retryable() && !j.ctx.ReadOnly {
+		if e.Result.Retryable() && j.ctx.Writable(e.Agent) {
 			next += " (s: send again)"
 		}
-		if e.Problem == approvals.ProblemTaskEnded && e.Result == approvals.ResultRefused && !j.ctx.ReadOnly {
+		if e.Problem == approvals.ProblemTaskEnded && e.Result == approvals.ResultRefused && j.ctx.Writable(e.Agent) {
 			next += " (f: follow-up task)"
 		}
 		out = append(out, "    "+th.Label.Render("next:     ")+th.Muted.Render(sanitize.Line(next, max(j.w-14, 1))))

@@ -229,7 +229,7 @@ func (m *Inbox) question(maxLines int) []string {
 		lines = append(lines, th.Warn.Render(sanitize.Line(fmt.Sprintf("decided: %s by %s at %s → %s", p.Kind, p.Approver,
 			p.DecidedAt.UTC().Format("15:04:05Z"), p.Words()), m.w)))
 	}
-	if it.Actionable && !m.ctx.ReadOnly && m.mode == modeList {
+	if it.Actionable && m.ctx.Writable(it.Key().Agent) && m.mode == modeList {
 		lines = append(lines, th.Muted.Render(actionHint(it)))
 	}
 	if len(lines) > maxLines {

@@ -268,3 +268,23 @@ func TestJournalOffersFollowUpForEndedTask(t *testing.T) {
 		t.Fatalf("follow-up sent %+v", last)
 	}
 }
+
+func TestAgentReadOnlyInConfigRefusesDecisions(t *testing.T) {
+	fx := newFixture(t, false)
+	for _, a := range fx.fleet.Agents() {
+		fx.fleet.Apply([]model.Event{{Kind: model.EventAgent, Agent: a.Name, Info: &model.AgentInfo{ReadOnly: true}}})
+	}
+	var c common.Component = newInbox(t, fx)
+	for _, k := range []string{"a", "r", "d"} {
+		c, _ = sendKeys(c, k)
+		if c.(*Inbox).Capturing() {
+			t.Fatalf("%s opened a dialog for a read-only agent", k)
+		}
+	}
+	if v := c.View(); !strings.Contains(v, "read-only in the config") || strings.Contains(v, "a: approve") {
+		t.Fatalf("view does not say the agent is read-only, or offers actions:\n%s", v)
+	}
+	if len(fx.snd.sent) != 0 {
+		t.Fatal("something was sent")
+	}
+}
