@@ -34,6 +34,14 @@ func sendReply(ctx context.Context, cfg *config.Config, agent string, id a2a.Tas
 		return exitFailed
 	}
 	defer svc.Close()
+	// Decisions a crash or a timeout left open are settled first (GetTask
+	// and our messageId in the history; nothing is sent), so that a
+	// decision whose outcome is unknown is not followed by a second one.
+	recCtx, cancel := context.WithTimeout(ctx, f.timeout)
+	for _, o := range svc.Reconcile(recCtx) {
+		log.Info("reconciled an open decision", logKeyAgent, o.Agent, logKeyResult, string(o.Result))
+	}
+	cancel()
 
 	getCtx, cancel := context.WithTimeout(ctx, f.timeout)
 	task, err := mgr.Get(getCtx, agent, id, 0, false)

@@ -13,10 +13,12 @@ import (
 
 // Log keys used by package main.
 const (
+	logKeyAgent  = "agent"
 	logKeyAgents = "agents"
 	logKeyCmd    = "cmd"
 	logKeyErr    = "err"
 	logKeyPath   = "path"
+	logKeyResult = "result"
 )
 
 // processSink is where loggers we do not construct write: slog.Default
