@@ -30,9 +30,10 @@ const usageText = `a2atop — a terminal dashboard for A2A agents
 Usage:
   a2atop [--config FILE] [--read-only] [URL...]
         open the dashboard on the configured agents plus the agent base URLs given
-  a2atop demo [--agents-only] [--pace D] [--read-only]
+  a2atop demo [--agents-only] [--pace D] [--base-port N] [--read-only]
         start five demo agents on 127.0.0.1 and open the dashboard on them;
-        --agents-only prints "NAME URL" per agent and serves until Ctrl+C
+        --agents-only prints "NAME URL" per agent and serves until Ctrl+C;
+        --base-port puts them on ports N..N+4, so they keep their URLs when restarted
   a2atop check [--config FILE] [--timeout D] [URL...]
         fetch every agent's card and try ListTasks; print a table
   a2atop tasks --json [--config FILE] [--timeout D] [URL...]
