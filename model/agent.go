@@ -3,11 +3,7 @@ package model
 // applyGone marks a task the agent says it no longer knows. A task we
 // do not hold is not created just to be marked gone.
 func (f *Fleet) applyGone(ev *Event) {
-	a := f.byName[ev.Agent]
-	if a == nil {
-		return
-	}
-	t := a.tasks[ev.Task.ID]
+	t := f.find(ev.Agent, ev.Task.ID)
 	if t == nil || t.Gone {
 		return
 	}
@@ -35,7 +31,7 @@ func (f *Fleet) applyHealth(a *Agent, h HealthUpdate) {
 	default:
 		return // connecting: we do not know yet; leave the marks as they are
 	}
-	for _, t := range a.tasks {
+	for _, t := range a.held {
 		t.Stale = stale
 	}
 }

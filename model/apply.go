@@ -1,6 +1,8 @@
 package model
 
 import (
+	"hash/maphash"
+
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
 
@@ -104,10 +106,9 @@ func (f *Fleet) heard(t *Task, ev *Event) {
 
 func (f *Fleet) applySnapshot(ev *Event) {
 	s := ev.Task
-	a := f.agent(ev.Agent)
-	t := a.tasks[s.ID]
+	t := f.find(ev.Agent, s.ID)
 	if t == nil {
-		t = f.newTask(a, s.ID, ev)
+		t = f.newTask(f.agent(ev.Agent), s.ID, ev)
 		f.replaceSnapshot(t, s, ev)
 		return
 	}
@@ -124,9 +125,9 @@ func (f *Fleet) applySnapshot(ev *Event) {
 
 func (f *Fleet) applyStatus(ev *Event) {
 	se := ev.Status
-	a := f.agent(ev.Agent)
-	t := a.tasks[se.TaskID]
+	t := f.find(ev.Agent, se.TaskID)
 	if t == nil {
+		a := f.agent(ev.Agent)
 		t = f.newTask(a, se.TaskID, ev)
 		s := &a2a.Task{ID: se.TaskID, ContextID: se.ContextID, Status: se.Status}
 		f.replaceSnapshot(t, s, ev)
@@ -142,30 +143,34 @@ func (f *Fleet) applyStatus(ev *Event) {
 	if f.older(t, se.Status.Timestamp) {
 		return
 	}
-	held := &t.Snapshot.Status
-	if !f.newer(t, se.Status.Timestamp) && sameStatus(held, &se.Status) {
+	// A newer timestamp cannot be a repeat; only then is the held status
+	// (on the snapshot, another cache line) read.
+	st := &se.Status
+	if !f.newer(t, st.Timestamp) && sameStatus(&t.Snapshot.Status, st) {
 		return
 	}
-	*held = se.Status
-	if t.Snapshot.ContextID == "" {
+	// The snapshot is only written here: the fields this event changes
+	// are derived from st, and hasCtx stands for Snapshot.ContextID != "".
+	t.Snapshot.Status = *st
+	if !t.hasCtx && se.ContextID != "" {
 		t.Snapshot.ContextID = se.ContextID
+		t.hasCtx = true
 	}
 	t.fp = 0
-	f.setStatus(t, held, ev)
+	f.setStatus(t, st, ev)
 	if t.State == a2a.TaskStateCompleted {
 		t.Hint = hintOf(t.Snapshot.Artifacts)
 	}
-	f.setRefs(t, t.histRefs || t.metaRefs || f.msgRefs(t, held.Message))
+	f.setRefs(t, t.histRefs || t.metaRefs || f.msgRefs(t, st.Message))
 	t.Source = ev.Source
 	f.changed(t)
 }
 
 func (f *Fleet) applyArtifact(ev *Event) {
 	ae := ev.Artifact
-	a := f.agent(ev.Agent)
-	t := a.tasks[ae.TaskID]
+	t := f.find(ev.Agent, ae.TaskID)
 	if t == nil {
-		t = f.newTask(a, ae.TaskID, ev)
+		t = f.newTask(f.agent(ev.Agent), ae.TaskID, ev)
 		s := &a2a.Task{ID: ae.TaskID, ContextID: ae.ContextID}
 		f.replaceSnapshot(t, s, ev)
 	} else {
@@ -207,7 +212,11 @@ func (f *Fleet) newTask(a *Agent, id a2a.TaskID, ev *Event) *Task {
 		f.slots = append(f.slots, t)
 	}
 	f.touch(t)
-	a.tasks[id] = t
+	h := f.idHash(id)
+	t.twin = f.byID[h]
+	f.byID[h] = t
+	t.heldIdx = int32(len(a.held))
+	a.held = append(a.held, t)
 	a.Counts[ClassUnknown]++
 	f.ntasks++
 	return t
@@ -238,4 +247,20 @@ func (f *Fleet) violation(t *Task) {
 	t.agent.Violations++
 	f.res.Violations++
 	f.version++
+}
+
+// idHash is the key of a task id in Fleet.byID.
+func (f *Fleet) idHash(id a2a.TaskID) uint64 {
+	return maphash.String(f.seed, string(id))
+}
+
+// find returns the agent's task with this id, or nil. The map is keyed
+// by a hash so that a lookup compares integers in the map's own memory;
+// the key is checked on the task, which is read anyway.
+func (f *Fleet) find(agent string, id a2a.TaskID) *Task {
+	t := f.byID[f.idHash(id)]
+	for t != nil && (t.Key.ID != id || t.Key.Agent != agent) {
+		t = t.twin
+	}
+	return t
 }

@@ -306,6 +306,9 @@ func TestApplyRules(t *testing.T) {
 				if f.Task(TaskKey{"planner", "p1"}).Stale {
 					t.Errorf("another agent's task went stale")
 				}
+				if f.Index(ClassActive, Query{}, kD1) < 0 || f.Count(ClassActive, Query{}) != 2 {
+					t.Errorf("the unreachable agent's task left the pane")
+				}
 				if got := f.RowHint(tk); got != "stale: agent unreachable" {
 					t.Errorf("row hint = %q", got)
 				}

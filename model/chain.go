@@ -81,18 +81,28 @@ func (f *Fleet) resolve(t *Task, id a2a.TaskID) *Task {
 		return nil
 	}
 	var best *Task
-	for _, a := range f.agents {
-		c := a.tasks[id]
-		if c == nil || c == t || c.Class == ClassTerminal {
+	for c := f.byID[f.idHash(id)]; c != nil; c = c.twin {
+		if c.Key.ID != id || c == t || c.Class == ClassTerminal {
 			continue
 		}
-		if best == nil ||
-			(c.Class == ClassInterrupted) != (best.Class == ClassInterrupted) && c.Class == ClassInterrupted ||
-			(c.Class == ClassInterrupted) == (best.Class == ClassInterrupted) && c.Updated.After(best.Updated) {
+		if best == nil || better(c, best) {
 			best = c
 		}
 	}
 	return best
+}
+
+// better reports whether blocker c beats b: interrupted first, then the
+// most recently updated, then the agent added first.
+func better(c, b *Task) bool {
+	ci, bi := c.Class == ClassInterrupted, b.Class == ClassInterrupted
+	switch {
+	case ci != bi:
+		return ci
+	case !c.Updated.Equal(b.Updated):
+		return c.Updated.After(b.Updated)
+	}
+	return c.agent.pos < b.agent.pos
 }
 
 // link is the chain step from t: its blocker when both are interrupted.

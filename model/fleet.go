@@ -1,6 +1,8 @@
 package model
 
 import (
+	"hash/maphash"
+	"slices"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -19,7 +21,9 @@ type TaskKey struct {
 // for Snapshot too (status and artifact events change it in place): copy
 // the fields a tea.Cmd needs before it runs on another goroutine.
 type Task struct {
-	// The fields an event touches come first, within two cache lines.
+	// The fields a status event reads come first, in the first two cache
+	// lines (a Task is 64-byte aligned): at 100,000 tasks every line an
+	// event touches is a cache miss (BENCHMARKS.md, model).
 
 	Key      TaskKey
 	Snapshot *a2a.Task     // latest; history and artifacts capped by Options
@@ -29,34 +33,47 @@ type Task struct {
 	Updated   time.Time
 	LastHeard time.Time // when we last heard of it, even from an event that changed nothing (Version does not move for that alone)
 	// Text is the status message's text parts joined on one line (raw).
-	Text   string
-	Class  Class
-	Source Source // where the data we hold came from
-	Stale  bool   // its agent is unreachable, unauthorized or backing off
+	Text  string
+	Class Class
 	// Gone is set when the agent answered that it no longer knows the
 	// task (TaskNotFound, which may also mean access was lost). The task
 	// stays on screen; a later event for it clears Gone.
-	Gone bool
-
+	Gone     bool
 	dirty    bool // changed since the pane indexes last saw it (view.go)
 	hasTS    bool // Updated is the agent's status timestamp
 	hasRefs  bool // status message, history or metadata may name a blocker
 	histRefs bool // some history message names a blocker
-	agent    *Agent
-	mark     uint64 // the batch that last touched its class (apply.go)
-	start    Class  // class at the start of that batch
-	metaRefs bool   // the snapshot's metadata has the agent's chain key
-	removed  bool   // evicted; the indexes drop it at the next sync
-	indexed  bool   // the pane indexes hold it under ixClass, ixUpd, ixSince
-	ixClass  Class
-	heapIdx  int32  // position in the agent's terminal heap, -1 if none
-	seq      uint64 // creation order, unique: the last sort tie-break
+	metaRefs bool // the snapshot's metadata has the agent's chain key
+	hasCtx   bool // Snapshot.ContextID is set
+
+	// Written by every event, read rarely (stores need not wait).
+
+	Source  Source // where the data we hold came from
+	Stale   bool   // its agent is unreachable, unauthorized or backing off
+	removed bool   // evicted; the indexes drop it at the next sync
+	start   Class  // class at the start of the batch that last touched its class
+	heapIdx int32  // position in the agent's terminal heap, -1 if none
+	fp      uint64 // fingerprint of the last snapshot as received; 0 = unknown
+	agent   *Agent
+	mark    uint64 // the batch that last touched its class (apply.go)
+
+	// Cold: read by queries, set on creation, or rarely changed. Keep
+	// the Task within 320 bytes, a size class whose objects are 64-byte
+	// aligned, so the two lines above are two lines.
+
+	twin     *Task  // the next task in the same Fleet.byID chain
 	slot     uint32 // index in Fleet.slots
+	heldIdx  int32  // index in agent.held
+	seq      uint64 // creation order, unique: the last sort tie-break
 	ixUpd    int64  // -Updated in ns, as indexed
 	ixSince  int64  // Since in ns, as indexed
-	fp       uint64 // fingerprint of the last snapshot as received; 0 = unknown
 	artBytes int    // artifact bytes held (estimate), against MaxArtifactBytes
-	artFull  bool   // an artifact was cut: later append chunks are dropped
+	indexed  bool   // the pane indexes hold it under ixClass, ixUpd, ixSince
+	ixClass  Class
+	artFull  bool // an artifact was cut: later append chunks are dropped
+	// Truncated is set when history or artifact content was cut to the
+	// Options caps; the detail view fetches the rest with GetTask.
+	Truncated bool
 
 	// Since is the earliest time we know for the task: the status
 	// timestamp (or arrival time) of the first event we saw for it. It
@@ -72,9 +89,6 @@ type Task struct {
 	// Violations counts protocol violations seen on this task (events
 	// after it reached a terminal state).
 	Violations int
-	// Truncated is set when history or artifact content was cut to the
-	// Options caps; the detail view fetches the rest with GetTask.
-	Truncated bool
 	// Partial lists artifacts still being streamed: an append chunk
 	// arrived and no lastChunk yet. Cleared when the task ends.
 	Partial []a2a.ArtifactID
@@ -92,7 +106,8 @@ type Agent struct {
 	// Configured is true for agents added with AddAgent.
 	Configured bool
 
-	tasks    map[a2a.TaskID]*Task
+	pos      int      // index in Fleet.agents
+	held     []*Task  // its tasks, in no order (Task.heldIdx), for health changes
 	term     termHeap // terminal tasks, oldest Updated first, for eviction
 	chainKey string   // Options.ChainKeys[Name]
 	rank     uint32   // position by name, for SortAgent
@@ -141,9 +156,13 @@ func (o Options) withDefaults() Options {
 // indexes behind the panes. The zero value is not usable; call NewFleet.
 // A Fleet is owned by one goroutine and is not safe for concurrent use.
 type Fleet struct {
-	opts    Options
-	agents  []*Agent
-	byName  map[string]*Agent
+	opts   Options
+	agents []*Agent
+	byName map[string]*Agent
+	// byID holds every task by idHash(Key.ID); tasks whose ids hash
+	// alike (the same id at another agent, or a collision) follow twin.
+	byID    map[uint64]*Task
+	seed    maphash.Seed
 	last    *Agent // the agent of the previous event: batches come per agent
 	version uint64
 	seq     uint64
@@ -173,6 +192,8 @@ func NewFleet(o Options) *Fleet {
 	return &Fleet{
 		opts:      o.withDefaults(),
 		byName:    make(map[string]*Agent),
+		byID:      make(map[uint64]*Task),
+		seed:      maphash.MakeSeed(),
 		referrers: make(map[*Task]struct{}),
 	}
 }
@@ -197,7 +218,7 @@ func (f *Fleet) agent(name string) *Agent {
 		f.last = a
 		return a
 	}
-	a := &Agent{Name: name, tasks: make(map[a2a.TaskID]*Task), chainKey: f.opts.ChainKeys[name]}
+	a := &Agent{Name: name, pos: len(f.agents), chainKey: f.opts.ChainKeys[name]}
 	f.byName[name] = a
 	f.agents = append(f.agents, a)
 	f.rankAgents()
@@ -207,22 +228,19 @@ func (f *Fleet) agent(name string) *Agent {
 
 // Task returns the task with key k, or nil if the fleet does not hold it.
 func (f *Fleet) Task(k TaskKey) *Task {
-	a := f.byName[k.Agent]
-	if a == nil {
-		return nil
-	}
-	return a.tasks[k.ID]
+	return f.find(k.Agent, k.ID)
 }
 
 // Lookup returns every agent's task with this id, in agent order. Task
 // ids are unique per agent only, so there may be more than one.
 func (f *Fleet) Lookup(id a2a.TaskID) []*Task {
 	var out []*Task
-	for _, a := range f.agents {
-		if t := a.tasks[id]; t != nil {
+	for t := f.byID[f.idHash(id)]; t != nil; t = t.twin {
+		if t.Key.ID == id {
 			out = append(out, t)
 		}
 	}
+	slices.SortFunc(out, func(a, b *Task) int { return a.agent.pos - b.agent.pos })
 	return out
 }
 

@@ -116,7 +116,7 @@ func FuzzApply(f *testing.F) {
 				}
 			}
 			for _, a := range fl.agents {
-				for _, tk := range a.tasks {
+				for _, tk := range heldTasks(fl, a) {
 					if st, ok := final[tk]; ok && (tk.State != st || tk.Class != ClassTerminal) {
 						t.Fatalf("terminal task %v left %s for %s", tk.Key, st, tk.State)
 					}
@@ -132,7 +132,7 @@ func FuzzApply(f *testing.F) {
 						rows := fl.Page(c, q, 0, fl.Len()+1)
 						n := 0
 						for _, a := range fl.agents {
-							for _, tk := range a.tasks {
+							for _, tk := range heldTasks(fl, a) {
 								if tk.Class == c && q.Filter.Match(tk) {
 									n++
 									if !slices.Contains(rows, tk) {

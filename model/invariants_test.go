@@ -14,12 +14,20 @@ func checkInvariants(t testing.TB, f *Fleet) {
 	var held [4]int
 	for _, a := range f.Agents() {
 		var n [4]int
-		for _, tk := range a.tasks {
+		for _, tk := range heldTasks(f, a) {
 			n[tk.Class]++
 			held[tk.Class]++
 		}
 		if n != a.Counts {
 			t.Fatalf("agent %q counts %v, tasks held %v", a.Name, a.Counts, n)
+		}
+		if len(a.held) != n[0]+n[1]+n[2]+n[3] {
+			t.Fatalf("agent %q lists %d tasks, holds %d", a.Name, len(a.held), n[0]+n[1]+n[2]+n[3])
+		}
+		for i, tk := range a.held {
+			if tk.agent != a || int(tk.heldIdx) != i || tk.removed {
+				t.Fatalf("agent %q task list entry %d is %v", a.Name, i, tk.Key)
+			}
 		}
 	}
 	for _, s := range []SortBy{SortUpdated, SortAge, SortAgent} {
@@ -61,4 +69,18 @@ func checkInvariants(t testing.TB, f *Fleet) {
 func keyLess(a, b *Task, s SortBy) bool {
 	ka, kb := keyOf(a, s), keyOf(b, s)
 	return ka.less(&kb)
+}
+
+// heldTasks returns a's tasks as the id map holds them (not the slots
+// the pane indexes are built from), in no particular order.
+func heldTasks(f *Fleet, a *Agent) []*Task {
+	var out []*Task
+	for _, t := range f.byID {
+		for ; t != nil; t = t.twin {
+			if t.agent == a {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }

@@ -167,7 +167,7 @@ func TestIncrementalIndexesMatchBruteForce(t *testing.T) {
 			for c := ClassUnknown; c <= ClassTerminal; c++ {
 				var want []*Task
 				for _, a := range f.agents {
-					for _, tk := range a.tasks {
+					for _, tk := range heldTasks(f, a) {
 						if tk.Class == c && q.Filter.Match(tk) {
 							want = append(want, tk)
 						}

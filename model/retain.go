@@ -59,13 +59,38 @@ func (f *Fleet) evictOverfull() {
 // pane indexes.
 func (f *Fleet) evict(t *Task) {
 	a := t.agent
-	if a.tasks[t.Key.ID] == t {
-		delete(a.tasks, t.Key.ID)
-	}
+	f.unlinkID(t)
+	last := a.held[len(a.held)-1]
+	a.held[t.heldIdx] = last
+	last.heldIdx = t.heldIdx
+	a.held[len(a.held)-1] = nil
+	a.held = a.held[:len(a.held)-1]
 	a.Counts[t.Class]--
 	f.ntasks--
 	t.removed = true
 	f.setRefs(t, false)
 	f.res.Evicted++
 	f.changed(t)
+}
+
+// unlinkID removes t from the fleet's id map.
+func (f *Fleet) unlinkID(t *Task) {
+	h := f.idHash(t.Key.ID)
+	p := f.byID[h]
+	if p == t {
+		if t.twin == nil {
+			delete(f.byID, h)
+		} else {
+			f.byID[h] = t.twin
+		}
+		t.twin = nil
+		return
+	}
+	for ; p != nil; p = p.twin {
+		if p.twin == t {
+			p.twin = t.twin
+			t.twin = nil
+			return
+		}
+	}
 }

@@ -39,6 +39,7 @@ func (f *Fleet) replaceSnapshot(t *Task, s *a2a.Task, ev *Event) {
 		t.Partial = nil
 	}
 	t.Snapshot = s
+	t.hasCtx = s.ContextID != ""
 	t.histRefs = f.historyRefs(t, s.History)
 	t.metaRefs = f.chainKeyIn(t, s.Metadata)
 	prevUpdated := t.Updated
@@ -68,13 +69,16 @@ func (f *Fleet) setStatus(t *Task, st *a2a.TaskStatus, ev *Event) {
 	}
 	t.State = state
 	t.hasTS = st.Timestamp != nil
+	// Since is zero only while Updated is (Since is the first non-zero
+	// Updated), so it is read only then: it is on a colder cache line.
+	setSince := t.Updated.IsZero() && t.Since.IsZero()
 	switch {
 	case st.Timestamp != nil:
 		t.Updated = *st.Timestamp
 	case !ev.At.IsZero():
 		t.Updated = ev.At
 	}
-	if t.Since.IsZero() {
+	if setSince {
 		t.Since = t.Updated
 	}
 	t.Text = textOf(st.Message)

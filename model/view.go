@@ -107,11 +107,9 @@ func (f *Fleet) view(c Class, q Query) *view {
 	v := &view{class: c, sort: q.Sort, filter: q.Filter.clone(), used: f.tick}
 	var es []entry
 	if q.Filter.Empty() {
-		for _, a := range f.agents {
-			for _, t := range a.tasks {
-				if t.Class == c {
-					es = append(es, keyOf(t, q.Sort))
-				}
+		for _, t := range f.slots {
+			if t != nil && !t.removed && t.Class == c {
+				es = append(es, keyOf(t, q.Sort))
 			}
 		}
 		slices.SortFunc(es, func(a, b entry) int {
