@@ -44,8 +44,13 @@ func ParseFilter(s string) Filter {
 				f.Agents = append(f.Agents, strings.ToLower(val))
 			}
 		case "state":
-			if val != "" {
-				f.States = append(f.States, NormalizeState(a2a.TaskState(val)))
+			if val == "" {
+				continue
+			}
+			if st, ok := parseState(val); ok {
+				f.States = append(f.States, st)
+			} else {
+				f.Invalid = append(f.Invalid, tok)
 			}
 		case "class":
 			if val == "" {
@@ -61,6 +66,38 @@ func ParseFilter(s string) Filter {
 		}
 	}
 	return f
+}
+
+// knownStates are the states a state: token may name by a prefix.
+var knownStates = []a2a.TaskState{
+	a2a.TaskStateSubmitted, a2a.TaskStateWorking, a2a.TaskStateInputRequired, a2a.TaskStateAuthRequired,
+	a2a.TaskStateCompleted, a2a.TaskStateFailed, a2a.TaskStateCanceled, a2a.TaskStateRejected,
+}
+
+// parseState reads the value of a state: token: a full name in any of
+// the forms NormalizeState knows, or the start of one that names a single
+// state ("rej", "input"). A prefix of several states ("c": completed,
+// canceled) is not ok. Any other value is kept as it is, so that a state
+// of the agent's own ("paused") can be found.
+func parseState(val string) (a2a.TaskState, bool) {
+	st := NormalizeState(a2a.TaskState(val))
+	if st == a2a.TaskStateUnspecified || ClassOf(st) != ClassUnknown {
+		return st, true
+	}
+	want := strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(strings.ToUpper(val), "TASK_STATE_")), "_", "-")
+	var found []a2a.TaskState
+	for _, k := range knownStates {
+		if strings.HasPrefix(ShortState(k), want) {
+			found = append(found, k)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return st, true
+	case 1:
+		return found[0], true
+	}
+	return st, false
 }
 
 func parseClass(s string) (Class, bool) {

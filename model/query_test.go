@@ -26,10 +26,22 @@ func TestParseFilter(t *testing.T) {
 		{"agent:test state:working 9f3c", "agent:test state:working 9f3c"},
 		{"url:http://x", "url:http://x"},
 		{":x", ":x"},
+		{"state:rej", "state:rejected"},
+		{"state:input", "state:input-required"},
+		{"state:AUTH", "state:auth-required"},
+		{"state:c", "state:c"},                    // completed or canceled: names nothing alone
+		{"state:paused", "state:unknown(paused)"}, // an agent's own state
+		{"state:TASK_STATE_PAUSED", "state:unknown(TASK_STATE_PAUSED)"},
+		{"state:unknown", "state:unknown"},
 	}
 	for _, tt := range tests {
 		if got := ParseFilter(tt.in).String(); got != tt.want {
 			t.Errorf("ParseFilter(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	for _, in := range []string{"state:c", "class:nope"} {
+		if f := ParseFilter(in); len(f.Invalid) != 1 {
+			t.Errorf("ParseFilter(%q).Invalid = %v, want the token", in, f.Invalid)
 		}
 	}
 	if !ParseFilter("  ").Empty() || ParseFilter("class:nope").Empty() {
