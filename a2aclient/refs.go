@@ -91,11 +91,15 @@ func (m *Manager) known(id a2a.TaskID) bool {
 	return false
 }
 
-// lists reports whether the agent's card was read and it lists tasks for us.
+// lists reports whether the agent's card was read and it lists tasks for
+// us. An agent not connected yet may turn out not to list: it counts as
+// one that does not, so a reference seen before its card is read still
+// reaches it (an agent that lists, asked once, answers TaskNotFound and
+// is not asked again).
 func (w *watcher) lists() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.info == nil || w.listing && !w.listDenied
+	return w.info != nil && w.listing && !w.listDenied
 }
 
 // rememberRef watches id as a task this agent may hold, unless it said
