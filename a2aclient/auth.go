@@ -31,6 +31,9 @@ func (a *authInterceptor) Before(ctx context.Context, req *sdk.Request) (context
 		// The SDK always sets it; keep the guarantee if that ever changes.
 		req.ServiceParams[a2a.SvcParamVersion] = []string{string(a2a.Version)}
 	}
+	if a.c.legacyREST.Load() {
+		ctx = context.WithValue(ctx, refFixKey{}, newRefFix(req.Payload))
+	}
 	if len(a.c.opts.Headers) == 0 || !a.c.allowed(hostPort(req.BaseURL)) {
 		return ctx, nil, nil
 	}
@@ -38,6 +41,16 @@ func (a *authInterceptor) Before(ctx context.Context, req *sdk.Request) (context
 		req.ServiceParams.Append(h.Name, h.Value)
 	}
 	return ctx, nil, nil
+}
+
+// After implements sdk.CallInterceptor: on an A2A 0.3 HTTP+JSON
+// interface it puts back the referenceTaskIds the SDK's decoding dropped
+// (see refFix).
+func (a *authInterceptor) After(ctx context.Context, resp *sdk.Response) error {
+	if f := refFixFrom(ctx); f != nil && resp.Payload != nil {
+		f.restore(resp.Payload)
+	}
+	return nil
 }
 
 // grpcUnary records gRPC calls in the capture ring and the call's probe.

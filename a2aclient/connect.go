@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
@@ -31,6 +32,9 @@ type conn struct {
 	hc     *http.Client
 	rt     *captureTransport
 	origin string // host:port of opts.URL
+	// legacyREST: the chosen interface is A2A 0.3 HTTP+JSON, whose SDK
+	// conversion drops referenceTaskIds (see refFix).
+	legacyREST atomic.Bool
 }
 
 func newConn(o AgentOptions, captureN int) *conn {

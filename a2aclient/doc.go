@@ -90,6 +90,17 @@
 //     state or timestamp changes. When GetTask finds the task, the refusal
 //     is logged at debug level only, never shown on the agent's row (nor
 //     UnsupportedOperation on a task GetTask finds terminal, spec §3.1.6).
+//   - The SDK's A2A 0.3 HTTP+JSON conversion (a2apb/v0/pbjson, used by
+//     its 0.3 REST client) drops Message.referenceTaskIds both ways: a
+//     follow-up would reach a 0.3 REST agent without naming the task it
+//     follows, and chains through such agents could not be linked. (0.3
+//     JSON-RPC keeps them.) On such an interface authInterceptor gives
+//     each call a refFix (refs03.go): the RoundTripper writes the sent
+//     message's referenceTaskIds back into the request JSON, and records
+//     those of every message object in response bodies and SSE events by
+//     messageId; the interceptor's After puts them on the decoded task,
+//     message, status update or listing where the SDK left them out. A
+//     message without a messageId cannot be matched.
 //   - The factory does not say which interface it picked; we filter the
 //     card's interfaces first and apply the same rule (newest version,
 //     then card order) to report it in model.AgentInfo.

@@ -90,6 +90,10 @@ type captureTransport struct {
 // RoundTrip implements http.RoundTripper.
 func (t *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = t.guard(req)
+	fix := refFixFrom(req.Context())
+	if fix != nil {
+		req = fix.rewrite(req)
+	}
 	rec := &record{ex: newExchange(req)}
 	var reqBody []byte
 	if req.GetBody != nil {
@@ -139,7 +143,10 @@ func (t *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	rec.mu.Unlock()
 	pr.set(resp.StatusCode, 0, req.URL.String())
 	sse := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
-	resp.Body = &body{rc: resp.Body, t: t, rec: rec, pr: pr, sse: sse, start: start}
+	if resp.StatusCode != http.StatusOK {
+		fix = nil // an error body has no messages
+	}
+	resp.Body = &body{rc: resp.Body, t: t, rec: rec, pr: pr, sse: sse, start: start, fix: fix}
 	if !sse {
 		fixRESTError(resp)
 	}
@@ -190,6 +197,8 @@ type body struct {
 	pr    *probe
 	sse   bool
 	start time.Time
+	fix   *refFix // nil unless the call is on an A2A 0.3 HTTP+JSON interface
+	keep  []byte  // with fix: the whole unary body, or the current SSE event
 
 	n       int64 // bytes read (unary) or bytes of the current SSE event
 	lastNL  bool  // the previous byte was '\n' (SSE event boundary detection)
@@ -210,8 +219,14 @@ func (b *body) Read(p []byte) (int, error) {
 		b.rec.appendResponse(p[:n], b.sse)
 		if lerr := b.account(p[:n]); lerr != nil {
 			b.err = lerr
+			b.fix, b.keep = nil, nil
 			return n, lerr
 		}
+	}
+	if err == io.EOF && b.fix != nil && !b.sse {
+		// The SDK decodes after reading to the end: record now.
+		b.fix.scan(b.keep)
+		b.fix, b.keep = nil, nil
 	}
 	if err != nil && b.stalled.Load() {
 		err = fmt.Errorf("%w: an SSE event begun and not finished within %s", ErrStalled, b.t.idle)
@@ -226,6 +241,9 @@ func (b *body) account(p []byte) error {
 		if b.n > b.t.max {
 			return fmt.Errorf("%w: more than %d bytes", ErrTooLarge, b.t.max)
 		}
+		if b.fix != nil {
+			b.keep = append(b.keep, p...)
+		}
 		return nil
 	}
 	for len(p) > 0 {
@@ -233,11 +251,21 @@ func (b *body) account(p []byte) error {
 		if i < 0 {
 			b.n += int64(len(p))
 			b.lastNL = false
+			if b.fix != nil {
+				b.keep = append(b.keep, p...)
+			}
 			break
+		}
+		if b.fix != nil {
+			b.keep = append(b.keep, p[:i+1]...)
 		}
 		// A line of only "\n" (or "\r\n") after a newline ends an event.
 		if (i == 0 || (i == 1 && p[0] == '\r')) && b.lastNL {
 			b.n = 0
+			if b.fix != nil {
+				b.fix.scanSSE(b.keep)
+				b.keep = b.keep[:0]
+			}
 		} else {
 			b.n += int64(i + 1)
 		}

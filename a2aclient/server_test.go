@@ -31,11 +31,31 @@ import (
 //	chatty:N    N working updates, then completed
 //	big:N       input-required with an N-byte status message
 //	ref:ID      auth-required, its status message naming task ID in referenceTaskIds
+//	chain:ID    working naming task ID in referenceTaskIds, waits for
+//	            release(), then input-required naming it again
 //	answer      (a reply on an input-required task) completed
 type testExec struct {
 	mu      sync.Mutex
 	gate    chan struct{}
 	started chan a2a.TaskID
+	refs    map[string][]a2a.TaskID // messageId -> referenceTaskIds of the messages it sent
+}
+
+// withRefs sets msg's referenceTaskIds and remembers them by messageId.
+func (e *testExec) withRefs(msg *a2a.Message, ids ...a2a.TaskID) {
+	msg.ReferenceTasks = ids
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.refs == nil {
+		e.refs = map[string][]a2a.TaskID{}
+	}
+	e.refs[msg.ID] = ids
+}
+
+func (e *testExec) refsOf(id string) []a2a.TaskID {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.refs[id]
 }
 
 func newTestExec() *testExec {
@@ -104,7 +124,22 @@ func (e *testExec) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter
 			yield(statusEv(ec, a2a.TaskStateInputRequired, time.Now(), "Which branch?"), nil)
 		case strings.HasPrefix(word, "ref:"):
 			ev := statusEv(ec, a2a.TaskStateAuthRequired, time.Now(), "waiting on another task")
-			ev.Status.Message.ReferenceTasks = []a2a.TaskID{a2a.TaskID(strings.TrimPrefix(word, "ref:"))}
+			e.withRefs(ev.Status.Message, a2a.TaskID(strings.TrimPrefix(word, "ref:")))
+			yield(ev, nil)
+		case strings.HasPrefix(word, "chain:"):
+			ref := a2a.TaskID(strings.TrimPrefix(word, "chain:"))
+			ev := statusEv(ec, a2a.TaskStateWorking, time.Now(), "waiting on another task")
+			e.withRefs(ev.Status.Message, ref)
+			if !yield(ev, nil) {
+				return
+			}
+			select {
+			case <-gate:
+			case <-ctx.Done():
+				return
+			}
+			ev = statusEv(ec, a2a.TaskStateInputRequired, time.Now(), "look at the other task first")
+			e.withRefs(ev.Status.Message, ref)
 			yield(ev, nil)
 		case strings.HasPrefix(word, "at:"):
 			yield(statusEv(ec, a2a.TaskStateInputRequired, at, "same time"), nil)

@@ -191,8 +191,9 @@ func (w *watcher) connect(ctx context.Context) error {
 		w.log.Warn("the card's interface is on another origin: our credentials are not sent there; name it in allowed_hosts to send them",
 			"interface", hp)
 	}
-	legacyRPC := strings.TrimPrefix(string(iface.ProtocolVersion), "v") == string(a2av0.Version) &&
-		iface.ProtocolBinding == a2a.TransportProtocolJSONRPC
+	v03 := strings.TrimPrefix(string(iface.ProtocolVersion), "v") == string(a2av0.Version)
+	legacyRPC := v03 && iface.ProtocolBinding == a2a.TransportProtocolJSONRPC
+	w.c.legacyREST.Store(v03 && iface.ProtocolBinding == a2a.TransportProtocolHTTPJSON)
 	w.mu.Lock()
 	w.client, w.info = cl, info
 	w.streamOK = card.Capabilities.Streaming && w.o.Subscribe
