@@ -13,7 +13,7 @@
 //     historyLength 0, no artifacts, a periodic full resync, jittered
 //     intervals); streams every non-terminal task with SubscribeToTask
 //     when the card allows it (up to MaxStreams), reconciling with GetTask
-//     each time a stream ends; polls known tasks with GetTask when the
+//     each time a stream ends, and closing streams that sweeps show stuck; polls known tasks with GetTask when the
 //     agent cannot list (A2A 0.3 JSON-RPC) or our credentials may not; and
 //     fetches each newly terminal task once with GetTask so its artifacts
 //     reach the model;
@@ -101,6 +101,16 @@
 //     messageId; the interceptor's After puts them on the decoded task,
 //     message, status update or listing where the SDK left them out. A
 //     message without a messageId cannot be matched.
+//   - A Go SDK agent's SubscribeToTask in the instant an execution stops
+//     can replay the task and then stay open with nothing more to come
+//     (v2.4.0 internal/taskexec Resubscribe). Such a stream would hold a
+//     MaxStreams slot for ever while the task changes unreported, so
+//     streams do not rely on the server closing them (streamwatch.go):
+//     each round closes a stream when a sweep or poll showed a state it
+//     has not reported and it still has not by the next round, or when
+//     the task is interrupted or terminal and the stream has been silent
+//     for two sweep intervals. It then ends as any stream does: GetTask,
+//     and a new subscribe only if the task is still active.
 //   - The factory does not say which interface it picked; we filter the
 //     card's interfaces first and apply the same rule (newest version,
 //     then card order) to report it in model.AgentInfo.

@@ -16,6 +16,7 @@ import (
 func (w *watcher) ensureStreams(ctx context.Context) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.closeStuckStreams(time.Now())
 	if !w.streamOK || w.client == nil {
 		return
 	}
@@ -53,7 +54,9 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 		if cl == nil {
 			return
 		}
-		sctx, pr := withProbe(ctx)
+		sctx, stop := context.WithCancel(ctx)
+		sctx, pr := withProbe(sctx)
+		sub := w.opened(id, stop)
 		got := 0
 		var serr error
 		for ev, err := range cl.SubscribeToTask(sctx, &a2a.SubscribeToTaskRequest{ID: id, Tenant: w.o.Tenant}) {
@@ -62,10 +65,18 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 				break
 			}
 			got++
+			w.heard(id, sub, ev)
 			w.onStreamEvent(ev)
 		}
+		stuck := w.closed(id, sub)
+		stop()
 		if ctx.Err() != nil {
 			return
+		}
+		if stuck != "" {
+			// We closed it: the server would not (see streamwatch.go).
+			w.log.Debug("stream closed by us", "task", id, "why", stuck)
+			serr = nil
 		}
 		if serr != nil {
 			serr = w.wrap("SubscribeToTask", "", pr, serr)

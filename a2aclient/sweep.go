@@ -175,6 +175,9 @@ func (w *watcher) observe(t *a2a.Task, src model.Source, force bool) (fetch bool
 		w.tasks[t.ID] = m
 	}
 	dup := m.seen && m.ts.Equal(ts) && m.state == st && m.epoch == w.epoch
+	if src != model.SourceStream {
+		m.open.compare(st, ts, time.Now())
+	}
 	m.seen, m.ts, m.state, m.epoch, m.ref = true, ts, st, w.epoch, false
 	terminal := model.ClassOf(st) == model.ClassTerminal
 	if terminal && force {

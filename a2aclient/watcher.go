@@ -23,10 +23,11 @@ type memo struct {
 	ts        time.Time // last reported status timestamp (zero if none)
 	state     a2a.TaskState
 	streaming bool
-	noStream  string // ts|state at which a subscribe ended without activity
-	fetched   bool   // terminal snapshot with artifacts fetched
-	epoch     uint64 // the watcher's epoch when last reported (see watcher.epoch)
-	ref       bool   // watched only because another task referred to it
+	noStream  string      // ts|state at which a subscribe ended without activity
+	fetched   bool        // terminal snapshot with artifacts fetched
+	epoch     uint64      // the watcher's epoch when last reported (see watcher.epoch)
+	ref       bool        // watched only because another task referred to it
+	open      *openStream // the subscribe open now, nil when none (see streamwatch.go)
 }
 
 func (m *memo) key() string { return m.ts.String() + "|" + string(m.state) }
