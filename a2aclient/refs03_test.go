@@ -236,6 +236,9 @@ func TestReferenceTaskIdsEveryHTTPBinding(t *testing.T) {
 			if got := rs.sentRefs(follow.ID); !slices.Equal(got, want) {
 				t.Fatalf("the follow-up reached the agent with referenceTaskIds %v, want %v", got, want)
 			}
+			if !sentInCapture(m.Capture("a"), follow.ID, want) {
+				t.Errorf("the raw capture does not show the follow-up sent with referenceTaskIds %v", want)
+			}
 			got, err := m.Get(t.Context(), "a", fu.ID, 10, false)
 			if err != nil {
 				t.Fatal(err)
@@ -256,4 +259,37 @@ func listedOrPolled(kind agentKind) model.Source {
 		return model.SourcePoll
 	}
 	return model.SourceSweep
+}
+
+// sentInCapture reports whether the capture holds a SendMessage whose
+// message (a REST body's "message" or a JSON-RPC request's
+// params.message) is id with referenceTaskIds want, as it went out.
+func sentInCapture(exs []model.Exchange, id string, want []a2a.TaskID) bool {
+	for _, ex := range exs {
+		_, body, ok := strings.Cut(ex.Request, "\n\n")
+		if ex.RPC != "SendMessage" && ex.RPC != "message/send" || !ok {
+			continue
+		}
+		type wireMsg struct {
+			ID   string       `json:"messageId"`
+			Refs []a2a.TaskID `json:"referenceTaskIds"`
+		}
+		var req struct {
+			Message *wireMsg `json:"message"`
+			Params  struct {
+				Message *wireMsg `json:"message"`
+			} `json:"params"`
+		}
+		if json.Unmarshal([]byte(body), &req) != nil {
+			continue
+		}
+		msg := req.Message
+		if msg == nil {
+			msg = req.Params.Message
+		}
+		if msg != nil && msg.ID == id && slices.Equal(msg.Refs, want) {
+			return true
+		}
+	}
+	return false
 }
