@@ -2,6 +2,7 @@ package interop
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -176,11 +177,15 @@ func TestApprovalsReplyToEndedTask(t *testing.T) {
 		}
 		i := slices.IndexFunc(got.History, func(m *a2a.Message) bool { return m.ID == f.MessageID })
 		if i >= 0 && tg.SDK == a2a.TransportProtocolHTTPJSON && tg.Version == "0.3" {
-			// Pinned: the Go SDK v2.4.0's 0.3 HTTP+JSON conversion
-			// (a2apb/v0/pbjson, used by its 0.3 REST client and server)
-			// copies no referenceTaskIds either way. See the README.
+			// The Go SDK v2.4.0's 0.3 HTTP+JSON conversion (a2apb/v0/pbjson)
+			// copies no referenceTaskIds either way. a2aclient puts them
+			// back on what it sends; the Go 0.3 REST server still drops
+			// them on its side, so its history cannot show them.
+			if !sentWithRefs(c.M.Capture("peer"), f.MessageID, asked.ID) {
+				t.Fatalf("the follow-up %s left without referenceTaskIds [%s]", f.MessageID, asked.ID)
+			}
 			if len(got.History[i].ReferenceTasks) != 0 {
-				t.Fatalf("0.3 HTTP+JSON now keeps referenceTaskIds (%v): the SDK was fixed, update this test and the README", got.History[i].ReferenceTasks)
+				t.Fatalf("the Go 0.3 REST server now keeps referenceTaskIds (%v): the SDK was fixed, update this test and the README", got.History[i].ReferenceTasks)
 			}
 			return
 		}
@@ -191,4 +196,26 @@ func TestApprovalsReplyToEndedTask(t *testing.T) {
 			t.Fatalf("the follow-up task's history does not hold our message naming %s", asked.ID)
 		}
 	})
+}
+
+// sentWithRefs reports whether the capture holds a request carrying the
+// message messageID with referenceTaskIds exactly [ref], as it left a2aclient.
+func sentWithRefs(exs []model.Exchange, messageID string, ref a2a.TaskID) bool {
+	for _, ex := range exs {
+		i := strings.Index(ex.Request, "{")
+		if i < 0 || !strings.Contains(ex.Request, messageID) {
+			continue
+		}
+		var req struct {
+			Message *struct {
+				ID   string       `json:"messageId"`
+				Refs []a2a.TaskID `json:"referenceTaskIds"`
+			} `json:"message"`
+		}
+		if json.Unmarshal([]byte(ex.Request[i:]), &req) == nil && req.Message != nil &&
+			req.Message.ID == messageID && slices.Equal(req.Message.Refs, []a2a.TaskID{ref}) {
+			return true
+		}
+	}
+	return false
 }
