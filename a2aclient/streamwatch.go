@@ -89,9 +89,14 @@ func (sub *openStream) compare(st a2a.TaskState, ts, now time.Time) {
 // each then ends as any stream does (GetTask, and a new subscribe only if
 // the task is still active). A stream is stuck when a sweep or poll showed
 // a state it has not reported and it has still not reported it half a
-// sweep interval later (by the next round), or when the task is
-// interrupted or terminal and the stream has said nothing for two sweep
-// intervals. Called with w.mu held, once per round.
+// sweep interval later (by the next round), or when the task is terminal
+// and the stream has said nothing for two sweep intervals (a stream must
+// close at a terminal state). A stream on an interrupted task that only
+// stays silent is kept: agents such as the JavaScript SDK's keep it open
+// on purpose and send the outcome of the human's reply on it, and a
+// person may take long to answer. If such a stream is in fact stuck, it
+// holds its slot until the task moves on, and the first rule closes it.
+// Called with w.mu held, once per round.
 func (w *watcher) closeStuckStreams(now time.Time) {
 	for _, m := range w.tasks {
 		sub := m.open
@@ -102,7 +107,7 @@ func (w *watcher) closeStuckStreams(now time.Time) {
 		switch {
 		case !sub.lag.IsZero() && now.Sub(sub.lag) >= w.o.SweepInterval/2:
 			sub.why = "the task moved on to " + string(m.state) + " and the stream did not say so"
-		case (c == model.ClassInterrupted || c == model.ClassTerminal) && now.Sub(sub.heard) > 2*w.o.SweepInterval:
+		case c == model.ClassTerminal && now.Sub(sub.heard) > 2*w.o.SweepInterval:
 			sub.why = "the task is " + string(m.state) + " and the stream has been silent for " + now.Sub(sub.heard).Round(time.Millisecond).String()
 		default:
 			continue

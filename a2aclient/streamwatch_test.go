@@ -108,11 +108,9 @@ func TestStuckStreamsAreClosed(t *testing.T) {
 				t.Parallel()
 				ss := &stuckStreams{replayOnly: replayOnly}
 				a := startAgent(t, kind, true, ss.wrap)
-				word, final := "hold", a2a.TaskStateCompleted
-				if !replayOnly {
-					word, final = "chain:elsewhere", a2a.TaskStateInputRequired
-				}
-				first := a.send(t, word)
+				// replay-only: the stream misses the completion; hold-open:
+				// it reports the completion and then never closes.
+				first, final := a.send(t, "hold"), a2a.TaskStateCompleted
 				o := fast("a", a.url())
 				o.MaxStreams = 1
 				o.Tasks = []a2a.TaskID{first}
@@ -172,7 +170,8 @@ func TestCloseStuckStreamsRules(t *testing.T) {
 		{"moved on, round too soon", a2a.TaskStateWorking, a2a.TaskStateSubmitted, a2a.TaskStateWorking, 1, 0, sweep / 4, false},
 		{"sweep older than the stream", a2a.TaskStateWorking, a2a.TaskStateInputRequired, a2a.TaskStateWorking, -1, 0, sweep, false},
 		{"sweep agrees with the stream", a2a.TaskStateWorking, a2a.TaskStateWorking, a2a.TaskStateWorking, 1, 0, sweep, false},
-		{"interrupted, silent for 2.5 sweeps", a2a.TaskStateInputRequired, a2a.TaskStateInputRequired, "", 0, 2 * sweep, sweep / 2, true},
+		{"interrupted, silent for 2.5 sweeps: kept (a human is answering)", a2a.TaskStateInputRequired, a2a.TaskStateInputRequired, "", 0, 2 * sweep, sweep / 2, false},
+		{"interrupted, silent for an hour: kept", a2a.TaskStateAuthRequired, a2a.TaskStateAuthRequired, "", 0, time.Hour, 0, false},
 		{"terminal, silent for 2.5 sweeps", a2a.TaskStateCompleted, a2a.TaskStateCompleted, "", 0, 2 * sweep, sweep / 2, true},
 		{"interrupted, heard 1.5 sweeps ago", a2a.TaskStateInputRequired, a2a.TaskStateInputRequired, "", 0, sweep, sweep / 2, false},
 		{"active and silent for long", a2a.TaskStateWorking, a2a.TaskStateWorking, "", 0, time.Hour, 0, false},
