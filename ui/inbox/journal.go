@@ -182,28 +182,22 @@ func (j *Journal) selected() *approvals.Entry {
 	return &j.entries[j.cursor]
 }
 
-// retry asks to send an unknown or not-delivered decision again.
+// retry asks to send an unknown or not-delivered decision again, with
+// the same messageId; the confirmation names the earlier attempt.
 func (j *Journal) retry() tea.Cmd {
-	e := j.selected()
-	if e == nil || e.Observed() {
-		return nil
-	}
-	if !j.ctx.Writable(e.Agent) {
-		j.notice, j.noticeErr = j.ctx.ReadOnlyWords(e.Agent), true
-		return nil
-	}
-	d, err := j.svc.Retry(e.MessageID)
-	if err != nil {
-		j.notice, j.noticeErr = err.Error(), true
-		return nil
-	}
-	j.conf = newConfirm(d, model.TaskKey{Agent: e.Agent, ID: e.TaskID}, e, j.svc.QuietPeriod(), j.ctx.Now())
-	return armCmd(j.svc.QuietPeriod())
+	return j.confirmFrom(j.svc.Retry, true)
 }
 
 // followUp offers a decision refused because its task had ended as a
 // new task in the same context, naming the ended one.
 func (j *Journal) followUp() tea.Cmd {
+	return j.confirmFrom(j.svc.PrepareFollowUp, false)
+}
+
+// confirmFrom prepares a decision from the selected entry with prepare
+// and opens its confirmation, armed after the quiet period; withPrior
+// shows the entry in the dialog as the attempt it repeats.
+func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decision, error), withPrior bool) tea.Cmd {
 	e := j.selected()
 	if e == nil || e.Observed() {
 		return nil
@@ -212,12 +206,16 @@ func (j *Journal) followUp() tea.Cmd {
 		j.notice, j.noticeErr = j.ctx.ReadOnlyWords(e.Agent), true
 		return nil
 	}
-	d, err := j.svc.PrepareFollowUp(e.MessageID)
+	d, err := prepare(e.MessageID)
 	if err != nil {
 		j.notice, j.noticeErr = err.Error(), true
 		return nil
 	}
-	j.conf = newConfirm(d, model.TaskKey{Agent: e.Agent, ID: e.TaskID}, nil, j.svc.QuietPeriod(), j.ctx.Now())
+	var prior *approvals.Entry
+	if withPrior {
+		prior = e
+	}
+	j.conf = newConfirm(d, model.TaskKey{Agent: e.Agent, ID: e.TaskID}, prior, j.svc.QuietPeriod(), j.ctx.Now())
 	return armCmd(j.svc.QuietPeriod())
 }
 
