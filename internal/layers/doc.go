@@ -1,10 +1,12 @@
-// Package layers holds no code: its test checks the import direction that
-// DESIGN.md and CONTRACTS.md set, with `go list`, so a forbidden import
-// fails `go test ./...` instead of waiting for a reviewer.
+// Package layers holds no code: its test checks the module's import
+// direction with `go list`, so a forbidden import fails `go test ./...`
+// instead of waiting for a reviewer.
 //
 // The rules: model, a2aclient and approvals never depend on bubbletea,
-// bubbles or lipgloss; only package main and a2atop/ui/... import them;
-// model imports no a2atop package; approvals imports only model and
-// internal packages; a2aclient imports only model and internal packages;
-// demo imports no a2atop package.
+// bubbles or lipgloss; only package main, a2atop/internal/cli and
+// a2atop/ui/... import them; model imports no a2atop package; approvals
+// and a2aclient import only model and the internal packages below them
+// (not internal/config or internal/cli, which import them); demo imports
+// no a2atop package; a2atop/internal/cli, the commands, may import every
+// package, and only package main imports it.
 package layers

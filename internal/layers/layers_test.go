@@ -85,7 +85,7 @@ func TestImportDirection(t *testing.T) {
 					continue
 				}
 				if !ok(dep) && !allowedTransitively(pkg, dep) {
-					t.Errorf("%s depends on %s, against the import direction in CONTRACTS.md", pkg, dep)
+					t.Errorf("%s depends on %s, against the import direction in this package's doc", pkg, dep)
 				}
 			}
 		})
@@ -98,20 +98,59 @@ func allowedTransitively(pkg, dep string) bool {
 	return pkg != "a2atop/model" && pkg != "a2atop/demo" && (dep == "a2atop/model" || internal(dep))
 }
 
-func internal(imp string) bool { return strings.HasPrefix(imp, module+"/internal/") }
+// above are the internal packages that import a2aclient and approvals
+// (config builds their options, cli runs the commands): the data and
+// network layers may not import them back.
+var above = []string{module + "/internal/cli", module + "/internal/config"}
+
+// internal reports an internal package that the data and network layers
+// may import: any under a2atop/internal/ except those above them.
+func internal(imp string) bool {
+	if !strings.HasPrefix(imp, module+"/internal/") {
+		return false
+	}
+	for _, a := range above {
+		if imp == a || strings.HasPrefix(imp, a+"/") {
+			return false
+		}
+	}
+	return true
+}
+
+// TestInternalCLIIsTheTop checks that a2atop/internal/cli, which holds the
+// commands and may import every package, is imported by package main (the
+// repo root) alone, test imports included.
+func TestInternalCLIIsTheTop(t *testing.T) {
+	const cli = module + "/internal/cli"
+	if !present(cli) {
+		t.Skipf("%s does not exist yet", cli)
+	}
+	for _, line := range goListImports(t) {
+		pkg, imports, _ := strings.Cut(line, ":")
+		if pkg == module || pkg == cli {
+			continue
+		}
+		for _, imp := range strings.Fields(imports) {
+			if imp == cli || strings.HasPrefix(imp, cli+"/") {
+				t.Errorf("%s imports %s; only package main may", pkg, imp)
+			}
+		}
+	}
+}
 
 // TestOnlyMainAndUIImportTerminal checks direct imports across the module:
-// only package main (the repo root) and a2atop/ui/... import bubbletea,
-// bubbles or lipgloss.
+// only package main (the repo root), a2atop/internal/cli (which runs the
+// dashboard's program) and a2atop/ui/... import bubbletea, bubbles or
+// lipgloss.
 func TestOnlyMainAndUIImportTerminal(t *testing.T) {
 	for _, line := range goListImports(t) {
 		pkg, imports, _ := strings.Cut(line, ":")
-		if pkg == module || pkg == module+"/ui" || strings.HasPrefix(pkg, module+"/ui/") {
+		if pkg == module || pkg == module+"/internal/cli" || pkg == module+"/ui" || strings.HasPrefix(pkg, module+"/ui/") {
 			continue
 		}
 		for _, imp := range strings.Fields(imports) {
 			if isTerminal(imp) {
-				t.Errorf("%s imports %s; only ui/ and main may", pkg, imp)
+				t.Errorf("%s imports %s; only ui/, internal/cli and main may", pkg, imp)
 			}
 		}
 	}
