@@ -3,9 +3,8 @@
 // panes, and gives a person one inbox to answer the tasks that wait for
 // input or approval. See README.md.
 //
-// main.go only wires: it parses the command line and hands over to one
-// cmd_*.go file per command. Package main is the only package that knows
-// every other one.
+// main only sets up the signals that end a run and hands the command line
+// to package a2atop/internal/cli, which holds every command.
 package main
 
 import (
@@ -13,12 +12,13 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"a2atop/internal/cli"
 )
 
 func main() {
-	captureProcessLogs()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], streams{Out: os.Stdout, Err: os.Stderr})
+	code := cli.Main(ctx, os.Args[1:], cli.Streams{Out: os.Stdout, Err: os.Stderr})
 	stop()
 	os.Exit(code)
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -55,7 +55,7 @@ func (f *replyFlags) kind() (approvals.Kind, error) {
 // --approve | --deny --reason R)`: the same decision the inbox sends,
 // journaled first and sent once, for scripts. AGENT is a configured agent
 // name or an agent base URL.
-func runReply(ctx context.Context, args []string, st streams) int {
+func runReply(ctx context.Context, args []string, st Streams) int {
 	fs := newFlags("reply", st)
 	var f replyFlags
 	f.define(fs)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 // the five demo agents on 127.0.0.1, and the dashboard on them unless
 // --agents-only, which prints "NAME URL" per agent and serves until
 // SIGINT/SIGTERM.
-func runDemo(ctx context.Context, args []string, st streams) int {
+func runDemo(ctx context.Context, args []string, st Streams) int {
 	fs := newFlags("demo", st)
 	agentsOnly := fs.Bool("agents-only", false, `start only the agents, print "NAME URL" per agent, serve until interrupted`)
 	pace := fs.Duration("pace", demo.DefaultPace, "how often the demo's planner client hands out new work")
@@ -73,7 +73,7 @@ func runDemo(ctx context.Context, args []string, st streams) int {
 
 // serveAgents prints the agents and blocks until ctx ends, then closes
 // the fleet.
-func serveAgents(ctx context.Context, fleet *demo.Fleet, st streams) int {
+func serveAgents(ctx context.Context, fleet *demo.Fleet, st Streams) int {
 	for _, a := range fleet.Agents() {
 		fmt.Fprintf(st.Out, "%s %s\n", a.Name, a.URL)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 // arrives, one JSON object per line, until SIGINT/SIGTERM (exit 0) or a
 // write error (exit 1). A reader that closes the pipe (| head) ends the
 // process by SIGPIPE, as for any Unix filter.
-func runWatch(ctx context.Context, args []string, st streams) int {
+func runWatch(ctx context.Context, args []string, st Streams) int {
 	fs := newFlags("watch", st)
 	cfgPath := fs.String("config", "", "config `FILE` (default $A2ATOP_CONFIG, then ~/.config/a2atop/config.toml)")
 	asJSONL := fs.Bool("jsonl", false, "print one JSON object per line (required: the only format for now)")

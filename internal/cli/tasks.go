@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // applied to a model.Fleet as the dashboard would, printed as one JSON
 // document {"agents": [...], "tasks": [...]} (tasks: interrupted first,
 // then active, terminal and unclassified; newest first within each).
-func runTasks(ctx context.Context, args []string, st streams) int {
+func runTasks(ctx context.Context, args []string, st Streams) int {
 	fs := newFlags("tasks", st)
 	cfgPath := fs.String("config", "", "config `FILE` (default $A2ATOP_CONFIG, then ~/.config/a2atop/config.toml)")
 	asJSON := fs.Bool("json", false, "print JSON (required: the only format for now)")

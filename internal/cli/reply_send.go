@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 // journal's memory of earlier decisions), sends it once and prints the
 // outcome. Exit: 0 accepted, 1 refused/unknown/unreachable, 2 bad input.
 func sendReply(ctx context.Context, cfg *config.Config, agent string, id a2a.TaskID, kind approvals.Kind,
-	f *replyFlags, log *slog.Logger, st streams) int {
+	f *replyFlags, log *slog.Logger, st Streams) int {
 	mgr, err := newManager(cfg, log)
 	if err != nil {
 		fmt.Fprintf(st.Err, "a2atop reply: config: %v\n", err)

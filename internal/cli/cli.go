@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -18,9 +18,9 @@ const (
 	exitUsage  = 2 // the command line or the configuration is wrong
 )
 
-// streams are where a command reads and writes; tests pass buffers. A nil
+// Streams are where a command reads and writes; tests pass buffers. A nil
 // In means the terminal (os.Stdin) for the dashboard.
-type streams struct {
+type Streams struct {
 	In       io.Reader
 	Out, Err io.Writer
 }
@@ -60,8 +60,16 @@ Exit status:
      file, line and key)
 `
 
+// Main runs the a2atop command line args (without the program name) and
+// returns the exit status. It first points the process-wide loggers at the
+// log sink (see captureProcessLogs), so it is called once, from main.
+func Main(ctx context.Context, args []string, st Streams) int {
+	captureProcessLogs()
+	return run(ctx, args, st)
+}
+
 // run dispatches to a command and returns the exit status.
-func run(ctx context.Context, args []string, st streams) int {
+func run(ctx context.Context, args []string, st Streams) int {
 	cmd, rest := "", args
 	if len(args) > 0 {
 		cmd, rest = args[0], args[1:]
@@ -92,7 +100,7 @@ func run(ctx context.Context, args []string, st streams) int {
 
 // newFlags returns a FlagSet that reports errors to st.Err and prints the
 // usage on -h.
-func newFlags(name string, st streams) *flag.FlagSet {
+func newFlags(name string, st Streams) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(st.Err)
 	fs.Usage = func() {
@@ -131,7 +139,7 @@ func flagStatus(err error) int {
 
 // loadConfig loads and validates the configuration; on error it prints
 // the message and returns exitUsage.
-func loadConfig(path string, urls []string, st streams) (*config.Config, int) {
+func loadConfig(path string, urls []string, st Streams) (*config.Config, int) {
 	cfg, err := config.Load(path, urls)
 	if err != nil {
 		fmt.Fprintf(st.Err, "a2atop: config: %v\n", err)

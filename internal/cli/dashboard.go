@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 )
 
 // runDashboard implements `a2atop [--config FILE] [--read-only] [URL...]`.
-func runDashboard(ctx context.Context, args []string, st streams) int {
+func runDashboard(ctx context.Context, args []string, st Streams) int {
 	fs := newFlags("a2atop", st)
 	cfgPath := fs.String("config", "", "config `FILE` (default $A2ATOP_CONFIG, then ~/.config/a2atop/config.toml)")
 	readOnly := fs.Bool("read-only", false, "hide every action that writes to an agent")
@@ -44,7 +44,7 @@ func runDashboard(ctx context.Context, args []string, st streams) int {
 // the user quits or ctx ends. Nothing is printed once the UI runs: logs go
 // to cfg.LogPath.
 // started, when not nil, is called with the manager before it runs.
-func dashboard(ctx context.Context, cfg *config.Config, cmd string, st streams, started func(*a2aclient.Manager)) int {
+func dashboard(ctx context.Context, cfg *config.Config, cmd string, st Streams, started func(*a2aclient.Manager)) int {
 	log, closeLog := openLog(cfg.LogPath, cmd, st)
 	defer closeLog()
 	mgr, err := newManager(cfg, log)
@@ -109,7 +109,7 @@ func dashboard(ctx context.Context, cfg *config.Config, cmd string, st streams, 
 
 // dashboardStatus maps the program's end to an exit status: quitting and
 // SIGINT/SIGTERM are a normal end.
-func dashboardStatus(err error, log *slog.Logger, st streams) int {
+func dashboardStatus(err error, log *slog.Logger, st Streams) int {
 	if err == nil || errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, tea.ErrInterrupted) {
 		log.Info("dashboard stopped")
 		return exitOK

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -26,7 +26,7 @@ func TestDashboardRunsAndQuits(t *testing.T) {
 	var out, errOut syncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(context.Background(), []string{"--config", cfg}, streams{In: in, Out: &out, Err: &errOut})
+		done <- run(context.Background(), []string{"--config", cfg}, Streams{In: in, Out: &out, Err: &errOut})
 	}()
 	short := string(id)[len(id)-8:]
 	deadline := time.After(20 * time.Second)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -57,7 +57,7 @@ func captureProcessLogs() {
 // and sends the process-wide loggers there too. When it cannot, it says so
 // on st.Err (before any screen is drawn) and returns a logger that
 // discards, so a read-only home never stops a2atop.
-func openLog(path, cmd string, st streams) (*slog.Logger, func()) {
+func openLog(path, cmd string, st Streams) (*slog.Logger, func()) {
 	f, err := func() (*os.File, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, err

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -49,7 +49,7 @@ func isolate(t *testing.T) string {
 // runCmd runs a command line with buffers and returns status, stdout, stderr.
 func runCmd(ctx context.Context, args ...string) (int, string, string) {
 	var out, errOut syncBuffer
-	code := run(ctx, args, streams{Out: &out, Err: &errOut})
+	code := run(ctx, args, Streams{Out: &out, Err: &errOut})
 	return code, out.String(), errOut.String()
 }
 
@@ -198,7 +198,7 @@ func TestDemoAgentsOnly(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errOut syncBuffer
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, []string{"demo", "--agents-only"}, streams{Out: &out, Err: &errOut}) }()
+	go func() { done <- run(ctx, []string{"demo", "--agents-only"}, Streams{Out: &out, Err: &errOut}) }()
 	deadline := time.After(20 * time.Second)
 	for strings.Count(out.String(), "\n") < 5 {
 		select {

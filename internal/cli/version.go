@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -6,12 +6,12 @@ import (
 	"runtime/debug"
 )
 
-// version is set at link time (-ldflags "-X main.version=v1.2.3"); when
+// version is set at link time (-ldflags "-X a2atop/internal/cli.version=v1.2.3"); when
 // empty, the module and VCS information of the build is used.
 var version = ""
 
 // runVersion prints the version, the commit when known, and the SDK.
-func runVersion(st streams) int {
+func runVersion(st Streams) int {
 	fmt.Fprintln(st.Out, versionString())
 	return exitOK
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -96,7 +96,7 @@ func TestWatchJSONL(t *testing.T) {
 	var out, errOut syncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"watch", "--jsonl", "--config", cfg}, streams{Out: &out, Err: &errOut})
+		done <- run(ctx, []string{"watch", "--jsonl", "--config", cfg}, Streams{Out: &out, Err: &errOut})
 	}()
 	deadline := time.After(20 * time.Second)
 	for !strings.Contains(out.String(), string(id)) {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // runCheck implements `a2atop check`: load and validate the config, reach
 // every agent once (card, then a first ListTasks sweep or GetTask poll
 // through package a2aclient), and print one row per agent.
-func runCheck(ctx context.Context, args []string, st streams) int {
+func runCheck(ctx context.Context, args []string, st Streams) int {
 	fs := newFlags("check", st)
 	cfgPath := fs.String("config", "", "config `FILE` (default $A2ATOP_CONFIG, then ~/.config/a2atop/config.toml)")
 	timeout := fs.Duration("timeout", defaultFirstRound, "how long to wait for every agent's first answer")
