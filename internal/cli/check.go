@@ -14,34 +14,14 @@ import (
 // every agent once (card, then a first ListTasks sweep or GetTask poll
 // through package a2aclient), and print one row per agent.
 func runCheck(ctx context.Context, args []string, st Streams) int {
-	fs := newFlags("check", st)
-	cfgPath := fs.String("config", "", "config `FILE` (default $A2ATOP_CONFIG, then ~/.config/a2atop/config.toml)")
-	timeout := fs.Duration("timeout", defaultFirstRound, "how long to wait for every agent's first answer")
-	urls, err := parseArgs(fs, args)
-	if err != nil {
-		return flagStatus(err)
-	}
-	if *timeout <= 0 {
-		fmt.Fprintln(st.Err, "a2atop check: --timeout must be positive")
-		return exitUsage
-	}
-	cfg, code := loadConfig(*cfgPath, urls, st)
-	if cfg == nil {
+	o := newOptions("check", st)
+	o.configFlag()
+	o.timeoutFlag(defaultFirstRound, "how long to wait for every agent's first answer")
+	r, code := o.firstRound(ctx, args)
+	if r == nil {
 		return code
 	}
-	if len(cfg.Agents) == 0 {
-		fmt.Fprintln(st.Err, "a2atop check: no agents: pass agent base URLs, or configure [[agent]] tables (see config.example.toml)")
-		return exitUsage
-	}
-	log, closeLog := openLog(cfg.LogPath, "check", st)
-	defer closeLog()
-	mgr, err := newManager(cfg, log)
-	if err != nil {
-		fmt.Fprintf(st.Err, "a2atop check: config: %v\n", err)
-		return exitUsage
-	}
-	results, _ := firstRound(ctx, cfg, mgr, *timeout)
-	return printCheck(st.Out, results, *timeout)
+	return printCheck(st.Out, r.results, o.timeout)
 }
 
 // printCheck writes the table and returns exitOK only when every agent

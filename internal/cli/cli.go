@@ -2,13 +2,9 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
-
-	"a2atop/internal/config"
 )
 
 // Exit statuses, documented in README.md and `a2atop help`.
@@ -96,54 +92,4 @@ func run(ctx context.Context, args []string, st Streams) int {
 		return exitUsage
 	}
 	return runDashboard(ctx, args, st)
-}
-
-// newFlags returns a FlagSet that reports errors to st.Err and prints the
-// usage on -h.
-func newFlags(name string, st Streams) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(st.Err)
-	fs.Usage = func() {
-		fmt.Fprintf(st.Err, "usage of a2atop %s:\n", name)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseArgs parses flags anywhere among the positional arguments
-// ("a2atop check URL --config f" works) and returns the positionals.
-func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos, args = append(pos, args[0]), args[1:]
-	}
-}
-
-// flagStatus is the exit status for a flag parse error: 0 for -h.
-func flagStatus(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
-	return exitUsage
-}
-
-// loadConfig loads and validates the configuration; on error it prints
-// the message and returns exitUsage.
-func loadConfig(path string, urls []string, st Streams) (*config.Config, int) {
-	cfg, err := config.Load(path, urls)
-	if err != nil {
-		fmt.Fprintf(st.Err, "a2atop: config: %v\n", err)
-		return nil, exitUsage
-	}
-	return cfg, exitOK
 }

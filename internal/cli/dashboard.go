@@ -3,14 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
-	"log/slog"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"a2atop/a2aclient"
 	"a2atop/approvals"
-	"a2atop/internal/config"
 	"a2atop/model"
 	"a2atop/ui"
 	"a2atop/ui/inbox"
@@ -19,43 +16,36 @@ import (
 
 // runDashboard implements `a2atop [--config FILE] [--read-only] [URL...]`.
 func runDashboard(ctx context.Context, args []string, st Streams) int {
-	fs := newFlags("a2atop", st)
-	cfgPath := fs.String("config", "", "config `FILE` (default $A2ATOP_CONFIG, then ~/.config/a2atop/config.toml)")
-	readOnly := fs.Bool("read-only", false, "hide every action that writes to an agent")
-	fs.Usage = func() { fmt.Fprint(st.Err, usageText) }
-	urls, err := parseArgs(fs, args)
+	o := newOptions("", st)
+	o.configFlag()
+	o.readOnlyFlag()
+	urls, err := o.parse(args)
 	if err != nil {
 		return flagStatus(err)
 	}
-	cfg, code := loadConfig(*cfgPath, urls, st)
+	cfg, code := o.loadAgents(urls)
 	if cfg == nil {
 		return code
 	}
-	if len(cfg.Agents) == 0 {
-		fmt.Fprintln(st.Err, "a2atop: no agents to watch: pass agent base URLs (a2atop http://host:port), "+
-			"configure [[agent]] tables (see config.example.toml), or try the demo: a2atop demo")
-		return exitUsage
-	}
-	cfg.ReadOnly = cfg.ReadOnly || *readOnly
-	return dashboard(ctx, cfg, "dashboard", st, nil)
+	cfg.ReadOnly = cfg.ReadOnly || o.readOnly
+	s := o.open(cfg)
+	defer s.Close()
+	return dashboard(ctx, s, nil)
 }
 
-// dashboard watches cfg's agents and runs the terminal UI on them until
-// the user quits or ctx ends. Nothing is printed once the UI runs: logs go
-// to cfg.LogPath.
+// dashboard watches the session's agents and runs the terminal UI on them
+// until the user quits or ctx ends. Nothing is printed once the UI runs:
+// logs go to the session's log file.
 // started, when not nil, is called with the manager before it runs.
-func dashboard(ctx context.Context, cfg *config.Config, cmd string, st Streams, started func(*a2aclient.Manager)) int {
-	log, closeLog := openLog(cfg.LogPath, cmd, st)
-	defer closeLog()
-	mgr, err := newManager(cfg, log)
-	if err != nil {
-		fmt.Fprintf(st.Err, "a2atop: config: %v\n", err)
-		return exitUsage
+func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)) int {
+	cfg, log, st := s.cfg, s.log, s.st
+	mgr, code := s.manager()
+	if mgr == nil {
+		return code
 	}
 	mode, err := theme.ParseMode(cfg.Theme)
 	if err != nil {
-		fmt.Fprintf(st.Err, "a2atop: config: %v\n", err)
-		return exitUsage
+		return s.failf(exitUsage, "config: %v", err)
 	}
 	svc, err := approvals.Open(approvals.Options{
 		JournalPath: cfg.JournalPath,
@@ -66,8 +56,7 @@ func dashboard(ctx context.Context, cfg *config.Config, cmd string, st Streams, 
 		ReadOnly:    cfg.ReadOnly,
 	})
 	if err != nil {
-		fmt.Fprintf(st.Err, "a2atop: approvals journal %s: %v (set journal_path in the config)\n", cfg.JournalPath, err)
-		return exitFailed
+		return s.failf(exitFailed, "approvals journal %s: %v (set journal_path in the config)", cfg.JournalPath, err)
 	}
 	defer svc.Close()
 	fleet := model.NewFleet(model.Options{ChainKeys: cfg.ChainKeys()})
@@ -87,34 +76,29 @@ func dashboard(ctx context.Context, cfg *config.Config, cmd string, st Streams, 
 		Journal:  inbox.NewJournal(svc, views),
 		Output:   st.Out,
 	})
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	done := make(chan struct{})
 	if started != nil {
 		started(mgr)
 	}
-	go func() { mgr.Run(runCtx); close(done) }()
+	stop := runWatchers(ctx, mgr)
 	log.Info("dashboard started", logKeyAgents, len(cfg.Agents), logKeyPath, cfg.Path)
 
-	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(runCtx)}
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx)}
 	if st.In != nil { // tests drive the program through a pipe
 		opts = append(opts, tea.WithInput(st.In), tea.WithOutput(st.Out))
 	}
 	p := tea.NewProgram(m, opts...)
 	_, err = p.Run()
-	cancel()
-	<-done
-	return dashboardStatus(err, log, st)
+	stop()
+	return s.dashboardStatus(err)
 }
 
 // dashboardStatus maps the program's end to an exit status: quitting and
 // SIGINT/SIGTERM are a normal end.
-func dashboardStatus(err error, log *slog.Logger, st Streams) int {
+func (s *session) dashboardStatus(err error) int {
 	if err == nil || errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, tea.ErrInterrupted) {
-		log.Info("dashboard stopped")
+		s.log.Info("dashboard stopped")
 		return exitOK
 	}
-	log.Error("dashboard failed", logKeyErr, err)
-	fmt.Fprintf(st.Err, "a2atop: %v\n", err)
-	return exitFailed
+	s.log.Error("dashboard failed", logKeyErr, err)
+	return s.failf(exitFailed, "%v", err)
 }

@@ -20,44 +20,40 @@ import (
 // --agents-only, which prints "NAME URL" per agent and serves until
 // SIGINT/SIGTERM.
 func runDemo(ctx context.Context, args []string, st Streams) int {
-	fs := newFlags("demo", st)
-	agentsOnly := fs.Bool("agents-only", false, `start only the agents, print "NAME URL" per agent, serve until interrupted`)
-	pace := fs.Duration("pace", demo.DefaultPace, "how often the demo's planner client hands out new work")
-	readOnly := fs.Bool("read-only", false, "hide every action that writes to an agent")
-	basePort := fs.Int("base-port", 0, "listen on 127.0.0.1 ports `N`..N+4 instead of ports the OS chooses, so the agents keep their URLs across restarts")
-	rest, err := parseArgs(fs, args)
+	o := newOptions("demo", st)
+	o.readOnlyFlag()
+	agentsOnly := o.fs.Bool("agents-only", false, `start only the agents, print "NAME URL" per agent, serve until interrupted`)
+	pace := o.fs.Duration("pace", demo.DefaultPace, "how often the demo's planner client hands out new work")
+	basePort := o.fs.Int("base-port", 0, "listen on 127.0.0.1 ports `N`..N+4 instead of ports the OS chooses, so the agents keep their URLs across restarts")
+	rest, err := o.parse(args)
 	if err != nil {
 		return flagStatus(err)
 	}
 	if len(rest) > 0 {
-		fmt.Fprintf(st.Err, "a2atop demo: unexpected argument %q\n", rest[0])
-		return exitUsage
+		return o.failf(exitUsage, "unexpected argument %q", rest[0])
 	}
 	if *pace <= 0 {
-		fmt.Fprintln(st.Err, "a2atop demo: --pace must be positive, like 4s")
-		return exitUsage
+		return o.failf(exitUsage, "--pace must be positive, like 4s")
 	}
 	cfg := config.Default()
-	cfg.ReadOnly = *readOnly
-	log, closeLog := openLog(cfg.LogPath, "demo", st)
-	defer closeLog()
+	cfg.ReadOnly = o.readOnly
+	s := o.open(cfg)
+	defer s.Close()
 
 	relay := &taskRelay{agent: demo.LegacyIntake}
-	fleet, err := demo.Start(ctx, demo.Options{Pace: *pace, Logger: log, OnTask: relay.task, BasePort: *basePort})
+	fleet, err := demo.Start(ctx, demo.Options{Pace: *pace, Logger: s.log, OnTask: relay.task, BasePort: *basePort})
 	if err != nil {
-		fmt.Fprintf(st.Err, "a2atop demo: %v\n", err)
-		return exitFailed
+		return o.failf(exitFailed, "%v", err)
 	}
 	defer fleet.Close()
 	if *agentsOnly {
-		return serveAgents(ctx, fleet, st)
+		return serveAgents(ctx, o, fleet)
 	}
 
 	// The demo's decisions go to a journal of their own, not the real one.
 	dir, err := os.MkdirTemp("", "a2atop-demo-")
 	if err != nil {
-		fmt.Fprintf(st.Err, "a2atop demo: %v\n", err)
-		return exitFailed
+		return o.failf(exitFailed, "%v", err)
 	}
 	defer os.RemoveAll(dir)
 	cfg.JournalPath = filepath.Join(dir, "journal.jsonl")
@@ -65,26 +61,24 @@ func runDemo(ctx context.Context, args []string, st Streams) int {
 		cfg.Agents = append(cfg.Agents, config.Agent{Name: a.Name, URL: a.URL})
 	}
 	if err := cfg.Validate(); err != nil {
-		fmt.Fprintf(st.Err, "a2atop demo: %v\n", err)
-		return exitFailed
+		return o.failf(exitFailed, "%v", err)
 	}
-	return dashboard(ctx, cfg, "demo", st, relay.attach)
+	return dashboard(ctx, s, relay.attach)
 }
 
 // serveAgents prints the agents and blocks until ctx ends, then closes
 // the fleet.
-func serveAgents(ctx context.Context, fleet *demo.Fleet, st Streams) int {
+func serveAgents(ctx context.Context, o *options, fleet *demo.Fleet) int {
 	for _, a := range fleet.Agents() {
-		fmt.Fprintf(st.Out, "%s %s\n", a.Name, a.URL)
+		fmt.Fprintf(o.st.Out, "%s %s\n", a.Name, a.URL)
 	}
-	fmt.Fprintln(st.Err, "a2atop demo: serving the agents above; press Ctrl+C to stop")
+	fmt.Fprintf(o.st.Err, "%s: serving the agents above; press Ctrl+C to stop\n", o.name)
 	<-ctx.Done()
 	start := time.Now()
 	if err := fleet.Close(); err != nil {
-		fmt.Fprintf(st.Err, "a2atop demo: shutting down: %v\n", err)
-		return exitFailed
+		return o.failf(exitFailed, "shutting down: %v", err)
 	}
-	fmt.Fprintf(st.Err, "a2atop demo: stopped (%s)\n", time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(o.st.Err, "%s: stopped (%s)\n", o.name, time.Since(start).Round(time.Millisecond))
 	return exitOK
 }
 

@@ -4,19 +4,62 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/a2aclient"
 	"a2atop/approvals"
 	"a2atop/internal/config"
-	"a2atop/model"
 )
 
-// defaultFirstRound bounds how long check and tasks wait for every agent's
-// first answer.
-const defaultFirstRound = 15 * time.Second
+// session is a command's run against its agents: the options, the
+// configuration and the log file, which open opens and Close closes. Not
+// safe for concurrent use.
+type session struct {
+	*options
+	cfg      *config.Config
+	log      *slog.Logger
+	closeLog func()
+}
+
+// open opens the log file cfg names (see openLog) for the command's run;
+// the caller defers Close.
+func (o *options) open(cfg *config.Config) *session {
+	log, closeLog := openLog(cfg.LogPath, o.cmd, o.st)
+	return &session{options: o, cfg: cfg, log: log, closeLog: closeLog}
+}
+
+// Close closes the log file.
+func (s *session) Close() { s.closeLog() }
+
+// manager resolves the configuration's secrets and builds the watchers.
+// A missing token variable or file is a configuration problem: it says so
+// and returns exitUsage.
+func (s *session) manager() (*a2aclient.Manager, int) {
+	mgr, err := newManager(s.cfg, s.log)
+	if err != nil {
+		return nil, s.failf(exitUsage, "config: %v", err)
+	}
+	return mgr, exitOK
+}
+
+// connect is how a command that watches agents starts: it loads the
+// configuration with the agent URLs given, opens the log and builds the
+// manager. A nil session comes with the exit status to return; otherwise
+// the caller defers its Close.
+func (o *options) connect(urls []string) (*session, *a2aclient.Manager, int) {
+	cfg, code := o.loadAgents(urls)
+	if cfg == nil {
+		return nil, nil, code
+	}
+	s := o.open(cfg)
+	mgr, code := s.manager()
+	if mgr == nil {
+		s.Close()
+		return nil, nil, code
+	}
+	return s, mgr, exitOK
+}
 
 // newManager resolves the config's secrets and builds the watchers. An
 // error is a configuration problem (a missing token variable or file).
@@ -28,82 +71,21 @@ func newManager(cfg *config.Config, log *slog.Logger) (*a2aclient.Manager, error
 	return a2aclient.New(opts, a2aclient.Options{Logger: log}), nil
 }
 
-// agentResult is what the first round learned about one agent.
-type agentResult struct {
-	Name, URL string
-	Info      *model.AgentInfo    // nil if the card was never read
-	Health    *model.HealthUpdate // the first health that is not "connecting"; nil on timeout
-}
-
-// Answered reports whether the agent's card was read and its first sweep
-// or poll succeeded, or it answered that our credentials may not list
-// tasks (it is reachable; the ListTasks column says the rest).
-func (r *agentResult) Answered() bool {
-	return r.Health != nil && (r.Health.State.Up() || r.listingRefused())
-}
-
-// listingRefused reports an agent that refused ListTasks for our
-// credentials at the A2A level (-31401/-31403 or their REST and gRPC
-// forms) and answered the GetTask polls that followed.
-func (r *agentResult) listingRefused() bool {
-	return r.Info != nil && r.Health.State == model.HealthUnauthorized && r.Health.ListingNote != ""
-}
-
-// Problem says in words what went wrong, "" when the agent answered.
-func (r *agentResult) Problem(timeout time.Duration) string {
-	switch {
-	case r.Health == nil:
-		return fmt.Sprintf("no answer within %s (is the agent running at %s?)", timeout, r.URL)
-	case r.listingRefused():
-		return "" // the ListTasks column says it
-	case r.Answered():
-		return r.Health.Err // a stream problem on an agent that answers; usually ""
-	case r.Health.Err != "":
-		return r.Health.Err
-	default:
-		return r.Health.State.String()
-	}
-}
-
-// firstRound runs the watchers until every agent has finished its first
-// attempt (or timeout passes), then stops them. It returns one result per
-// agent, in config order, and every event received meanwhile.
-func firstRound(ctx context.Context, cfg *config.Config, mgr *a2aclient.Manager, timeout time.Duration) ([]*agentResult, []model.Event) {
-	results := make([]*agentResult, len(cfg.Agents))
-	byName := map[string]*agentResult{}
-	for i, a := range cfg.Agents {
-		results[i] = &agentResult{Name: a.Name, URL: a.URL}
-		byName[a.Name] = results[i]
-	}
-	runCtx, cancel := context.WithTimeout(ctx, timeout)
+// runWatchers runs mgr's watchers until ctx ends or the returned stop is
+// called. stop ends them and returns once every watcher has, discarding
+// the events they send meanwhile so that none waits on a full channel.
+func runWatchers(ctx context.Context, mgr *a2aclient.Manager) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
-	go func() { mgr.Run(runCtx); close(done) }()
-
-	var events []model.Event
-	for pending := len(results); pending > 0; {
-		select {
-		case <-runCtx.Done():
-			pending = 0
-		case ev := <-mgr.Events():
-			events = append(events, ev)
-			r := byName[ev.Agent]
-			switch {
-			case r == nil:
-			case ev.Kind == model.EventAgent && ev.Info != nil:
-				r.Info = ev.Info
-			case ev.Kind == model.EventHealth && ev.Health != nil && r.Health == nil &&
-				ev.Health.State != model.HealthConnecting:
-				r.Health = ev.Health
-				pending--
+	go func() { mgr.Run(ctx); close(done) }()
+	return func() {
+		cancel()
+		for {
+			select {
+			case <-done:
+				return
+			case <-mgr.Events():
 			}
-		}
-	}
-	cancel()
-	for { // drain until every watcher stopped, so none blocks on a full channel
-		select {
-		case <-done:
-			return results, events
-		case <-mgr.Events():
 		}
 	}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"a2atop/model"
 )
@@ -12,55 +11,30 @@ import (
 // document {"agents": [...], "tasks": [...]} (tasks: interrupted first,
 // then active, terminal and unclassified; newest first within each).
 func runTasks(ctx context.Context, args []string, st Streams) int {
-	fs := newFlags("tasks", st)
-	cfgPath := fs.String("config", "", "config `FILE` (default $A2ATOP_CONFIG, then ~/.config/a2atop/config.toml)")
-	asJSON := fs.Bool("json", false, "print JSON (required: the only format for now)")
-	timeout := fs.Duration("timeout", defaultFirstRound, "how long to wait for every agent's first sweep")
-	urls, err := parseArgs(fs, args)
-	if err != nil {
-		return flagStatus(err)
-	}
-	if !*asJSON {
-		fmt.Fprintln(st.Err, "a2atop tasks: add --json (JSON is the only output format for now)")
-		return exitUsage
-	}
-	if *timeout <= 0 {
-		fmt.Fprintln(st.Err, "a2atop tasks: --timeout must be positive")
-		return exitUsage
-	}
-	cfg, code := loadConfig(*cfgPath, urls, st)
-	if cfg == nil {
+	o := newOptions("tasks", st)
+	o.configFlag()
+	o.requireFormat("json", "print JSON (required: the only format for now)", "JSON is the only output format for now")
+	o.timeoutFlag(defaultFirstRound, "how long to wait for every agent's first sweep")
+	r, code := o.firstRound(ctx, args)
+	if r == nil {
 		return code
 	}
-	if len(cfg.Agents) == 0 {
-		fmt.Fprintln(st.Err, "a2atop tasks: no agents: pass agent base URLs, or configure [[agent]] tables (see config.example.toml)")
-		return exitUsage
-	}
-	log, closeLog := openLog(cfg.LogPath, "tasks", st)
-	defer closeLog()
-	mgr, err := newManager(cfg, log)
-	if err != nil {
-		fmt.Fprintf(st.Err, "a2atop tasks: config: %v\n", err)
-		return exitUsage
-	}
-	results, events := firstRound(ctx, cfg, mgr, *timeout)
-
-	fleet := model.NewFleet(model.Options{MaxHistory: -1, MaxArtifactBytes: -1, MaxTerminalPerAgent: -1, ChainKeys: cfg.ChainKeys()})
-	for _, a := range cfg.Agents {
+	fleet := model.NewFleet(model.Options{MaxHistory: -1, MaxArtifactBytes: -1, MaxTerminalPerAgent: -1, ChainKeys: r.cfg.ChainKeys()})
+	for _, a := range r.cfg.Agents {
 		fleet.AddAgent(a.Name, a.URL)
 	}
-	fleet.Apply(events)
+	fleet.Apply(r.events)
 
 	doc := struct {
 		Agents []jsonAgent `json:"agents"`
 		Tasks  []jsonTask  `json:"tasks"`
 	}{Agents: []jsonAgent{}, Tasks: []jsonTask{}}
 	status := exitOK
-	for _, r := range results {
-		j := jsonAgent{Name: r.Name, URL: r.URL, jsonHealth: newJSONHealth(r.Health), Card: newJSONCard(r.Info)}
-		if !r.Answered() {
+	for _, a := range r.results {
+		j := jsonAgent{Name: a.Name, URL: a.URL, jsonHealth: newJSONHealth(a.Health), Card: newJSONCard(a.Info)}
+		if !a.Answered() {
 			status = exitFailed
-			j.Error = r.Problem(*timeout)
+			j.Error = a.Problem(o.timeout)
 		}
 		doc.Agents = append(doc.Agents, j)
 	}
@@ -71,11 +45,10 @@ func runTasks(ctx context.Context, args []string, st Streams) int {
 		}
 	}
 	if err := writeJSON(st.Out, doc); err != nil {
-		fmt.Fprintf(st.Err, "a2atop tasks: %v\n", err)
-		return exitFailed
+		return o.failf(exitFailed, "%v", err)
 	}
 	if status != exitOK {
-		fmt.Fprintln(st.Err, "a2atop tasks: some agents did not answer; see their \"error\" in the output")
+		return o.failf(status, "some agents did not answer; see their \"error\" in the output")
 	}
-	return status
+	return exitOK
 }
