@@ -119,7 +119,7 @@ func TestUsageAndVersion(t *testing.T) {
 	}
 }
 
-// TestCheckDemoFleet is the acceptance check: every demo agent is
+// TestCheckDemoFleet checks the demo fleet end to end: every demo agent is
 // reachable, with the 0.3 agent reported as unable to list.
 func TestCheckDemoFleet(t *testing.T) {
 	dir := isolate(t)

@@ -11,7 +11,7 @@ import (
 	"google.golang.org/grpc/grpclog"
 )
 
-// Log keys used by package main.
+// Log keys used by the commands.
 const (
 	logKeyAgent  = "agent"
 	logKeyAgents = "agents"
@@ -24,7 +24,7 @@ const (
 // processSink is where loggers we do not construct write: slog.Default
 // (which the SDK's servers and the standard log package fall back to) and
 // grpc's logger, which would otherwise print to stderr over the screen.
-// captureProcessLogs points them here once, in main; a command's openLog
+// captureProcessLogs points them here once, from Main; a command's openLog
 // then sends the sink to its log file. Safe for concurrent use.
 type processSink struct {
 	mu sync.Mutex
@@ -47,7 +47,7 @@ func (s *processSink) set(w io.Writer) {
 var sink = &processSink{w: io.Discard}
 
 // captureProcessLogs routes the process-wide loggers to sink. Call it once,
-// from main, before anything logs.
+// from Main, before anything logs.
 func captureProcessLogs() {
 	slog.SetDefault(slog.New(slog.NewTextHandler(sink, &slog.HandlerOptions{Level: logLevel()})))
 	grpclog.SetLoggerV2(grpclog.NewLoggerV2(io.Discard, sink, sink))
