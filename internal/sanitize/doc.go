@@ -13,6 +13,9 @@
 // U+FFFD, all before it measures a width. One huge cluster (a letter and
 // two million combining marks, a ZWJ chain) costs what the caps allow.
 //
+// WriteJSON and EscapeJSON do the same for JSON output: the agent's text
+// stays data, and what a terminal would act on is written as \u escapes.
+//
 // sanitize owns these functions and holds no state. It may import the
 // standard library and github.com/charmbracelet/x/ansi (for the display
 // width that lipgloss also uses), nothing else of this module.
