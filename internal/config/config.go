@@ -44,6 +44,8 @@ type Config struct {
 
 	// Path is the file this came from; "" when no file was read.
 	Path string `toml:"-"`
+	// lines locates the keys of the file, for Validate's errors.
+	lines keyLines
 }
 
 // Agent is one [[agent]] table.
