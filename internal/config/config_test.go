@@ -308,3 +308,30 @@ func keysOf(t reflect.Type) []string {
 	}
 	return keys
 }
+
+// TestStateDirWithoutHome: with no home, the default state directory is
+// one of the user's own (the per-user runtime directory, else a name
+// with the uid in the temporary directory), never one shared name that
+// another user could create first.
+func TestStateDirWithoutHome(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "")
+	t.Setenv("TMPDIR", tmp)
+	t.Setenv("XDG_RUNTIME_DIR", "/run/user/4242")
+	if got, want := StateDir(), "/run/user/4242/a2atop"; got != want {
+		t.Errorf("StateDir with $XDG_RUNTIME_DIR = %q, want %q", got, want)
+	}
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	want := filepath.Join(tmp, fmt.Sprintf("a2atop-%d", os.Getuid()))
+	if got := StateDir(); got != want {
+		t.Errorf("StateDir without $XDG_RUNTIME_DIR = %q, want %q", got, want)
+	}
+	if c := Default(); filepath.Dir(c.JournalPath) != want || filepath.Dir(c.LogPath) != want {
+		t.Errorf("default paths %q, %q are not in %q", c.JournalPath, c.LogPath, want)
+	}
+	t.Setenv("XDG_STATE_HOME", "/state")
+	if got := StateDir(); got != "/state/a2atop" {
+		t.Errorf("StateDir with $XDG_STATE_HOME = %q", got)
+	}
+}
