@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"a2atop/internal/statefile"
 )
 
 // syncWriter is the part of *os.File the journal writes through; tests
@@ -29,9 +31,11 @@ type journal struct {
 	damaged int        // lines that could not be read back
 }
 
-// openJournal opens (creating, mode 0600) the journal at path and reads
-// back every record in it. readOnly opens nothing for writing and does not
-// create the file.
+// openJournal opens (creating, mode 0600, in a directory of mode 0700)
+// the journal at path and reads back every record in it. readOnly opens
+// nothing for writing and does not create the file. A journal another
+// user could have planted (a symbolic link, a file or directory not the
+// user's own, a directory others may write) is refused; see statefile.
 func openJournal(path string, readOnly bool) (*journal, []record, error) {
 	j := &journal{path: path}
 	recs, torn, err := j.readAll()
@@ -41,17 +45,10 @@ func openJournal(path string, readOnly bool) (*journal, []record, error) {
 	if readOnly {
 		return j, recs, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, nil, fmt.Errorf("journal: create the state directory %s: %w", filepath.Dir(path), err)
-	}
-	_, statErr := os.Stat(path)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	_, statErr := os.Lstat(path)
+	f, err := statefile.OpenAppend(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("journal: open %s for appending: %w (is the state directory writable?)", path, err)
-	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("journal: make %s private (0600): %w", path, err)
+		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
 	if errors.Is(statErr, os.ErrNotExist) {
 		syncDir(filepath.Dir(path))
@@ -75,12 +72,12 @@ func syncDir(dir string) {
 // (a crash during a write) is skipped and reported as torn; other lines
 // that do not parse are counted as damaged and skipped.
 func (j *journal) readAll() (recs []record, torn bool, err error) {
-	b, err := os.ReadFile(j.path)
+	b, err := statefile.ReadFile(j.path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("journal: read %s: %w", j.path, err)
+		return nil, false, fmt.Errorf("journal: %w", err)
 	}
 	torn = len(b) > 0 && b[len(b)-1] != '\n'
 	lines := bytes.Split(b, []byte{'\n'})

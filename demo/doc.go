@@ -3,7 +3,7 @@
 // 127.0.0.1 port, plus a small planner client that keeps giving them work
 // at a human pace so a dashboard has something alive to show.
 //
-// The agents act out the seeds' kit:
+// The agents act out a small release workflow, the same every run:
 //
 //   - test-runner (A2A 1.0, JSON-RPC, streaming) runs a suite at a commit:
 //     9f3c2e1 completes with 1 failed / 11 passed in summary.json, deadbee
@@ -39,8 +39,12 @@
 // Every agent accepts any caller and scopes every task to one user, "demo",
 // so ListTasks works for an anonymous dashboard.
 //
-// demo owns everything under demo/. It imports the A2A SDK
-// (github.com/a2aproject/a2a-go/v2/...) and the standard library only:
-// never model, a2aclient, approvals, ui or any terminal package. main.go
+// # What demo owns and may import
+//
+// demo owns everything under demo/: the five agents, the planner client
+// that drives them, and the ports they listen on. It may import the A2A
+// SDK (github.com/a2aproject/a2a-go/v2/...) and the standard library only,
+// never model, a2aclient, approvals, ui or a terminal package, so the demo
+// exercises a2atop only over the wire, as any agent would. Package main
 // calls Start, Agents, StopAgent, StartAgent and Close.
 package demo

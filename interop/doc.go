@@ -15,6 +15,10 @@
 // into a failure. `npm ci` runs once per package-lock.json into
 // os.UserCacheDir()/a2atop-jspeer-<hash> and is reused afterwards.
 //
-// It may import every a2atop package and the SDK; nothing imports it.
-// README.md in this folder lists what is tested and the differences found.
+// # What interop owns and may import
+//
+// interop owns the peers' setup (interop/jspeer) and the tests against
+// them, and no production code. Its tests may import every a2atop package
+// and the SDK; nothing imports interop. README.md in this folder lists
+// what is tested and the differences found.
 package interop

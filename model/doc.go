@@ -49,14 +49,15 @@
 // "waiting on AGENT · SHORTID", "stale: agent unreachable", "gone: …".
 // Both are raw agent data; the UI sanitizes them.
 //
-// # What model may import
+// # What model owns and may import
 //
-// It is pure: no I/O, no goroutines, no terminal code. A Fleet is owned by
-// one goroutine (the UI's) and is not safe for concurrent use. Watchers in
-// package a2aclient produce Events; the UI applies them in batches with
+// model is pure: no I/O, no goroutines, no terminal code. A Fleet is owned
+// by one goroutine (the UI's) and is not safe for concurrent use. Watchers
+// in package a2aclient produce Events; the UI applies them in batches with
 // Fleet.Apply.
 //
 // model may import the A2A SDK's a2a types and the standard library only.
 // It must never import a2aclient, approvals, ui, bubbletea, bubbles or
-// lipgloss.
+// lipgloss: every other package may depend on model, so model depends on
+// none of them.
 package model

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -44,6 +45,8 @@ type Config struct {
 
 	// Path is the file this came from; "" when no file was read.
 	Path string `toml:"-"`
+	// lines locates the keys of the file, for Validate's errors.
+	lines keyLines
 }
 
 // Agent is one [[agent]] table.
@@ -143,8 +146,11 @@ func Default() *Config {
 }
 
 // StateDir is where a2atop keeps its log and journal by default:
-// $XDG_STATE_HOME/a2atop, else ~/.local/state/a2atop, else a directory
-// under os.TempDir.
+// $XDG_STATE_HOME/a2atop, else ~/.local/state/a2atop, else (no home) a
+// directory of the user's own: $XDG_RUNTIME_DIR/a2atop, else
+// os.TempDir()/a2atop-UID. Whichever it is, the journal and the log are
+// opened only in a directory of the user's that others cannot write
+// (package statefile refuses any other).
 func StateDir() string {
 	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
 		return filepath.Join(d, "a2atop")
@@ -152,5 +158,11 @@ func StateDir() string {
 	if home, err := os.UserHomeDir(); err == nil && home != "" {
 		return filepath.Join(home, ".local", "state", "a2atop")
 	}
-	return filepath.Join(os.TempDir(), "a2atop-state")
+	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+		return filepath.Join(d, "a2atop")
+	}
+	if uid := os.Getuid(); uid >= 0 {
+		return filepath.Join(os.TempDir(), "a2atop-"+strconv.Itoa(uid))
+	}
+	return filepath.Join(os.TempDir(), "a2atop-state") // no uids on this system
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -61,46 +62,65 @@ func TestParseErrorsNameLineAndKey(t *testing.T) {
 	}
 }
 
+// TestValidate has one case per rule Validate checks. Each error names
+// the key and, like the decoder's errors, the line of the value at fault
+// ("test.toml:4: agent \"a\".binding: ..."), or of the table that lacks it.
 func TestValidate(t *testing.T) {
-	const agent = "[[agent]]\nname = \"a\"\nurl = \"http://127.0.0.1:1\"\n"
+	const agent = "[[agent]]\nname = \"a\"\nurl = \"http://127.0.0.1:1\"\n" // lines 1-3
 	tests := []struct {
 		name, doc string
+		line      int
 		key, msg  string // want an error with this key and message part; "" = valid
 	}{
-		{"empty file", "", "", ""},
-		{"one agent", agent, "", ""},
+		{"empty file", "", 0, "", ""},
+		{"one agent", agent, 0, "", ""},
 		{"full agent", agent + "card_path = \"/card.json\"\nbinding = \"rest\"\nprotocol = \"0.3\"\ntenant = \"t\"\n" +
 			"sweep_interval = \"2s\"\nsubscribe = false\nhistory_length = 5\nread_only = true\nchain_metadata_key = \"k\"\ntasks = [\"t1\"]\n" +
 			"[agent.auth]\ntoken_env = \"TOK\"\napi_key_header = \"X-Api-Key\"\nallowed_hosts = [\"other:443\"]\n" +
-			"[[agent.auth.headers]]\nname = \"X-Team\"\nvalue_file = \"team\"\n", "", ""},
-		{"bad theme", "theme = \"pink\"\n", "theme", "not a theme"},
-		{"zero sweep", "sweep_interval = \"0s\"\n", "sweep_interval", "positive"},
-		{"negative resync", "full_resync = \"-1m\"\n", "full_resync", "positive"},
-		{"negative max streams", "max_streams = -1\n", "max_streams", "0 (no streams)"},
-		{"no name", "[[agent]]\nurl = \"http://x\"\n", "agent[1].name", "needs a name"},
-		{"space in name", "[[agent]]\nname = \"a b\"\nurl = \"http://x\"\n", "agent \"a b\".name", "space"},
-		{"duplicate names", agent + agent, "agent \"a\"", "used twice"},
-		{"no url", "[[agent]]\nname = \"a\"\n", "agent \"a\".url", "needs a url"},
-		{"relative url", "[[agent]]\nname = \"a\"\nurl = \"localhost:9000\"\n", "agent \"a\".url", "absolute"},
-		{"ftp url", "[[agent]]\nname = \"a\"\nurl = \"ftp://x\"\n", "agent \"a\".url", "http"},
-		{"url with password", "[[agent]]\nname = \"a\"\nurl = \"http://u:p@x\"\n", "agent \"a\".url", "password"},
-		{"url with a key in its query", "[[agent]]\nname = \"a\"\nurl = \"http://x/?v=1&API_KEY=s3cr3t\"\n", "agent \"a\".url", "query holds a secret (API_KEY=...)"},
-		{"bad binding", agent + "binding = \"soap\"\n", "agent \"a\".binding", "not a binding"},
-		{"bad protocol", agent + "protocol = \"2.0\"\n", "agent \"a\".protocol", "not a protocol"},
-		{"card path not a path", agent + "card_path = \"card.json\"\n", "agent \"a\".card_path", "starting with"},
-		{"zero agent sweep", agent + "sweep_interval = \"0s\"\n", "agent \"a\".sweep_interval", "positive"},
-		{"negative history", agent + "history_length = -1\n", "agent \"a\".history_length", "0"},
-		{"empty task id", agent + "tasks = [\"\"]\n", "agent \"a\".tasks[1]", "empty"},
-		{"literal token", agent + "[agent.auth]\ntoken = \"s3cr3t\"\n", "agent \"a\".auth.token", "token_env or token_file"},
-		{"literal api key", agent + "[agent.auth]\napi_key = \"s3cr3t\"\n", "agent \"a\".auth.api_key", "token_env or token_file"},
-		{"literal header value", agent + "[[agent.auth.headers]]\nname = \"X\"\nvalue = \"s3cr3t\"\n", "agent \"a\".auth.headers[1].value", "value_env or value_file"},
-		{"token env and file", agent + "[agent.auth]\ntoken_env = \"A\"\ntoken_file = \"f\"\n", "agent \"a\".auth", "not both"},
-		{"api key header without token", agent + "[agent.auth]\napi_key_header = \"X-Key\"\n", "agent \"a\".auth.api_key_header", "needs token_env"},
-		{"bad header name", agent + "[[agent.auth.headers]]\nname = \"X Key\"\nvalue_env = \"K\"\n", "agent \"a\".auth.headers[1].name", "not a valid header"},
-		{"header twice", agent + "[agent.auth]\ntoken_env = \"T\"\n[[agent.auth.headers]]\nname = \"authorization\"\nvalue_env = \"K\"\n", "agent \"a\".auth.headers[1].name", "twice"},
-		{"header without source", agent + "[[agent.auth.headers]]\nname = \"X\"\n", "agent \"a\".auth.headers[1]", "exactly one"},
-		{"bad approval data", agent + "[agent.approval]\ndata = \"{not json\"\n", "agent \"a\".approval", ""},
-		{"allowed host without port", agent + "[agent.auth]\nallowed_hosts = [\"example.com\"]\n", "agent \"a\".auth.allowed_hosts[1]", "host:port"},
+			"[[agent.auth.headers]]\nname = \"X-Team\"\nvalue_file = \"team\"\n", 0, "", ""},
+		{"bad theme", "bell = true\ntheme = \"purple\"\n", 2, "theme", "not a theme"},
+		{"bad theme, CRLF and comments", "bell = true\r\n# a comment\r\ntheme = \"purple\" # here\r\n", 3, "theme", "not a theme"},
+		{"empty journal path", "\njournal_path = \"\"\n", 2, "journal_path", "must not be empty"},
+		{"empty log path", "\n\nlog_path = \"\"\n", 3, "log_path", "must not be empty"},
+		{"zero sweep", "# c\nsweep_interval = \"0s\"\n", 2, "sweep_interval", "positive"},
+		{"negative resync", "bell = true\n\nfull_resync = \"-1m\"\n", 3, "full_resync", "positive"},
+		{"negative max streams", "\nmax_streams = -1\n", 2, "max_streams", "0 (no streams)"},
+		{"zero message bytes", "\nmax_message_bytes = 0\n", 2, "max_message_bytes", "positive"},
+		{"no name", "[[agent]]\nurl = \"http://x\"\n", 1, "agent[1].name", "needs a name"},
+		{"space in name", "[[agent]]\nurl = \"http://x\"\nname = \"a b\"\n", 3, "agent \"a b\".name", "space"},
+		{"long name", "[[agent]]\nurl = \"http://x\"\nname = \"" + strings.Repeat("n", 65) + "\"\n", 3, "agent \"" + strings.Repeat("n", 65) + "\".name", "at most 64"},
+		{"duplicate names", agent + "\n" + agent, 6, "agent \"a\"", "used twice"},
+		{"no url", "\n[[agent]]\nname = \"a\"\n", 2, "agent \"a\".url", "needs a url"},
+		{"relative url", "[[agent]]\nname = \"a\"\nurl = \"localhost:9000\"\n", 3, "agent \"a\".url", "absolute"},
+		{"not a url", "[[agent]]\nname = \"a\"\nurl = \"http://x/%zz\"\n", 3, "agent \"a\".url", "not a URL"},
+		{"ftp url", agent + "[[agent]]\nname = \"b\"\nurl = \"ftp://x\"\n", 6, "agent \"b\".url", "http"},
+		{"no host", "[[agent]]\nname = \"a\"\nurl = \"http:///path\"\n", 3, "agent \"a\".url", "no host"},
+		{"url with password", "[[agent]]\nname = \"a\"\nurl = \"http://u:p@x\"\n", 3, "agent \"a\".url", "password"},
+		{"url with a key in its query", "[[agent]]\nname = \"a\"\nurl = \"http://x/?v=1&API_KEY=s3cr3t\"\n", 3, "agent \"a\".url", "query holds a secret (API_KEY=...)"},
+		{"bad binding", agent + "binding = \"soap\"\n", 4, "agent \"a\".binding", "not a binding"},
+		{"bad protocol", agent + "\nprotocol = \"2.0\"\n", 5, "agent \"a\".protocol", "not a protocol"},
+		{"card path not a path", agent + "card_path = \"card.json\"\n", 4, "agent \"a\".card_path", "starting with"},
+		{"zero agent sweep", agent + "sweep_interval = \"0s\"\n", 4, "agent \"a\".sweep_interval", "positive"},
+		{"negative agent sweep", agent + "[[agent]]\nname = \"b\"\nurl = \"http://b\"\nsweep_interval = \"-5s\"\n", 7, "agent \"b\".sweep_interval", "positive"},
+		{"negative history", agent + "history_length = -1\n", 4, "agent \"a\".history_length", "0"},
+		{"empty task id", agent + "tasks = [\n  \"t1\",\n  \"\",\n]\n", 6, "agent \"a\".tasks[2]", "empty"},
+		{"unknown placeholder in text", agent + "[agent.approval]\napprove_text = \"ok\"\ndeny_text = \"no {{why}}\"\n", 6, "agent \"a\".approval.deny_text", "unknown placeholder"},
+		{"bad approval data", agent + "[agent.approval]\napprove_text = \"ok\"\ndata = \"{not json\"\n", 6, "agent \"a\".approval.data", "not valid JSON"},
+		{"literal token", agent + "[agent.auth]\ntoken_env = \"T\"\ntoken = \"s3cr3t\"\n", 6, "agent \"a\".auth.token", "token_env or token_file"},
+		{"literal token, dotted", agent + "auth.token = \"s3cr3t\"\n", 4, "agent \"a\".auth.token", "token_env or token_file"},
+		{"literal token, inline", agent + "auth = { token_env = \"T\", token = \"s3cr3t\" }\n", 4, "agent \"a\".auth.token", "token_env or token_file"},
+		{"literal api key", agent + "[agent.auth]\n\napi_key = \"s3cr3t\"\n", 6, "agent \"a\".auth.api_key", "token_env or token_file"},
+		{"literal header value", agent + "[[agent.auth.headers]]\nname = \"X\"\nvalue = \"s3cr3t\"\n", 6, "agent \"a\".auth.headers[1].value", "value_env or value_file"},
+		{"token env and file", agent + "[agent.auth]\ntoken_env = \"A\"\ntoken_file = \"f\"\n", 4, "agent \"a\".auth", "not both"},
+		{"api key header without token", agent + "[agent.auth]\napi_key_header = \"X-Key\"\n", 5, "agent \"a\".auth.api_key_header", "needs token_env"},
+		{"bad api key header", agent + "[agent.auth]\ntoken_env = \"T\"\napi_key_header = \"X Key\"\n", 6, "agent \"a\".auth.api_key_header", "not a valid header"},
+		{"bad header name", agent + "[[agent.auth.headers]]\nname = \"X-Ok\"\nvalue_env = \"K\"\n[[agent.auth.headers]]\nname = \"X Key\"\nvalue_env = \"K\"\n", 8, "agent \"a\".auth.headers[2].name", "not a valid header"},
+		{"header twice", agent + "[agent.auth]\ntoken_env = \"T\"\n[[agent.auth.headers]]\nname = \"authorization\"\nvalue_env = \"K\"\n", 7, "agent \"a\".auth.headers[1].name", "twice"},
+		{"header twice, inline", agent + "[agent.auth]\nheaders = [\n  { name = \"X\", value_env = \"K\" },\n  { name = \"x\", value_env = \"K\" },\n]\n", 7, "agent \"a\".auth.headers[2].name", "twice"},
+		{"header without source", agent + "[[agent.auth.headers]]\nname = \"X\"\n", 4, "agent \"a\".auth.headers[1]", "exactly one"},
+		{"allowed host without port", agent + "[agent.auth]\nallowed_hosts = [\"example.com\"]\n", 5, "agent \"a\".auth.allowed_hosts[1]", "host:port"},
+		{"allowed host after a comment", agent + "[agent.auth]\nallowed_hosts = [ # the proxies\n  # the first\n  \"a\",\n]\n", 7, "agent \"a\".auth.allowed_hosts[1]", "host:port"},
+		{"allowed host, second agent", agent + "[[agent]]\nname = \"b\"\nurl = \"http://b\"\n[agent.auth]\nallowed_hosts = [\n  \"ok:1\",\n  \":443\",\n]\n", 10, "agent \"b\".auth.allowed_hosts[2]", "host:port"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,10 +138,28 @@ func TestValidate(t *testing.T) {
 			if ce.Key != tt.key || !strings.Contains(ce.Msg, tt.msg) {
 				t.Errorf("got key %q msg %q; want key %q msg containing %q", ce.Key, ce.Msg, tt.key, tt.msg)
 			}
+			if prefix := fmt.Sprintf("test.toml:%d: %s: ", tt.line, tt.key); ce.Line != tt.line || !strings.HasPrefix(err.Error(), prefix) {
+				t.Errorf("error %q, want it to start %q", err, prefix)
+			}
 			if strings.Contains(err.Error(), "s3cr3t") {
 				t.Errorf("error %q repeats the secret", err)
 			}
 		})
+	}
+}
+
+// TestURLAgentErrorsNameNoLine: an agent from the command line is not in
+// the file, so its error names neither the file nor a line.
+func TestURLAgentErrorsNameNoLine(t *testing.T) {
+	c, err := Parse([]byte("[[agent]]\nname = \"a\"\nurl = \"http://a\"\n"), "test.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Agents = append(c.Agents, Agent{Name: "a", URL: "http://b", FromArgs: true})
+	err = c.Validate()
+	var ce *Error
+	if !errors.As(err, &ce) || ce.File != "" || ce.Line != 0 || !strings.Contains(ce.Msg, "used twice") {
+		t.Errorf("Validate = %v (%+v), want a duplicate name with no file or line", err, ce)
 	}
 }
 
@@ -269,4 +307,31 @@ func keysOf(t reflect.Type) []string {
 		}
 	}
 	return keys
+}
+
+// TestStateDirWithoutHome: with no home, the default state directory is
+// one of the user's own (the per-user runtime directory, else a name
+// with the uid in the temporary directory), never one shared name that
+// another user could create first.
+func TestStateDirWithoutHome(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "")
+	t.Setenv("TMPDIR", tmp)
+	t.Setenv("XDG_RUNTIME_DIR", "/run/user/4242")
+	if got, want := StateDir(), "/run/user/4242/a2atop"; got != want {
+		t.Errorf("StateDir with $XDG_RUNTIME_DIR = %q, want %q", got, want)
+	}
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	want := filepath.Join(tmp, fmt.Sprintf("a2atop-%d", os.Getuid()))
+	if got := StateDir(); got != want {
+		t.Errorf("StateDir without $XDG_RUNTIME_DIR = %q, want %q", got, want)
+	}
+	if c := Default(); filepath.Dir(c.JournalPath) != want || filepath.Dir(c.LogPath) != want {
+		t.Errorf("default paths %q, %q are not in %q", c.JournalPath, c.LogPath, want)
+	}
+	t.Setenv("XDG_STATE_HOME", "/state")
+	if got := StateDir(); got != "/state/a2atop" {
+		t.Errorf("StateDir with $XDG_STATE_HOME = %q", got)
+	}
 }

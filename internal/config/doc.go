@@ -2,11 +2,13 @@
 // how to authenticate to each, and the dashboard's own settings.
 //
 // Loading is strict and in three steps: Default, then a decode that
-// refuses unknown keys and wrong types (the error names the file, line and
-// key), then Validate. The file is found by Locate: --config, then
-// $A2ATOP_CONFIG, then os.UserConfigDir()/a2atop/config.toml. Secrets are
-// never written in the file: the file names an environment variable or a
-// file, and Config.AgentOptions reads them when a2atop starts.
+// refuses unknown keys and wrong types, then Validate. Every error names
+// the file, the line and the key ("config.toml:4: agent.url: ..."): Parse
+// keeps the line of every key it read for Validate's errors. The file is
+// found by Locate: --config, then $A2ATOP_CONFIG, then
+// os.UserConfigDir()/a2atop/config.toml. Secrets are never written in the
+// file: the file names an environment variable or a file, and
+// Config.AgentOptions reads them when a2atop starts.
 //
 // config owns parsing, defaults, validation and secret resolution. It may
 // import the standard library, go-toml, the A2A SDK's a2a types,

@@ -106,7 +106,8 @@ func plainErr(err error) string {
 
 // Parse decodes data (the contents of file) over Default, strictly: an
 // unknown key or a value of the wrong type is an *Error naming the line
-// and the key. Parse does not validate; call Validate.
+// and the key. Parse does not validate; call Validate, whose errors then
+// name the line too.
 func Parse(data []byte, file string) (c *Config, err error) {
 	c = Default()
 	c.Path = file
@@ -119,6 +120,7 @@ func Parse(data []byte, file string) (c *Config, err error) {
 	if err := dec.Decode(c); err != nil {
 		return nil, decodeError(file, err)
 	}
+	c.lines = indexLines(data)
 	return c, nil
 }
 

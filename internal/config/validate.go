@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"a2atop/approvals"
 )
 
 // AddURLs appends one agent per base URL given on the command line, named
@@ -44,7 +46,7 @@ func sameURL(a, b string) bool {
 // durations, well-formed auth, and no secret written in the file.
 func (c *Config) Validate() error {
 	fail := func(key, format string, args ...any) error {
-		return &Error{File: c.Path, Key: key, Msg: fmt.Sprintf(format, args...)}
+		return &Error{File: c.Path, Line: c.lines.lineOf(key), Key: key, Msg: fmt.Sprintf(format, args...)}
 	}
 	if !slices.Contains(Themes, c.Theme) {
 		return fail("theme", "%q is not a theme; use one of %s", c.Theme, strings.Join(Themes, ", "))
@@ -69,27 +71,44 @@ func (c *Config) Validate() error {
 	}
 	seen := map[string]int{}
 	for i, a := range c.Agents {
-		key := fmt.Sprintf("agent[%d]", i+1)
-		if a.Name != "" {
-			key = fmt.Sprintf("agent %q", a.Name)
-		}
-		if j, dup := seen[a.Name]; dup && a.Name != "" {
-			return fail(key, "the name is used twice (agents %d and %d); names must be unique", j+1, i+1)
-		}
-		seen[a.Name] = i
-		if err := a.validate(); err != nil {
-			var ce *Error
-			if errors.As(err, &ce) {
-				ce.File, ce.Key = c.Path, key+"."+ce.Key
-				if a.FromArgs {
-					ce.File = ""
-				}
-				return ce
-			}
-			return fail(key, "%v", err)
+		if err := c.validateAgent(i, &a, seen); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// validateAgent checks the agent at index i, given the names seen before
+// it. The *Error names the agent and, for an agent from the file, the
+// line of the key at fault.
+func (c *Config) validateAgent(i int, a *Agent, seen map[string]int) error {
+	at := fmt.Sprintf("agent[%d]", i+1) // how keyLines names it
+	key := at
+	if a.Name != "" {
+		key = fmt.Sprintf("agent %q", a.Name)
+	}
+	located := func(ce *Error, rel string) *Error {
+		ce.File, ce.Line = c.Path, c.lines.lineOf(at+"."+rel)
+		if a.FromArgs {
+			ce.File, ce.Line = "", 0
+		}
+		return ce
+	}
+	if j, dup := seen[a.Name]; dup && a.Name != "" {
+		return located(&Error{Key: key, Msg: fmt.Sprintf("the name is used twice (agents %d and %d); names must be unique", j+1, i+1)}, "name")
+	}
+	seen[a.Name] = i
+	err := a.validate()
+	if err == nil {
+		return nil
+	}
+	var ce *Error
+	if !errors.As(err, &ce) {
+		return located(&Error{Key: key, Msg: err.Error(), Err: err}, "")
+	}
+	rel := ce.Key
+	ce.Key = key + "." + rel
+	return located(ce, rel)
 }
 
 // validate checks one agent; the *Error's Key is relative to the agent.
@@ -125,10 +144,22 @@ func (a *Agent) validate() error {
 	}
 	if a.Approval != nil {
 		if err := a.Approval.template().Validate(); err != nil {
-			return fail("approval", "%v", err)
+			return fail(a.Approval.keyAtFault(), "%v", err)
 		}
 	}
 	return a.Auth.validate()
+}
+
+// keyAtFault is the key of an approval table whose template does not
+// validate: a text with an unknown placeholder, else the data.
+func (ap *Approval) keyAtFault() string {
+	if (approvals.Template{ApproveText: ap.ApproveText}).Validate() != nil {
+		return "approval.approve_text"
+	}
+	if (approvals.Template{DenyText: ap.DenyText}).Validate() != nil {
+		return "approval.deny_text"
+	}
+	return "approval.data"
 }
 
 // checkName accepts names that fit on a row and in a filter: no spaces or

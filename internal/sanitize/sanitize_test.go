@@ -98,7 +98,7 @@ func TestText(t *testing.T) {
 // TestLineWidthMatchesLipgloss checks that Line's idea of width is the one
 // lipgloss lays out with (ansi.StringWidth).
 func TestLineWidthMatchesLipgloss(t *testing.T) {
-	for _, s := range []string{"日本語テキスト", "👍🏽x👍🏽", "e\u0301abc", "1\ufe0f\u20e3 keycap", "🇫🇷🇩🇪🇮🇹"} {
+	for _, s := range []string{"日本語テキスト", "👍🏽x👍🏽", "e\u0301abc", "1\ufe0f\u20e3 keycap", "🇫🇷🇩🇪🇮🇹", "0\u1c340\u1c34 spacing marks", "e\u0301\u0301"} {
 		for max := 1; max < 12; max++ {
 			got := Line(s, max)
 			if w := ansi.StringWidth(got); w > max {
@@ -124,6 +124,8 @@ func checkSafe(t *testing.T, in, out string, multiline bool) {
 			t.Fatalf("output %q of %q contains control %U", out, in, r)
 		case isBidi(r):
 			t.Fatalf("output %q of %q contains bidi control %U", out, in, r)
+		case r == lineSep || r == paraSep || isFormat(r):
+			t.Fatalf("output %q of %q contains separator or format character %U", out, in, r)
 		}
 	}
 }
@@ -142,7 +144,7 @@ func fuzzSeeds(f *testing.F) {
 	for _, s := range []string{
 		"", "plain", "\x1b[31mred\x1b[0m", "\x1b]52;c;AAAA\x07", "\x1b]0;t\x1b\\", "\x1bPdcs\x1b\\",
 		"\u009b1m", "\u009dosc\u009c", "abc\u202egnp", "\xff\xfe", "日本語", "👍🏽", "a\r\nb\tc",
-		"\x1b", "\x1b[", "\x1b]", "e\u0301", "\u2066x\u2069",
+		"\x1b", "\x1b[", "\x1b]", "e\u0301", "\u2066x\u2069", "a\u2028b\u2029", "\u206a\ufff9",
 	} {
 		f.Add(s, 10)
 	}
@@ -185,4 +187,27 @@ func BenchmarkLine(b *testing.B) {
 		Line(s, 80)
 	}
 	b.ReportMetric(float64(len(s)), "bytes/op-input")
+}
+
+// BenchmarkHostile runs Line and Text on two million code points of each
+// hostile shape; the figures to watch are ns/op and bytes-out/op, which
+// the caps keep independent of the input's size.
+func BenchmarkHostile(b *testing.B) {
+	for _, name := range []string{"combining", "zwj", "vs", "ri", "zwsp", "invalid", "hangul"} {
+		s := hostile[name](2_000_000)
+		for _, fn := range []struct {
+			name string
+			f    func(string, int) string
+		}{{"Line", Line}, {"Text", Text}} {
+			b.Run(fn.name+"/"+name, func(b *testing.B) {
+				var out string
+				b.ReportAllocs()
+				for b.Loop() {
+					out = fn.f(s, 80)
+				}
+				b.ReportMetric(float64(len(s)), "bytes-in/op")
+				b.ReportMetric(float64(len(out)), "bytes-out/op")
+			})
+		}
+	}
 }
