@@ -5,10 +5,11 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"google.golang.org/grpc/grpclog"
+
+	"a2atop/internal/statefile"
 )
 
 // Log keys used by the commands.
@@ -54,16 +55,12 @@ func captureProcessLogs() {
 }
 
 // openLog opens (appending) the log file at path, creating its directory,
+// refusing one another user could have planted (statefile.OpenAppend),
 // and sends the process-wide loggers there too. When it cannot, it says so
 // on st.Err (before any screen is drawn) and returns a logger that
 // discards, so a read-only home never stops a2atop.
 func openLog(path, cmd string, st Streams) (*slog.Logger, func()) {
-	f, err := func() (*os.File, error) {
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return nil, err
-		}
-		return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	}()
+	f, err := statefile.OpenAppend(path)
 	if err != nil {
 		fmt.Fprintf(st.Err, "a2atop: not logging: %v (set log_path in the config)\n", err)
 		return slog.New(slog.DiscardHandler), func() {}

@@ -53,7 +53,7 @@ func isTerminal(path string) bool {
 // TestNoTerminalCodeBelowUI checks the transitive dependencies of the data
 // and network layers.
 func TestNoTerminalCodeBelowUI(t *testing.T) {
-	for _, pkg := range []string{"a2atop/model", "a2atop/a2aclient", "a2atop/approvals", "a2atop/demo", "a2atop/internal/config", "a2atop/internal/sanitize"} {
+	for _, pkg := range []string{"a2atop/model", "a2atop/a2aclient", "a2atop/approvals", "a2atop/demo", "a2atop/internal/config", "a2atop/internal/sanitize", "a2atop/internal/statefile"} {
 		t.Run(pkg, func(t *testing.T) {
 			if !present(pkg) {
 				t.Skipf("%s does not exist yet", pkg)
