@@ -83,8 +83,8 @@ func dashboard(ctx context.Context, cfg *config.Config, cmd string, st streams, 
 		Bell:     cfg.Bell,
 		Theme:    theme.New(theme.Options{Mode: mode}),
 		Logger:   log,
-		Inbox:    inbox.New(svc, views),
-		Journal:  inbox.NewJournal(svc, views),
+		Inbox:    inbox.InboxFactory(svc, views),
+		Journal:  inbox.JournalFactory(svc, views),
 		Output:   st.Out,
 	})
 	runCtx, cancel := context.WithCancel(ctx)

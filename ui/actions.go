@@ -32,7 +32,7 @@ func (m *Model) show(v view) tea.Cmd {
 	if v != viewDetail && m.view != v {
 		m.prev = m.view
 	}
-	m.view = v
+	m.setView(v)
 	if v == viewAgents {
 		m.agents.sync()
 		return m.agents.fetchCapture()
@@ -44,9 +44,9 @@ func (m *Model) show(v view) tea.Cmd {
 func (m *Model) back() {
 	switch {
 	case m.view == viewDetail && m.prev != viewDetail:
-		m.view = m.prev
+		m.setView(m.prev)
 	default:
-		m.view = viewTasks
+		m.setView(viewTasks)
 	}
 	m.prev = viewTasks
 }
@@ -56,9 +56,22 @@ func (m *Model) openDetail(k model.TaskKey) tea.Cmd {
 	if m.view != viewDetail {
 		m.prev = m.view
 	}
-	m.view = viewDetail
+	m.setView(viewDetail)
 	m.detail.stack = nil
 	return m.detail.open(k, m.history)
+}
+
+// setView shows v and tells the components which of them left or came
+// on screen.
+func (m *Model) setView(v view) {
+	if c := m.component(); c != nil && v != m.view {
+		c.Update(common.HiddenMsg{})
+	}
+	was := m.view
+	m.view = v
+	if c := m.component(); c != nil && v != was {
+		c.Update(common.ShownMsg{})
+	}
 }
 
 // reply hands an interrupted task to the inbox component's editor.
@@ -77,7 +90,7 @@ func (m *Model) reply(t *model.Task) tea.Cmd {
 	m.show(viewInbox)
 	next, cmd := m.inbox.Update(common.ReplyToMsg{Key: t.Key})
 	m.inbox = next
-	return cmd
+	return tea.Batch(cmd, m.drain())
 }
 
 // copyID writes the task id to the clipboard with OSC 52: our own escape

@@ -74,15 +74,7 @@ func (m *Model) applyEvents(msg eventsMsg, wasDirty bool) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	m.syncViews()
-	changed := common.FleetChangedMsg{Result: res, Version: m.ctx.Fleet.Version()}
-	for _, c := range []*common.Component{&m.inbox, &m.journal} {
-		if *c == nil {
-			continue
-		}
-		next, cmd := (*c).Update(changed)
-		*c = next
-		cmds = append(cmds, cmd)
-	}
+	cmds = append(cmds, m.broadcast(common.FleetChangedMsg{Result: res, Version: m.ctx.Fleet.Version()}))
 	if m.bell && len(res.Entered) > 0 {
 		cmds = append(cmds, m.ring())
 	}
@@ -117,13 +109,6 @@ func (m *Model) onTick(tickMsg) tea.Cmd {
 	case viewDetail:
 		m.detail.rebuild(false)
 	}
-	for _, c := range []*common.Component{&m.inbox, &m.journal} {
-		if *c == nil {
-			continue
-		}
-		next, cmd := (*c).Update(common.TickMsg{Now: now})
-		*c = next
-		cmds = append(cmds, cmd)
-	}
+	cmds = append(cmds, m.broadcast(common.TickMsg{Now: now}))
 	return tea.Batch(cmds...)
 }

@@ -95,7 +95,7 @@ func New(o Options) *Model {
 	keys.apply(o.ReadOnly, o.Backend != nil, o.Inbox != nil, o.Journal != nil)
 	m := &Model{
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
-			Now: o.Now, Backend: o.Backend},
+			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}},
 		keys: keys, log: o.Logger, out: o.Output, events: o.Events,
 		interval: o.BatchInterval, bell: o.Bell, history: o.HistoryLength,
 		tmux: os.Getenv("TMUX") != "", dirty: true,
@@ -152,16 +152,33 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case copiedMsg:
 		m.copied(msg)
 		return m, nil
-	case common.StatusMsg:
-		m.status.set(msg.Text, msg.Err, m.ctx.Now())
-		return m, nil
-	case common.OpenTaskMsg:
-		return m, m.openDetail(msg.Key)
-	case common.BackMsg:
-		m.back()
-		return m, nil
+	case common.StatusMsg, common.OpenTaskMsg, common.BackMsg:
+		return m, m.request(msg)
 	}
 	return m, m.broadcast(msg)
+}
+
+// request does what a component asked for, in a message or through the
+// outbox.
+func (m *Model) request(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case common.StatusMsg:
+		m.status.set(msg.Text, msg.Err, m.ctx.Now())
+	case common.OpenTaskMsg:
+		return m.openDetail(msg.Key)
+	case common.BackMsg:
+		m.back()
+	}
+	return nil
+}
+
+// drain does what components asked for through the outbox, in order.
+func (m *Model) drain() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, msg := range m.ctx.Out.Take() {
+		cmds = append(cmds, m.request(msg))
+	}
+	return tea.Batch(cmds...)
 }
 
 // View draws the screen, or returns the last drawing when nothing changed.
@@ -191,7 +208,7 @@ func (m *Model) forward(msg tea.Msg) tea.Cmd {
 	}
 	next, cmd := c.Update(msg)
 	m.setComponent(next)
-	return cmd
+	return tea.Batch(cmd, m.drain())
 }
 
 // broadcast hands a message the root does not know (the answer to a
@@ -207,7 +224,7 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 		*c = next
 		cmds = append(cmds, cmd)
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.drain())...)
 }
 
 // component is the Component the body shows, or nil for our own views.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -111,6 +112,7 @@ type fixture struct {
 	svc   *approvals.Service
 	clk   *clock
 	ctx   common.Context
+	out   *common.Outbox // what the views asked the root for
 }
 
 func newFixture(t *testing.T, readOnly bool) *fixture {
@@ -142,8 +144,21 @@ func newFixture(t *testing.T, readOnly bool) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
-	ctx := common.Context{Fleet: f, Theme: theme.New(theme.Options{Mode: theme.ModeDark}), ReadOnly: readOnly, Now: clk.Now}
-	return &fixture{fleet: f, snd: snd, svc: svc, clk: clk, ctx: ctx}
+	out := &common.Outbox{}
+	ctx := common.Context{Fleet: f, Theme: theme.New(theme.Options{Mode: theme.ModeDark}), ReadOnly: readOnly, Now: clk.Now, Out: out}
+	return &fixture{fleet: f, snd: snd, svc: svc, clk: clk, ctx: ctx, out: out}
+}
+
+// said is every notice the views sent the root since the last call, one
+// a line (the root shows them in the footer).
+func (fx *fixture) said() string {
+	var out []string
+	for _, msg := range fx.out.Take() {
+		if s, ok := msg.(common.StatusMsg); ok {
+			out = append(out, s.Text)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // typeText sends each rune as a key.
