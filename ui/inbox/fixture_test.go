@@ -46,7 +46,8 @@ func (c *clock) add(d time.Duration) {
 
 // fakeSender records what the UI sent through the service. The approvals
 // package tests the same path against real SDK servers; here the UI's
-// messages and commands are under test (STYLE rule 18).
+// messages and commands are under test: Update is driven directly with
+// messages, and only the I/O behind the service is faked.
 type fakeSender struct {
 	mu    sync.Mutex
 	tasks map[a2a.TaskID]*a2a.Task

@@ -69,14 +69,8 @@ func InboxFactory(svc *approvals.Service, o Options) func(common.Context) common
 
 // NewInbox builds the inbox component.
 func NewInbox(ctx common.Context, svc *approvals.Service, o Options) *Inbox {
-	keys := DefaultKeyMap()
-	if o.KeyMap != nil {
-		keys = *o.KeyMap
-	}
-	ro := ctx.ReadOnly || svc.ReadOnly()
-	keys.readOnly(ro)
-	ctx.ReadOnly = ro
-	m := &Inbox{ctx: ctx, svc: svc, keys: keys, sort: o.Sort, w: 80, h: 20}
+	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
+	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), sort: o.Sort, w: 80, h: 20}
 	m.refresh()
 	return m
 }

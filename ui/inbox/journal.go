@@ -43,13 +43,8 @@ func JournalFactory(svc *approvals.Service, o Options) func(common.Context) comm
 
 // NewJournal builds the journal component.
 func NewJournal(ctx common.Context, svc *approvals.Service, o Options) *Journal {
-	keys := DefaultKeyMap()
-	if o.KeyMap != nil {
-		keys = *o.KeyMap
-	}
 	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
-	keys.readOnly(ctx.ReadOnly)
-	j := &Journal{ctx: ctx, svc: svc, keys: keys, w: 80, h: 20}
+	j := &Journal{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20}
 	j.reload()
 	return j
 }

@@ -51,6 +51,17 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
+// keyMap is o's KeyMap (DefaultKeyMap when nil), every key that writes
+// disabled when readOnly.
+func (o Options) keyMap(readOnly bool) KeyMap {
+	keys := DefaultKeyMap()
+	if o.KeyMap != nil {
+		keys = *o.KeyMap
+	}
+	keys.readOnly(readOnly)
+	return keys
+}
+
 // readOnly disables every key that writes.
 func (k *KeyMap) readOnly(ro bool) {
 	for _, b := range []*key.Binding{&k.Reply, &k.Approve, &k.Deny, &k.Send, &k.Confirm, &k.Reconcile, &k.Retry, &k.FollowUp} {
