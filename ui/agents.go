@@ -23,11 +23,31 @@ type captureLoadedMsg struct {
 	Exchanges []model.Exchange
 }
 
-// agentsView lists the agents and shows the selected one in full: card,
-// binding, capabilities, health, task counts and the raw capture.
-type agentsView struct {
+// AgentsKeyMap is the keys of the agents screen.
+type AgentsKeyMap struct {
+	ListKeys   // Up and Down select an agent; the page keys scroll its card
+	Back, Quit key.Binding
+	// Tasks is the global key the footer names; New sets it from
+	// KeyMap.Tasks.
+	Tasks key.Binding
+}
+
+// DefaultAgentsKeyMap returns the agents screen's keys.
+func DefaultAgentsKeyMap() AgentsKeyMap {
+	return AgentsKeyMap{
+		ListKeys: DefaultListKeys(),
+		Back:     bind("esc", "back", "esc"),
+		Quit:     bind("q", "back/quit", "q"),
+	}
+}
+
+// agentsScreen lists the agents and shows the selected one in full:
+// card, binding, capabilities, health, task counts and the raw capture,
+// read again every second while shown.
+type agentsScreen struct {
 	ctx      *common.Context
-	keys     *KeyMap
+	keys     AgentsKeyMap
+	shown    bool
 	vp       viewport.Model
 	w, h     int
 	cursor   int
@@ -36,17 +56,66 @@ type agentsView struct {
 	listTop  int // first listed agent (the list scrolls)
 }
 
-func newAgentsView(ctx *common.Context, keys *KeyMap) agentsView {
-	return agentsView{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{}}
+func newAgents(ctx *common.Context, keys AgentsKeyMap) *agentsScreen {
+	return &agentsScreen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{}}
 }
 
+// Update follows the fleet and the capture while shown, keys and the
+// mouse.
+func (v *agentsScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.ShownMsg:
+		v.shown = true
+		v.sync()
+		return v, v.fetchCapture()
+	case common.HiddenMsg:
+		v.shown = false
+	case common.TickMsg:
+		if v.shown {
+			v.sync()
+			return v, v.fetchCapture()
+		}
+	case common.FleetChangedMsg:
+		if v.shown {
+			v.sync()
+		}
+	case captureLoadedMsg:
+		v.loaded(msg)
+	case tea.KeyMsg:
+		if key.Matches(msg, v.keys.Back, v.keys.Quit) {
+			v.ctx.Out.Send(common.BackMsg{})
+			return v, nil
+		}
+		return v, v.move(msg)
+	case tea.MouseMsg:
+		return v, v.mouse(msg)
+	}
+	return v, nil
+}
+
+// mouse scrolls the card with the wheel and selects the agent clicked.
+func (v *agentsScreen) mouse(msg tea.MouseMsg) tea.Cmd {
+	if n := wheel(msg); n != 0 {
+		scrollViewport(&v.vp, n)
+		return nil
+	}
+	if msg.Button == tea.MouseButtonLeft {
+		return v.click(msg.Y)
+	}
+	return nil
+}
+
+// Title is the header's name of the screen.
+func (v *agentsScreen) Title() string { return "agents" }
+
 // listHeight is how many agents are listed at once.
-func (v *agentsView) listHeight() int {
+func (v *agentsScreen) listHeight() int {
 	n := len(v.ctx.Fleet.Agents())
 	return clamp(n, 1, max(v.h/3, 3))
 }
 
-func (v *agentsView) setSize(w, h int) {
+// SetSize gives the list and the card their cells.
+func (v *agentsScreen) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.vp.Width = w
 	v.vp.Height = max(h-v.listHeight()-2, 1)
@@ -54,7 +123,7 @@ func (v *agentsView) setSize(w, h int) {
 }
 
 // sync keeps the selected agent selected and refreshes its card.
-func (v *agentsView) sync() {
+func (v *agentsScreen) sync() {
 	as := v.ctx.Fleet.Agents()
 	for i, a := range as {
 		if a.Name == v.name {
@@ -79,12 +148,12 @@ func (v *agentsView) sync() {
 }
 
 // selected is the agent under the cursor, or nil.
-func (v *agentsView) selected() *model.Agent {
+func (v *agentsScreen) selected() *model.Agent {
 	return v.ctx.Fleet.Agent(v.name)
 }
 
 // fetchCapture reads the selected agent's raw capture in a Cmd.
-func (v *agentsView) fetchCapture() tea.Cmd {
+func (v *agentsScreen) fetchCapture() tea.Cmd {
 	b, name := v.ctx.Backend, v.name
 	if b == nil || name == "" {
 		return nil
@@ -93,15 +162,15 @@ func (v *agentsView) fetchCapture() tea.Cmd {
 }
 
 // loaded stores a capture.
-func (v *agentsView) loaded(msg captureLoadedMsg) {
+func (v *agentsScreen) loaded(msg captureLoadedMsg) {
 	v.captures[msg.Agent] = msg.Exchanges
 	if msg.Agent == v.name {
 		v.sync()
 	}
 }
 
-// update moves the selection (j/k) and scrolls the card (pgup/pgdn, g/G).
-func (v *agentsView) update(msg tea.KeyMsg) tea.Cmd {
+// move moves the selection (j/k) and scrolls the card (pgup/pgdn, g/G).
+func (v *agentsScreen) move(msg tea.KeyMsg) tea.Cmd {
 	k := v.keys
 	prev := v.cursor
 	switch {
@@ -116,7 +185,7 @@ func (v *agentsView) update(msg tea.KeyMsg) tea.Cmd {
 }
 
 // reselect settles a cursor move and fetches the new agent's capture.
-func (v *agentsView) reselect(prev int) tea.Cmd {
+func (v *agentsScreen) reselect(prev int) tea.Cmd {
 	as := v.ctx.Fleet.Agents()
 	v.cursor = clamp(v.cursor, 0, len(as)-1)
 	if v.cursor == prev || v.cursor < 0 {
@@ -129,7 +198,7 @@ func (v *agentsView) reselect(prev int) tea.Cmd {
 }
 
 // click selects the agent listed at body row y.
-func (v *agentsView) click(y int) tea.Cmd {
+func (v *agentsScreen) click(y int) tea.Cmd {
 	i := y - 1
 	if i < 0 || i >= v.listHeight() {
 		return nil
@@ -139,8 +208,8 @@ func (v *agentsView) click(y int) tea.Cmd {
 	return v.reselect(prev)
 }
 
-// view is the list, a rule, and the selected agent's card.
-func (v *agentsView) view() string {
+// View is the list, a rule, and the selected agent's card.
+func (v *agentsScreen) View() string {
 	th := v.ctx.Theme
 	as := v.ctx.Fleet.Agents()
 	lines := []string{th.PaneTitleFocused.Render(" Agents " + strconv.Itoa(len(as)))}
@@ -159,7 +228,7 @@ func (v *agentsView) view() string {
 }
 
 // listRow is one agent: name, health, counts, the last error.
-func (v *agentsView) listRow(a *model.Agent, sel bool) string {
+func (v *agentsScreen) listRow(a *model.Agent, sel bool) string {
 	th := v.ctx.Theme
 	gutter := " "
 	if sel {
@@ -171,13 +240,13 @@ func (v *agentsView) listRow(a *model.Agent, sel bool) string {
 	if n := a.Counts[model.ClassUnknown]; n > 0 {
 		counts += " ?" + strconv.Itoa(n)
 	}
-	plain := gutter + pad(sanitize.Line(a.Name, nw), nw) + " " + pad(a.Health.State.String(), 12) + " " + pad(counts, 18)
+	plain := gutter + common.Pad(sanitize.Line(a.Name, nw), nw) + " " + common.Pad(a.Health.State.String(), 12) + " " + common.Pad(counts, 18)
 	errText := sanitize.Line(a.Health.Err, max(v.w-len(plain)-1, 0))
 	if sel {
-		return th.RowSelected.Render(pad(plain+" "+errText, v.w))
+		return th.RowSelected.Render(common.Pad(plain+" "+errText, v.w))
 	}
-	return gutter + pad(sanitize.Line(a.Name, nw), nw) + " " + healthStyle(v.ctx, a.Health.State).Render(pad(a.Health.State.String(), 12)) +
-		" " + pad(counts, 18) + " " + th.Error.Render(errText)
+	return gutter + common.Pad(sanitize.Line(a.Name, nw), nw) + " " + healthStyle(v.ctx, a.Health.State).Render(common.Pad(a.Health.State.String(), 12)) +
+		" " + common.Pad(counts, 18) + " " + th.Error.Render(errText)
 }
 
 // futureIn writes how far ahead t is: "in 3s".
@@ -191,11 +260,14 @@ func futureIn(now, t time.Time) string {
 	return t.UTC().Format("15:04:05Z") + " (in " + common.Age(t, now) + ")"
 }
 
-// help is the footer and help screen of the agents view.
-func (v *agentsView) help() bindingHelp {
+// ShortHelp is the footer of the agents screen.
+func (v *agentsScreen) ShortHelp() []key.Binding {
 	k := v.keys
-	return bindingHelp{
-		short: []key.Binding{k.Down, k.Up, k.PageDown, k.PageUp, k.Tasks, k.Back, k.Help},
-		full:  [][]key.Binding{{k.Up, k.Down}, {k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Back}},
-	}
+	return []key.Binding{k.Down, k.Up, k.PageDown, k.PageUp, k.Tasks, k.Back}
+}
+
+// FullHelp is every key of the agents screen, grouped.
+func (v *agentsScreen) FullHelp() [][]key.Binding {
+	k := v.keys
+	return [][]key.Binding{{k.Up, k.Down}, {k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Back}}
 }

@@ -31,7 +31,7 @@ func yesNo(b bool) string {
 }
 
 // card is the selected agent in full, and its last raw exchanges.
-func (v *agentsView) card() string {
+func (v *agentsScreen) card() string {
 	a := v.selected()
 	if a == nil {
 		return ""
@@ -86,7 +86,7 @@ func (v *agentsView) card() string {
 }
 
 // exchanges writes the newest captured requests and responses first.
-func (v *agentsView) exchanges(b *section, name string) {
+func (v *agentsScreen) exchanges(b *section, name string) {
 	th := v.ctx.Theme
 	xs := v.captures[name]
 	if v.ctx.Backend == nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -12,6 +13,7 @@ import (
 	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui/common"
+	"a2atop/ui/theme"
 )
 
 // statusDuration is how long a notice stays in the footer.
@@ -45,51 +47,40 @@ func (m *Model) resize(w, h int) {
 // bodyHeight is what is left between the header and the footer.
 func (m *Model) bodyHeight() int { return max(m.height-2, 1) }
 
-// layout gives every view its cells.
+// layout gives every screen the cells between the header and the footer.
 func (m *Model) layout() {
 	w, h := max(m.width, 1), m.bodyHeight()
-	m.tasks.setSize(w, h)
-	m.detail.setSize(w, h)
-	m.agents.setSize(w, h)
-	m.prompt.setWidth(w)
-	m.help.Width = w
-	for _, c := range []common.Component{m.inbox, m.journal} {
+	for _, c := range m.screens {
 		if c != nil {
 			c.SetSize(w, h)
 		}
 	}
+	m.help.SetSize(w, h)
+	m.prompt.setWidth(w)
+	m.hm.Width = w
 }
 
 // render draws header, body and footer; exactly height lines of at most
 // width cells.
 func (m *Model) render() string {
-	body := m.body()
+	h := m.bodyHeight()
 	lines := make([]string, 0, m.height)
 	lines = append(lines, m.header())
-	lines = append(lines, fitLines(body, m.width, m.bodyHeight())...)
+	body := common.Fit(m.body(), m.width, h)
+	lines = append(lines, body...)
+	for range h - len(body) {
+		lines = append(lines, "")
+	}
 	lines = append(lines, m.footer())
 	return strings.Join(lines[:min(len(lines), max(m.height, 1))], "\n")
 }
 
-// body is the view or the overlay that replaces it.
+// body is the screen shown, or the help over it.
 func (m *Model) body() string {
-	switch m.overlay {
-	case overlayHelp:
-		return m.helpView()
-	case overlayConfirm:
-		return m.confirm.view(m.ctx.Theme, m.width, m.bodyHeight())
+	if m.overlay == overlayHelp {
+		return m.help.View()
 	}
-	switch m.view {
-	case viewDetail:
-		return m.detail.view()
-	case viewAgents:
-		return m.agents.view()
-	case viewInbox, viewJournal:
-		if c := m.component(); c != nil {
-			return c.View()
-		}
-	}
-	return m.tasks.view()
+	return m.screens[m.view].View()
 }
 
 // header is one line: the fleet at a glance.
@@ -179,62 +170,44 @@ func agentHealth(f *model.Fleet) (up, degraded, down, connecting int) {
 
 // viewName is the header's word for what the body shows.
 func (m *Model) viewName() string {
-	switch m.view {
-	case viewDetail:
-		return "task"
-	case viewAgents:
-		return "agents"
-	case viewInbox, viewJournal:
-		if c, ok := m.component().(common.Titled); ok {
-			return c.Title()
-		}
-		if m.view == viewInbox {
-			return "inbox"
-		}
-		return "journal"
+	if c, ok := m.screens[m.view].(common.Titled); ok {
+		return c.Title()
 	}
-	return "tasks"
+	return viewNames[m.view]
 }
 
-// footer is the prompt, a notice, or the short help of the view.
+// footer is the command line, or what the screen writes there itself
+// (the filter being typed), or a notice, or the screen's note and keys.
 func (m *Model) footer() string {
-	t := m.ctx.Theme
+	if m.overlay == overlayCommand {
+		return m.commandLine()
+	}
+	note, editing := "", false
+	if f, ok := m.screens[m.view].(common.Footnoter); ok {
+		note, editing = f.Footnote(m.width)
+	}
 	switch {
-	case m.overlay == overlayFilter || m.overlay == overlayCommand:
-		line := m.prompt.view()
-		if hint := m.promptHint(); lipgloss.Width(line)+2+lipgloss.Width(hint) <= m.width {
-			line += "  " + hint
-		}
-		return ansi.Truncate(line, m.width, "")
+	case editing:
+		return ansi.Truncate(note, m.width, "")
 	case m.status.text != "":
-		s := t.OK
+		s := m.ctx.Theme.OK
 		if m.status.err {
-			s = t.Error
+			s = m.ctx.Theme.Error
 		}
 		return s.Render(ansi.Truncate(m.status.text, m.width, "…"))
 	}
-	prefix := ""
-	if f := m.tasks.filterText(); f != "" && (m.view == viewTasks) {
-		prefix = t.Prompt.Render("/") + t.Text.Render(sanitize.Line(f, 40)) + t.Muted.Render(" (esc clears)") + "  "
-		if bad := m.tasks.query.Filter.Invalid; len(bad) > 0 {
-			prefix += t.Error.Render("matches nothing: "+sanitize.Line(strings.Join(bad, " "), 40)) + "  "
-		}
-	}
-	return ansi.Truncate(prefix+m.keysLine(max(m.width-lipgloss.Width(prefix), 1)), m.width, "…")
+	return ansi.Truncate(note+m.keysLine(max(m.width-lipgloss.Width(note), 1)), m.width, "…")
 }
 
 // keysLine is the footer's short help in w cells. The keys that answer
 // now come first and are cut with "…" when they do not fit; the help key
 // always shows at the end, so at 80 columns "? help" is still there to
-// say where the rest is. A dialog shows its own answers; a component
-// taking typed text shows its keys alone (? would be typed).
+// say where the rest is. A screen taking typed text or answering a
+// dialog shows its keys alone (? would be typed, or is no answer).
 func (m *Model) keysLine(w int) string {
-	if m.overlay == overlayConfirm {
-		return m.shortKeys([]key.Binding{m.keys.Confirm, m.keys.Decline}, w)
-	}
-	keys := m.shortHelp()
-	if c, ok := m.component().(common.InputCapturer); ok && c.Capturing() || !m.keys.Help.Enabled() {
-		return m.shortKeys(keys, w)
+	keys := m.screens[m.view].ShortHelp()
+	if m.capturing() || !m.keys.Help.Enabled() {
+		return shortKeys(m.hm, keys, w)
 	}
 	rest := make([]key.Binding, 0, len(keys))
 	for _, b := range keys {
@@ -242,20 +215,30 @@ func (m *Model) keysLine(w int) string {
 			rest = append(rest, b)
 		}
 	}
-	tail := m.shortKeys([]key.Binding{m.keys.Help}, w)
-	sep := m.help.Styles.ShortSeparator.Inline(true).Render(m.help.ShortSeparator)
-	if head := m.shortKeys(rest, w-lipgloss.Width(tail)-lipgloss.Width(sep)); head != "" {
+	tail := shortKeys(m.hm, []key.Binding{m.keys.Help}, w)
+	sep := m.hm.Styles.ShortSeparator.Inline(true).Render(m.hm.ShortSeparator)
+	if head := shortKeys(m.hm, rest, w-lipgloss.Width(tail)-lipgloss.Width(sep)); head != "" {
 		return head + sep + tail
 	}
 	return tail
 }
 
+// newHelpModel is a bubbles help.Model in the theme's styles.
+func newHelpModel(th *theme.Theme) help.Model {
+	h := help.New()
+	h.Styles.ShortKey, h.Styles.FullKey = th.HelpKey, th.HelpKey
+	h.Styles.ShortDesc, h.Styles.FullDesc = th.HelpDesc, th.HelpDesc
+	h.Styles.ShortSeparator, h.Styles.FullSeparator = th.HelpSep, th.HelpSep
+	h.Styles.Ellipsis = th.HelpSep
+	return h
+}
+
 // shortKeys is help.Model.ShortHelpView kept within w cells: bubbles adds
 // an item that does not fit when its ellipsis does not fit either.
-func (m *Model) shortKeys(keys []key.Binding, w int) string {
-	st := m.help.Styles
-	sep := st.ShortSeparator.Inline(true).Render(m.help.ShortSeparator)
-	more := " " + st.Ellipsis.Inline(true).Render(m.help.Ellipsis)
+func shortKeys(h help.Model, keys []key.Binding, w int) string {
+	st := h.Styles
+	sep := st.ShortSeparator.Inline(true).Render(h.ShortSeparator)
+	more := " " + st.Ellipsis.Inline(true).Render(h.Ellipsis)
 	var b strings.Builder
 	used := 0
 	for _, k := range keys {
@@ -293,19 +276,4 @@ func sameKeys(a, b key.Binding) bool {
 	return true
 }
 
-// fitLines cuts or pads s to exactly h lines of at most w cells.
-func fitLines(s string, w, h int) []string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		if ansi.StringWidth(l) > w {
-			lines[i] = ansi.Truncate(l, w, "")
-		}
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return lines
-}
+func itoa(n int) string { return strconv.Itoa(n) }

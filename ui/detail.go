@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"context"
-	"time"
-
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
@@ -14,25 +11,42 @@ import (
 	"a2atop/ui/common"
 )
 
-// fetchTimeout bounds a GetTask for the detail view.
-const fetchTimeout = 15 * time.Second
-
-// taskLoadedMsg carries a GetTask answer for the detail view. Seq ties it
-// to the request, so a late answer for a task no longer shown is dropped.
-type taskLoadedMsg struct {
-	Key  model.TaskKey
-	Seq  int
-	Task *a2a.Task
-	Err  error
+// DetailKeyMap is the keys of the detail screen.
+type DetailKeyMap struct {
+	ListKeys
+	TaskKeys
+	NextLink, PrevLink key.Binding // select a referenceTaskIds link
+	Open               key.Binding // follow the selected link
+	Raw                key.Binding // the raw JSON of the snapshot
+	// Back and Quit leave the raw JSON, then the linked task, then the
+	// screen.
+	Back, Quit key.Binding
 }
 
-// detailView shows one task: state, timestamps, status message, links,
+// DefaultDetailKeyMap returns the detail screen's keys.
+func DefaultDetailKeyMap() DetailKeyMap {
+	return DetailKeyMap{
+		ListKeys: DefaultListKeys(),
+		TaskKeys: DefaultTaskKeys(),
+		NextLink: bind("tab", "next link", "tab"),
+		PrevLink: bind("shift+tab", "prev link", "shift+tab"),
+		Open:     bind("enter", "open", "enter"),
+		Raw:      bind("J", "raw json", "J"),
+		Back:     bind("esc", "back", "esc"),
+		Quit:     bind("q", "back/quit", "q"),
+	}
+}
+
+// detailScreen shows one task: state, timestamps, status message, links,
 // history (fetched on demand), artifacts, and the raw JSON on J.
-type detailView struct {
-	ctx  *common.Context
-	keys *KeyMap
-	vp   viewport.Model
-	w, h int
+type detailScreen struct {
+	ctx     *common.Context
+	keys    DetailKeyMap
+	act     taskActions
+	history int  // GetTask's historyLength
+	shown   bool // on screen: the clock redraws the ages
+	vp      viewport.Model
+	w, h    int
 
 	key     model.TaskKey
 	stack   []model.TaskKey // tasks left by following links; esc returns
@@ -51,109 +65,88 @@ type detailView struct {
 	bodyBuilds int // how often the body was built (tests)
 }
 
-func newDetailView(ctx *common.Context, keys *KeyMap) detailView {
-	return detailView{ctx: ctx, keys: keys, vp: viewport.New(80, 20)}
+func newDetail(ctx *common.Context, keys DetailKeyMap, act taskActions, history int) *detailScreen {
+	return &detailScreen{ctx: ctx, keys: keys, act: act, history: history, vp: viewport.New(80, 20)}
 }
 
-func (v *detailView) setSize(w, h int) {
+// Update opens the task asked for and follows the fleet, the clock, its
+// fetches' and cancels' answers, keys and the mouse.
+func (v *detailScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.OpenTaskMsg:
+		v.stack = nil
+		return v, v.open(msg.Key)
+	case common.FleetChangedMsg:
+		v.sync()
+	case common.TickMsg:
+		if v.shown {
+			v.rebuild(false) // the ages
+		}
+	case common.ShownMsg, common.HiddenMsg:
+		v.shown = msg == common.ShownMsg{}
+	case taskLoadedMsg:
+		v.loaded(msg)
+	case cancelDoneMsg:
+		v.act.done(msg)
+	case tea.KeyMsg:
+		return v, v.onKey(msg)
+	case tea.MouseMsg:
+		if !v.Capturing() {
+			scrollViewport(&v.vp, wheel(msg))
+		}
+	}
+	return v, nil
+}
+
+// onKey handles the confirmation, leaving, links, the actions on the
+// task, then scrolling.
+func (v *detailScreen) onKey(msg tea.KeyMsg) tea.Cmd {
+	if v.act.confirming() {
+		return v.act.confirmKey(msg)
+	}
+	k := v.keys
+	switch {
+	case key.Matches(msg, k.Back, k.Quit):
+		return v.back()
+	case key.Matches(msg, k.Open):
+		return v.followLink()
+	}
+	if cmd, ok := v.act.key(msg, v.ctx.Fleet.Task(v.key)); ok {
+		return cmd
+	}
+	v.scroll(msg)
+	return nil
+}
+
+// back leaves the raw JSON for the task (not the list), then a followed
+// link for the task it was followed from, then the screen.
+func (v *detailScreen) back() tea.Cmd {
+	if v.raw {
+		v.toggleRaw()
+		return nil
+	}
+	if cmd, ok := v.pop(); ok {
+		return cmd
+	}
+	v.ctx.Out.Send(common.BackMsg{})
+	return nil
+}
+
+// SetSize gives the title line and the content their cells.
+func (v *detailScreen) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.vp.Width, v.vp.Height = w, max(h-1, 1)
 	v.rebuild(false)
 }
 
-// open shows a task and returns the Cmd that fetches its history.
-func (v *detailView) open(k model.TaskKey, history int) tea.Cmd {
-	v.key, v.fetched, v.err, v.raw, v.link, v.built = k, nil, nil, false, 0, builtFrom{}
-	v.rebuild(true)
-	return v.fetch(history)
-}
+// Capturing is true while the cancel asks.
+func (v *detailScreen) Capturing() bool { return v.act.confirming() }
 
-// follow opens a linked task, remembering where we came from.
-func (v *detailView) follow(k model.TaskKey, history int) tea.Cmd {
-	v.stack = append(v.stack, v.key)
-	return v.open(k, history)
-}
+// Title is the header's name of the screen.
+func (v *detailScreen) Title() string { return "task" }
 
-// pop returns to the task a link was followed from; false if none.
-func (v *detailView) pop(history int) (tea.Cmd, bool) {
-	if len(v.stack) == 0 {
-		return nil, false
-	}
-	k := v.stack[len(v.stack)-1]
-	v.stack = v.stack[:len(v.stack)-1]
-	return v.open(k, history), true
-}
-
-// fetch asks the agent for the task with its history and artifacts.
-func (v *detailView) fetch(history int) tea.Cmd {
-	b := v.ctx.Backend
-	if b == nil {
-		return nil
-	}
-	v.seq++
-	v.loading = true
-	k, seq := v.key, v.seq
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), fetchTimeout)
-		defer cancel()
-		t, err := b.Get(ctx, k.Agent, k.ID, history, true)
-		return taskLoadedMsg{Key: k, Seq: seq, Task: t, Err: err}
-	}
-}
-
-// loaded takes a GetTask answer if it is for the task shown.
-func (v *detailView) loaded(msg taskLoadedMsg) {
-	if msg.Key != v.key || msg.Seq != v.seq {
-		return
-	}
-	v.loading, v.fetched, v.err = false, msg.Task, msg.Err
-	v.rebuild(false)
-}
-
-// sync rebuilds the content when the fleet holds a newer snapshot.
-func (v *detailView) sync() {
-	if t := v.ctx.Fleet.Task(v.key); t != nil && builtOf(t) != v.built {
-		v.rebuild(false)
-	}
-}
-
-// builtFrom identifies the state of a fleet task: the Fleet updates tasks
-// (and may update snapshots) in place, and every event for the task moves
-// LastHeard.
-type builtFrom struct {
-	snap  *a2a.Task
-	heard time.Time
-	parts int
-}
-
-func builtOf(t *model.Task) builtFrom {
-	return builtFrom{snap: t.Snapshot, heard: t.LastHeard, parts: len(t.Partial)}
-}
-
-// rebuild lays the content out again; top scrolls back to the start.
-func (v *detailView) rebuild(top bool) {
-	if v.key == (model.TaskKey{}) {
-		return
-	}
-	off := v.vp.YOffset
-	v.vp.SetContent(v.content())
-	if top {
-		v.vp.GotoTop()
-	} else {
-		v.vp.SetYOffset(off)
-	}
-}
-
-// selectedLink is the referenced task enter follows, or "".
-func (v *detailView) selectedLink() a2a.TaskID {
-	if v.link >= 0 && v.link < len(v.links) {
-		return v.links[v.link]
-	}
-	return ""
-}
-
-// update handles scrolling, links and J.
-func (v *detailView) update(msg tea.KeyMsg) {
+// scroll handles scrolling, links and J.
+func (v *detailScreen) scroll(msg tea.KeyMsg) {
 	k := v.keys
 	switch {
 	case key.Matches(msg, k.Up):
@@ -173,13 +166,17 @@ func (v *detailView) update(msg tea.KeyMsg) {
 }
 
 // toggleRaw switches between the task and the raw JSON of its snapshot.
-func (v *detailView) toggleRaw() {
+func (v *detailScreen) toggleRaw() {
 	v.raw = !v.raw
 	v.rebuild(true)
 }
 
-// view is a title line and the scrollable content.
-func (v *detailView) view() string {
+// View is a title line and the scrollable content, or the cancel
+// confirmation.
+func (v *detailScreen) View() string {
+	if v.act.confirming() {
+		return v.act.view(v.w, v.h)
+	}
 	t := v.ctx.Theme
 	title := v.key.Agent + " · " + string(v.key.ID)
 	mode := ""
@@ -194,15 +191,18 @@ func (v *detailView) view() string {
 	return line + "\n" + v.vp.View()
 }
 
-// help is the footer and help screen of the detail view.
-func (v *detailView) help() bindingHelp {
+// ShortHelp is the footer of the detail screen.
+func (v *detailScreen) ShortHelp() []key.Binding {
 	k := v.keys
-	return bindingHelp{
-		short: []key.Binding{k.Back, k.Down, k.Up, k.NextLink, k.Open, k.Raw, k.Cancel, k.Reply, k.Copy, k.Help},
-		full: [][]key.Binding{
-			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-			{k.NextLink, k.PrevLink, k.Open, k.Raw, k.Back},
-			{k.Cancel, k.Reply, k.Copy},
-		},
+	return v.act.shortHelp(k.Back, k.Down, k.Up, k.NextLink, k.Open, k.Raw, k.Cancel, k.Reply, k.Copy)
+}
+
+// FullHelp is every key of the detail screen, grouped.
+func (v *detailScreen) FullHelp() [][]key.Binding {
+	k := v.keys
+	return [][]key.Binding{
+		k.ListKeys.all(),
+		{k.NextLink, k.PrevLink, k.Open, k.Raw, k.Back},
+		k.TaskKeys.all(),
 	}
 }

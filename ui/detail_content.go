@@ -36,7 +36,7 @@ type bodyKey struct {
 }
 
 // content builds the detail text for the current width.
-func (v *detailView) content() string {
+func (v *detailScreen) content() string {
 	f := v.ctx.Fleet
 	t := f.Task(v.key)
 	if t != nil {
@@ -64,7 +64,7 @@ func (v *detailView) content() string {
 }
 
 // body returns the cached body for key, building it when key changed.
-func (v *detailView) body(key bodyKey, build func() string) string {
+func (v *detailScreen) body(key bodyKey, build func() string) string {
 	if !v.cached || v.bodyKey != key {
 		v.bodyText, v.bodyKey, v.cached = build(), key, true
 		v.bodyBuilds++
@@ -74,7 +74,7 @@ func (v *detailView) body(key bodyKey, build func() string) string {
 
 // snapshot is the newest task data we have: the GetTask answer when it
 // is at least as new as the fleet's snapshot.
-func (v *detailView) snapshot(t *model.Task) *a2a.Task {
+func (v *detailScreen) snapshot(t *model.Task) *a2a.Task {
 	if v.fetched != nil {
 		if t == nil || t.Snapshot == nil || !newer(t.Snapshot, v.fetched) {
 			return v.fetched
@@ -95,7 +95,7 @@ func newer(a, b *a2a.Task) bool {
 }
 
 // overview is state, timestamps, agent, binding and the status message.
-func (v *detailView) overview(b *section, t *model.Task, snap *a2a.Task) {
+func (v *detailScreen) overview(b *section, t *model.Task, snap *a2a.Task) {
 	th, now := v.ctx.Theme, v.ctx.Now()
 	if t == nil && snap == nil {
 		b.line(th.Warn.Render("this task is not in the fleet"))
@@ -151,7 +151,7 @@ func (v *detailView) overview(b *section, t *model.Task, snap *a2a.Task) {
 }
 
 // agentLine is the agent's name, URL, binding and protocol version.
-func (v *detailView) agentLine() string {
+func (v *detailScreen) agentLine() string {
 	name := sanitize.Line(v.key.Agent, 64)
 	a := v.ctx.Fleet.Agent(v.key.Agent)
 	if a == nil {
@@ -173,7 +173,7 @@ func (v *detailView) agentLine() string {
 }
 
 // references lists referenceTaskIds as links; tab selects, enter follows.
-func (v *detailView) references(b *section) {
+func (v *detailScreen) references(b *section) {
 	if len(v.links) == 0 {
 		return
 	}
@@ -195,7 +195,7 @@ func (v *detailView) references(b *section) {
 }
 
 // historySection shows the history GetTask returned, or why there is none.
-func (v *detailView) historySection(b *section) {
+func (v *detailScreen) historySection(b *section) {
 	th := v.ctx.Theme
 	switch {
 	case v.loading:
@@ -331,7 +331,7 @@ func referenceIDs(t *a2a.Task) []a2a.TaskID {
 }
 
 // rawJSON is the snapshot as JSON, sanitized like any agent text.
-func (v *detailView) rawJSON(t *a2a.Task) string {
+func (v *detailScreen) rawJSON(t *a2a.Task) string {
 	if t == nil {
 		return v.ctx.Theme.Muted.Render("no snapshot")
 	}
@@ -358,7 +358,7 @@ func (b *section) line(s string) {
 // field writes "label      value", the value wrapped under itself.
 func (b *section) field(label, value string) {
 	const lw = 14
-	head := b.th.Label.Render(pad(label, lw))
+	head := b.th.Label.Render(common.Pad(label, lw))
 	body := wrap(value, max(b.w-lw, 10))
 	for i, l := range strings.Split(body, "\n") {
 		if i > 0 {

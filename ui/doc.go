@@ -1,21 +1,37 @@
-// Package ui is the terminal dashboard: the root Bubble Tea model, the
-// tasks view (Active / Interrupted / Terminal panes), the task detail, the
-// agents view, the filter, the command line and the help screen. The inbox
-// and journal views are Components supplied through Options (package
-// ui/inbox builds them on ui/common and ui/theme).
+// Package ui is the terminal dashboard: the root Bubble Tea model and
+// the screens of its own (tasks, task detail, agents, help), each a
+// ui/common Component. The inbox and the journal are Components too,
+// supplied through Options by package ui/inbox.
 //
-// The root Model owns the *model.Fleet: watcher events arrive through one
-// channel, are drained in batches by a tea.Cmd (at most one batch every
-// BatchInterval) and applied with Fleet.Apply in Update. Every network call
-// (GetTask for the detail history, CancelTask, the raw capture) runs in a
-// tea.Cmd through the common.Backend interface; Update and View do no I/O.
-// View renders only when something changed (or once a second for ages),
-// and only the rows that are visible.
+// The root Model owns what is global: the size (it alone handles
+// tea.WindowSizeMsg and calls SetSize), the *model.Fleet and the one path
+// into it (watcher events arrive through one channel, are drained in
+// batches by a tea.Cmd at most one batch every BatchInterval, applied
+// with Fleet.Apply in Update, and every screen gets a FleetChangedMsg),
+// the 1 Hz clock, which screen is shown, the command line, the help, the
+// notice in the footer and the global keys (1-4, :, ?, ctrl+c). It hands
+// the screen shown its keys and mouse presses, and does what a screen
+// asks through the common.Outbox (show a task, go back, reply, a notice,
+// apply an answer) before the next message. Each screen has its KeyMap
+// (tasks, detail, agents, help), handles its own keys, and does its
+// network calls (GetTask, CancelTask, the raw capture) in tea.Cmds
+// through common.Backend: Update and View do no I/O. View renders only
+// when something changed (or once a second for ages), and a screen draws
+// only the rows that are visible.
+//
+// To add a screen: write a type that implements common.Component (and
+// InputCapturer, Titled, Footnoter, HelpNoter where they apply) with a
+// KeyMap and DefaultKeyMap of its own, its key handling in its Update,
+// and its requests to the root through Context.Out; add a view constant
+// and its name in model.go, build it in newScreens, and give it a global
+// key and a command if it is reached from everywhere.
 //
 // Every piece of text that came from an agent passes through
 // internal/sanitize before it reaches the terminal; the only escape
 // sequences written are our own styling, the bell and the OSC 52 copy.
 //
 // ui may import bubbletea, bubbles, lipgloss, model, approvals,
-// internal/sanitize, ui/common and ui/theme. It never imports a2aclient.
+// internal/sanitize, ui/common and ui/theme. It never imports a2aclient
+// (main wires it in as the Backend) nor ui/inbox (Options takes its
+// factories).
 package ui

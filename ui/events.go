@@ -56,44 +56,37 @@ func (m *Model) waitEvents(delay time.Duration) tea.Cmd {
 	}
 }
 
-// applyEvents applies a batch to the fleet, re-arms the wait and tells the
-// views and components what changed.
+// applyEvents applies a batch to the fleet and re-arms the wait; a
+// batch that changed nothing leaves a pending render as it was.
 func (m *Model) applyEvents(msg eventsMsg, wasDirty bool) tea.Cmd {
 	if msg.closed {
 		m.closed = true
 		m.log.Info("event channel closed")
 	}
-	cmds := []tea.Cmd{m.waitEvents(m.interval)}
-	if len(msg.batch) == 0 {
+	cmd, changed := m.apply(msg.batch)
+	if !changed {
 		m.dirty = wasDirty
-		return tea.Batch(cmds...)
 	}
-	res := m.ctx.Fleet.Apply(msg.batch)
-	if !res.Changed {
-		m.dirty = wasDirty
-		return tea.Batch(cmds...)
-	}
-	m.syncViews()
-	changed := common.FleetChangedMsg{Result: res, Version: m.ctx.Fleet.Version()}
-	for _, c := range []*common.Component{&m.inbox, &m.journal} {
-		if *c == nil {
-			continue
-		}
-		next, cmd := (*c).Update(changed)
-		*c = next
-		cmds = append(cmds, cmd)
-	}
-	if m.bell && len(res.Entered) > 0 {
-		cmds = append(cmds, m.ring())
-	}
-	return tea.Batch(cmds...)
+	return tea.Batch(m.waitEvents(m.interval), cmd)
 }
 
-// syncViews brings our own views up to date with the fleet.
-func (m *Model) syncViews() {
-	m.tasks.sync()
-	m.agents.sync()
-	m.detail.sync()
+// apply applies events to the fleet and tells every screen what changed
+// (and rings for tasks that now wait on a person); it reports whether
+// anything did. It is the one place the fleet changes: for the watchers'
+// batches and for what the dashboard's own calls returned (ApplyMsg).
+func (m *Model) apply(events []model.Event) (tea.Cmd, bool) {
+	if len(events) == 0 {
+		return nil, false
+	}
+	res := m.ctx.Fleet.Apply(events)
+	if !res.Changed {
+		return nil, false
+	}
+	cmd := m.broadcast(common.FleetChangedMsg{Result: res, Version: m.ctx.Fleet.Version()})
+	if m.bell && len(res.Entered) > 0 {
+		cmd = tea.Batch(cmd, m.ring())
+	}
+	return cmd, true
 }
 
 // tick schedules the next clock message on the next whole second.
@@ -105,25 +98,18 @@ func tick(now func() time.Time) tea.Cmd {
 	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg{now: t} })
 }
 
-// onTick refreshes ages and expiring notices, and the agents' capture.
-func (m *Model) onTick(tickMsg) tea.Cmd {
+// onTick expires the notice and tells every screen the time.
+func (m *Model) onTick() tea.Cmd {
 	now := m.ctx.Now()
 	m.status.expire(now)
-	cmds := []tea.Cmd{tick(m.ctx.Now)}
-	switch m.view {
-	case viewAgents:
-		m.agents.sync()
-		cmds = append(cmds, m.agents.fetchCapture())
-	case viewDetail:
-		m.detail.rebuild(false)
+	return tea.Batch(tick(m.ctx.Now), m.broadcast(common.TickMsg{Now: now}))
+}
+
+// ring writes the terminal bell.
+func (m *Model) ring() tea.Cmd {
+	out := m.clip.out
+	return func() tea.Msg {
+		_, _ = out.Write([]byte{'\a'})
+		return nil
 	}
-	for _, c := range []*common.Component{&m.inbox, &m.journal} {
-		if *c == nil {
-			continue
-		}
-		next, cmd := (*c).Update(common.TickMsg{Now: now})
-		*c = next
-		cmds = append(cmds, cmd)
-	}
-	return tea.Batch(cmds...)
 }

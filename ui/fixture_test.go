@@ -192,7 +192,20 @@ func (b *fakeBackend) Capture(agent string) []model.Exchange {
 	return b.captures[agent]
 }
 
-// newTestModel is the dashboard on the fixture, with a fixed clock.
+// clock is a settable clock: a test moves it to let a confirmation arm.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newClock() *clock { return &clock{now: testNow} }
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+
+func (c *clock) add(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
+
+// newTestModel is the dashboard on the fixture, with a fixed clock
+// unless o.Now is set.
 func newTestModel(t testing.TB, o Options) (*Model, *fakeBackend) {
 	t.Helper()
 	if o.Fleet == nil {
@@ -202,7 +215,9 @@ func newTestModel(t testing.TB, o Options) (*Model, *fakeBackend) {
 	if o.Backend == nil {
 		o.Backend = b
 	}
-	o.Now = func() time.Time { return testNow }
+	if o.Now == nil {
+		o.Now = func() time.Time { return testNow }
+	}
 	if o.Output == nil {
 		o.Output = io.Discard
 	}

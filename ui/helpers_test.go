@@ -27,6 +27,22 @@ func settle(m *Model, cmd tea.Cmd) {
 	}
 }
 
+// tasksOf, detailOf and agentsOf are the screens of the dashboard.
+func tasksOf(m *Model) *tasksScreen   { return m.screens[viewTasks].(*tasksScreen) }
+func detailOf(m *Model) *detailScreen { return m.screens[viewDetail].(*detailScreen) }
+func agentsOf(m *Model) *agentsScreen { return m.screens[viewAgents].(*agentsScreen) }
+
+// confirming reports whether the screen shown asks whether to cancel.
+func confirming(m *Model) bool {
+	switch s := m.screens[m.view].(type) {
+	case *tasksScreen:
+		return s.act.confirming()
+	case *detailScreen:
+		return s.act.confirming()
+	}
+	return false
+}
+
 // sized is a model at a terminal size.
 func sized(m *Model, w, h int) *Model {
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/charmbracelet/lipgloss"
@@ -27,7 +28,8 @@ func TestHostileStateAndIDAreHarmless(t *testing.T) {
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.TrueColor)
 	th := theme.New(theme.Options{Mode: theme.ModeDark, Renderer: r})
-	m, b := newTestModel(t, Options{Fleet: f, Theme: th})
+	clk := newClock()
+	m, b := newTestModel(t, Options{Fleet: f, Theme: th, Now: clk.Now})
 	b.cancelErr = errors.New("the agent would not stop")
 	sized(m, 200, 50)
 	check := func(step string) {
@@ -41,7 +43,7 @@ func TestHostileStateAndIDAreHarmless(t *testing.T) {
 	for _, tab := range []string{"tab", "tab", "tab"} { // to the Unknown pane
 		press(m, tab)
 	}
-	if sel := m.tasks.selected(); sel == nil || sel.Key.ID != id {
+	if sel := tasksOf(m).selected(); sel == nil || sel.Key.ID != id {
 		t.Fatalf("selected %v, want the hostile task", sel)
 	}
 	check("row")
@@ -49,6 +51,7 @@ func TestHostileStateAndIDAreHarmless(t *testing.T) {
 	check("detail")
 	press(m, "c")
 	check("cancel dialog")
+	clk.add(time.Second)
 	_, cmd := m.Update(uitest.Key("y"))
 	check("canceling notice")
 	settle(m, cmd)

@@ -4,6 +4,7 @@ import (
 	"a2atop/ui/internal/uitest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/charmbracelet/bubbles/key"
@@ -122,5 +123,27 @@ func TestMouseReachesComponentsInTheirOwnCells(t *testing.T) {
 	last, ok := rec.msgs[len(rec.msgs)-1].(tea.MouseMsg)
 	if !ok || last.Y != 4 || last.X != 7 {
 		t.Fatalf("the inbox got %#v, want the click at its line 4 (screen line 5 under the header)", rec.msgs[len(rec.msgs)-1])
+	}
+}
+
+// TestCancelAnswerReachesEveryScreen: the task a cancel returned enters
+// the fleet the way a watcher batch does, so the inbox hears of it too.
+func TestCancelAnswerReachesEveryScreen(t *testing.T) {
+	var rec *recorder
+	clk := newClock()
+	m, b := newTestModel(t, Options{Now: clk.Now, Inbox: func(c common.Context) common.Component {
+		rec = &recorder{ctx: c}
+		return rec
+	}})
+	sized(m, 120, 40)
+	press(m, "tab", "c") // the newest interrupted task
+	clk.add(time.Second)
+	press(m, "y")
+	if len(b.cancels) != 1 {
+		t.Fatalf("cancels %v", b.cancels)
+	}
+	changed := rec.count(func(m tea.Msg) bool { c, ok := m.(common.FleetChangedMsg); return ok && len(c.Result.Left) == 1 })
+	if changed != 1 {
+		t.Fatalf("the inbox heard %d times that the canceled task left the interrupted set, want once", changed)
 	}
 }

@@ -4,28 +4,23 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"a2atop/model"
 	"a2atop/ui/common"
 )
 
-// wheelRows is how far one wheel notch scrolls.
-const wheelRows = 3
-
-// onKey routes a key: ctrl+c, then the overlay, then a capturing
-// component, then the global keys, then the view.
+// onKey routes a key: ctrl+c, then the overlay, then a screen taking
+// typed text, then the global keys, then the screen shown.
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.Force) {
 		return tea.Quit
 	}
 	switch m.overlay {
 	case overlayHelp:
-		return m.helpKey(msg)
-	case overlayFilter, overlayCommand:
-		return m.promptKey(msg)
-	case overlayConfirm:
-		return m.confirmKey(msg)
+		_, cmd := m.help.Update(msg)
+		return tea.Batch(cmd, m.drain())
+	case overlayCommand:
+		return m.commandKey(msg)
 	}
-	if c, ok := m.component().(common.InputCapturer); ok && c.Capturing() {
+	if m.capturing() {
 		return m.forward(msg)
 	}
 	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
@@ -34,25 +29,14 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if cmd, ok := m.globalKey(msg); ok {
 		return cmd
 	}
-	switch m.view {
-	case viewTasks:
-		return m.tasksKey(msg)
-	case viewDetail:
-		return m.detailKey(msg)
-	case viewAgents:
-		return m.agentsKey(msg)
-	}
-	if key.Matches(msg, m.keys.Quit) {
-		m.back()
-		return nil
-	}
 	return m.forward(msg)
 }
 
 // eachRune handles keys that arrived in one read ("jjj" from a held key
-// over a slow link) one by one, as the person pressed them. Only outside
-// prompts and dialogs: a dialog ignores such a burst rather than take it
-// as an answer.
+// over a slow link) one by one, as the person pressed them, each to what
+// takes keys by then. The overlays (help, command line) ignore the rest
+// of such a burst; a dialog's yes counts only after a quiet moment, so a
+// burst cannot answer it either ("cy" opens the cancel and stops there).
 func (m *Model) eachRune(msg tea.KeyMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, r := range msg.Runes {
@@ -64,160 +48,74 @@ func (m *Model) eachRune(msg tea.KeyMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// globalKey handles the keys every view shares.
+// globalKey handles the keys every screen shares.
 func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	k := m.keys
+	for _, g := range []struct {
+		b key.Binding
+		v view
+	}{{k.Tasks, viewTasks}, {k.Inbox, viewInbox}, {k.Agents, viewAgents}, {k.Journal, viewJournal}} {
+		if key.Matches(msg, g.b) {
+			return m.show(g.v), true
+		}
+	}
 	switch {
-	case key.Matches(msg, k.Tasks):
-		return m.show(viewTasks), true
-	case key.Matches(msg, k.Inbox):
-		return m.show(viewInbox), true
-	case key.Matches(msg, k.Agents):
-		return m.show(viewAgents), true
-	case key.Matches(msg, k.Journal):
-		return m.show(viewJournal), true
 	case key.Matches(msg, k.Command):
 		return m.openCommand(), true
 	case key.Matches(msg, k.Help):
-		m.overlay = overlayHelp
+		m.openHelp()
 		return nil, true
 	}
 	return nil, false
 }
 
-// tasksKey handles the tasks view: actions on the selected task, then
-// moving.
-func (m *Model) tasksKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.keys
-	sel := m.tasks.selected()
-	switch {
-	case key.Matches(msg, k.Quit):
-		return tea.Quit
-	case key.Matches(msg, k.Back):
-		m.tasks.setFilter("")
-	case key.Matches(msg, k.Filter):
-		return m.openFilter()
-	case key.Matches(msg, k.Open):
-		if sel != nil {
-			return m.openDetail(sel.Key)
-		}
-	default:
-		if cmd, ok := m.taskAction(msg, sel); ok {
-			return cmd
-		}
-		m.tasks.update(msg)
-	}
-	return nil
-}
-
-// taskAction handles cancel, reply and copy on a task (tasks and detail).
-func (m *Model) taskAction(msg tea.KeyMsg, t *model.Task) (tea.Cmd, bool) {
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.Cancel):
-		m.askCancel(t)
-		return nil, true
-	case key.Matches(msg, k.Reply):
-		return m.reply(t), true
-	case key.Matches(msg, k.Copy):
-		if t == nil {
-			return nil, true
-		}
-		return m.copyID(t.Key), true
-	}
-	return nil, false
-}
-
-// detailKey handles the detail view.
-func (m *Model) detailKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.Back, k.Quit):
-		if m.detail.raw { // back from the raw JSON is the task, not the list
-			m.detail.toggleRaw()
-			return nil
-		}
-		if cmd, ok := m.detail.pop(m.history); ok {
-			return cmd
-		}
-		m.back()
-		return nil
-	case key.Matches(msg, k.Open):
-		return m.followLink()
-	}
-	t := m.ctx.Fleet.Task(m.detail.key)
-	if cmd, ok := m.taskAction(msg, t); ok {
-		return cmd
-	}
-	m.detail.update(msg)
-	return nil
-}
-
-// followLink opens the selected referenceTaskIds link: the fleet's task
-// with that id (same agent first), else asks the same agent for it.
-func (m *Model) followLink() tea.Cmd {
-	id := m.detail.selectedLink()
-	if id == "" {
+// onMouse hands a press to the screen shown, in its own cells (the
+// header is one line). Motion and releases change nothing on any screen:
+// they leave a pending render as it was and add none.
+func (m *Model) onMouse(msg tea.MouseMsg, wasDirty bool) tea.Cmd {
+	if m.overlay != overlayNone || msg.Action != tea.MouseActionPress {
+		m.dirty = wasDirty
 		return nil
 	}
-	target := model.TaskKey{Agent: m.detail.key.Agent, ID: id}
-	if m.ctx.Fleet.Task(target) == nil {
-		if ts := m.ctx.Fleet.Lookup(id); len(ts) > 0 {
-			target = ts[0].Key
-		}
-	}
-	return m.detail.follow(target, m.history)
+	msg.Y--
+	return m.forward(msg)
 }
 
-// agentsKey handles the agents view.
-func (m *Model) agentsKey(msg tea.KeyMsg) tea.Cmd {
-	if key.Matches(msg, m.keys.Back, m.keys.Quit) {
-		m.back()
-		return nil
-	}
-	return m.agents.update(msg)
+// capturing reports whether the screen shown takes every key.
+func (m *Model) capturing() bool {
+	c, ok := m.screens[m.view].(common.InputCapturer)
+	return ok && c.Capturing()
 }
 
-// onMouse scrolls with the wheel and selects with a click; it reports
-// whether the event did anything (motion and releases do not).
-func (m *Model) onMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
-	if m.overlay != overlayNone {
-		return nil, false
-	}
-	x, y := msg.X, msg.Y-1 // body coordinates: the header is one line
-	wheel := 0
-	switch msg.Button {
-	case tea.MouseButtonWheelUp:
-		wheel = -wheelRows
-	case tea.MouseButtonWheelDown:
-		wheel = wheelRows
-	}
-	click := msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress
-	body := msg
-	body.Y = y // components get coordinates in their own cells
-	if wheel == 0 && !click {
-		if c := m.component(); c != nil {
-			return m.forward(body), true
+// forward hands a message to the screen shown.
+func (m *Model) forward(msg tea.Msg) tea.Cmd { return m.updateScreen(m.view, msg) }
+
+// broadcast hands a message to every screen, shown or not: the fleet
+// changed, the clock, or the answer to a screen's own Cmd, which must
+// reach the inbox even when the person has switched to another view.
+func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for v, c := range m.screens {
+		if c != nil {
+			cmds = append(cmds, m.updateScreen(view(v), msg))
 		}
-		return nil, false
 	}
-	switch m.view {
-	case viewTasks:
-		if wheel != 0 {
-			m.tasks.scroll(m.tasks.paneAt(x, y), wheel)
-		} else {
-			m.tasks.click(x, y)
-		}
-	case viewDetail:
-		scrollViewport(&m.detail.vp, wheel)
-	case viewAgents:
-		if wheel != 0 {
-			scrollViewport(&m.agents.vp, wheel)
-		} else {
-			return m.agents.click(y), true
-		}
-	default:
-		return m.forward(body), true
+	return tea.Batch(cmds...)
+}
+
+// updateScreen hands msg to the screen of view v, then does what it
+// asked for through the outbox.
+func (m *Model) updateScreen(v view, msg tea.Msg) tea.Cmd {
+	next, cmd := m.screens[v].Update(msg)
+	m.screens[v] = next
+	return tea.Batch(cmd, m.drain())
+}
+
+// drain does what the screens asked for through the outbox, in order.
+func (m *Model) drain() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, msg := range m.ctx.Out.Take() {
+		cmds = append(cmds, m.request(msg))
 	}
-	return nil, true
+	return tea.Batch(cmds...)
 }

@@ -6,94 +6,98 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// KeyMap is every key the dashboard's own views answer to. The help
-// screen and the footer are built from these same bindings, so what the
-// help says is what the keys do.
+// KeyMap is every key of the dashboard's own screens: the global keys,
+// which the root answers on every screen, and one KeyMap per screen. The
+// help screen and the footers are built from these same bindings, so what
+// the help says is what the keys do. People and scripts rely on the
+// defaults: change one only together with the help and the README.
 type KeyMap struct {
-	// Views.
+	// Views the root shows, from any screen.
 	Tasks, Inbox, Agents, Journal key.Binding
-	// Moving.
-	NextPane, PrevPane      key.Binding
-	Up, Down                key.Binding
-	PageUp, PageDown        key.Binding
-	Top, Bottom             key.Binding
-	Open, Back, Quit, Force key.Binding
-	// Actions. Cancel and Reply write to agents: disabled in read-only.
-	Cancel, Reply, Copy key.Binding
-	Raw                 key.Binding // detail: raw JSON of the snapshot
-	NextLink, PrevLink  key.Binding // detail: select a referenceTaskIds link
-	// Prompts. Accept runs the command line or keeps the filter.
-	Filter, Command, Help, Accept key.Binding
-	// Confirmation dialogs.
-	Confirm, Decline key.Binding
+	// Command opens the command line; there Accept runs it and Back
+	// closes it.
+	Command, Accept, Back key.Binding
+	// Help opens the help screen; Force quits from anywhere, even from a
+	// field taking text. Quit is listed in the help: each screen answers
+	// it itself (back, and quit on the tasks).
+	Help, Quit, Force key.Binding
+
+	// Each screen's own keys.
+	TasksView  TasksKeyMap
+	DetailView DetailKeyMap
+	AgentsView AgentsKeyMap
+	HelpView   HelpKeyMap
 }
 
-// DefaultKeyMap returns the keys users and scripts rely on (issue 5).
+// DefaultKeyMap returns the keys of every screen of this package.
 func DefaultKeyMap() KeyMap {
-	b := func(help, desc string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
-	}
 	return KeyMap{
-		Tasks:    b("1", "tasks", "1"),
-		Inbox:    b("2", "inbox", "2"),
-		Agents:   b("3", "agents", "3"),
-		Journal:  b("4", "journal", "4"),
-		NextPane: b("tab", "next pane", "tab"),
-		PrevPane: b("shift+tab", "prev pane", "shift+tab"),
-		Up:       b("↑/k", "up", "up", "k"),
-		Down:     b("↓/j", "down", "down", "j"),
-		PageUp:   b("pgup", "page up", "pgup"),
-		PageDown: b("pgdn", "page down", "pgdown"),
-		Top:      b("g", "top", "g", "home"),
-		Bottom:   b("G", "bottom", "G", "end"),
-		Open:     b("enter", "open", "enter"),
-		Back:     b("esc", "back", "esc"),
-		Quit:     b("q", "back/quit", "q"),
-		Force:    b("ctrl+c", "quit", "ctrl+c"),
-		Cancel:   b("c", "cancel task", "c"),
-		Reply:    b("r", "reply", "r"),
-		Copy:     b("y", "copy id", "y"),
-		Raw:      b("J", "raw json", "J"),
-		NextLink: b("tab", "next link", "tab"),
-		PrevLink: b("shift+tab", "prev link", "shift+tab"),
-		Filter:   b("/", "filter", "/"),
-		Command:  b(":", "command", ":"),
-		Help:     b("?", "help", "?"),
-		Accept:   b("enter", "run/keep", "enter"),
-		Confirm:  b("y", "yes", "y"),
-		Decline:  b("n/esc", "no", "n", "esc"),
+		Tasks:      bind("1", "tasks", "1"),
+		Inbox:      bind("2", "inbox", "2"),
+		Agents:     bind("3", "agents", "3"),
+		Journal:    bind("4", "journal", "4"),
+		Command:    bind(":", "command", ":"),
+		Accept:     bind("enter", "run/keep", "enter"),
+		Back:       bind("esc", "back", "esc"),
+		Help:       bind("?", "help", "?"),
+		Quit:       bind("q", "back/quit", "q"),
+		Force:      bind("ctrl+c", "quit", "ctrl+c"),
+		TasksView:  DefaultTasksKeyMap(),
+		DetailView: DefaultDetailKeyMap(),
+		AgentsView: DefaultAgentsKeyMap(),
+		HelpView:   DefaultHelpKeyMap(),
 	}
 }
 
-// apply disables the keys that write to agents (read-only, or no backend
-// to write through) and the views that are not wired.
-func (k *KeyMap) apply(readOnly, backend, inbox, journal bool) {
-	k.Cancel.SetEnabled(!readOnly && backend)
-	k.Reply.SetEnabled(!readOnly && inbox)
+// bind is a binding for keys with its help.
+func bind(help, desc string, keys ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+}
+
+// settle disables what cannot work here (the keys that write to agents in
+// read-only or without a backend, the views that are not wired) and puts
+// the global keys a screen's footer names into that screen's KeyMap.
+func (k *KeyMap) settle(readOnly, backend, inbox, journal bool) {
 	k.Inbox.SetEnabled(inbox)
 	k.Journal.SetEnabled(journal)
+	for _, t := range []*TaskKeys{&k.TasksView.TaskKeys, &k.DetailView.TaskKeys} {
+		t.Cancel.SetEnabled(!readOnly && backend)
+		t.Reply.SetEnabled(!readOnly && inbox)
+	}
+	k.TasksView.Agents, k.TasksView.Inbox = k.Agents, k.Inbox
+	k.AgentsView.Tasks = k.Tasks
 }
 
-// globalHelp is the group every view's full help ends with.
+// globalHelp is the group every help screen ends with.
 func (k KeyMap) globalHelp() []key.Binding {
 	return []key.Binding{k.Tasks, k.Inbox, k.Agents, k.Journal, k.Command, k.Help, k.Quit, k.Force}
 }
 
-// bindingHelp is a help.KeyMap made of fixed lists.
-type bindingHelp struct {
-	short []key.Binding
-	full  [][]key.Binding
+// ListKeys move a cursor or scroll a page.
+type ListKeys struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 }
 
-// ShortHelp implements help.KeyMap.
-func (h bindingHelp) ShortHelp() []key.Binding { return h.short }
+// DefaultListKeys are the vi and arrow keys for moving.
+func DefaultListKeys() ListKeys {
+	return ListKeys{
+		Up:       bind("↑/k", "up", "up", "k"),
+		Down:     bind("↓/j", "down", "down", "j"),
+		PageUp:   bind("pgup", "page up", "pgup"),
+		PageDown: bind("pgdn", "page down", "pgdown"),
+		Top:      bind("g", "top", "g", "home"),
+		Bottom:   bind("G", "bottom", "G", "end"),
+	}
+}
 
-// FullHelp implements help.KeyMap.
-func (h bindingHelp) FullHelp() [][]key.Binding { return h.full }
+// all is the group the full help shows.
+func (k ListKeys) all() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+}
 
 // page scrolls vp for the page keys (pgup, pgdn, g, G) and reports
 // whether msg was one of them.
-func (k *KeyMap) page(vp *viewport.Model, msg tea.KeyMsg) bool {
+func (k ListKeys) page(vp *viewport.Model, msg tea.KeyMsg) bool {
 	switch {
 	case key.Matches(msg, k.PageUp):
 		vp.PageUp()
@@ -107,4 +111,51 @@ func (k *KeyMap) page(vp *viewport.Model, msg tea.KeyMsg) bool {
 		return false
 	}
 	return true
+}
+
+// TaskKeys act on one task, on the tasks and the detail screens. Cancel
+// and Reply write to agents: disabled in read-only. Confirm and Decline
+// answer the cancel's confirmation.
+type TaskKeys struct {
+	Cancel, Reply, Copy key.Binding
+	Confirm, Decline    key.Binding
+}
+
+// DefaultTaskKeys are c, r, y and the confirmation's y and n/esc.
+func DefaultTaskKeys() TaskKeys {
+	return TaskKeys{
+		Cancel:  bind("c", "cancel task", "c"),
+		Reply:   bind("r", "reply", "r"),
+		Copy:    bind("y", "copy id", "y"),
+		Confirm: bind("y", "yes", "y"),
+		Decline: bind("n/esc", "no", "n", "esc"),
+	}
+}
+
+// all is the group the full help shows (the answers show in the
+// footer while the confirmation asks).
+func (k TaskKeys) all() []key.Binding { return []key.Binding{k.Cancel, k.Reply, k.Copy} }
+
+// wheelRows is how far one wheel notch scrolls.
+const wheelRows = 3
+
+// wheel is how many rows a mouse press scrolls: up (negative) or down
+// for the wheel, 0 for a button.
+func wheel(msg tea.MouseMsg) int {
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		return -wheelRows
+	case tea.MouseButtonWheelDown:
+		return wheelRows
+	}
+	return 0
+}
+
+// scrollViewport scrolls by n lines (negative is up).
+func scrollViewport(vp *viewport.Model, n int) {
+	if n < 0 {
+		vp.ScrollUp(-n)
+	} else {
+		vp.ScrollDown(n)
+	}
 }

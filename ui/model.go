@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"io"
 	"log/slog"
 	"os"
 	"time"
@@ -9,12 +8,13 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"a2atop/approvals"
 	"a2atop/model"
 	"a2atop/ui/common"
 	"a2atop/ui/theme"
 )
 
-// view names the screen the body shows.
+// view names a screen the body shows; it indexes Model.screens.
 type view uint8
 
 const (
@@ -23,45 +23,59 @@ const (
 	viewAgents
 	viewJournal
 	viewDetail
+	viewCount
 )
 
-// overlay is what sits on top of the view and gets keys first.
+// viewNames are the header's word for each view, and for the views on
+// 1-4 the command that shows them.
+var viewNames = [viewCount]string{"tasks", "inbox", "agents", "journal", "task"}
+
+// viewNamed is the view a command shows.
+func viewNamed(name string) (view, bool) {
+	for v, n := range viewNames[:viewDetail] {
+		if n == name {
+			return view(v), true
+		}
+	}
+	return 0, false
+}
+
+// overlay is what sits on top of the screen and gets keys first.
 type overlay uint8
 
 const (
 	overlayNone overlay = iota
 	overlayHelp
-	overlayFilter
 	overlayCommand
-	overlayConfirm
 )
 
 // Model is the root of the dashboard. Build it with New and run it with
 // tea.NewProgram. It is driven by one goroutine (Bubble Tea's) and is not
 // safe for concurrent use.
+//
+// The root owns what every screen shares: the size, the watchers' events
+// and the fleet they are applied to, the clock, which screen is shown,
+// the command line, the help, the notice in the footer and the global
+// keys. Everything else belongs to a screen (a common.Component in
+// screens): the root hands it keys and messages and does what it asks
+// through the outbox.
 type Model struct {
 	ctx      common.Context
 	keys     KeyMap
 	log      *slog.Logger
-	out      io.Writer
 	events   <-chan model.Event
 	interval time.Duration
 	bell     bool
-	history  int
-	tmux     bool
+	clip     *clipboard // the terminal: the bell and OSC 52
 
 	width, height int
-	view, prev    view
+	view, from    view // from: the view the detail was opened from
 	overlay       overlay
 
-	tasks   tasksView
-	detail  detailView
-	agents  agentsView
-	inbox   common.Component
-	journal common.Component
-	prompt  promptModel
-	help    help.Model
-	confirm *confirmCancel
+	screens [viewCount]common.Component // nil: not wired (inbox, journal)
+	help    *helpScreen
+	prompt  promptModel // the command line
+	hm      help.Model  // draws the footer's keys
 	status  statusLine
 
 	dirty   bool   // something changed since the last View
@@ -73,55 +87,49 @@ type Model struct {
 // New builds the dashboard. It does no I/O; Init starts the event batches
 // and the 1 Hz clock.
 func New(o Options) *Model {
-	if o.Theme == nil {
-		o.Theme = theme.New(theme.Options{})
-	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Output == nil {
-		o.Output = os.Stdout
-	}
-	if o.BatchInterval <= 0 {
-		o.BatchInterval = DefaultBatchInterval
-	}
+	o = o.withDefaults()
 	keys := DefaultKeyMap()
 	if o.KeyMap != nil {
 		keys = *o.KeyMap
 	}
-	keys.apply(o.ReadOnly, o.Backend != nil, o.Inbox != nil, o.Journal != nil)
+	keys.settle(o.ReadOnly, o.Backend != nil, o.Inbox != nil, o.Journal != nil)
 	m := &Model{
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
-			Now: o.Now, Backend: o.Backend},
-		keys: keys, log: o.Logger, out: o.Output, events: o.Events,
-		interval: o.BatchInterval, bell: o.Bell, history: o.HistoryLength,
-		tmux: os.Getenv("TMUX") != "", dirty: true,
+			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}},
+		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell,
+		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != ""}, dirty: true,
 		width: 80, height: 24,
 	}
-	m.help = newHelp(o.Theme)
-	m.tasks = newTasksView(&m.ctx, &m.keys, o.Sort)
-	m.detail = newDetailView(&m.ctx, &m.keys)
-	m.agents = newAgentsView(&m.ctx, &m.keys)
-	m.prompt = newPrompt(o.Theme)
-	if o.Inbox != nil {
-		m.inbox = o.Inbox(m.ctx)
-	}
-	if o.Journal != nil {
-		m.journal = o.Journal(m.ctx)
-	}
+	m.hm = newHelpModel(o.Theme)
+	m.prompt = newPrompt(o.Theme, commandNames())
+	m.help = newHelp(&m.ctx, keys.HelpView, keys.globalHelp())
+	m.newScreens(o)
 	m.layout()
 	return m
 }
 
-// Init starts the event batches and the clock.
-func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.waitEvents(0), tick(m.ctx.Now))
+// newScreens builds every screen, ours and the ones Options supplies.
+func (m *Model) newScreens(o Options) {
+	act := func(k TaskKeys) taskActions { return newTaskActions(&m.ctx, k, o.QuietPeriod, m.clip) }
+	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort)
+	m.screens[viewDetail] = newDetail(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)
+	m.screens[viewAgents] = newAgents(&m.ctx, m.keys.AgentsView)
+	if o.Inbox != nil {
+		m.screens[viewInbox] = o.Inbox(m.ctx)
+	}
+	if o.Journal != nil {
+		m.screens[viewJournal] = o.Journal(m.ctx)
+	}
 }
 
-// Update is the dispatcher: each case calls one method.
+// Init starts the event batches and the clock, and tells the first
+// screen it is on screen.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.waitEvents(0), tick(m.ctx.Now), m.updateScreen(m.view, common.ShownMsg{}))
+}
+
+// Update is the dispatcher: each case calls one method. What the root
+// does not know is the answer to a screen's own Cmd: every screen gets it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	wasDirty := m.dirty
 	m.dirty = true
@@ -132,34 +140,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case eventsMsg:
 		return m, m.applyEvents(msg, wasDirty)
 	case tickMsg:
-		return m, m.onTick(msg)
+		return m, m.onTick()
 	case tea.KeyMsg:
 		return m, m.onKey(msg)
 	case tea.MouseMsg:
-		cmd, handled := m.onMouse(msg)
-		if !handled {
-			m.dirty = wasDirty
-		}
-		return m, cmd
-	case taskLoadedMsg:
-		m.taskLoaded(msg)
-		return m, nil
-	case cancelDoneMsg:
-		return m, m.cancelDone(msg)
-	case captureLoadedMsg:
-		m.agents.loaded(msg)
-		return m, nil
-	case copiedMsg:
-		m.copied(msg)
-		return m, nil
-	case common.StatusMsg:
-		m.status.set(msg.Text, msg.Err, m.ctx.Now())
-		return m, nil
-	case common.OpenTaskMsg:
-		return m, m.openDetail(msg.Key)
-	case common.BackMsg:
-		m.back()
-		return m, nil
+		return m, m.onMouse(msg, wasDirty)
+	case common.StatusMsg, common.OpenTaskMsg, common.ReplyToMsg, common.BackMsg, common.ApplyMsg:
+		return m, m.request(msg)
 	}
 	return m, m.broadcast(msg)
 }
@@ -175,58 +162,44 @@ func (m *Model) View() string {
 	return m.cache
 }
 
-// taskLoaded gives a GetTask answer to the detail view, logging failures.
-func (m *Model) taskLoaded(msg taskLoadedMsg) {
-	if msg.Err != nil {
-		m.log.Warn("get task failed", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyErr, msg.Err)
-	}
-	m.detail.loaded(msg)
-}
-
-// forward hands a message the root does not know to the component shown.
-func (m *Model) forward(msg tea.Msg) tea.Cmd {
-	c := m.component()
-	if c == nil {
-		return nil
-	}
-	next, cmd := c.Update(msg)
-	m.setComponent(next)
-	return cmd
-}
-
-// broadcast hands a message the root does not know (the answer to a
-// component's own Cmd) to every component, shown or not: an answer must
-// reach the inbox even when the person has switched to another view.
-func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
-	var cmds []tea.Cmd
-	for _, c := range []*common.Component{&m.inbox, &m.journal} {
-		if *c == nil {
-			continue
-		}
-		next, cmd := (*c).Update(msg)
-		*c = next
-		cmds = append(cmds, cmd)
-	}
-	return tea.Batch(cmds...)
-}
-
-// component is the Component the body shows, or nil for our own views.
-func (m *Model) component() common.Component {
-	switch m.view {
-	case viewInbox:
-		return m.inbox
-	case viewJournal:
-		return m.journal
+// request does what a screen asked for, through the outbox or in a
+// message.
+func (m *Model) request(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case common.StatusMsg:
+		m.status.set(msg.Text, msg.Err, m.ctx.Now())
+	case common.OpenTaskMsg:
+		return m.showWith(viewDetail, msg)
+	case common.ReplyToMsg:
+		return m.showWith(viewInbox, msg)
+	case common.BackMsg:
+		return m.back()
+	case common.ApplyMsg:
+		cmd, _ := m.apply(msg.Events)
+		return cmd
 	}
 	return nil
 }
 
-// setComponent stores what a Component's Update returned.
-func (m *Model) setComponent(c common.Component) {
-	switch m.view {
-	case viewInbox:
-		m.inbox = c
-	case viewJournal:
-		m.journal = c
+// Options with their zero values filled in.
+func (o Options) withDefaults() Options {
+	if o.Theme == nil {
+		o.Theme = theme.New(theme.Options{})
 	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Output == nil {
+		o.Output = os.Stdout
+	}
+	if o.BatchInterval <= 0 {
+		o.BatchInterval = DefaultBatchInterval
+	}
+	if o.QuietPeriod <= 0 {
+		o.QuietPeriod = approvals.DefaultQuietPeriod
+	}
+	return o
 }

@@ -37,8 +37,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock (ages, timestamps); nil is time.Now.
 	Now func() time.Time
-	// Inbox and Journal build the views shown on `2` and `4` (package
-	// ui/inbox). nil leaves those keys and commands disabled.
+	// Inbox and Journal build the screens shown on `2` and `4`
+	// (inbox.InboxFactory and inbox.JournalFactory) with the root's
+	// Context. nil leaves those keys and commands disabled.
 	Inbox, Journal func(common.Context) common.Component
 	// Output receives the bell and the OSC 52 clipboard sequence; nil is
 	// os.Stdout. It must be the terminal the program draws on.
@@ -51,6 +52,10 @@ type Options struct {
 	BatchInterval time.Duration
 	// Sort orders the rows of every pane; the zero value is newest first.
 	Sort model.SortBy
+	// QuietPeriod is how long the cancel confirmation waits with no
+	// keypress before y counts (type-ahead protection); 0 is
+	// approvals.DefaultQuietPeriod, which the inbox's dialogs use too.
+	QuietPeriod time.Duration
 	// KeyMap overrides DefaultKeyMap when non-nil.
 	KeyMap *KeyMap
 }

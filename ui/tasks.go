@@ -1,65 +1,69 @@
 package ui
 
 import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui/common"
 )
 
-// sideBySideWidth is the terminal width from which the panes stand side
-// by side instead of stacked.
-const sideBySideWidth = 160
-
-// rect is where something was drawn, in body coordinates.
-type rect struct{ x, y, w, h int }
-
-func (r rect) contains(x, y int) bool {
-	return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h
+// TasksKeyMap is the keys of the tasks screen.
+type TasksKeyMap struct {
+	ListKeys
+	TaskKeys
+	NextPane, PrevPane key.Binding
+	Open               key.Binding // the selected task's detail
+	// Filter opens the filter; while it is typed Accept keeps it and Back
+	// clears it. Outside it, Back clears a kept filter.
+	Filter, Accept, Back key.Binding
+	Quit                 key.Binding
+	// Agents and Inbox are the global keys the footer names; New sets
+	// them from KeyMap.Agents and KeyMap.Inbox.
+	Agents, Inbox key.Binding
 }
 
-// pane is one class of tasks: its count, the cursor, and the visible page.
-// The selection is a TaskKey, so it follows its task when rows move.
-type pane struct {
-	class          model.Class
-	count          int
-	cursor, offset int
-	sel            model.TaskKey
-	rows           []*model.Task // the visible page, from offset
-	rect           rect
-	header         bool // a column header line is drawn
-	// pinned is set when the cursor is below the first row: the selected
-	// task then stays selected wherever it moves. On the first row the
-	// cursor stays on top and follows the newest task, like tail -f.
-	pinned bool
-}
-
-// rowsHeight is how many rows fit under the title (and column header).
-func (p *pane) rowsHeight() int {
-	h := p.rect.h - 1
-	if p.header {
-		h--
+// DefaultTasksKeyMap returns the tasks screen's keys.
+func DefaultTasksKeyMap() TasksKeyMap {
+	return TasksKeyMap{
+		ListKeys: DefaultListKeys(),
+		TaskKeys: DefaultTaskKeys(),
+		NextPane: bind("tab", "next pane", "tab"),
+		PrevPane: bind("shift+tab", "prev pane", "shift+tab"),
+		Open:     bind("enter", "open", "enter"),
+		Filter:   bind("/", "filter", "/"),
+		Accept:   bind("enter", "keep", "enter"),
+		Back:     bind("esc", "back", "esc"),
+		Quit:     bind("q", "back/quit", "q"),
 	}
-	return max(h, 0)
 }
 
-// tasksView is the first screen: one pane per class.
-type tasksView struct {
+// tasksScreen is the first screen: one pane per class of task, the
+// filter, and the actions on the selected task.
+type tasksScreen struct {
 	ctx     *common.Context
-	keys    *KeyMap
+	keys    TasksKeyMap
+	act     taskActions
 	panes   [4]*pane // active, interrupted, terminal, unknown
 	focus   model.Class
 	query   model.Query
 	filter  string
+	editing bool        // the filter is being typed
+	prompt  promptModel // the filter's input
+	hm      help.Model  // draws the filter's key hint
 	w, h    int
 	side    bool
 	columns [][]*pane // the panes of each column, top to bottom
 	paint   rowPaint
 }
 
-func newTasksView(ctx *common.Context, keys *KeyMap, sort model.SortBy) tasksView {
-	v := tasksView{ctx: ctx, keys: keys, focus: model.ClassActive, query: model.Query{Sort: sort}}
+func newTasks(ctx *common.Context, keys TasksKeyMap, act taskActions, sort model.SortBy) *tasksScreen {
+	v := &tasksScreen{ctx: ctx, keys: keys, act: act, focus: model.ClassActive, query: model.Query{Sort: sort},
+		prompt: newPrompt(ctx.Theme, nil), hm: newHelpModel(ctx.Theme)}
 	for i, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal, model.ClassUnknown} {
 		v.panes[i] = &pane{class: c}
 	}
@@ -67,266 +71,154 @@ func newTasksView(ctx *common.Context, keys *KeyMap, sort model.SortBy) tasksVie
 	return v
 }
 
-// visible returns the panes drawn: the three classes, and Unknown when it
-// holds anything (unknown states are shown, never dropped).
-func (v *tasksView) visible() []*pane {
-	if v.panes[3].count > 0 {
-		return v.panes[:]
+// Update follows the fleet, takes its cancels' answers, keys and the
+// mouse.
+func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.FleetChangedMsg:
+		v.sync()
+	case cancelDoneMsg:
+		v.act.done(msg)
+	case tea.KeyMsg:
+		return v, v.onKey(msg)
+	case tea.MouseMsg:
+		v.mouse(msg)
 	}
-	return v.panes[:3]
+	return v, nil
 }
 
-// paneOf returns the pane of a class.
-func (v *tasksView) paneOf(c model.Class) *pane {
-	for _, p := range v.panes {
-		if p.class == c {
-			return p
+// onKey handles, in order, the confirmation, the filter being typed, the
+// actions on the selected task, then moving.
+func (v *tasksScreen) onKey(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case v.act.confirming():
+		return v.act.confirmKey(msg)
+	case v.editing:
+		return v.filterKey(msg)
+	}
+	k := v.keys
+	sel := v.selected()
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Back):
+		v.setFilter("")
+	case key.Matches(msg, k.Filter):
+		v.editing = true
+		return v.prompt.open("/", v.filter, false)
+	case key.Matches(msg, k.Open):
+		if sel != nil {
+			v.ctx.Out.Send(common.OpenTaskMsg{Key: sel.Key})
 		}
+	default:
+		if cmd, ok := v.act.key(msg, sel); ok {
+			return cmd
+		}
+		v.move(msg)
 	}
-	return v.panes[0]
+	return nil
 }
 
-// counts is the number of rows a class shows under the current filter.
-func (v *tasksView) counts(c model.Class) int { return v.paneOf(c).count }
+// filterKey edits the filter, applied live: Accept keeps it, Back clears
+// it.
+func (v *tasksScreen) filterKey(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, v.keys.Back):
+		v.editing = false
+		v.prompt.close()
+		if v.filter != "" {
+			v.setFilter("")
+		}
+		return nil
+	case key.Matches(msg, v.keys.Accept):
+		v.editing = false
+		v.prompt.close()
+		return nil
+	}
+	cmd := v.prompt.update(msg)
+	v.setFilter(v.prompt.value())
+	return cmd
+}
 
-func (v *tasksView) setSize(w, h int) {
+// mouse scrolls the pane under the wheel and selects the row clicked;
+// dialogs and the filter ignore the mouse.
+func (v *tasksScreen) mouse(msg tea.MouseMsg) {
+	if v.Capturing() {
+		return
+	}
+	switch n := wheel(msg); {
+	case n != 0:
+		v.scroll(v.paneAt(msg.X, msg.Y), n)
+	case msg.Button == tea.MouseButtonLeft:
+		v.click(msg.X, msg.Y)
+	}
+}
+
+// View draws the panes, or the cancel confirmation over them.
+func (v *tasksScreen) View() string {
+	if v.act.confirming() {
+		return v.act.view(v.w, v.h)
+	}
+	return v.panesView()
+}
+
+// SetSize gives the panes their cells.
+func (v *tasksScreen) SetSize(w, h int) {
 	v.w, v.h = w, h
+	v.prompt.setWidth(w)
 	v.sync()
 }
 
+// Capturing is true while the filter is typed or the cancel asks.
+func (v *tasksScreen) Capturing() bool { return v.editing || v.act.confirming() }
+
+// Title is the header's name of the screen.
+func (v *tasksScreen) Title() string { return "tasks" }
+
+// Footnote is the filter: being typed (with what its keys do), or kept
+// ("/dep (esc clears)" and what in it matches nothing).
+func (v *tasksScreen) Footnote(w int) (string, bool) {
+	if v.editing {
+		hint := shortKeys(v.hm, []key.Binding{keyHint(v.keys.Accept, "keep"), keyHint(v.keys.Back, "clear")}, promptHintWidth)
+		return v.prompt.line(hint, w), true
+	}
+	if v.filter == "" {
+		return "", false
+	}
+	t := v.ctx.Theme
+	s := t.Prompt.Render("/") + t.Text.Render(sanitize.Line(v.filter, 40)) + t.Muted.Render(" (esc clears)") + "  "
+	if bad := v.query.Filter.Invalid; len(bad) > 0 {
+		s += t.Error.Render("matches nothing: "+sanitize.Line(strings.Join(bad, " "), 40)) + "  "
+	}
+	return s, false
+}
+
+// HelpNote is the filter's syntax.
+func (v *tasksScreen) HelpNote() string {
+	return "filter: free text, agent:NAME, state:input-required, class:terminal"
+}
+
+// ShortHelp is the footer of the tasks screen.
+func (v *tasksScreen) ShortHelp() []key.Binding {
+	k := v.keys
+	return v.act.shortHelp(k.Open, k.NextPane, k.Filter, k.Cancel, k.Reply, k.Copy, k.Agents, k.Inbox, k.Quit)
+}
+
+// FullHelp is every key of the tasks screen, grouped.
+func (v *tasksScreen) FullHelp() [][]key.Binding {
+	k := v.keys
+	return [][]key.Binding{
+		k.ListKeys.all(),
+		{k.NextPane, k.PrevPane, k.Open, k.Filter, k.Back},
+		k.TaskKeys.all(),
+	}
+}
+
 // setFilter applies the filter text live.
-func (v *tasksView) setFilter(s string) {
+func (v *tasksScreen) setFilter(s string) {
 	v.filter = s
 	v.query.Filter = model.ParseFilter(s)
 	v.sync()
 }
 
-func (v *tasksView) filterText() string { return v.filter }
-
-// sync re-reads counts and visible pages from the fleet, keeping each
-// pane's selected task selected wherever it moved.
-func (v *tasksView) sync() {
-	f := v.ctx.Fleet
-	for _, p := range v.panes {
-		p.count = f.Count(p.class, v.query)
-	}
-	if v.focus == model.ClassUnknown && v.panes[3].count == 0 {
-		v.focus = model.ClassActive
-	}
-	v.arrange()
-	for _, p := range v.visible() {
-		if p.pinned && p.sel != (model.TaskKey{}) {
-			if i := f.Index(p.class, v.query, p.sel); i >= 0 {
-				p.cursor = i
-			}
-		}
-		v.place(p)
-	}
-}
-
-// place clamps the cursor, scrolls it into view and reads the page.
-func (v *tasksView) place(p *pane) {
-	n := p.rowsHeight()
-	p.cursor = clamp(p.cursor, 0, p.count-1)
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if n > 0 && p.cursor >= p.offset+n {
-		p.offset = p.cursor - n + 1
-	}
-	p.offset = clamp(p.offset, 0, max(p.count-n, 0))
-	p.pinned = p.cursor > 0
-	p.rows = v.ctx.Fleet.Page(p.class, v.query, p.offset, n)
-	p.sel = model.TaskKey{}
-	if i := p.cursor - p.offset; i >= 0 && i < len(p.rows) {
-		p.sel = p.rows[i].Key
-	}
-}
-
-// arrange lays the visible panes out: three columns side by side (the
-// Unknown pane under Active), or stacked.
-func (v *tasksView) arrange() {
-	ps := v.visible()
-	v.side = v.w >= sideBySideWidth
-	if !v.side {
-		v.columns = [][]*pane{ps}
-		v.stack(ps, 0, v.w)
-		return
-	}
-	first := []*pane{v.panes[0]}
-	if len(ps) == 4 {
-		first = append(first, v.panes[3])
-	}
-	v.columns = [][]*pane{first, {v.panes[1]}, {v.panes[2]}}
-	// The Interrupted column is wider by what its longer states take, so
-	// every pane shows as much status text.
-	extra := stateWidthOf(v.panes[1]) - stateWidthOf(v.panes[0])
-	pw := (v.w - 2 - extra) / 3
-	x := 0
-	for i, col := range v.columns {
-		w := pw
-		switch i {
-		case 1:
-			w = pw + extra
-		case 2:
-			w = v.w - x
-		}
-		v.stack(col, x, w)
-		x += w + 1
-	}
-}
-
-// stack shares the height among panes drawn one above the other: each
-// gets a title and a row, then lines go round, in pane order, to panes
-// with rows still hidden; what is left goes to the pane with most tasks.
-// The layout does not depend on focus, so nothing jumps when tab moves.
-func (v *tasksView) stack(ps []*pane, x, w int) {
-	need := make([]int, len(ps))
-	alloc := make([]int, len(ps))
-	left, big := v.h, 0
-	for i, p := range ps {
-		need[i] = 2 + max(p.count, 1)
-		alloc[i] = min(2, left)
-		left -= alloc[i]
-		if p.count > ps[big].count {
-			big = i
-		}
-	}
-	for left > 0 {
-		gave := false
-		for i := range ps {
-			if left > 0 && alloc[i] < need[i] {
-				alloc[i]++
-				left--
-				gave = true
-			}
-		}
-		if !gave {
-			break
-		}
-	}
-	alloc[big] += left
-	y := 0
-	for i, p := range ps {
-		p.rect = rect{x: x, y: y, w: w, h: alloc[i]}
-		p.header = alloc[i] >= 3
-		y += alloc[i]
-	}
-}
-
-// focused is the pane keys move in.
-func (v *tasksView) focused() *pane { return v.paneOf(v.focus) }
-
-// selected is the task under the cursor of the focused pane, or nil.
-func (v *tasksView) selected() *model.Task {
-	p := v.focused()
-	if i := p.cursor - p.offset; i >= 0 && i < len(p.rows) {
-		return p.rows[i]
-	}
-	return nil
-}
-
-// update handles the moving keys of the tasks view.
-func (v *tasksView) update(msg tea.KeyMsg) {
-	p := v.focused()
-	k := v.keys
-	switch {
-	case key.Matches(msg, k.NextPane):
-		v.cycle(1)
-		return
-	case key.Matches(msg, k.PrevPane):
-		v.cycle(-1)
-		return
-	case key.Matches(msg, k.Up):
-		p.cursor--
-	case key.Matches(msg, k.Down):
-		p.cursor++
-	case key.Matches(msg, k.PageUp):
-		p.cursor -= max(p.rowsHeight(), 1)
-	case key.Matches(msg, k.PageDown):
-		p.cursor += max(p.rowsHeight(), 1)
-	case key.Matches(msg, k.Top):
-		p.cursor = 0
-	case key.Matches(msg, k.Bottom):
-		p.cursor = p.count - 1
-	default:
-		return
-	}
-	v.place(p)
-}
-
-// scroll moves the cursor of a pane by n rows (mouse wheel).
-func (v *tasksView) scroll(p *pane, n int) {
-	p.cursor += n
-	v.place(p)
-}
-
-// cycle moves focus to the next (d=1) or previous (d=-1) visible pane.
-func (v *tasksView) cycle(d int) {
-	ps := v.visible()
-	for i, p := range ps {
-		if p.class == v.focus {
-			v.focus = ps[(i+d+len(ps))%len(ps)].class
-			break
-		}
-	}
-	v.sync()
-}
-
-// click focuses the pane at body coordinates (x, y) and selects the row
-// there; it reports whether the click hit a row.
-func (v *tasksView) click(x, y int) bool {
-	for _, p := range v.visible() {
-		if !p.rect.contains(x, y) {
-			continue
-		}
-		if v.focus != p.class {
-			v.focus = p.class
-			v.sync()
-		}
-		top := p.rect.y + 1
-		if p.header {
-			top++
-		}
-		if i := y - top; i >= 0 && i < len(p.rows) {
-			p.cursor = p.offset + i
-			v.place(p)
-			return true
-		}
-		return false
-	}
-	return false
-}
-
-// paneAt returns the pane at body coordinates, or the focused one.
-func (v *tasksView) paneAt(x, y int) *pane {
-	for _, p := range v.visible() {
-		if p.rect.contains(x, y) {
-			return p
-		}
-	}
-	return v.focused()
-}
-
-// shortHelp is the footer of the tasks view.
-func (v *tasksView) help() bindingHelp {
-	k := v.keys
-	return bindingHelp{
-		short: []key.Binding{k.Open, k.NextPane, k.Filter, k.Cancel, k.Reply, k.Copy, k.Agents, k.Inbox, k.Help, k.Quit},
-		full: [][]key.Binding{
-			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-			{k.NextPane, k.PrevPane, k.Open, k.Filter, k.Back},
-			{k.Cancel, k.Reply, k.Copy},
-		},
-	}
-}
-
-func clamp(v, lo, hi int) int {
-	if v > hi {
-		v = hi
-	}
-	if v < lo {
-		v = lo
-	}
-	return v
-}
+func (v *tasksScreen) filterText() string { return v.filter }

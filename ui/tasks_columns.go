@@ -8,6 +8,7 @@ import (
 
 	"a2atop/internal/sanitize"
 	"a2atop/model"
+	"a2atop/ui/common"
 )
 
 // columns are the widths of a row's cells; 0 drops a cell. With merged,
@@ -111,17 +112,17 @@ func (c columns) total() int {
 
 // headerRow names the columns.
 func headerRow(c columns, age string) string {
-	cells := []string{" " + pad("AGENT", c.agent)}
+	cells := []string{" " + common.Pad("AGENT", c.agent)}
 	if c.id > 0 {
-		cells = append(cells, pad("ID", c.id))
+		cells = append(cells, common.Pad("ID", c.id))
 	}
-	cells = append(cells, pad("STATE", c.state))
+	cells = append(cells, common.Pad("STATE", c.state))
 	if c.age > 0 {
-		cells = append(cells, padLeft(age, c.age))
+		cells = append(cells, common.PadLeft(age, c.age))
 	}
-	cells = append(cells, pad("STATUS", c.text))
+	cells = append(cells, common.Pad("STATUS", c.text))
 	if !c.merged && c.hint > 0 {
-		cells = append(cells, pad("HINT", c.hint))
+		cells = append(cells, common.Pad("HINT", c.hint))
 	}
 	return strings.Join(cells, " ")
 }

@@ -12,8 +12,8 @@ import (
 
 // paneText is the drawn lines of a pane, without styling.
 func paneText(m *Model, c model.Class) []string {
-	p := m.tasks.paneOf(c)
-	return strings.Split(ansi.Strip(strings.Join(m.tasks.paneLines(p, agentWidth(m.ctx.Fleet)), "\n")), "\n")
+	p := tasksOf(m).paneOf(c)
+	return strings.Split(ansi.Strip(strings.Join(tasksOf(m).paneLines(p, agentWidth(m.ctx.Fleet)), "\n")), "\n")
 }
 
 func TestAPaneWithoutHintsGivesTheTextTheRoom(t *testing.T) {
@@ -46,8 +46,8 @@ func TestSideBySidePanesShowTheSameText(t *testing.T) {
 	sized(m, 200, 50)
 	var widths []int
 	for _, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal} {
-		p := m.tasks.paneOf(c)
-		cols := columnsFor(p.rect.w-1, agentWidth(m.ctx.Fleet), stateWidthOf(p), widest(m.tasks.hints(p)))
+		p := tasksOf(m).paneOf(c)
+		cols := columnsFor(p.rect.w-1, agentWidth(m.ctx.Fleet), stateWidthOf(p), widest(tasksOf(m).hints(p)))
 		widths = append(widths, cols.text)
 	}
 	for _, w := range widths {

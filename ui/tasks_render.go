@@ -39,36 +39,29 @@ func (p paint) on(s string) string {
 // rowPaint holds the paints rows are drawn with.
 type rowPaint struct {
 	muted, warn, text, selected, marked paint
-	active, interrupted, terminal       paint
-	failed, unknown                     paint
+	failed                              paint    // failed and rejected
+	class                               [4]paint // the other states, by model.Class
 }
 
 func newRowPaint(t *theme.Theme) rowPaint {
-	return rowPaint{
+	rp := rowPaint{
 		muted: newPaint(t.Muted), warn: newPaint(t.Warn), text: newPaint(t.Text),
-		selected: newPaint(t.RowSelected), marked: newPaint(t.RowMarked),
-		active: newPaint(t.StateActive), interrupted: newPaint(t.StateInterrupted),
-		terminal: newPaint(t.StateTerminal), failed: newPaint(t.StateFailed),
-		unknown: newPaint(t.StateUnknown),
+		selected: newPaint(t.RowSelected), marked: newPaint(t.RowMarked), failed: newPaint(t.StateFailed),
 	}
+	for _, c := range []model.Class{model.ClassUnknown, model.ClassActive, model.ClassInterrupted, model.ClassTerminal} {
+		rp.class[c] = newPaint(t.Class(c))
+	}
+	return rp
 }
 
-// state returns the paint for a task state.
+// state returns the paint for a task state, as theme.Theme.State styles
+// it.
 func (rp rowPaint) state(s a2a.TaskState) paint {
 	n := model.NormalizeState(s)
-	switch {
-	case n == a2a.TaskStateFailed || n == a2a.TaskStateRejected:
+	if n == a2a.TaskStateFailed || n == a2a.TaskStateRejected {
 		return rp.failed
 	}
-	switch model.ClassOf(n) {
-	case model.ClassActive:
-		return rp.active
-	case model.ClassInterrupted:
-		return rp.interrupted
-	case model.ClassTerminal:
-		return rp.terminal
-	}
-	return rp.unknown
+	return rp.class[model.ClassOf(n)]
 }
 
 // agentWidth is the width of the agent column: the longest name, 5..16.
@@ -80,8 +73,8 @@ func agentWidth(f *model.Fleet) int {
 	return min(w, 16)
 }
 
-// view draws the panes, column by column.
-func (v *tasksView) view() string {
+// panesView draws the panes, column by column.
+func (v *tasksScreen) panesView() string {
 	aw := agentWidth(v.ctx.Fleet)
 	blocks := make([][]string, len(v.columns))
 	for i, col := range v.columns {
@@ -110,7 +103,7 @@ func (v *tasksView) view() string {
 }
 
 // paneLines draws one pane as exactly rect.h lines of rect.w cells.
-func (v *tasksView) paneLines(p *pane, aw int) []string {
+func (v *tasksScreen) paneLines(p *pane, aw int) []string {
 	w := p.rect.w
 	hints := v.hints(p)
 	cw := w
@@ -121,7 +114,7 @@ func (v *tasksView) paneLines(p *pane, aw int) []string {
 	lines := make([]string, 0, p.rect.h)
 	lines = append(lines, v.title(p, w))
 	if p.header {
-		lines = append(lines, v.paint.muted.on(pad(headerRow(cols, v.ageHeader()), w)))
+		lines = append(lines, v.paint.muted.on(common.Pad(headerRow(cols, v.ageHeader()), w)))
 	}
 	now := v.ctx.Now()
 	focused := p.class == v.focus
@@ -137,7 +130,7 @@ func (v *tasksView) paneLines(p *pane, aw int) []string {
 		if v.filter != "" {
 			msg = "  no tasks match the filter"
 		}
-		lines = append(lines, v.paint.muted.on(pad(msg, w)))
+		lines = append(lines, v.paint.muted.on(common.Pad(msg, w)))
 	}
 	for len(lines) < p.rect.h {
 		lines = append(lines, strings.Repeat(" ", w))
@@ -146,7 +139,7 @@ func (v *tasksView) paneLines(p *pane, aw int) []string {
 }
 
 // title is "Active 12 ──── 3/12", in the focus style when focused.
-func (v *tasksView) title(p *pane, w int) string {
+func (v *tasksScreen) title(p *pane, w int) string {
 	t := v.ctx.Theme
 	name := map[model.Class]string{model.ClassActive: "Active", model.ClassInterrupted: "Interrupted",
 		model.ClassTerminal: "Terminal", model.ClassUnknown: "Unknown state"}[p.class]
@@ -172,7 +165,7 @@ func (v *tasksView) title(p *pane, w int) string {
 // ageOf is the time the age column counts from: when the task began
 // (Since) when the panes are sorted by age, else its last status change
 // (Updated), so the column reads in the order the rows are sorted.
-func (v *tasksView) ageOf(t *model.Task) time.Time {
+func (v *tasksScreen) ageOf(t *model.Task) time.Time {
 	if v.query.Sort == model.SortAge {
 		return t.Since
 	}
@@ -180,7 +173,7 @@ func (v *tasksView) ageOf(t *model.Task) time.Time {
 }
 
 // ageHeader names the age column for the sort in use.
-func (v *tasksView) ageHeader() string {
+func (v *tasksScreen) ageHeader() string {
 	if v.query.Sort == model.SortAge {
 		return "AGE"
 	}
@@ -195,30 +188,30 @@ type rowCells struct {
 }
 
 // cells cuts a task into its columns. Agent text is sanitized here.
-func (v *tasksView) cells(t *model.Task, h rowHint, c columns, now time.Time) rowCells {
+func (v *tasksScreen) cells(t *model.Task, h rowHint, c columns, now time.Time) rowCells {
 	hint, hp := h.text, h.paint
 	r := rowCells{
-		agent:      pad(sanitize.Line(t.Key.Agent, c.agent), c.agent),
-		state:      pad(sanitize.Line(stateText(t.State), c.state), c.state),
+		agent:      common.Pad(sanitize.Line(t.Key.Agent, c.agent), c.agent),
+		state:      common.Pad(sanitize.Line(stateText(t.State), c.state), c.state),
 		statePaint: v.paint.state(t.State),
 		hintPaint:  hp,
 	}
 	if c.id > 0 {
-		r.id = pad(shortIDText(t.Key.ID), c.id)
+		r.id = common.Pad(shortIDText(t.Key.ID), c.id)
 	}
 	if c.age > 0 {
-		r.age = padLeft(common.Age(now, v.ageOf(t)), c.age)
+		r.age = common.PadLeft(common.Age(now, v.ageOf(t)), c.age)
 	}
 	if c.merged {
 		s := t.Text
 		if hint != "" {
 			s, r.hintInStatus = hint+" · "+t.Text, true
 		}
-		r.status = pad(sanitize.Line(s, c.text), c.text)
+		r.status = common.Pad(sanitize.Line(s, c.text), c.text)
 	} else {
-		r.status = pad(sanitize.Line(t.Text, c.text), c.text)
+		r.status = common.Pad(sanitize.Line(t.Text, c.text), c.text)
 		if c.hint > 0 {
-			r.hint = pad(sanitize.Line(hint, c.hint), c.hint)
+			r.hint = common.Pad(sanitize.Line(hint, c.hint), c.hint)
 		}
 	}
 	return r
@@ -261,7 +254,7 @@ func (r rowCells) join(b *strings.Builder, c columns, rp *rowPaint) {
 
 // row draws one task: the selected row of the focused pane in the
 // selection style, others with each cell in its colour.
-func (v *tasksView) row(t *model.Task, h rowHint, c columns, w int, now time.Time, sel, focused bool) string {
+func (v *tasksScreen) row(t *model.Task, h rowHint, c columns, w int, now time.Time, sel, focused bool) string {
 	r := v.cells(t, h, c, now)
 	var b strings.Builder
 	b.Grow(w + 64)
@@ -272,7 +265,7 @@ func (v *tasksView) row(t *model.Task, h rowHint, c columns, w int, now time.Tim
 	}
 	if sel && focused {
 		r.join(&b, c, nil)
-		return v.paint.selected.on(pad(b.String(), w))
+		return v.paint.selected.on(common.Pad(b.String(), w))
 	}
 	r.join(&b, c, &v.paint)
 	line := b.String()
@@ -290,7 +283,7 @@ type rowHint struct {
 
 // hints are the hints of a pane's visible rows (Fleet.RowHint: the
 // result summary, gone, stale, or what the task waits on).
-func (v *tasksView) hints(p *pane) []rowHint {
+func (v *tasksScreen) hints(p *pane) []rowHint {
 	out := make([]rowHint, len(p.rows))
 	for i, t := range p.rows {
 		out[i] = v.hint(t)
@@ -299,7 +292,7 @@ func (v *tasksView) hints(p *pane) []rowHint {
 }
 
 // hint is one row's hint and its paint.
-func (v *tasksView) hint(t *model.Task) rowHint {
+func (v *tasksScreen) hint(t *model.Task) rowHint {
 	h := sanitize.Line(v.ctx.Fleet.RowHint(t), maxHintWidth)
 	switch {
 	case h == "":
@@ -317,22 +310,4 @@ func widest(hs []rowHint) int {
 		w = max(w, ansi.StringWidth(h.text))
 	}
 	return w
-}
-
-// pad cuts or pads s to exactly w cells.
-func pad(s string, w int) string {
-	n := ansi.StringWidth(s)
-	if n > w {
-		return ansi.Truncate(s, w, "")
-	}
-	return s + strings.Repeat(" ", w-n)
-}
-
-// padLeft right-aligns s in w cells.
-func padLeft(s string, w int) string {
-	n := ansi.StringWidth(s)
-	if n >= w {
-		return ansi.Truncate(s, w, "")
-	}
-	return strings.Repeat(" ", w-n) + s
 }

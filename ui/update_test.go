@@ -20,16 +20,16 @@ func TestSelectionFollowsTaskWhenRowsMove(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	press(m, "tab", "j") // interrupted pane, second row: deployer
-	if got := m.tasks.selected(); got == nil || got.Key.ID != idDeploy {
+	if got := tasksOf(m).selected(); got == nil || got.Key.ID != idDeploy {
 		t.Fatalf("selected %v, want the deploy task", got)
 	}
 	// A newer interrupted task sorts above it; the selection stays on it.
 	ev := taskEvent("code-reviewer", "11110000-new", a2a.TaskStateInputRequired, 0, "another question")
 	m.Update(eventsMsg{batch: []model.Event{ev}})
-	if got := m.tasks.selected(); got == nil || got.Key.ID != idDeploy {
+	if got := tasksOf(m).selected(); got == nil || got.Key.ID != idDeploy {
 		t.Fatalf("after the new row the selection is %v, want the deploy task", got)
 	}
-	if p := m.tasks.focused(); p.cursor != 2 {
+	if p := tasksOf(m).focused(); p.cursor != 2 {
 		t.Fatalf("cursor %d, want 2 (moved down one row with its task)", p.cursor)
 	}
 }
@@ -40,7 +40,7 @@ func TestTopRowFollowsTheNewestTask(t *testing.T) {
 	press(m, "tab") // interrupted pane, cursor on the first row
 	ev := taskEvent("code-reviewer", "11110000-new", a2a.TaskStateInputRequired, 0, "another question")
 	m.Update(eventsMsg{batch: []model.Event{ev}})
-	if got := m.tasks.selected(); got == nil || got.Key.ID != "11110000-new" {
+	if got := tasksOf(m).selected(); got == nil || got.Key.ID != "11110000-new" {
 		t.Fatalf("the top row selects %v, want the newest task", got)
 	}
 }
@@ -102,18 +102,24 @@ func TestBellRingsForNewInterruptedTasks(t *testing.T) {
 }
 
 func TestCancelAsksThenShowsWhatHappened(t *testing.T) {
-	m, b := newTestModel(t, Options{})
+	clk := newClock()
+	m, b := newTestModel(t, Options{Now: clk.Now})
 	sized(m, 120, 40)
 	press(m, "j") // the running suite
 	press(m, "c")
-	if m.overlay != overlayConfirm {
+	if !confirming(m) {
 		t.Fatal("c did not ask for confirmation")
 	}
 	press(m, "n")
-	if m.overlay != overlayNone || len(b.cancels) != 0 {
+	if confirming(m) || len(b.cancels) != 0 {
 		t.Fatal("n did not keep the task")
 	}
-	press(m, "c", "y")
+	press(m, "c", "y") // y typed ahead: the confirmation is not armed yet
+	if !confirming(m) || len(b.cancels) != 0 {
+		t.Fatal("a y typed right after c canceled the task")
+	}
+	clk.add(time.Second)
+	press(m, "y")
 	if len(b.cancels) != 1 || b.cancels[0].ID != idRunning {
 		t.Fatalf("cancels %v, want the running suite", b.cancels)
 	}
@@ -126,10 +132,13 @@ func TestCancelAsksThenShowsWhatHappened(t *testing.T) {
 }
 
 func TestCancelFailureSaysWhy(t *testing.T) {
-	m, b := newTestModel(t, Options{})
+	clk := newClock()
+	m, b := newTestModel(t, Options{Now: clk.Now})
 	b.cancelErr = errors.New("task cannot be canceled")
 	sized(m, 120, 40)
-	press(m, "j", "c", "y")
+	press(m, "j", "c")
+	clk.add(time.Second)
+	press(m, "y")
 	if !m.status.err || !strings.Contains(m.status.text, "task cannot be canceled") ||
 		!strings.Contains(m.status.text, "it is now working") {
 		t.Fatalf("status %q", m.status.text)
@@ -140,7 +149,7 @@ func TestReadOnlyHidesAndDisablesWrites(t *testing.T) {
 	m, b := newTestModel(t, Options{ReadOnly: true})
 	sized(m, 120, 40)
 	press(m, "j", "c", "y")
-	if m.overlay != overlayNone || len(b.cancels) != 0 {
+	if confirming(m) || len(b.cancels) != 0 {
 		t.Fatal("c worked in read-only mode")
 	}
 	press(m, "?")
@@ -168,19 +177,19 @@ func TestFilterIsLiveAndEscClears(t *testing.T) {
 	sized(m, 120, 40)
 	press(m, "/", "d", "e", "p")
 	// "dep" is in the deployer's name and in the planner's status text.
-	if n := m.tasks.counts(model.ClassInterrupted); n != 2 {
+	if n := tasksOf(m).counts(model.ClassInterrupted); n != 2 {
 		t.Fatalf("interrupted shows %d with /dep, want 2", n)
 	}
 	press(m, "enter")
-	if m.overlay != overlayNone || m.tasks.filterText() != "dep" {
+	if tasksOf(m).Capturing() || tasksOf(m).filterText() != "dep" {
 		t.Fatal("enter did not keep the filter")
 	}
 	press(m, "esc")
-	if m.tasks.filterText() != "" || m.tasks.counts(model.ClassInterrupted) != 4 {
+	if tasksOf(m).filterText() != "" || tasksOf(m).counts(model.ClassInterrupted) != 4 {
 		t.Fatal("esc did not clear the filter")
 	}
 	press(m, "/", "c", "l", "a", "s", "s", ":", "t", "e", "r", "m", "esc")
-	if m.tasks.filterText() != "" {
+	if tasksOf(m).filterText() != "" {
 		t.Fatal("esc in the prompt did not clear the filter")
 	}
 }
@@ -244,19 +253,19 @@ func TestPaneKeys(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	press(m, "shift+tab")
-	if m.tasks.focus != model.ClassUnknown {
-		t.Fatalf("shift+tab from Active focused %s, want the Unknown pane", m.tasks.focus)
+	if tasksOf(m).focus != model.ClassUnknown {
+		t.Fatalf("shift+tab from Active focused %s, want the Unknown pane", tasksOf(m).focus)
 	}
 	press(m, "tab", "G")
-	if p := m.tasks.focused(); p.cursor != 2 {
+	if p := tasksOf(m).focused(); p.cursor != 2 {
 		t.Fatalf("G: cursor %d, want 2", p.cursor)
 	}
 	press(m, "g")
-	if p := m.tasks.focused(); p.cursor != 0 {
+	if p := tasksOf(m).focused(); p.cursor != 0 {
 		t.Fatalf("g: cursor %d", p.cursor)
 	}
 	press(m, "pgdown", "down", "up")
-	if p := m.tasks.focused(); p.cursor != 1 {
+	if p := tasksOf(m).focused(); p.cursor != 1 {
 		t.Fatalf("pgdown down up k: cursor %d, want 1", p.cursor)
 	}
 }
@@ -264,12 +273,12 @@ func TestPaneKeys(t *testing.T) {
 func TestMouseWheelAndClick(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
-	ip := m.tasks.paneOf(model.ClassInterrupted)
+	ip := tasksOf(m).paneOf(model.ClassInterrupted)
 	// Click the third row of the Interrupted pane (title, header, rows).
 	y := 1 + ip.rect.y + 2 + 2
 	m.Update(tea.MouseMsg{X: 5, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
-	if m.tasks.focus != model.ClassInterrupted || m.tasks.selected().Key.ID != idPlanner {
-		t.Fatalf("click selected %v in %s", m.tasks.selected().Key, m.tasks.focus)
+	if tasksOf(m).focus != model.ClassInterrupted || tasksOf(m).selected().Key.ID != idPlanner {
+		t.Fatalf("click selected %v in %s", tasksOf(m).selected().Key, tasksOf(m).focus)
 	}
 	m.Update(tea.MouseMsg{X: 5, Y: y, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
 	if ip.cursor != 3 {
@@ -281,12 +290,12 @@ func TestDetailDropsLateAnswers(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	m.Update(uitest.Key("enter")) // fetch not run
-	k := m.detail.key
-	m.Update(taskLoadedMsg{Key: k, Seq: m.detail.seq - 1, Err: errors.New("old")})
-	if m.detail.err != nil {
+	k := detailOf(m).key
+	m.Update(taskLoadedMsg{Key: k, Seq: detailOf(m).seq - 1, Err: errors.New("old")})
+	if detailOf(m).err != nil {
 		t.Fatal("an answer to an older request was taken")
 	}
-	m.Update(taskLoadedMsg{Key: k, Seq: m.detail.seq, Err: errors.New("agent said no")})
+	m.Update(taskLoadedMsg{Key: k, Seq: detailOf(m).seq, Err: errors.New("agent said no")})
 	if !strings.Contains(m.View(), "GetTask failed: agent said no") {
 		t.Fatal("the fetch error is not shown")
 	}
@@ -296,18 +305,18 @@ func TestDetailFollowsReferenceAndComesBack(t *testing.T) {
 	m, b := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	press(m, "tab", "j", "j", "enter") // planner, which references the deploy
-	if m.detail.key.ID != idPlanner || len(m.detail.links) != 1 {
-		t.Fatalf("detail of %v with links %v", m.detail.key, m.detail.links)
+	if detailOf(m).key.ID != idPlanner || len(detailOf(m).links) != 1 {
+		t.Fatalf("detail of %v with links %v", detailOf(m).key, detailOf(m).links)
 	}
 	press(m, "enter")
-	if m.detail.key != (model.TaskKey{Agent: "deployer", ID: idDeploy}) {
-		t.Fatalf("enter followed to %v", m.detail.key)
+	if detailOf(m).key != (model.TaskKey{Agent: "deployer", ID: idDeploy}) {
+		t.Fatalf("enter followed to %v", detailOf(m).key)
 	}
 	if last := b.gets[len(b.gets)-1]; last.Agent != "deployer" {
 		t.Fatalf("history fetched from %v", last)
 	}
 	press(m, "esc")
-	if m.view != viewDetail || m.detail.key.ID != idPlanner {
+	if m.view != viewDetail || detailOf(m).key.ID != idPlanner {
 		t.Fatal("esc did not return to the planner task")
 	}
 	press(m, "esc")
@@ -335,13 +344,13 @@ func TestRunesInOneReadAreKeysOneByOne(t *testing.T) {
 	m, b := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
-	if p := m.tasks.focused(); p.cursor != 2 {
+	if p := tasksOf(m).focused(); p.cursor != 2 {
 		t.Fatalf("\"jj\" moved the cursor to %d, want 2", p.cursor)
 	}
 	// A burst ending in a dialog stops there: "cy" must not confirm.
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("cy")})
-	if m.overlay != overlayConfirm || len(b.cancels) != 0 {
-		t.Fatalf("\"cy\" in one read: overlay %d, cancels %v", m.overlay, b.cancels)
+	if !confirming(m) || len(b.cancels) != 0 {
+		t.Fatalf("\"cy\" in one read: confirming %v, cancels %v", confirming(m), b.cancels)
 	}
 }
 
@@ -399,7 +408,7 @@ func TestMouseMotionKeepsAPendingRender(t *testing.T) {
 func TestCopyInsideTmuxWritesPlainAndPassthrough(t *testing.T) {
 	var out bytes.Buffer
 	m, _ := newTestModel(t, Options{Output: &out})
-	m.tmux = true
+	m.clip.tmux = true
 	sized(m, 120, 40)
 	press(m, "y")
 	b64 := base64.StdEncoding.EncodeToString([]byte(idQueued))
@@ -414,12 +423,12 @@ func TestEscLeavesTheRawJSONForTheTask(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	press(m, "enter", "J")
-	if !m.detail.raw {
+	if !detailOf(m).raw {
 		t.Fatal("J did not show the raw JSON")
 	}
 	press(m, "esc")
-	if m.view != viewDetail || m.detail.raw {
-		t.Fatalf("esc from the raw JSON: view %d raw %v, want the task's detail", m.view, m.detail.raw)
+	if m.view != viewDetail || detailOf(m).raw {
+		t.Fatalf("esc from the raw JSON: view %d raw %v, want the task's detail", m.view, detailOf(m).raw)
 	}
 	press(m, "esc")
 	if m.view != viewTasks {
@@ -433,12 +442,12 @@ func TestAgentCardSaysThingsOnce(t *testing.T) {
 	m, _ := newTestModel(t, Options{Fleet: f})
 	sized(m, 120, 40)
 	press(m, "3")
-	card := m.agents.card()
+	card := agentsOf(m).card()
 	if !strings.Contains(card, "(1 stream open)") || strings.Contains(card, "streams open") {
 		t.Errorf("test-runner's card: want '(1 stream open)':\n%s", card)
 	}
 	press(m, "j", "j", "j")
-	if card := m.agents.card(); strings.Contains(card, "planner — planner") {
+	if card := agentsOf(m).card(); strings.Contains(card, "planner — planner") {
 		t.Errorf("planner's card repeats its name:\n%s", card)
 	}
 }
@@ -447,11 +456,11 @@ func TestDetailTickRebuildsOnlyTheAges(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	press(m, "tab", "tab", "enter") // the passed suite, with its artifacts
-	before := m.detail.bodyBuilds
+	before := detailOf(m).bodyBuilds
 	m.Update(tickMsg{now: testNow})
 	m.Update(tickMsg{now: testNow})
-	if m.detail.bodyBuilds != before {
-		t.Fatalf("a tick rebuilt the history and artifacts (%d -> %d builds)", before, m.detail.bodyBuilds)
+	if detailOf(m).bodyBuilds != before {
+		t.Fatalf("a tick rebuilt the history and artifacts (%d -> %d builds)", before, detailOf(m).bodyBuilds)
 	}
 	// A new artifact on the task is shown at once.
 	ev := taskEvent("test-runner", idPassed, a2a.TaskStateCompleted, time.Minute, "suite finished at 9f3c2e1")
@@ -467,10 +476,46 @@ func TestAgentReadOnlyInConfigRefusesWrites(t *testing.T) {
 	sized(m, 120, 40)
 	m.ctx.Fleet.Apply([]model.Event{{Kind: model.EventAgent, Agent: "test-runner", Info: &model.AgentInfo{ReadOnly: true}}})
 	press(m, "j", "c") // the running suite, on a read-only agent
-	if m.overlay != overlayNone || len(b.cancels) != 0 {
+	if confirming(m) || len(b.cancels) != 0 {
 		t.Fatal("c worked on an agent configured read_only")
 	}
 	if !strings.Contains(m.status.text, "read-only in the config") {
 		t.Fatalf("status %q does not say why", m.status.text)
+	}
+}
+
+// TestKeysRightAfterEnterReachTheDetail: a screen asks for another view
+// within the Update of its key, so keys typed right behind (before any
+// Cmd has run) already reach the view they were meant for, as when a
+// script sends "enter J".
+func TestKeysRightAfterEnterReachTheDetail(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	for _, k := range []string{"enter", "J"} {
+		m.Update(uitest.Key(k)) // the Cmds (GetTask) are not run
+	}
+	if m.view != viewDetail || !detailOf(m).raw {
+		t.Fatalf("enter J: view %d raw %v, want the raw JSON of the task", m.view, detailOf(m).raw)
+	}
+	for _, k := range []string{"esc", "esc", "j"} {
+		m.Update(uitest.Key(k))
+	}
+	if m.view != viewTasks || tasksOf(m).focused().cursor != 1 {
+		t.Fatalf("esc esc j: view %d cursor %d, want the tasks with the second row selected", m.view, tasksOf(m).focused().cursor)
+	}
+}
+
+// TestCancelAnswerIsTakenOnceByItsScreen: the answer to a cancel is the
+// business of the screen that sent it; an answer nobody waits for (a
+// late one, or another screen's) changes nothing.
+func TestCancelAnswerIsTakenOnceByItsScreen(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	k := model.TaskKey{Agent: "test-runner", ID: idRunning}
+	ts := testNow
+	done := &a2a.Task{ID: idRunning, Status: a2a.TaskStatus{State: a2a.TaskStateCanceled, Timestamp: &ts}}
+	m.Update(cancelDoneMsg{Key: k, Task: done})
+	if m.status.text != "" || m.ctx.Fleet.Task(k).State != a2a.TaskStateWorking {
+		t.Fatalf("an answer to no cancel: status %q, task %s", m.status.text, m.ctx.Fleet.Task(k).State)
 	}
 }

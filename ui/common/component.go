@@ -5,12 +5,15 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// Component is one screen (or part of one) that the root model drives: a
-// tea.Model whose Update returns the Component, plus its size and its key
-// help. The root model alone handles tea.WindowSizeMsg and calls SetSize;
-// it forwards key, mouse and the messages in this package to Update.
-// A tea.MouseMsg reaches a component in the component's own cells: Y 0 is
-// the first line of its View.
+// Component is one screen of the dashboard (tasks, detail, agents, inbox,
+// journal, help): a tea.Model whose Update returns the Component, plus
+// its size and its key help. The root model alone handles
+// tea.WindowSizeMsg and calls SetSize. It hands the screen shown every
+// key and mouse press, every screen the messages of this package, and
+// every screen any message it does not know itself (the answer to a
+// screen's own tea.Cmd): a screen ignores what is not its own.
+// A tea.MouseMsg reaches a screen in its own cells: Y 0 is the first line
+// of its View.
 type Component interface {
 	Update(tea.Msg) (Component, tea.Cmd)
 	View() string
@@ -24,15 +27,31 @@ type Component interface {
 }
 
 // InputCapturer is implemented by a Component that is, at times, taking
-// typed text (a reply editor, a reason field). While Capturing reports
-// true the root model forwards every key to the component except ctrl+c,
-// so that typing "q" or "2" edits text instead of switching views.
+// typed text or answering a dialog (a reply editor, a filter, a
+// confirmation). While Capturing reports true the root model forwards
+// every key to the component except ctrl+c, so that typing "q" or "2"
+// edits text instead of switching views, and the footer shows the
+// component's keys alone.
 type InputCapturer interface {
 	Capturing() bool
 }
 
-// Titled is implemented by a Component that wants a title in the header
-// ("inbox · 3 waiting"). Optional.
+// Titled is implemented by a Component that names itself in the header
+// ("inbox", "task"). Optional: the root falls back to the view's name.
 type Titled interface {
 	Title() string
+}
+
+// Footnoter is implemented by a Component that writes the start of the
+// footer itself (the tasks filter). Footnote returns that text within w
+// cells, and whether it is being edited: then it is the whole footer, no
+// notice and no keys.
+type Footnoter interface {
+	Footnote(w int) (text string, editing bool)
+}
+
+// HelpNoter is implemented by a Component whose help screen ends with a
+// line of its own (the filter's syntax). Optional.
+type HelpNoter interface {
+	HelpNote() string
 }

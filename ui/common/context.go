@@ -2,6 +2,7 @@ package common
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -26,13 +27,34 @@ type Backend interface {
 
 // Context is what every Component is built with. The Fleet is owned by
 // the UI goroutine: components read it in Update and View only, never
-// from a tea.Cmd. The zero value is not usable; the root model fills it.
+// from a tea.Cmd, and never change it (the root applies, see ApplyMsg).
+// The zero value is not usable; the root model fills it.
 type Context struct {
 	Fleet    *model.Fleet
 	Theme    *theme.Theme
 	ReadOnly bool             // hide and disable every key that writes to an agent
 	Now      func() time.Time // the clock; tests fix it
 	Backend  Backend
+	// Log receives what a screen did and why something failed; nil
+	// discards. A screen never prints.
+	Log *slog.Logger
+	// Out is where a screen asks the root for something at once (see
+	// Outbox); nil drops it.
+	Out *Outbox
+}
+
+// Say shows text in the footer as a notice: what an action did.
+func (c Context) Say(text string) { c.Out.Send(StatusMsg{Text: text}) }
+
+// Warn shows text in the footer as a refusal or a failure.
+func (c Context) Warn(text string) { c.Out.Send(StatusMsg{Text: text, Err: true}) }
+
+// Logger is Log, or a logger that discards when Log is nil.
+func (c Context) Logger() *slog.Logger {
+	if c.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return c.Log
 }
 
 // Writable reports whether actions that write to agent (cancel, reply,

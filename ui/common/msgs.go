@@ -6,34 +6,56 @@ import (
 	"a2atop/model"
 )
 
-// FleetChangedMsg is sent by the root model to its components after a
-// batch of watcher events changed the fleet. Result says which tasks
-// entered or left the interrupted set.
+// The root model sends these to screens.
+
+// FleetChangedMsg is sent by the root model to every screen after a
+// batch of events changed the fleet. Result says which tasks entered or
+// left the interrupted set.
 type FleetChangedMsg struct {
 	Result  model.ApplyResult
 	Version uint64
 }
 
-// TickMsg is the 1 Hz clock the root forwards so that ages stay current.
+// TickMsg is the 1 Hz clock the root sends every screen, shown or not,
+// so that ages stay current.
 type TickMsg struct{ Now time.Time }
 
-// ReplyToMsg is sent by the root to the inbox component when the person
-// presses the reply key on an interrupted task in another view; the inbox
-// should select that task and open its reply editor.
-type ReplyToMsg struct{ Key model.TaskKey }
+// ShownMsg is sent to a screen as it comes on screen, HiddenMsg as it
+// leaves: a screen that polls (the agents' raw capture) or redraws ages
+// on the clock does so only while shown.
+type (
+	ShownMsg  struct{}
+	HiddenMsg struct{}
+)
 
-// OpenTaskMsg asks the root model to show a task's detail view. A
-// component returns it from a tea.Cmd.
+// A screen sends these to the root through Context.Out (or returns them
+// from a tea.Cmd).
+
+// OpenTaskMsg asks the root to show a task's detail view; the root shows
+// it and hands the detail screen the message.
 type OpenTaskMsg struct{ Key model.TaskKey }
 
-// StatusMsg puts a one-line notice in the footer for a few seconds: what
-// an action did ("canceled · test-runner 3f2a…") or why it failed.
+// ReplyToMsg asks the root to open the inbox's reply editor on an
+// interrupted task: the root shows the inbox and hands it the message,
+// and the inbox selects the task and opens its editor.
+type ReplyToMsg struct{ Key model.TaskKey }
+
+// BackMsg asks the root to leave what is on top: the help, else the
+// screen shown, for the one before it. A screen sends it when esc has
+// nothing of its own left to close.
+type BackMsg struct{}
+
+// StatusMsg is the one way a screen shows a notice: one line in the
+// footer for a few seconds, what an action did ("canceled · test-runner
+// 3f2a…") or, with Err, why it was refused or failed. The root sanitizes
+// the text.
 type StatusMsg struct {
 	Text string
 	Err  bool
 }
 
-// BackMsg asks the root model to leave the component's view for the
-// previous one: a component returns it (from a tea.Cmd) when esc has
-// nothing of its own left to close.
-type BackMsg struct{}
+// ApplyMsg asks the root to apply events to the fleet that came from the
+// answer to one of the dashboard's own calls (the task a CancelTask
+// returned), as it applies a batch from the watchers: every screen then
+// gets the FleetChangedMsg.
+type ApplyMsg struct{ Events []model.Event }

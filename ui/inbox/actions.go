@@ -17,10 +17,10 @@ import (
 )
 
 // refresh rebuilds the queue from the fleet and keeps the selection on
-// the same task. A selected task that left gets a one-line notice; the
-// task of an open editor or confirmation closes it (the draft is noted in
-// the journal, nothing was sent).
-func (m *Inbox) refresh(left map[model.TaskKey]bool) []tea.Cmd {
+// the same task. A selected task that left gets a notice while the inbox
+// is shown; the task of an open editor or confirmation closes it (the
+// draft is noted in the journal, nothing was sent).
+func (m *Inbox) refresh() []tea.Cmd {
 	m.items = m.svc.Queue(m.ctx.Fleet, m.sort)
 	m.agentW = 8
 	for _, it := range m.items { // here, not in View: a View costs the visible rows only
@@ -38,8 +38,8 @@ func (m *Inbox) refresh(left map[model.TaskKey]bool) []tea.Cmd {
 	if i := m.index(m.sel); i >= 0 {
 		m.cursor = i
 	} else if m.sel != (model.TaskKey{}) {
-		if !dropped && m.sel != m.sentKey && (m.notice == "" || left[m.sel]) {
-			m.setNotice(fmt.Sprintf("%s left the inbox (now %s)", keyName(m.sel), m.stateOf(m.sel)), false)
+		if !dropped && m.sel != m.sentKey && m.shown {
+			m.ctx.Say(fmt.Sprintf("%s left the inbox (now %s)", keyName(m.sel), m.stateOf(m.sel)))
 		}
 		m.cursor = min(m.cursor, len(m.items)-1)
 	}
@@ -59,10 +59,10 @@ func (m *Inbox) dropTarget() tea.Cmd {
 	hadDraft := m.mode == modeConfirm || m.mode == modeReason || m.ed.dirty()
 	m.closeDialog()
 	if !hadDraft {
-		m.setNotice(fmt.Sprintf("%s left the inbox (now %s); nothing was sent", keyName(k), st), false)
+		m.ctx.Say(fmt.Sprintf("%s left the inbox (now %s); nothing was sent", keyName(k), st))
 		return nil
 	}
-	m.setNotice(fmt.Sprintf("%s left the inbox (now %s) while you were answering: draft dropped, nothing was sent", keyName(k), st), true)
+	m.ctx.Warn(fmt.Sprintf("%s left the inbox (now %s) while you were answering: draft dropped, nothing was sent", keyName(k), st))
 	svc := m.svc
 	from := m.tstate
 	to := model.NormalizeState(m.taskState(k))
@@ -134,11 +134,10 @@ func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
 		m.move(len(m.items))
 	case key.Matches(msg, k.Sort):
 		m.sort = nextSort(m.sort)
-		m.refresh(nil)
+		m.refresh()
 	case key.Matches(msg, k.Open):
 		if it := m.selected(); it != nil {
-			kk := it.Key()
-			return func() tea.Msg { return common.OpenTaskMsg{Key: kk} }
+			m.ctx.Out.Send(common.OpenTaskMsg{Key: it.Key()})
 		}
 	case key.Matches(msg, k.Reply):
 		return m.openEditor()
@@ -146,8 +145,8 @@ func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
 		return m.approve()
 	case key.Matches(msg, k.Deny):
 		return m.openReason()
-	case key.Matches(msg, k.Back):
-		return func() tea.Msg { return common.BackMsg{} }
+	case key.Matches(msg, k.Back, k.Quit):
+		m.ctx.Out.Send(common.BackMsg{})
 	}
 	return nil
 }
@@ -158,7 +157,6 @@ func (m *Inbox) move(d int) {
 	}
 	m.cursor = max(min(m.cursor+d, len(m.items)-1), 0)
 	m.sel = m.items[m.cursor].Key()
-	m.notice = ""
 }
 
 func nextSort(s model.SortBy) model.SortBy {
@@ -171,21 +169,21 @@ func nextSort(s model.SortBy) model.SortBy {
 	return model.SortAge
 }
 
-// actionable returns the selected item if it can be answered, or sets a
-// notice saying why not.
+// actionable returns the selected item if it can be answered, or says
+// why not.
 func (m *Inbox) actionable() *approvals.Item {
 	it := m.selected()
 	switch {
 	case m.ctx.ReadOnly:
-		m.setNotice(approvals.ErrReadOnly.Error(), true)
+		m.ctx.Warn(approvals.ErrReadOnly.Error())
 		return nil
 	case it == nil:
 		return nil
 	case !m.ctx.Writable(it.Key().Agent):
-		m.setNotice(m.ctx.ReadOnlyWords(it.Key().Agent), true)
+		m.ctx.Warn(m.ctx.ReadOnlyWords(it.Key().Agent))
 		return nil
 	case !it.Actionable:
-		m.setNotice(fmt.Sprintf("%s waits on %s: answer that one", keyName(it.Key()), keyName(it.Leaf.Key)), true)
+		m.ctx.Warn(fmt.Sprintf("%s waits on %s: answer that one", keyName(it.Key()), keyName(it.Leaf.Key)))
 		return nil
 	}
 	return it
@@ -198,7 +196,6 @@ func (m *Inbox) openEditor() tea.Cmd {
 	}
 	m.mode, m.target, m.tstate, m.ed = modeEditor, it.Key(), it.Task.State, newEditor()
 	m.ed.setSize(m.w, m.editorHeight())
-	m.notice = ""
 	return nil
 }
 
@@ -208,7 +205,7 @@ func (m *Inbox) openReason() tea.Cmd {
 		return nil
 	}
 	if it.Task.State != a2a.TaskStateAuthRequired {
-		m.setNotice("deny answers auth-required; this task asks for input: reply with r", true)
+		m.ctx.Warn("deny answers auth-required; this task asks for input: reply with r")
 		return nil
 	}
 	ti := textinput.New()
@@ -244,15 +241,15 @@ func (m *Inbox) prepare(it approvals.Item, in approvals.Input, from mode) tea.Cm
 		case from == modeReason:
 			m.rerr = err.Error()
 		default:
-			m.setNotice(err.Error(), true)
+			m.ctx.Warn(err.Error())
 		}
 		return nil
 	}
-	now := m.ctx.Now()
-	m.conf = newConfirm(d, it.Key(), it.Prior, m.svc.QuietPeriod(), now)
+	var wake tea.Cmd
+	m.conf, wake = newConfirm(m.svc, m.keys, d, it.Key(), it.Prior, m.ctx.Now())
 	m.conf.from = from
 	m.mode, m.target, m.tstate = modeConfirm, it.Key(), it.Task.State
-	return armCmd(m.svc.QuietPeriod())
+	return wake
 }
 
 func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
@@ -260,7 +257,7 @@ func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Back):
 		m.closeDialog()
-		m.setNotice("reply abandoned; nothing was sent", false)
+		m.ctx.Say("reply abandoned; nothing was sent")
 		return nil
 	case key.Matches(msg, k.Switch):
 		m.ed.toggle()
@@ -293,57 +290,67 @@ func (m *Inbox) reasonKey(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-// confirmKey accepts "y" only when armed; every other key (and an early
-// "y") restarts the quiet period.
+// confirmKey sends on "y" once the dialog is armed; n/esc returns to
+// where the dialog was opened from.
 func (m *Inbox) confirmKey(msg tea.KeyMsg) tea.Cmd {
-	now := m.ctx.Now()
 	c := m.conf
-	switch {
-	case key.Matches(msg, m.keys.Decline):
+	answer, wake := c.answer.Key(msg, m.ctx.Now())
+	switch answer {
+	case common.No:
 		m.mode, m.conf = c.from, nil
 		if m.mode == modeList {
 			m.target = model.TaskKey{}
 		}
-		return nil
-	case key.Matches(msg, m.keys.Confirm) && c.arming.Armed(now):
+	case common.Yes:
 		d, k := c.d, c.key
 		m.closeDialog()
-		m.setNotice(fmt.Sprintf("sending %s to %s…", d.Kind, keyName(k)), false)
-		return sendCmd(m.svc, k, d)
+		m.ctx.Say(fmt.Sprintf("sending %s to %s…", d.Kind, keyName(k)))
+		return sendCmd(m.svc, k, d, fromInbox)
 	}
-	c.arming.Key(now)
-	return armCmd(c.arming.Remaining(now))
+	return wake
 }
 
-// sent shows what a send achieved; an ended task offers the follow-up.
+// sent says what a send from the inbox achieved, and brings the queue up
+// to date with any send; an ended task offers the follow-up.
 func (m *Inbox) sent(msg SentMsg) tea.Cmd {
 	o := msg.Outcome
-	text := fmt.Sprintf("%s → %s: %s", o.Kind, keyName(msg.Key), o.Words())
-	if n := o.Next(); n != "" && o.Result != approvals.ResultAccepted {
-		text += " — " + n
+	if msg.from == fromInbox {
+		m.ctx.Out.Send(outcomeNotice(msg))
 	}
-	m.setNotice(text, o.Result != approvals.ResultAccepted)
-	m.sentKey = msg.Key // its leaving the inbox is the expected effect: keep this notice
-	m.refresh(nil)
+	m.sentKey = msg.Key // its leaving the inbox is the expected effect, not news
+	m.refresh()
 	if !o.FollowUp || m.mode != modeList {
 		return nil
 	}
 	d, err := m.svc.PrepareFollowUp(o.MessageID)
 	if err != nil {
-		m.setNotice(err.Error(), true)
+		m.ctx.Warn(err.Error())
 		return nil
 	}
-	m.conf = newConfirm(d, msg.Key, nil, m.svc.QuietPeriod(), m.ctx.Now())
+	var wake tea.Cmd
+	m.conf, wake = newConfirm(m.svc, m.keys, d, msg.Key, nil, m.ctx.Now())
 	m.mode, m.target = modeConfirm, model.TaskKey{}
-	return armCmd(m.svc.QuietPeriod())
+	return wake
 }
 
-// reconciledNotice says what the start-up (or on-demand) reconcile found.
-func (m *Inbox) reconciledNotice(outs []approvals.Outcome) {
+// outcomeNotice says what a send achieved and, when it was not taken,
+// what to do next.
+func outcomeNotice(msg SentMsg) common.StatusMsg {
+	o := msg.Outcome
+	text := fmt.Sprintf("%s → %s: %s", o.Kind, keyName(msg.Key), o.Words())
+	if n := o.Next(); n != "" && o.Result != approvals.ResultAccepted {
+		text += " — " + n
+	}
+	return common.StatusMsg{Text: text, Err: o.Result != approvals.ResultAccepted}
+}
+
+// reconciledNotice says what a reconcile of the open decisions found.
+func reconciledNotice(outs []approvals.Outcome) common.StatusMsg {
+	text := fmt.Sprintf("reconciled %d open decision(s)", len(outs))
 	if len(outs) == 0 {
-		return
+		return common.StatusMsg{Text: text}
 	}
 	o := outs[0]
-	text := fmt.Sprintf("reconciled %d open decision(s); %s → %s: %s", len(outs), o.Kind, keyName(model.TaskKey{Agent: o.Agent, ID: o.TaskID}), o.Words())
-	m.setNotice(text, o.Result != approvals.ResultAccepted)
+	text += fmt.Sprintf("; %s → %s: %s", o.Kind, keyName(model.TaskKey{Agent: o.Agent, ID: o.TaskID}), o.Words())
+	return common.StatusMsg{Text: text, Err: o.Result != approvals.ResultAccepted}
 }

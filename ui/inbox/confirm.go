@@ -5,9 +5,12 @@ import (
 	"strings"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"a2atop/approvals"
 	"a2atop/internal/sanitize"
 	"a2atop/model"
+	"a2atop/ui/common"
 	"a2atop/ui/theme"
 )
 
@@ -16,13 +19,16 @@ import (
 type confirm struct {
 	d      *approvals.Decision
 	key    model.TaskKey
-	arming approvals.Arming
+	answer common.Confirm
 	prior  *approvals.Entry // the prompt's earlier decision, when this is a second one
 	from   mode             // where n/esc returns to
 }
 
-func newConfirm(d *approvals.Decision, k model.TaskKey, prior *approvals.Entry, quiet time.Duration, now time.Time) *confirm {
-	return &confirm{d: d, key: k, prior: prior, arming: approvals.NewArming(quiet, now)}
+// newConfirm opens the dialog for d, armed after the service's quiet
+// period, and returns the Cmd that redraws it when it arms.
+func newConfirm(svc *approvals.Service, keys KeyMap, d *approvals.Decision, k model.TaskKey, prior *approvals.Entry, now time.Time) (*confirm, tea.Cmd) {
+	answer, wake := common.NewConfirm(keys.Confirm, keys.Decline, svc.QuietPeriod(), now)
+	return &confirm{d: d, key: k, prior: prior, answer: answer}, wake
 }
 
 // title says what will be sent.
@@ -64,12 +70,7 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 		ids += " · referenceTaskIds " + string(r)
 	}
 	b.WriteString(th.Muted.Render(wrapText(line(ids), inner)) + "\n")
-	var keys string
-	if rem := c.arming.Remaining(now); rem > 0 {
-		keys = th.Muted.Render("y arms after a quiet moment (type-ahead protection) · n/esc: back")
-	} else {
-		keys = th.Prompt.Render("y") + th.Text.Render(": send") + th.Muted.Render(" · n/esc: back")
-	}
+	keys := c.answer.Hint(th, now, "send", "back")
 	head := b.String()
 	parts := strings.Split(renderParts(th, m.Parts, inner), "\n")
 	room := h - 2 - strings.Count(head, "\n") - 1 // borders, head, keys

@@ -1,21 +1,26 @@
 // Package inbox draws the approvals inbox and the decision journal as
 // ui/common Components: the queue of interrupted tasks with their chains
 // drawn as trees, the whole question of the selected task, the reply
-// editor (text, JSON data, or both), approve and deny with a confirmation
-// that arms only after a quiet period, and the journal with each human
-// decision and the agent's state changes as separate facts.
+// editor (text, JSON data, or both), approve and deny with a
+// confirmation that arms only after a quiet period (common.Confirm), and
+// the journal with each human decision and the agent's state changes as
+// separate facts.
+//
+// NewInbox and NewJournal build the components; InboxFactory and
+// JournalFactory the factories ui.Options.Inbox and ui.Options.Journal
+// take. The root shows them on `2` and `4` (and :inbox, :journal), hands
+// the inbox common.ReplyToMsg when `r` is pressed on a task elsewhere,
+// and sends both every FleetChangedMsg, TickMsg and the answers to their
+// Cmds. They ask the root for the detail view (enter), to go back (esc,
+// q) and to show a notice through Context.Out; the one that asked for a
+// send or a reconcile says what it achieved.
 //
 // Every network and disk call (send, reconcile, journal writes) runs in a
 // tea.Cmd through *approvals.Service. Agent text goes through
 // internal/sanitize before it reaches the terminal. In read-only mode
 // every write action is hidden and inert.
 //
-// The root model builds the components with the factories New and
-// NewJournal (ui.Options.Inbox and ui.Options.Journal), shows them on `2`
-// and `4` (and :inbox, :journal), sends common.ReplyToMsg for `r` on the
-// tasks view, and forwards FleetChangedMsg, TickMsg, keys and this
-// package's result messages.
-//
 // inbox may import bubbletea, bubbles, lipgloss, ui/common, ui/theme,
-// approvals, model, internal/sanitize and the SDK's a2a types.
+// approvals, model, internal/sanitize and the SDK's a2a types; never
+// package ui.
 package inbox

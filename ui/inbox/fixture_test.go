@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -45,7 +46,8 @@ func (c *clock) add(d time.Duration) {
 
 // fakeSender records what the UI sent through the service. The approvals
 // package tests the same path against real SDK servers; here the UI's
-// messages and commands are under test (STYLE rule 18).
+// messages and commands are under test: Update is driven directly with
+// messages, and only the I/O behind the service is faked.
 type fakeSender struct {
 	mu    sync.Mutex
 	tasks map[a2a.TaskID]*a2a.Task
@@ -111,6 +113,7 @@ type fixture struct {
 	svc   *approvals.Service
 	clk   *clock
 	ctx   common.Context
+	out   *common.Outbox // what the views asked the root for
 }
 
 func newFixture(t *testing.T, readOnly bool) *fixture {
@@ -142,8 +145,21 @@ func newFixture(t *testing.T, readOnly bool) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
-	ctx := common.Context{Fleet: f, Theme: theme.New(theme.Options{Mode: theme.ModeDark}), ReadOnly: readOnly, Now: clk.Now}
-	return &fixture{fleet: f, snd: snd, svc: svc, clk: clk, ctx: ctx}
+	out := &common.Outbox{}
+	ctx := common.Context{Fleet: f, Theme: theme.New(theme.Options{Mode: theme.ModeDark}), ReadOnly: readOnly, Now: clk.Now, Out: out}
+	return &fixture{fleet: f, snd: snd, svc: svc, clk: clk, ctx: ctx, out: out}
+}
+
+// said is every notice the views sent the root since the last call, one
+// a line (the root shows them in the footer).
+func (fx *fixture) said() string {
+	var out []string
+	for _, msg := range fx.out.Take() {
+		if s, ok := msg.(common.StatusMsg); ok {
+			out = append(out, s.Text)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // typeText sends each rune as a key.

@@ -34,7 +34,7 @@ func (h *harness) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case advanceMsg:
 		h.clk.add(time.Second)
 		return h, nil
-	case armedMsg:
+	case common.ArmedMsg:
 		return h, nil // the wall-clock tick: the fixed clock decides
 	}
 	var cmd tea.Cmd
@@ -72,7 +72,7 @@ func TestGolden(t *testing.T) {
 				var c common.Component
 				if sc.journal {
 					seedJournal(t, fx)
-					c = NewJournalView(fx.ctx, fx.svc, Options{})
+					c = NewJournal(fx.ctx, fx.svc, Options{})
 				} else {
 					c = NewInbox(fx.ctx, fx.svc, Options{Sort: model.SortAge})
 				}

@@ -47,9 +47,8 @@ type Inbox struct {
 	sel    model.TaskKey // the selected task: kept when rows move
 	top    int           // first visible row
 
-	notice    string
-	noticeErr bool
-	sentKey   model.TaskKey // the task of the last send
+	shown   bool          // on screen: only then does it say that the selected task left
+	sentKey model.TaskKey // the task of the last send
 
 	mode   mode
 	target model.TaskKey // the task the editor, reason or confirmation is about
@@ -62,22 +61,17 @@ type Inbox struct {
 	reconciled bool // the start-up reconcile was asked for
 }
 
-// New returns the factory ui.Options.Inbox expects: the inbox over svc.
-func New(svc *approvals.Service, o Options) func(common.Context) common.Component {
+// InboxFactory returns what ui.Options.Inbox expects: a function that
+// builds the inbox over svc with the root's Context.
+func InboxFactory(svc *approvals.Service, o Options) func(common.Context) common.Component {
 	return func(ctx common.Context) common.Component { return NewInbox(ctx, svc, o) }
 }
 
-// NewInbox builds the inbox component directly (tests, other roots).
+// NewInbox builds the inbox component.
 func NewInbox(ctx common.Context, svc *approvals.Service, o Options) *Inbox {
-	keys := DefaultKeyMap()
-	if o.KeyMap != nil {
-		keys = *o.KeyMap
-	}
-	ro := ctx.ReadOnly || svc.ReadOnly()
-	keys.readOnly(ro)
-	ctx.ReadOnly = ro
-	m := &Inbox{ctx: ctx, svc: svc, keys: keys, sort: o.Sort, w: 80, h: 20}
-	m.refresh(nil)
+	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
+	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), sort: o.Sort, w: 80, h: 20}
+	m.refresh()
 	return m
 }
 
@@ -104,20 +98,23 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		return m, m.fleetChanged(msg.Result)
 	case common.TickMsg:
 		return m, m.tick()
+	case common.ShownMsg, common.HiddenMsg:
+		m.shown = msg == common.ShownMsg{}
+		return m, nil
 	case common.ReplyToMsg:
 		m.selectKey(msg.Key)
 		return m, m.openEditor()
 	case SentMsg:
 		return m, m.sent(msg)
 	case ReconciledMsg:
-		m.reconciledNotice(msg.Outcomes)
+		if msg.from == fromInbox && len(msg.Outcomes) > 0 {
+			m.ctx.Out.Send(reconciledNotice(msg.Outcomes))
+		}
 		return m, nil
 	case NotedMsg:
 		if msg.Err != nil {
-			m.setNotice("journal: "+msg.Err.Error(), true)
+			m.ctx.Warn("journal: " + msg.Err.Error())
 		}
-		return m, nil
-	case armedMsg:
 		return m, nil
 	case tea.KeyMsg:
 		m.ensure()
@@ -137,7 +134,7 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 // it was built. In a dialog the queue is always current (fleetChanged).
 func (m *Inbox) ensure() {
 	if m.mode == modeList && (m.ctx.Fleet.Version() != m.fver || m.svc.Version() != m.jver) {
-		m.refresh(nil)
+		m.refresh()
 	}
 }
 
@@ -146,13 +143,13 @@ func (m *Inbox) ensure() {
 // background. A browsing queue waits for ensure.
 func (m *Inbox) tick() tea.Cmd {
 	if m.mode != modeList && (m.ctx.Fleet.Version() != m.fver || m.svc.Version() != m.jver) {
-		m.refresh(nil)
+		m.refresh()
 	}
 	if m.reconciled || m.ctx.ReadOnly {
 		return nil
 	}
 	m.reconciled = true
-	return reconcileCmd(m.svc)
+	return reconcileCmd(m.svc, fromInbox)
 }
 
 // fleetChanged rebuilds the queue; items that left the interrupted set
@@ -167,7 +164,7 @@ func (m *Inbox) fleetChanged(res model.ApplyResult) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	if m.mode != modeList || left[m.sel] {
-		cmds = m.refresh(left)
+		cmds = m.refresh()
 	}
 	if !m.ctx.ReadOnly && len(res.Left) > 0 {
 		cmds = append(cmds, m.observe(res.Left))
@@ -218,12 +215,9 @@ func (m *Inbox) mouse(msg tea.MouseMsg) {
 }
 
 // rowAt is the queue index drawn at line y of the view, or -1. It follows
-// View: the title, the notice when there is one, then the rows from top.
+// View: the title, then the rows from top.
 func (m *Inbox) rowAt(y int) int {
-	first := 1
-	if m.notice != "" {
-		first++
-	}
+	const first = 1
 	i := m.top + y - first
 	if y < first || i >= min(m.top+m.listRows(), len(m.items)) {
 		return -1
@@ -240,7 +234,7 @@ func (m *Inbox) selected() *approvals.Item {
 }
 
 func (m *Inbox) selectKey(k model.TaskKey) {
-	m.refresh(nil)
+	m.refresh()
 	for i, it := range m.items {
 		if it.Key() == k {
 			m.cursor, m.sel = i, k
@@ -248,8 +242,6 @@ func (m *Inbox) selectKey(k model.TaskKey) {
 		}
 	}
 }
-
-func (m *Inbox) setNotice(s string, isErr bool) { m.notice, m.noticeErr = s, isErr }
 
 // ShortHelp is the footer's keys for the current mode.
 func (m *Inbox) ShortHelp() []key.Binding {

@@ -29,29 +29,22 @@ type Journal struct {
 	ver     uint64
 	cursor  int
 	top     int
-
-	notice    string
-	noticeErr bool
-	conf      *confirm // "send again?" for an unknown or not-delivered decision
+	conf    *confirm // "send again?" for an unknown or not-delivered decision
 }
 
 // journalPage is how many entries pgup and pgdn move.
 const journalPage = 10
 
-// NewJournal returns the factory ui.Options.Journal expects.
-func NewJournal(svc *approvals.Service, o Options) func(common.Context) common.Component {
-	return func(ctx common.Context) common.Component { return NewJournalView(ctx, svc, o) }
+// JournalFactory returns what ui.Options.Journal expects: a function
+// that builds the journal over svc with the root's Context.
+func JournalFactory(svc *approvals.Service, o Options) func(common.Context) common.Component {
+	return func(ctx common.Context) common.Component { return NewJournal(ctx, svc, o) }
 }
 
-// NewJournalView builds the journal component directly.
-func NewJournalView(ctx common.Context, svc *approvals.Service, o Options) *Journal {
-	keys := DefaultKeyMap()
-	if o.KeyMap != nil {
-		keys = *o.KeyMap
-	}
+// NewJournal builds the journal component.
+func NewJournal(ctx common.Context, svc *approvals.Service, o Options) *Journal {
 	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
-	keys.readOnly(ctx.ReadOnly)
-	j := &Journal{ctx: ctx, svc: svc, keys: keys, w: 80, h: 20}
+	j := &Journal{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20}
 	j.reload()
 	return j
 }
@@ -72,15 +65,20 @@ func (j *Journal) reload() {
 	}
 }
 
-// Update handles the clock, results and keys.
+// Update handles the clock, results and keys. The journal says what its
+// own sends and reconciles achieved; it reloads after anyone's.
 func (j *Journal) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	j.reload()
 	switch msg := msg.(type) {
 	case ReconciledMsg:
-		j.notice, j.noticeErr = fmt.Sprintf("reconciled %d open decision(s)", len(msg.Outcomes)), false
+		if msg.from == fromJournal {
+			j.ctx.Out.Send(reconciledNotice(msg.Outcomes))
+		}
 		j.reload()
 	case SentMsg:
-		j.notice, j.noticeErr = fmt.Sprintf("%s → %s: %s", msg.Outcome.Kind, keyName(msg.Key), msg.Outcome.Words()), msg.Outcome.Result != approvals.ResultAccepted
+		if msg.from == fromJournal {
+			j.ctx.Out.Send(outcomeNotice(msg))
+		}
 		j.reload()
 	case tea.KeyMsg:
 		return j, j.key(msg)
@@ -109,13 +107,9 @@ func (j *Journal) mouse(msg tea.MouseMsg) {
 }
 
 // entryAt is the entry drawn at line y of the view, or -1. It follows
-// View: the title, the notice when there is one, then whole entries from
-// top, the selected one taller.
+// View: the title, then whole entries from top, the selected one taller.
 func (j *Journal) entryAt(y int) int {
 	line := 1
-	if j.notice != "" {
-		line++
-	}
 	if y < line {
 		return -1
 	}
@@ -131,18 +125,16 @@ func (j *Journal) entryAt(y int) int {
 func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 	k := j.keys
 	if c := j.conf; c != nil {
-		now := j.ctx.Now()
-		switch {
-		case key.Matches(msg, k.Decline):
+		answer, wake := c.answer.Key(msg, j.ctx.Now())
+		switch answer {
+		case common.No:
 			j.conf = nil
-			return nil
-		case key.Matches(msg, k.Confirm) && c.arming.Armed(now):
+		case common.Yes:
 			j.conf = nil
-			j.notice = "sending again with the same messageId…"
-			return sendCmd(j.svc, c.key, c.d)
+			j.ctx.Say("sending again with the same messageId…")
+			return sendCmd(j.svc, c.key, c.d, fromJournal)
 		}
-		c.arming.Key(now)
-		return armCmd(c.arming.Remaining(now))
+		return wake
 	}
 	switch {
 	case key.Matches(msg, k.Up):
@@ -158,19 +150,18 @@ func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Bottom):
 		j.cursor = max(len(j.entries)-1, 0)
 	case key.Matches(msg, k.Reconcile):
-		j.notice = "reconciling open decisions (GetTask)…"
-		return reconcileCmd(j.svc)
+		j.ctx.Say("reconciling open decisions (GetTask)…")
+		return reconcileCmd(j.svc, fromJournal)
 	case key.Matches(msg, k.Retry):
 		return j.retry()
 	case key.Matches(msg, k.FollowUp):
 		return j.followUp()
 	case key.Matches(msg, k.Open):
 		if e := j.selected(); e != nil {
-			kk := model.TaskKey{Agent: e.Agent, ID: e.TaskID}
-			return func() tea.Msg { return common.OpenTaskMsg{Key: kk} }
+			j.ctx.Out.Send(common.OpenTaskMsg{Key: model.TaskKey{Agent: e.Agent, ID: e.TaskID}})
 		}
-	case key.Matches(msg, k.Back):
-		return func() tea.Msg { return common.BackMsg{} }
+	case key.Matches(msg, k.Back, k.Quit):
+		j.ctx.Out.Send(common.BackMsg{})
 	}
 	return nil
 }
@@ -203,20 +194,21 @@ func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decisio
 		return nil
 	}
 	if !j.ctx.Writable(e.Agent) {
-		j.notice, j.noticeErr = j.ctx.ReadOnlyWords(e.Agent), true
+		j.ctx.Warn(j.ctx.ReadOnlyWords(e.Agent))
 		return nil
 	}
 	d, err := prepare(e.MessageID)
 	if err != nil {
-		j.notice, j.noticeErr = err.Error(), true
+		j.ctx.Warn(err.Error())
 		return nil
 	}
 	var prior *approvals.Entry
 	if withPrior {
 		prior = e
 	}
-	j.conf = newConfirm(d, model.TaskKey{Agent: e.Agent, ID: e.TaskID}, prior, j.svc.QuietPeriod(), j.ctx.Now())
-	return armCmd(j.svc.QuietPeriod())
+	var wake tea.Cmd
+	j.conf, wake = newConfirm(j.svc, j.keys, d, model.TaskKey{Agent: e.Agent, ID: e.TaskID}, prior, j.ctx.Now())
+	return wake
 }
 
 // View draws the entries that fit, the selected one in full.
@@ -227,27 +219,20 @@ func (j *Journal) View() string {
 		title += " · a decision is not the grant: the agent's state is its own fact"
 	}
 	lines := []string{th.Title.Render("Journal") + th.Muted.Render(title)}
-	if j.notice != "" {
-		st := th.Muted
-		if j.noticeErr {
-			st = th.Warn
-		}
-		lines = append(lines, st.Render(sanitize.Line(j.notice, j.w)))
-	}
 	if j.conf != nil {
 		lines = append(lines, strings.Split(j.conf.view(th, j.w, j.h-len(lines), j.ctx.Now()), "\n")...)
-		return fitLines(lines, j.w, j.h)
+		return fit(lines, j.w, j.h)
 	}
 	if len(j.entries) == 0 {
 		lines = append(lines, "", th.Muted.Render("No decisions yet. Replies, approvals and denials you send are recorded here first."))
-		return fitLines(lines, j.w, j.h)
+		return fit(lines, j.w, j.h)
 	}
 	j.scrollTo(j.h - len(lines))
 	var body []string
 	for i := j.top; i < len(j.entries) && len(lines)+len(body) < j.h; i++ {
 		body = append(body, j.entry(j.entries[i], i == j.cursor)...)
 	}
-	return fitLines(append(lines, body...), j.w, j.h)
+	return fit(append(lines, body...), j.w, j.h)
 }
 
 // scrollTo moves the first entry drawn so that the selected one is whole

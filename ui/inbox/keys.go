@@ -15,12 +15,13 @@ type KeyMap struct {
 	Switch                key.Binding // editor: text <-> JSON data
 	Continue              key.Binding // deny reason: on to the confirmation
 	Confirm, Decline      key.Binding
-	Back                  key.Binding
+	Back, Quit            key.Binding // back to the view before (q only outside dialogs)
 	Reconcile, Retry      key.Binding // journal view
 	FollowUp              key.Binding // journal view: a refused reply to an ended task
 }
 
-// DefaultKeyMap returns the inbox keys (issue 6).
+// DefaultKeyMap returns the inbox and journal keys. People and scripts
+// rely on them: change one only with the help and the README.
 func DefaultKeyMap() KeyMap {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
@@ -43,10 +44,22 @@ func DefaultKeyMap() KeyMap {
 		Confirm:   b("y", "yes, send", "y"),
 		Decline:   b("n/esc", "no", "n", "esc"),
 		Back:      b("esc", "back", "esc"),
+		Quit:      b("q", "back", "q"),
 		Reconcile: b("R", "reconcile open", "R"),
 		Retry:     b("s", "send again…", "s"),
 		FollowUp:  b("f", "follow-up task…", "f"),
 	}
+}
+
+// keyMap is o's KeyMap (DefaultKeyMap when nil), every key that writes
+// disabled when readOnly.
+func (o Options) keyMap(readOnly bool) KeyMap {
+	keys := DefaultKeyMap()
+	if o.KeyMap != nil {
+		keys = *o.KeyMap
+	}
+	keys.readOnly(readOnly)
+	return keys
 }
 
 // readOnly disables every key that writes.

@@ -68,7 +68,7 @@ func TestClickSelectsAQueueRow(t *testing.T) {
 func TestClickSelectsAJournalEntry(t *testing.T) {
 	fx := newFixture(t, false)
 	seedJournal(t, fx)
-	j := NewJournalView(fx.ctx, fx.svc, Options{})
+	j := NewJournal(fx.ctx, fx.svc, Options{})
 	j.SetSize(120, 38)
 	lines := strings.Split(j.View(), "\n")
 	for y, l := range lines {
@@ -132,8 +132,8 @@ func TestABatchRebuildsTheQueueOnlyWhenItIsLookedAt(t *testing.T) {
 	done := snap(sel.ID, a2a.TaskStateCompleted, 0, nil)
 	res = fx.fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: sel.Agent, Source: model.SourceSweep, At: t0.Add(time.Second), Task: done}})
 	m.Update(common.FleetChangedMsg{Result: res, Version: fx.fleet.Version()})
-	if len(m.items) != 4 || !strings.Contains(m.notice, "left the inbox") {
-		t.Fatalf("the selected task left: %d items, notice %q", len(m.items), m.notice)
+	if said := fx.said(); len(m.items) != 4 || !strings.Contains(said, "left the inbox") {
+		t.Fatalf("the selected task left: %d items, notice %q", len(m.items), said)
 	}
 }
 
@@ -189,7 +189,7 @@ func helpKeys(bs []key.Binding) string {
 func TestJournalFooterOffersOnlyWhatTheEntryTakes(t *testing.T) {
 	fx := newFixture(t, false)
 	seedJournal(t, fx)
-	j := NewJournalView(fx.ctx, fx.svc, Options{})
+	j := NewJournal(fx.ctx, fx.svc, Options{})
 	j.SetSize(120, 38)
 	// Newest first: the dropped draft (observed), the refused deny, the accepted approve.
 	for i := range j.entries {
@@ -225,7 +225,7 @@ func TestJournalScrollsToTheSelectedEntry(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	j := NewJournalView(fx.ctx, fx.svc, Options{})
+	j := NewJournal(fx.ctx, fx.svc, Options{})
 	j.SetSize(80, 22)
 	for _, keys := range [][]string{{"G"}, {"k", "k", "k"}, {"g"}, {"j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j"}} {
 		sendKeys(j, keys...)
@@ -256,7 +256,7 @@ func TestPageKeysMoveInTheInboxAndTheJournal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	j := NewJournalView(fx.ctx, fx.svc, Options{})
+	j := NewJournal(fx.ctx, fx.svc, Options{})
 	sendKeys(j, "pgdown", "pgdown")
 	if j.cursor != 2*journalPage {
 		t.Fatalf("pgdn twice moved the journal cursor to %d, want %d", j.cursor, 2*journalPage)

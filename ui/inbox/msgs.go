@@ -2,7 +2,6 @@ package inbox
 
 import (
 	"context"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -10,37 +9,41 @@ import (
 	"a2atop/model"
 )
 
+// origin is the view that asked for a send or a reconcile: the inbox and
+// the journal both get every answer (to bring their lists up to date),
+// and the one that asked says what it achieved.
+type origin uint8
+
+const (
+	fromInbox origin = iota + 1
+	fromJournal
+)
+
 // SentMsg reports what a send achieved. It carries the decision's
 // messageId and task so a late answer is routed to the right item.
 type SentMsg struct {
 	Key     model.TaskKey
 	Outcome approvals.Outcome
+	from    origin
 }
 
 // ReconciledMsg reports a reconcile of the journal's open decisions.
-type ReconciledMsg struct{ Outcomes []approvals.Outcome }
+type ReconciledMsg struct {
+	Outcomes []approvals.Outcome
+	from     origin
+}
 
 // NotedMsg reports a journal write that is not a send (an observation).
 type NotedMsg struct{ Err error }
 
-// armedMsg wakes the view when a confirmation arms.
-type armedMsg struct{ At time.Time }
-
-func sendCmd(svc *approvals.Service, k model.TaskKey, d *approvals.Decision) tea.Cmd {
+func sendCmd(svc *approvals.Service, k model.TaskKey, d *approvals.Decision, from origin) tea.Cmd {
 	return func() tea.Msg {
-		return SentMsg{Key: k, Outcome: svc.Send(context.Background(), d)}
+		return SentMsg{Key: k, Outcome: svc.Send(context.Background(), d), from: from}
 	}
 }
 
-func reconcileCmd(svc *approvals.Service) tea.Cmd {
+func reconcileCmd(svc *approvals.Service, from origin) tea.Cmd {
 	return func() tea.Msg {
-		return ReconciledMsg{Outcomes: svc.Reconcile(context.Background())}
+		return ReconciledMsg{Outcomes: svc.Reconcile(context.Background()), from: from}
 	}
-}
-
-func armCmd(d time.Duration) tea.Cmd {
-	if d <= 0 {
-		return nil
-	}
-	return tea.Tick(d, func(t time.Time) tea.Msg { return armedMsg{At: t} })
 }

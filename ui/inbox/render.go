@@ -35,18 +35,11 @@ func (m *Inbox) View() string {
 	th := m.ctx.Theme
 	var lines []string
 	lines = append(lines, m.titleLine())
-	if m.notice != "" {
-		st := th.Muted
-		if m.noticeErr {
-			st = th.Warn
-		}
-		lines = append(lines, st.Render(sanitize.Line(m.notice, m.w)))
-	}
 	if len(m.items) == 0 && m.mode == modeList {
 		lines = append(lines, "", th.Muted.Render("Nothing is waiting for a person. Interrupted tasks (input-required, auth-required) show here."))
-		return m.fit(lines)
+		return fit(lines, m.w, m.h)
 	}
-	top := len(lines) // the title and the notice
+	top := len(lines) // the title
 	lines = append(lines, m.rows()...)
 	lines = append(lines, th.HelpSep.Render(strings.Repeat("─", m.w)))
 	switch m.mode {
@@ -69,7 +62,7 @@ func (m *Inbox) View() string {
 	default:
 		lines = append(lines, m.question(max(m.h-len(lines), 3))...)
 	}
-	return m.fit(lines)
+	return fit(lines, m.w, m.h)
 }
 
 // editorLines draws the editor in what is left below the queue (avail
@@ -104,21 +97,10 @@ func sortName(s model.SortBy) string {
 	return "newest first"
 }
 
-// fit cuts the drawing to the component's cells.
-func (m *Inbox) fit(lines []string) string { return fitLines(lines, m.w, m.h) }
-
-// fitLines cuts lines (which may hold newlines) to w cells and h lines.
-func fitLines(lines []string, w, h int) string {
-	var out []string
-	for _, l := range lines {
-		for _, part := range strings.Split(l, "\n") {
-			out = append(out, ansi.Truncate(part, w, ""))
-		}
-	}
-	if len(out) > h {
-		out = out[:h]
-	}
-	return strings.Join(out, "\n")
+// fit cuts a drawing (lines that may hold newlines) to h lines of w
+// cells: a view's cells.
+func fit(lines []string, w, h int) string {
+	return strings.Join(common.Fit(strings.Join(lines, "\n"), w, h), "\n")
 }
 
 // rows draws the visible part of the queue as trees: ancestors first,
@@ -146,8 +128,8 @@ func (m *Inbox) rows() []string {
 		name := sanitize.Line(tree+t.Key.Agent, agentW)
 		state := sanitize.Line(model.ShortState(t.State), 14)
 		age := common.Age(now, t.Since)
-		head := fmt.Sprintf("%s %s %s %s ", pad(name, agentW), pad(sanitize.Line(model.ShortID(t.Key.ID), 8), 8),
-			th.State(t.State).Render(pad(state, 14)), pad(age, 4))
+		head := fmt.Sprintf("%s %s %s %s ", common.Pad(name, agentW), common.Pad(sanitize.Line(model.ShortID(t.Key.ID), 8), 8),
+			th.State(t.State).Render(common.Pad(state, 14)), common.Pad(age, 4))
 		rest := m.w - ansi.StringWidth(head) - 2
 		what := th.Muted.Render(sanitize.Line(m.rowText(it), max(rest, 1)))
 		if it.Actionable {
@@ -173,13 +155,6 @@ func (m *Inbox) rowText(it approvals.Item) string {
 	s := it.Task.Text
 	if it.Prior != nil {
 		s = "[" + string(it.Prior.Kind) + ": " + string(it.Prior.Result) + "] " + s
-	}
-	return s
-}
-
-func pad(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
-		return s + strings.Repeat(" ", w-n)
 	}
 	return s
 }

@@ -20,6 +20,7 @@ func newInbox(t *testing.T, fx *fixture) *Inbox {
 	t.Helper()
 	m := NewInbox(fx.ctx, fx.svc, Options{Sort: model.SortAge})
 	m.SetSize(120, 38)
+	m.Update(common.ShownMsg{})
 	return m
 }
 
@@ -42,7 +43,7 @@ func sendKeys(c common.Component, keys ...string) (common.Component, []tea.Msg) 
 func runNoTick(cmd tea.Cmd) []tea.Msg {
 	var out []tea.Msg
 	for _, m := range uitest.Run(cmd) {
-		if _, ok := m.(armedMsg); !ok {
+		if _, ok := m.(common.ArmedMsg); !ok {
 			out = append(out, m)
 		}
 	}
@@ -67,8 +68,8 @@ func TestApproveArmsOnlyAfterQuiet(t *testing.T) {
 	fx := newFixture(t, false)
 	var c common.Component = newInbox(t, fx)
 	c, _ = sendKeys(c, "a") // on the root: refused
-	if !strings.Contains(c.View(), "waits on deployer · 23cf3710: answer that one") {
-		t.Fatalf("approve on the root:\n%s", c.View())
+	if said := fx.said(); !strings.Contains(said, "waits on deployer · 23cf3710: answer that one") {
+		t.Fatalf("approve on the root: %q", said)
 	}
 	c, _ = sendKeys(c, "j", "a", "y") // type-ahead "y" right after "a"
 	if len(fx.snd.sent) != 0 || !c.(*Inbox).Capturing() {
@@ -94,16 +95,17 @@ func TestApproveArmsOnlyAfterQuiet(t *testing.T) {
 	if m.TaskID != idDeploy || m.ContextID != "ctx-23cf3710" || m.Parts[0].Text() != "approved" {
 		t.Fatalf("sent %+v", m)
 	}
-	if !strings.Contains(c.View(), "approve → deployer · 23cf3710: the agent took the message") {
-		t.Fatalf("outcome notice:\n%s", c.View())
+	if said := fx.said(); !strings.Contains(said, "approve → deployer · 23cf3710: the agent took the message") {
+		t.Fatalf("outcome notice: %q", said)
 	}
-	// The task then leaves the inbox: the outcome stays the notice.
+	// The task then leaves the inbox: the outcome stays the notice (no
+	// notice that it left follows).
 	at := t0.Add(time.Second)
 	res := fx.fleet.Apply([]model.Event{{Kind: model.EventStatus, Agent: "deployer", At: at, Status: &a2a.TaskStatusUpdateEvent{
 		TaskID: idDeploy, ContextID: "ctx-23cf3710", Status: a2a.TaskStatus{State: a2a.TaskStateWorking, Timestamp: &at}}}})
 	c, _ = c.Update(common.FleetChangedMsg{Result: res, Version: fx.fleet.Version()})
-	if v := c.View(); !strings.Contains(v, "the agent took the message") || strings.Contains(v, "approve deploy of 9f3c2e1") {
-		t.Fatalf("after the approved task left:\n%s", v)
+	if v, said := c.View(), fx.said(); said != "" || strings.Contains(v, "approve deploy of 9f3c2e1") {
+		t.Fatalf("after the approved task left, notice %q:\n%s", said, v)
 	}
 }
 
@@ -172,8 +174,8 @@ func TestItemLeavesWhileTyping(t *testing.T) {
 			t.Fatal(n.Err)
 		}
 	}
-	if c.(*Inbox).Capturing() || !strings.Contains(c.View(), "code-reviewer · 7d2a9e44 left the inbox (now working) while you were answering: draft dropped, nothing was sent") {
-		t.Fatalf("after the task left:\n%s", c.View())
+	if said := fx.said(); c.(*Inbox).Capturing() || !strings.Contains(said, "code-reviewer · 7d2a9e44 left the inbox (now working) while you were answering: draft dropped, nothing was sent") {
+		t.Fatalf("after the task left, notice %q:\n%s", said, c.View())
 	}
 	if strings.Contains(c.View(), "Which branch") {
 		t.Fatal("the item is still shown")
@@ -231,7 +233,7 @@ func TestJournalViewShowsDecisionAndStateApart(t *testing.T) {
 	c, _ = sendKeys(c, "j", "a")
 	fx.clk.add(time.Second)
 	sendKeys(c, "y")
-	jv := NewJournalView(fx.ctx, fx.svc, Options{})
+	jv := NewJournal(fx.ctx, fx.svc, Options{})
 	jv.SetSize(120, 30)
 	v := jv.View()
 	for _, want := range []string{"approve   deployer · 23cf3710  by ops@host", "accepted", `decision: "approved" + data {"approver":"ops@host"`,
@@ -252,7 +254,7 @@ func TestJournalOffersFollowUpForEndedTask(t *testing.T) {
 	if out := fx.svc.Send(t.Context(), d); out.Problem != approvals.ProblemTaskEnded || !out.FollowUp {
 		t.Fatalf("%+v", out)
 	}
-	var c common.Component = NewJournalView(fx.ctx, fx.svc, Options{})
+	var c common.Component = NewJournal(fx.ctx, fx.svc, Options{})
 	c.SetSize(120, 30)
 	if !strings.Contains(c.View(), "(f: follow-up task)") {
 		t.Fatalf("no follow-up offered:\n%s", c.View())
@@ -281,8 +283,8 @@ func TestAgentReadOnlyInConfigRefusesDecisions(t *testing.T) {
 			t.Fatalf("%s opened a dialog for a read-only agent", k)
 		}
 	}
-	if v := c.View(); !strings.Contains(v, "read-only in the config") || strings.Contains(v, "a: approve") {
-		t.Fatalf("view does not say the agent is read-only, or offers actions:\n%s", v)
+	if v, said := c.View(), fx.said(); !strings.Contains(said, "read-only in the config") || strings.Contains(v, "a: approve") {
+		t.Fatalf("the inbox does not say the agent is read-only (%q), or offers actions:\n%s", said, v)
 	}
 	if len(fx.snd.sent) != 0 {
 		t.Fatal("something was sent")

@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/model"
+)
+
+// fetchTimeout bounds a GetTask for the detail view.
+const fetchTimeout = 15 * time.Second
+
+// taskLoadedMsg carries a GetTask answer for the detail view. Seq ties it
+// to the request, so a late answer for a task no longer shown is dropped.
+type taskLoadedMsg struct {
+	Key  model.TaskKey
+	Seq  int
+	Task *a2a.Task
+	Err  error
+}
+
+// open shows a task and returns the Cmd that fetches its history.
+func (v *detailScreen) open(k model.TaskKey) tea.Cmd {
+	v.key, v.fetched, v.err, v.raw, v.link, v.built = k, nil, nil, false, 0, builtFrom{}
+	v.rebuild(true)
+	return v.fetch()
+}
+
+// followLink opens the selected referenceTaskIds link: the fleet's task
+// with that id (same agent first), else asks the same agent for it. The
+// task shown is remembered: back returns to it.
+func (v *detailScreen) followLink() tea.Cmd {
+	id := v.selectedLink()
+	if id == "" {
+		return nil
+	}
+	target := model.TaskKey{Agent: v.key.Agent, ID: id}
+	if v.ctx.Fleet.Task(target) == nil {
+		if ts := v.ctx.Fleet.Lookup(id); len(ts) > 0 {
+			target = ts[0].Key
+		}
+	}
+	v.stack = append(v.stack, v.key)
+	return v.open(target)
+}
+
+// pop returns to the task a link was followed from; false if none.
+func (v *detailScreen) pop() (tea.Cmd, bool) {
+	if len(v.stack) == 0 {
+		return nil, false
+	}
+	k := v.stack[len(v.stack)-1]
+	v.stack = v.stack[:len(v.stack)-1]
+	return v.open(k), true
+}
+
+// fetch asks the agent for the task with its history and artifacts.
+func (v *detailScreen) fetch() tea.Cmd {
+	b := v.ctx.Backend
+	if b == nil {
+		return nil
+	}
+	v.seq++
+	v.loading = true
+	k, seq, history := v.key, v.seq, v.history
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), fetchTimeout)
+		defer cancel()
+		t, err := b.Get(ctx, k.Agent, k.ID, history, true)
+		return taskLoadedMsg{Key: k, Seq: seq, Task: t, Err: err}
+	}
+}
+
+// loaded takes a GetTask answer if it is for the task shown.
+func (v *detailScreen) loaded(msg taskLoadedMsg) {
+	if msg.Key != v.key || msg.Seq != v.seq {
+		return
+	}
+	if msg.Err != nil {
+		v.ctx.Logger().Warn("get task failed", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyErr, msg.Err)
+	}
+	v.loading, v.fetched, v.err = false, msg.Task, msg.Err
+	v.rebuild(false)
+}
+
+// sync rebuilds the content when the fleet holds a newer snapshot.
+func (v *detailScreen) sync() {
+	if t := v.ctx.Fleet.Task(v.key); t != nil && builtOf(t) != v.built {
+		v.rebuild(false)
+	}
+}
+
+// builtFrom identifies the state of a fleet task: the Fleet updates tasks
+// (and may update snapshots) in place, and every event for the task moves
+// LastHeard.
+type builtFrom struct {
+	snap  *a2a.Task
+	heard time.Time
+	parts int
+}
+
+func builtOf(t *model.Task) builtFrom {
+	return builtFrom{snap: t.Snapshot, heard: t.LastHeard, parts: len(t.Partial)}
+}
+
+// rebuild lays the content out again; top scrolls back to the start.
+func (v *detailScreen) rebuild(top bool) {
+	if v.key == (model.TaskKey{}) {
+		return
+	}
+	off := v.vp.YOffset
+	v.vp.SetContent(v.content())
+	if top {
+		v.vp.GotoTop()
+	} else {
+		v.vp.SetYOffset(off)
+	}
+}
+
+// selectedLink is the referenced task enter follows, or "".
+func (v *detailScreen) selectedLink() a2a.TaskID {
+	if v.link >= 0 && v.link < len(v.links) {
+		return v.links[v.link]
+	}
+	return ""
+}

@@ -1,0 +1,239 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/aymanbagabas/go-osc52/v2"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"a2atop/internal/sanitize"
+	"a2atop/model"
+	"a2atop/ui/common"
+)
+
+// cancelTimeout bounds a CancelTask and the GetTask after it.
+const cancelTimeout = 20 * time.Second
+
+// taskActions are what the tasks and the detail screens do to one task:
+// cancel it (after an armed confirmation), hand it to the inbox's reply
+// editor, copy its id. Each screen has its own; an answer to a cancel is
+// taken by the one that sent it.
+type taskActions struct {
+	ctx     *common.Context
+	keys    TaskKeys
+	quiet   time.Duration // before the cancel confirmation arms
+	clip    *clipboard
+	dialog  *cancelDialog          // open while asking
+	pending map[model.TaskKey]bool // cancels sent, not yet answered
+}
+
+func newTaskActions(ctx *common.Context, keys TaskKeys, quiet time.Duration, clip *clipboard) taskActions {
+	return taskActions{ctx: ctx, keys: keys, quiet: quiet, clip: clip, pending: map[model.TaskKey]bool{}}
+}
+
+// key handles cancel, reply and copy on t, and reports whether msg was
+// one of them.
+func (a *taskActions) key(msg tea.KeyMsg, t *model.Task) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, a.keys.Cancel):
+		return a.askCancel(t), true
+	case key.Matches(msg, a.keys.Reply):
+		a.reply(t)
+		return nil, true
+	case key.Matches(msg, a.keys.Copy):
+		if t == nil {
+			return nil, true
+		}
+		return a.clip.copyID(t.Key, a.ctx.Logger()), true
+	}
+	return nil, false
+}
+
+// reply asks the root for the inbox's editor on an interrupted task.
+func (a *taskActions) reply(t *model.Task) {
+	switch {
+	case t == nil || t.Class != model.ClassInterrupted:
+		a.ctx.Warn("only interrupted tasks (input-required, auth-required) take a reply")
+	case !a.ctx.Writable(t.Key.Agent):
+		a.ctx.Warn(a.ctx.ReadOnlyWords(t.Key.Agent))
+	default:
+		a.ctx.Out.Send(common.ReplyToMsg{Key: t.Key})
+	}
+}
+
+// askCancel opens the confirmation for t, or says why it cannot be
+// canceled.
+func (a *taskActions) askCancel(t *model.Task) tea.Cmd {
+	switch {
+	case t == nil:
+		a.ctx.Warn("no task selected")
+	case t.Class == model.ClassTerminal:
+		a.ctx.Warn("the task is already " + stateText(t.State) + "; there is nothing to cancel")
+	case !a.ctx.Writable(t.Key.Agent):
+		a.ctx.Warn(a.ctx.ReadOnlyWords(t.Key.Agent))
+	default:
+		d := &cancelDialog{key: t.Key, state: t.State, text: t.Text}
+		var wake tea.Cmd
+		d.answer, wake = common.NewConfirm(a.keys.Confirm, a.keys.Decline, a.quiet, a.ctx.Now())
+		a.dialog = d
+		return wake
+	}
+	return nil
+}
+
+// confirming reports whether the cancel confirmation is open: it takes
+// every key then.
+func (a *taskActions) confirming() bool { return a.dialog != nil }
+
+// confirmKey sends the cancel on y once the dialog is armed; n or esc
+// keeps the task.
+func (a *taskActions) confirmKey(msg tea.KeyMsg) tea.Cmd {
+	answer, wake := a.dialog.answer.Key(msg, a.ctx.Now())
+	switch answer {
+	case common.No:
+		a.dialog = nil
+	case common.Yes:
+		k := a.dialog.key
+		a.dialog = nil
+		a.pending[k] = true
+		a.ctx.Say("canceling " + taskName(k) + "…")
+		a.ctx.Logger().Info("cancel requested", logKeyAgent, k.Agent, logKeyTask, string(k.ID))
+		return cancelCmd(a.ctx.Backend, k)
+	}
+	return wake
+}
+
+// shortHelp is a screen's footer: the confirmation's answers while it
+// asks, else the screen's keys.
+func (a *taskActions) shortHelp(keys ...key.Binding) []key.Binding {
+	if a.confirming() {
+		return []key.Binding{a.keys.Confirm, a.keys.Decline}
+	}
+	return keys
+}
+
+// view is the confirmation centred in w×h cells.
+func (a *taskActions) view(w, h int) string { return a.dialog.view(a.ctx, w, h) }
+
+// cancelDoneMsg is what CancelTask (then GetTask) says happened.
+type cancelDoneMsg struct {
+	Key  model.TaskKey
+	Task *a2a.Task
+	Err  error
+}
+
+// cancelCmd runs CancelTask through the backend.
+func cancelCmd(b common.Backend, k model.TaskKey) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
+		defer cancel()
+		t, err := b.Cancel(ctx, k.Agent, k.ID)
+		return cancelDoneMsg{Key: k, Task: t, Err: err}
+	}
+}
+
+// done takes the answer to a cancel this screen sent: the root applies
+// the task the agent returned, and the footer says what happened.
+func (a *taskActions) done(msg cancelDoneMsg) {
+	if !a.pending[msg.Key] {
+		return
+	}
+	delete(a.pending, msg.Key)
+	log := a.ctx.Logger()
+	state := ""
+	if msg.Task != nil {
+		a.ctx.Out.Send(common.ApplyMsg{Events: []model.Event{{Kind: model.EventTask, Agent: msg.Key.Agent,
+			Source: model.SourceReply, At: a.ctx.Now(), Task: msg.Task}}})
+		state = "it is now " + stateText(msg.Task.Status.State)
+	}
+	if msg.Err != nil {
+		log.Warn("cancel failed", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyErr, msg.Err)
+		text := "cancel " + taskName(msg.Key) + " failed: " + sanitize.Line(describe(msg.Err), 200)
+		if state != "" {
+			text += "; " + state
+		}
+		a.ctx.Warn(text)
+		return
+	}
+	log.Info("cancel done", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyState, state)
+	if state == "" {
+		state = "the agent did not say what happened"
+	}
+	a.ctx.Say("canceled " + taskName(msg.Key) + ": " + state)
+}
+
+// taskName is "agent · short id" for a notice, sanitized.
+func taskName(k model.TaskKey) string { return sanitize.Line(k.Agent, 32) + " · " + shortIDText(k.ID) }
+
+// describe is an error in words, with the JSON-RPC code when there is one.
+func describe(err error) string {
+	var rpc interface{ RPCCode() int }
+	s := err.Error()
+	if errors.As(err, &rpc) && rpc.RPCCode() != 0 && !strings.Contains(s, "-3") {
+		s += " (JSON-RPC " + itoa(rpc.RPCCode()) + ")"
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		s = "the agent did not answer in time: " + s
+	}
+	return s
+}
+
+// cancelDialog is the question asked before CancelTask.
+type cancelDialog struct {
+	key    model.TaskKey
+	state  a2a.TaskState
+	text   string
+	answer common.Confirm
+}
+
+// view is the dialog centred in w×h cells.
+func (c *cancelDialog) view(ctx *common.Context, w, h int) string {
+	th := ctx.Theme
+	inner := min(max(w-8, 20), 70)
+	body := th.DialogTitle.Render("Cancel this task?") + "\n\n" +
+		sanitize.Line(c.key.Agent+" · "+string(c.key.ID), inner) + "\n" +
+		th.State(c.state).Render(stateText(c.state)) + "  " + sanitize.Line(c.text, max(inner-16, 1)) + "\n\n" +
+		"The agent is asked to stop (CancelTask); what it says\nhappened is shown afterwards.\n\n" +
+		c.answer.Hint(th, ctx.Now(), "cancel the task", "keep it")
+	box := th.Dialog.Width(inner).Render(body)
+	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
+}
+
+// clipboard writes task ids to the terminal's clipboard with OSC 52.
+type clipboard struct {
+	out  io.Writer // the terminal the program draws on
+	tmux bool      // inside tmux: write the sequence for tmux too
+}
+
+// copyID writes the task id to the clipboard with OSC 52: our own escape
+// sequence, through the program's output, never agent text. Inside tmux
+// it is written twice: plain, which tmux takes itself when set-clipboard
+// is on, and wrapped for passthrough, which reaches the outer terminal
+// when allow-passthrough is on (off by default since tmux 3.3, which then
+// drops the wrapped one: wrapped alone, y copied nothing). The Cmd's
+// answer is the notice of what it did.
+func (c *clipboard) copyID(k model.TaskKey, log *slog.Logger) tea.Cmd {
+	out, tmux := c.out, c.tmux
+	id := string(k.ID)
+	return func() tea.Msg {
+		seqs := []osc52.Sequence{osc52.New(id)}
+		if tmux {
+			seqs = append(seqs, osc52.New(id).Tmux())
+		}
+		for _, seq := range seqs {
+			if _, err := seq.WriteTo(out); err != nil {
+				log.Warn("copy to clipboard failed", logKeyErr, err)
+				return common.StatusMsg{Text: "copy failed: " + err.Error(), Err: true}
+			}
+		}
+		return common.StatusMsg{Text: "copied " + id + " (OSC 52; your terminal decides whether to accept it)"}
+	}
+}
