@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/a2aclient/a2aerr"
 )
 
 // restErrorBytes bounds how much of an HTTP error body is read to
@@ -23,9 +25,9 @@ const (
 // a2aReasons maps an ErrorInfo reason (TASK_NOT_FOUND, ...) to the SDK's
 // sentinel, with the SDK's own spelling of each reason.
 var a2aReasons = func() map[string]error {
-	m := make(map[string]error, len(sentinelCodes))
-	for _, c := range sentinelCodes {
-		m[a2a.ErrorReason(c.err)] = c.err
+	m := map[string]error{}
+	for _, err := range a2aerr.Sentinels() {
+		m[a2a.ErrorReason(err)] = err
 	}
 	return m
 }()

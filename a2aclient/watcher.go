@@ -14,6 +14,7 @@ import (
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 
+	"a2atop/a2aclient/a2aerr"
 	"a2atop/model"
 )
 
@@ -105,8 +106,7 @@ func (w *watcher) run(ctx context.Context) {
 			return
 		}
 		if err != nil {
-			switch classify(err) {
-			case kindUnreachable, kindTimeout, kindTLS, kindVersion:
+			if c := a2aerr.Classify(err); c.Network() || c == a2aerr.Version {
 				w.dropClient() // re-resolve the card when it comes back
 			}
 			if !w.sleep(ctx, w.fail(err)) {
