@@ -205,6 +205,10 @@ func TestReferenceTaskIdsEveryHTTPBinding(t *testing.T) {
 			rs.exec.Store(a.exec)
 			base := a.send(t, "ask")
 			chained := a.send(t, "chain:"+string(base))
+			// Working and naming base before the watcher looks: a stream
+			// opened earlier would get the reference in a status update,
+			// not in its snapshot.
+			a.stored(t, chained, a2a.TaskStateWorking)
 			o := fast("a", a.url())
 			o.Tasks = []a2a.TaskID{base, chained}
 			m, c := runManager(t, []AgentOptions{o}, Options{})

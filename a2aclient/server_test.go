@@ -407,6 +407,24 @@ func (a *testAgent) send(t testing.TB, text string) a2a.TaskID {
 	return task.ID
 }
 
+// stored waits until the agent holds task id in state st, as another
+// client reads it with GetTask, and returns the task.
+func (a *testAgent) stored(t testing.TB, id a2a.TaskID, st a2a.TaskState) *a2a.Task {
+	t.Helper()
+	cl := a.other(t)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, err := cl.GetTask(t.Context(), &a2a.GetTaskRequest{ID: id})
+		if err == nil && got.Status.State == st {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: task %s is %v (%v), want %s", a.kind, id, got, err, st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // createInStore adds a task straight into the store (while the server is
 // down, for instance), as the agent's user.
 func (a *testAgent) createInStore(t testing.TB, st a2a.TaskState) a2a.TaskID {
