@@ -82,7 +82,7 @@
 //     ErrUnsupportedOperation without a request): such agents are polled
 //     over the tasks we know (AgentOptions.Tasks, Watch, replies, streams,
 //     and the tasks other tasks name as the one they wait on:
-//     referenceTaskIds or the chain metadata key, see refs.go), and their
+//     referenceTaskIds or the chain metadata key, see chain_follow.go), and their
 //     health says "no task listing (A2A 0.3)".
 //   - Go servers answer SubscribeToTask on a task with no running execution
 //     (INPUT_REQUIRED, or orphaned) with -32001 "no active execution";
