@@ -12,7 +12,7 @@ import (
 // Error is the error Get, Reply, Cancel and the watchers report. It wraps
 // what the SDK returned, so errors.Is works on the a2a sentinels
 // (a2a.ErrTaskNotFound, ...) and on context.DeadlineExceeded, and it adds
-// what the SDK hides: the real JSON-RPC code, the HTTP
+// what the SDK hides (hidden_codes.go): the real JSON-RPC code, the HTTP
 // status and the gRPC code seen on the wire. a2aerr.Classify reads them;
 // callers that must not import this package use a2aerr too.
 type Error struct {

@@ -111,7 +111,7 @@ func (w *watcher) sweep(ctx context.Context, full bool) error {
 	if !full && !w.hwm.IsZero() {
 		after := w.hwm.Add(-sweepOverlap)
 		req.StatusTimestampAfter = &after
-		ctx = context.WithValue(ctx, afterKey{}, after)
+		ctx = withSweepAfter(ctx, after)
 	}
 	w.mu.Unlock()
 	var newest time.Time

@@ -212,10 +212,10 @@ func (w *watcher) wrap(op, url string, pr *probe, err error) error {
 	if err == nil {
 		return nil
 	}
-	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.rt.red}
+	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.red}
 	if pr != nil {
-		s, c, u := pr.get()
-		e.Status, e.Code, e.GRPC = s, c, pr.grpcCode()
+		s, c, u, g := pr.get()
+		e.Status, e.Code, e.GRPC = s, c, g
 		if u != "" {
 			e.URL = u
 		}
@@ -246,7 +246,7 @@ func (w *watcher) currentInfo() *model.AgentInfo {
 func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Context, cl *sdk.Client) error) error {
 	cl := w.getClient()
 	if cl == nil {
-		return &Error{Agent: w.o.Name, Op: op, URL: w.o.URL, Err: errNotConnected, red: w.c.rt.red}
+		return &Error{Agent: w.o.Name, Op: op, URL: w.o.URL, Err: errNotConnected, red: w.c.red}
 	}
 	ctx, cancel := context.WithTimeout(ctx, w.o.CallTimeout)
 	defer cancel()
@@ -254,7 +254,11 @@ func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Contex
 	return w.wrap(op, "", pr, f(ctx, cl))
 }
 
-// The listing notes of agents that cannot list tasks at all.
+// The listing notes of agents that cannot list tasks at all. A2A 0.3
+// JSON-RPC has no ListTasks (the SDK answers ErrUnsupportedOperation
+// without a request): such agents are polled over the tasks we know
+// (AgentOptions.Tasks, Watch, replies, streams, and the tasks other tasks
+// say they wait on, chain_follow.go).
 const (
 	noListing03          = "no task listing (A2A 0.3)"
 	noListingUnsupported = "no task listing (the agent does not support ListTasks)"
