@@ -30,6 +30,9 @@ type layer func(next http.RoundTripper) http.RoundTripper
 //   - the probe is below subscribeGET, so it hears every attempt of a call
 //     and the last one is what the call reports;
 //   - wireCount is last: it counts each attempt as it went on the wire.
+//
+// A new concern of the edge (a credential that refreshes itself, a memory
+// bound) is one more layer in this list, in a file of its own.
 func newTransport(c *conn, base http.RoundTripper) http.RoundTripper {
 	layers := []layer{
 		statusTimestampAfterLayer, // REST ListTasks: the parameter the SDK does not send

@@ -148,6 +148,9 @@ func jitter(d time.Duration) time.Duration {
 	return d*9/10 + rand.N(d/5+1)
 }
 
+// backoff is how long to wait after w.failures failed attempts in a row:
+// doubling from a second (or the sweep interval, if shorter) up to
+// maxBackoff, the second half of it at random.
 func (w *watcher) backoff() time.Duration {
 	base := min(time.Second, w.o.SweepInterval)
 	d := base << min(w.failures-1, 16)
