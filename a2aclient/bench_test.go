@@ -150,11 +150,11 @@ func BenchmarkIncrementalSweep(b *testing.B) {
 	if err := w.connect(ctx); err != nil {
 		b.Fatal(err)
 	}
-	before := w.c.rt.wire.Load()
+	before := w.c.wire.Load()
 	if err := w.sweep(ctx, true); err != nil {
 		b.Fatal(err)
 	}
-	full := w.c.rt.wire.Load() - before
+	full := w.c.wire.Load() - before
 	var inc int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -166,11 +166,11 @@ func BenchmarkIncrementalSweep(b *testing.B) {
 			touch(b, a.store, ctx, ids[(i*10+j)%len(ids)], at.Add(time.Duration(j)*time.Millisecond))
 		}
 		b.StartTimer()
-		before := w.c.rt.wire.Load()
+		before := w.c.wire.Load()
 		if err := w.sweep(ctx, false); err != nil {
 			b.Fatal(err)
 		}
-		inc += w.c.rt.wire.Load() - before
+		inc += w.c.wire.Load() - before
 	}
 	b.StopTimer()
 	perSweep := float64(inc) / float64(b.N)

@@ -1,14 +1,135 @@
 package a2aclient
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
 
 	"a2atop/model"
 )
+
+// capture records every HTTP exchange of one agent in its ring, for the
+// raw view: the request as it was sent (headers redacted, the body's first
+// captureRequestBytes), the status and the response as the agent sent it
+// (the head of a unary body, the tail of a stream), its JSON-RPC error
+// code, how long it took and the limit its body broke. gRPC calls are
+// recorded by interceptors (grpc_capture.go).
+type capture struct {
+	next http.RoundTripper
+	ring *ring
+	red  *redactor
+}
+
+func (c *conn) captureLayer(next http.RoundTripper) http.RoundTripper {
+	return capture{next: next, ring: c.ring, red: c.red}
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t capture) RoundTrip(req *http.Request) (*http.Response, error) {
+	rec := t.start(req)
+	start := time.Now()
+	resp, err := t.next.RoundTrip(req)
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if err != nil {
+		rec.ex.Err, rec.ex.Duration = err.Error(), time.Since(start)
+		return nil, err
+	}
+	rec.ex.Status = resp.StatusCode
+	resp.Body = &capturedBody{rc: resp.Body, rec: rec, sse: isSSE(resp), start: start}
+	return resp, nil
+}
+
+// start records req, as it goes out, in the ring.
+func (t capture) start(req *http.Request) *record {
+	rec := &record{ex: newExchange(req)}
+	var body []byte
+	if req.GetBody != nil {
+		if rc, err := req.GetBody(); err == nil {
+			body, _ = io.ReadAll(io.LimitReader(rc, captureRequestBytes))
+			rc.Close()
+		}
+	}
+	var hdr strings.Builder
+	for name, vals := range req.Header {
+		for _, v := range vals {
+			hdr.WriteString(t.red.header(name, v))
+			hdr.WriteByte('\n')
+		}
+	}
+	rec.req = append([]byte(hdr.String()+"\n"), body...)
+	rec.ex.RPC = rpcName(req.Method, req.URL.Path, string(body))
+	t.ring.add(rec)
+	return rec
+}
+
+// capturedBody tees a response body into its record and, on close,
+// records the outcome.
+type capturedBody struct {
+	rc    io.ReadCloser
+	rec   *record
+	sse   bool
+	start time.Time
+	limit error // the limit the body broke (ErrTooLarge, ErrStalled)
+	once  sync.Once
+}
+
+func (b *capturedBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	if n > 0 {
+		b.rec.appendResponse(p[:n], b.sse)
+	}
+	if err != nil && (errors.Is(err, ErrTooLarge) || errors.Is(err, ErrStalled)) {
+		b.limit = err
+	}
+	return n, err
+}
+
+func (b *capturedBody) Close() error {
+	err := b.rc.Close()
+	b.once.Do(b.finish)
+	return err
+}
+
+func (b *capturedBody) finish() {
+	b.rec.mu.Lock()
+	defer b.rec.mu.Unlock()
+	b.rec.ex.Duration = time.Since(b.start)
+	if b.limit != nil {
+		b.rec.ex.Err = b.limit.Error()
+	}
+	b.rec.ex.RPCCode = rpcErrorCode(b.rec.rsp, b.sse)
+}
+
+// rpcErrorCode finds a JSON-RPC error code in a body: a unary answer, or
+// the last SSE event of a stream.
+func rpcErrorCode(buf []byte, sse bool) int {
+	// Only JSON-RPC carries JSON-RPC codes; a REST error body's "code" is
+	// a google.rpc.Status code, not ours to report.
+	if !bytes.Contains(buf, []byte(`"error"`)) || !bytes.Contains(buf, []byte(`"jsonrpc"`)) {
+		return 0
+	}
+	if sse {
+		buf = bytes.TrimRight(buf, "\r\n")
+		if i := bytes.LastIndex(buf, []byte("data:")); i >= 0 {
+			buf = bytes.TrimSpace(buf[i+len("data:"):])
+		}
+	}
+	var v struct {
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(buf, &v) != nil || v.Error == nil {
+		return 0
+	}
+	return v.Error.Code
+}
 
 // Capture limits: how much of each body the raw view keeps.
 const (
@@ -92,83 +213,6 @@ func (g *ring) snapshot(red *redactor) []model.Exchange {
 		out = append(out, ex)
 	}
 	return out
-}
-
-// redactor removes secrets from captured text: every configured header
-// value (and the token after "Bearer "), and partial secrets cut at the
-// text's edges.
-type redactor struct {
-	secrets []string
-	names   map[string]bool // lower-case header names that always hide their value
-}
-
-const redacted = "[redacted]"
-
-func newRedactor(headers []Header) *redactor {
-	r := &redactor{names: map[string]bool{
-		"authorization": true, "proxy-authorization": true, "cookie": true,
-		"set-cookie": true, "x-api-key": true, "api-key": true,
-	}}
-	for _, h := range headers {
-		r.names[strings.ToLower(h.Name)] = true
-		if h.Value == "" {
-			continue
-		}
-		r.secrets = append(r.secrets, h.Value)
-		if _, tok, ok := strings.Cut(h.Value, " "); ok && len(tok) >= 4 {
-			r.secrets = append(r.secrets, tok)
-		}
-	}
-	return r
-}
-
-// header renders one header line for the capture.
-func (r *redactor) header(name, value string) string {
-	if r.names[strings.ToLower(name)] {
-		return name + ": " + redacted
-	}
-	for _, s := range r.secrets {
-		if value == s {
-			return name + ": " + redacted
-		}
-	}
-	return name + ": " + value
-}
-
-// secretQuery matches the value of a query parameter whose name says it
-// holds a secret (api_key, token, sig, ...), in a URL or form text;
-// pageToken and other names that merely end in one are left alone.
-var secretQuery = regexp.MustCompile(`(?i)([?&](?:api[_-]?key|apikey|x-api-key|key|token|access[_-]?token|id[_-]?token|auth|authorization|sig|signature|x-amz-signature|secret|client[_-]?secret|password|passwd|code)=)[^&#\s"'<>]+`)
-
-// redactQuery replaces the values of secret-looking query parameters.
-func redactQuery(s string) string {
-	if !strings.ContainsAny(s, "?&") {
-		return s
-	}
-	return secretQuery.ReplaceAllString(s, "${1}"+redacted)
-}
-
-// text replaces every secret in s, and the values of secret-looking query
-// parameters. Partial secrets at the ends (left by truncation) are
-// replaced too.
-func (r *redactor) text(s string) string {
-	s = redactQuery(s)
-	for _, sec := range r.secrets {
-		s = strings.ReplaceAll(s, sec, redacted)
-		for k := len(sec) - 1; k >= 4; k-- {
-			if strings.HasSuffix(s, sec[:k]) {
-				s = s[:len(s)-k] + redacted
-				break
-			}
-		}
-		for k := len(sec) - 1; k >= 4; k-- {
-			if strings.HasPrefix(s, sec[len(sec)-k:]) {
-				s = redacted + s[k:]
-				break
-			}
-		}
-	}
-	return s
 }
 
 // rpcName guesses the A2A operation from an HTTP request, for the raw view.

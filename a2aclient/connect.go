@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -25,15 +24,17 @@ import (
 )
 
 // conn is one agent's transport stack: our http.Client (no Timeout; the
-// capture transport underneath), the allowed-origin rule, and, once the
-// card is resolved, the SDK client.
+// layers of newTransport underneath), the raw capture, the allowed-origin
+// rule and the byte count.
 type conn struct {
 	opts   AgentOptions
 	hc     *http.Client
-	rt     *captureTransport
-	origin string // host:port of opts.URL
+	ring   *ring     // the raw capture (HTTP and gRPC)
+	red    *redactor // the agent's secrets, kept out of the capture and errors
+	origin string    // host:port of opts.URL
+	wire   atomic.Int64
 	// legacyREST: the chosen interface is A2A 0.3 HTTP+JSON, whose SDK
-	// conversion drops referenceTaskIds (see refFix).
+	// conversion drops referenceTaskIds (rest03_reference_task_ids.go).
 	legacyREST atomic.Bool
 }
 
@@ -41,55 +42,18 @@ func newConn(o AgentOptions, captureN int) *conn {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	base.ResponseHeaderTimeout = o.CallTimeout
 	base.MaxIdleConnsPerHost = o.MaxStreams + 8
-	c := &conn{opts: o, origin: hostPort(o.URL)}
-	names := make([]string, 0, len(o.Headers))
-	for _, h := range o.Headers {
-		names = append(names, h.Name)
-	}
-	c.rt = &captureTransport{
-		base: base, ring: newRing(captureN), red: newRedactor(o.Headers),
-		allowed: c.allowed, secret: names, max: o.MaxMessageBytes, idle: o.CallTimeout,
-	}
-	// No Timeout: long streams must live; every unary call carries a
-	// context deadline instead (sdk-notes: the SDK's default is 3 minutes).
-	c.hc = &http.Client{Transport: c.rt}
+	c := &conn{opts: o, origin: hostPort(o.URL), ring: newRing(captureN), red: newRedactor(o.Headers)}
+	// No Timeout: long streams must live, and the SDK's own default client
+	// would end every call after 3 minutes; every unary call carries a
+	// context deadline instead.
+	c.hc = &http.Client{Transport: newTransport(c, base)}
 	return c
 }
 
-// hostPort returns host:port of a URL (or of a bare "host:port" gRPC
-// target), with the scheme's default port filled in, lower-cased.
-func hostPort(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		if h, p, err := net.SplitHostPort(raw); err == nil {
-			return strings.ToLower(net.JoinHostPort(h, p))
-		}
-		return strings.ToLower(raw)
-	}
-	host, port := u.Hostname(), u.Port()
-	if port == "" {
-		port = map[string]string{"https": "443", "http": "80"}[u.Scheme]
-	}
-	return strings.ToLower(net.JoinHostPort(host, port))
-}
-
-// allowed reports whether secrets may go to hp, a normalized host:port
-// (see hostPort): the configured URL's origin or one of AllowedHosts.
-func (c *conn) allowed(hp string) bool {
-	if hp == c.origin {
-		return true
-	}
-	host, _, _ := net.SplitHostPort(hp)
-	for _, a := range c.opts.AllowedHosts {
-		if hostPort(a) == hp || strings.EqualFold(a, host) {
-			return true
-		}
-	}
-	return false
-}
-
-// resolveCard fetches and parses the card (0.3 and 1.0 shapes). Auth
-// headers go with it only when the card URL is on an allowed origin.
+// resolveCard fetches and parses the card (0.3 and 1.0 shapes, which the
+// SDK's default parser does not both read). The SDK's card resolver goes
+// through no interceptor, so auth headers are its request headers, sent
+// only when the card URL is on an allowed origin.
 func (c *conn) resolveCard(ctx context.Context) (*a2a.AgentCard, string, error) {
 	base, path := c.opts.URL, c.opts.CardPath
 	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
@@ -174,7 +138,7 @@ func (c *conn) newClient(ctx context.Context, card *a2a.AgentCard) (*sdk.Client,
 		a2av0.WithJSONRPCTransport(a2av0.JSONRPCTransportConfig{Client: c.hc}),
 		a2av0.WithRESTTransport(a2av0.RESTTransportConfig{Client: c.hc}),
 		sdk.WithCompatTransport(a2av0.Version, a2a.TransportProtocolGRPC, grpcv0.NewGRPCTransportFactory(dial...)),
-		sdk.WithCallInterceptors(&authInterceptor{c: c}),
+		sdk.WithCallInterceptors(&authInterceptor{c: c}, &rest03RefsInterceptor{c: c}),
 	)
 	cl, err := f.CreateFromCard(ctx, &filtered)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/a2aproject/a2a-go/v2/a2a"
+	"a2atop/a2aclient/a2aerr"
 )
 
 // Describe returns what went wrong in words a person can act on, for the
@@ -31,55 +31,52 @@ func describe(err error) string {
 		url, status, code = e.URL, e.Status, e.Code
 	}
 	inner := innermost(err)
-	k := classify(err)
-	if (k == kindUnauthenticated || k == kindForbidden) && e != nil && e.withheld != "" {
+	c := a2aerr.Classify(err)
+	if c.Auth() && e != nil && e.withheld != "" {
 		return fmt.Sprintf("unauthorized%s: our credentials were not sent: the card's interface is on %s, "+
 			"another origin than the configured url; if you trust it, add %q to allowed_hosts",
 			statusWords(status, code), e.withheld, e.withheld)
 	}
-	switch k {
-	case kindTooLarge:
+	switch c {
+	case a2aerr.TooLarge:
 		return "response too large: " + inner + " (raise max_message_bytes if this agent legitimately sends more)"
-	case kindStalled:
+	case a2aerr.Stalled:
 		return "stream stalled: " + inner + " (the agent is trickling bytes or hung; sweeps keep the task up to date)"
-	case kindTLS:
+	case a2aerr.TLS:
 		if strings.Contains(inner, "server gave HTTP response to HTTPS client") {
 			return fmt.Sprintf("TLS failed: %s answers in plain http, not https (use an http:// URL for this agent)", orUnknown(url))
 		}
 		return "TLS failed: " + inner + " (check the certificate, or whether the agent speaks https)"
-	case kindUnauthenticated:
+	case a2aerr.Unauthenticated:
 		return fmt.Sprintf("unauthorized%s: the agent did not accept our credentials (check the token configured for this agent)", statusWords(status, code))
-	case kindForbidden:
+	case a2aerr.Forbidden:
 		return fmt.Sprintf("forbidden%s: these credentials may not do this", statusWords(status, code))
-	case kindCanceled:
+	case a2aerr.Canceled:
 		return "canceled"
-	case kindCut:
+	case a2aerr.Cut:
 		return "connection cut: the agent closed the connection in the middle of an answer (it may have restarted or crashed; the watcher asks again)"
-	case kindTimeout:
+	case a2aerr.Timeout:
 		return "timed out: the agent did not answer in time (it may be overloaded or hanging)"
-	case kindUnreachable:
+	case a2aerr.Unreachable, a2aerr.NoAnswer:
 		return fmt.Sprintf("unreachable: %s (is the agent running at %s?)", inner, orUnknown(url))
-	case kindCardNotFound:
+	case a2aerr.CardNotFound:
 		return fmt.Sprintf("card not found (404 at %s): is the URL the agent's base URL, or is card_path needed?", orUnknown(url))
-	case kindNotACard:
+	case a2aerr.NotACard:
 		return fmt.Sprintf("not an agent card: %s answered with %s (is the URL the agent's base URL, or is card_path needed?)",
 			orUnknown(url), strings.TrimPrefix(inner, ErrNotACard.Error()+": "))
-	case kindVersion:
+	case a2aerr.Version:
 		return "version not supported: " + inner + " (set protocol or binding for this agent, or check its card)"
-	}
-	switch {
-	case errors.Is(err, a2a.ErrTaskNotFound):
+	case a2aerr.TaskNotFound:
 		return "task not found: it may have expired, or these credentials cannot see it"
-	case errors.Is(err, a2a.ErrTaskNotCancelable):
+	case a2aerr.NotCancelable:
 		return "the task cannot be canceled: it has already ended"
-	case strings.Contains(inner, "already in progress"):
+	case a2aerr.InProgress:
 		return "this agent expects out-of-band authorization: it refuses messages while the task's execution runs (" + inner + ")"
-	case errors.Is(err, a2a.ErrUnsupportedOperation):
+	case a2aerr.Unsupported:
 		return "the agent does not support this operation: " + inner
-	case errors.Is(err, a2a.ErrInvalidParams), errors.Is(err, a2a.ErrInvalidRequest):
+	case a2aerr.Invalid, a2aerr.TaskEnded:
 		return "the agent rejected the request as invalid: " + inner
-	}
-	if classify(err) == kindProtocol {
+	case a2aerr.Protocol:
 		return "protocol error: the agent's answer is not valid A2A" + statusWords(status, code) + ": " + inner
 	}
 	if code != 0 {

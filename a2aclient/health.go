@@ -3,6 +3,7 @@ package a2aclient
 import (
 	"time"
 
+	"a2atop/a2aclient/a2aerr"
 	"a2atop/model"
 )
 
@@ -41,10 +42,10 @@ func (w *watcher) fail(err error) time.Duration {
 	w.mu.Unlock()
 	d := w.backoff()
 	state := model.HealthBackoff
-	switch classify(err) {
-	case kindUnreachable, kindTimeout, kindTLS:
+	switch c := a2aerr.Classify(err); {
+	case c.Network():
 		state = model.HealthUnreachable
-	case kindUnauthenticated, kindForbidden:
+	case c.Auth():
 		state = model.HealthUnauthorized
 	}
 	msg := Describe(err)
@@ -81,12 +82,14 @@ func (w *watcher) succeed() {
 // fresh, so the state stays up (an unauthorized state would mark them
 // stale) and the words say what to fix.
 func (w *watcher) noteStreamError(err error) {
-	switch classify(err) {
-	case kindTooLarge, kindProtocol, kindStalled, kindOther:
-	case kindUnauthenticated, kindForbidden:
-		w.log.Warn("stream refused for our credentials", "err", Describe(err))
-	default:
+	switch c := a2aerr.Classify(err); {
+	case c.Network(), c == a2aerr.Canceled, c == a2aerr.Cut, c == a2aerr.Version,
+		c == a2aerr.CardNotFound, c == a2aerr.NotACard:
+		// Not the stream's own fault: the round's next call meets it too
+		// and the agent's row says so then (or the stream was ours to end).
 		return
+	case c.Auth():
+		w.log.Warn("stream refused for our credentials", "err", Describe(err))
 	}
 	w.mu.Lock()
 	w.streamErr, w.streamErrAt = "stream: "+Describe(err), time.Now()

@@ -277,37 +277,3 @@ func TestHostilePeer(t *testing.T) {
 		t.Errorf("capture lacks the CancelTask exchange with code -32050: %+v", m.Capture("badsse"))
 	}
 }
-
-// A REST server that takes :subscribe only as GET (as the proto says)
-// answers the SDK's POST with 405: the RoundTripper retries with GET.
-func TestRESTSubscribeFallsBackToGET(t *testing.T) {
-	var gets atomic.Int32
-	getOnly := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if strings.HasSuffix(r.URL.Path, ":subscribe") {
-				if r.Method == http.MethodPost {
-					http.Error(w, "use GET", http.StatusMethodNotAllowed)
-					return
-				}
-				gets.Add(1)
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
-	a := startAgent(t, kindREST, true, getOnly)
-	_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
-	held := a.send(t, "hold")
-	c.waitFor(t, "streaming over GET", 5*time.Second, func(evs []model.Event) bool {
-		h := lastHealth(evs, "a")
-		return gets.Load() > 0 && h != nil && h.State == model.HealthStreaming
-	})
-	a.exec.release()
-	c.waitFor(t, "completion over the stream", 5*time.Second, func(evs []model.Event) bool {
-		for _, e := range evs {
-			if e.Kind == model.EventStatus && e.Status.TaskID == held && e.Status.Status.State == a2a.TaskStateCompleted {
-				return true
-			}
-		}
-		return false
-	})
-}

@@ -78,7 +78,7 @@ func (m *Manager) Capture(agent string) []model.Exchange {
 	if w == nil {
 		return nil
 	}
-	return w.c.rt.ring.snapshot(w.c.rt.red)
+	return w.c.ring.snapshot(w.c.red)
 }
 
 // Watch adds a task to the agent's watched set: it is polled (or swept)
@@ -151,7 +151,7 @@ func (m *Manager) Reply(ctx context.Context, agent string, msg *a2a.Message) (*a
 		return nil, err
 	}
 	if w.o.ReadOnly {
-		return nil, &Error{Agent: agent, Op: "SendMessage", URL: w.o.URL, Err: ErrReadOnly, red: w.c.rt.red}
+		return nil, &Error{Agent: agent, Op: "SendMessage", URL: w.o.URL, Err: ErrReadOnly, red: w.c.red}
 	}
 	if msg == nil || msg.ID == "" {
 		return nil, &Error{Agent: agent, Op: "SendMessage", Err: fmt.Errorf("%w: the message needs a messageId", a2a.ErrInvalidParams)}
@@ -184,7 +184,7 @@ func (m *Manager) Cancel(ctx context.Context, agent string, id a2a.TaskID) (*a2a
 		return nil, err
 	}
 	if w.o.ReadOnly {
-		return nil, &Error{Agent: agent, Op: "CancelTask", URL: w.o.URL, Err: ErrReadOnly, red: w.c.rt.red}
+		return nil, &Error{Agent: agent, Op: "CancelTask", URL: w.o.URL, Err: ErrReadOnly, red: w.c.red}
 	}
 	var t *a2a.Task
 	cerr := w.call(ctx, "CancelTask", func(ctx context.Context, cl *sdk.Client) (err error) {

@@ -373,18 +373,50 @@ func (a *testAgent) stop() {
 }
 
 // other is "another client": a bare SDK client that creates tasks.
-func (a *testAgent) other(t testing.TB) *sdk.Client {
+func (a *testAgent) other(t testing.TB) *sdk.Client { return a.bare(t, nil) }
+
+// bare is the SDK's own client for the agent, on an http.Client whose
+// Transport is rt (nil: net/http's default), with none of our layers: what
+// the SDK does alone.
+func (a *testAgent) bare(t testing.TB, rt http.RoundTripper) *sdk.Client {
 	t.Helper()
+	hc := &http.Client{Transport: rt}
 	cl, err := sdk.NewFromCard(t.Context(), a.card,
-		sdk.WithJSONRPCTransport(&http.Client{}), sdk.WithRESTTransport(&http.Client{}),
+		sdk.WithJSONRPCTransport(hc), sdk.WithRESTTransport(hc),
 		grpcv1.WithGRPCTransport(grpc.WithTransportCredentials(insecure.NewCredentials())),
-		a2av0.WithJSONRPCTransport(a2av0.JSONRPCTransportConfig{Client: &http.Client{}}),
-		a2av0.WithRESTTransport(a2av0.RESTTransportConfig{Client: &http.Client{}}))
+		a2av0.WithJSONRPCTransport(a2av0.JSONRPCTransportConfig{Client: hc}),
+		a2av0.WithRESTTransport(a2av0.RESTTransportConfig{Client: hc}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cl.Destroy() })
 	return cl
+}
+
+// requestLog is a RoundTripper over net/http's default that keeps every
+// request it sends.
+type requestLog struct {
+	mu   sync.Mutex
+	reqs []*http.Request
+}
+
+func (l *requestLog) RoundTrip(r *http.Request) (*http.Response, error) {
+	l.mu.Lock()
+	l.reqs = append(l.reqs, r.Clone(r.Context()))
+	l.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// last returns the last request whose URL path ends in suffix.
+func (l *requestLog) last(suffix string) *http.Request {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := len(l.reqs) - 1; i >= 0; i-- {
+		if strings.HasSuffix(l.reqs[i].URL.Path, suffix) {
+			return l.reqs[i]
+		}
+	}
+	return nil
 }
 
 // send creates a task from text with another client and returns its id.
@@ -405,6 +437,24 @@ func (a *testAgent) send(t testing.TB, text string) a2a.TaskID {
 		t.Fatalf("send %q: got %T", text, res)
 	}
 	return task.ID
+}
+
+// stored waits until the agent holds task id in state st, as another
+// client reads it with GetTask, and returns the task.
+func (a *testAgent) stored(t testing.TB, id a2a.TaskID, st a2a.TaskState) *a2a.Task {
+	t.Helper()
+	cl := a.other(t)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, err := cl.GetTask(t.Context(), &a2a.GetTaskRequest{ID: id})
+		if err == nil && got.Status.State == st {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: task %s is %v (%v), want %s", a.kind, id, got, err, st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // createInStore adds a task straight into the store (while the server is

@@ -102,8 +102,9 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 			w.markNoStream(id)
 			return
 		}
-		// Still active: "no active execution" (-32001 from Go servers)
-		// with nothing received means nobody runs it now; leave it to sweeps.
+		// Still active, and refused with nothing received (a Go server's
+		// "no active execution", no_active_execution.go): nobody runs it
+		// now; leave it to sweeps until its state or timestamp changes.
 		if got == 0 && serr != nil {
 			w.markNoStream(id)
 			return
@@ -117,16 +118,6 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 			return
 		}
 	}
-}
-
-// normalRefusal tells a subscribe refusal that is no fault from one to
-// show on the agent's row, once GetTask has told what the task is now:
-// Go servers answer -32001 (TaskNotFound) "no active execution" for a task
-// they hold but run nothing for (INPUT_REQUIRED, AUTH_REQUIRED, orphaned),
-// and spec §3.1.6 has UnsupportedOperation for a task already terminal.
-func normalRefusal(serr error, now *a2a.Task) bool {
-	return errors.Is(serr, a2a.ErrTaskNotFound) ||
-		errors.Is(serr, a2a.ErrUnsupportedOperation) && model.ClassOf(now.Status.State) == model.ClassTerminal
 }
 
 func (w *watcher) markNoStream(id a2a.TaskID) {

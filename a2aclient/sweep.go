@@ -10,6 +10,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 
+	"a2atop/a2aclient/a2aerr"
 	"a2atop/model"
 )
 
@@ -56,7 +57,7 @@ func (w *watcher) round(ctx context.Context) error {
 			w.forceFull = true // the resweep after an overflow is still owed
 			w.mu.Unlock()
 		}
-		switch k := classify(err); {
+		switch c := a2aerr.Classify(err); {
 		case err == nil:
 			w.setDenied(false)
 		case errors.Is(err, a2a.ErrUnsupportedOperation):
@@ -64,7 +65,7 @@ func (w *watcher) round(ctx context.Context) error {
 			w.listing, w.noListing = false, noListingUnsupported
 			w.mu.Unlock()
 			err, pollAll = nil, true
-		case (k == kindUnauthenticated || k == kindForbidden) && isA2AAuthError(err):
+		case c.Auth() && isA2AAuthError(err):
 			// The agent understood us and refuses the listing (-31401 /
 			// -31403, or their REST/gRPC forms): GetTask may still work.
 			w.setDenied(true)
@@ -110,7 +111,7 @@ func (w *watcher) sweep(ctx context.Context, full bool) error {
 	if !full && !w.hwm.IsZero() {
 		after := w.hwm.Add(-sweepOverlap)
 		req.StatusTimestampAfter = &after
-		ctx = context.WithValue(ctx, afterKey{}, after)
+		ctx = withSweepAfter(ctx, after)
 	}
 	w.mu.Unlock()
 	var newest time.Time

@@ -145,7 +145,7 @@ func FuzzSSEAccounting(f *testing.F) {
 	f.Add([]byte("id: 1\ndata: abc\n\n\n\ndata: defgh\n\n"), uint8(1))
 	f.Fuzz(func(t *testing.T, stream []byte, step uint8) {
 		want := maxEvent(stream)
-		b := &body{t: &captureTransport{max: 1 << 30}, sse: true, rec: &record{}}
+		b := &limitedBody{max: 1 << 30, sse: true}
 		largest := int64(0)
 		chunk := int(step%16) + 1
 		for p := stream; len(p) > 0; {

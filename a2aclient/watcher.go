@@ -14,6 +14,7 @@ import (
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 
+	"a2atop/a2aclient/a2aerr"
 	"a2atop/model"
 )
 
@@ -105,8 +106,7 @@ func (w *watcher) run(ctx context.Context) {
 			return
 		}
 		if err != nil {
-			switch classify(err) {
-			case kindUnreachable, kindTimeout, kindTLS, kindVersion:
+			if c := a2aerr.Classify(err); c.Network() || c == a2aerr.Version {
 				w.dropClient() // re-resolve the card when it comes back
 			}
 			if !w.sleep(ctx, w.fail(err)) {
@@ -148,6 +148,9 @@ func jitter(d time.Duration) time.Duration {
 	return d*9/10 + rand.N(d/5+1)
 }
 
+// backoff is how long to wait after w.failures failed attempts in a row:
+// doubling from a second (or the sweep interval, if shorter) up to
+// maxBackoff, the second half of it at random.
 func (w *watcher) backoff() time.Duration {
 	base := min(time.Second, w.o.SweepInterval)
 	d := base << min(w.failures-1, 16)
@@ -212,10 +215,10 @@ func (w *watcher) wrap(op, url string, pr *probe, err error) error {
 	if err == nil {
 		return nil
 	}
-	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.rt.red}
+	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.red}
 	if pr != nil {
-		s, c, u := pr.get()
-		e.Status, e.Code, e.GRPC = s, c, pr.grpcCode()
+		s, c, u, g := pr.get()
+		e.Status, e.Code, e.GRPC = s, c, g
 		if u != "" {
 			e.URL = u
 		}
@@ -246,7 +249,7 @@ func (w *watcher) currentInfo() *model.AgentInfo {
 func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Context, cl *sdk.Client) error) error {
 	cl := w.getClient()
 	if cl == nil {
-		return &Error{Agent: w.o.Name, Op: op, URL: w.o.URL, Err: errNotConnected, red: w.c.rt.red}
+		return &Error{Agent: w.o.Name, Op: op, URL: w.o.URL, Err: errNotConnected, red: w.c.red}
 	}
 	ctx, cancel := context.WithTimeout(ctx, w.o.CallTimeout)
 	defer cancel()
@@ -254,7 +257,11 @@ func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Contex
 	return w.wrap(op, "", pr, f(ctx, cl))
 }
 
-// The listing notes of agents that cannot list tasks at all.
+// The listing notes of agents that cannot list tasks at all. A2A 0.3
+// JSON-RPC has no ListTasks (the SDK answers ErrUnsupportedOperation
+// without a request): such agents are polled over the tasks we know
+// (AgentOptions.Tasks, Watch, replies, streams, and the tasks other tasks
+// say they wait on, chain_follow.go).
 const (
 	noListing03          = "no task listing (A2A 0.3)"
 	noListingUnsupported = "no task listing (the agent does not support ListTasks)"

@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/a2aclient/a2aerr"
 )
 
 func TestBuildReply(t *testing.T) {
@@ -145,6 +149,13 @@ func TestClassify(t *testing.T) {
 		{"timeout", &sentErr{err: context.DeadlineExceeded}, "", ProblemTimeout},
 		{"refused", &sentErr{err: syscall.ECONNREFUSED}, "", ProblemUnreachable},
 		{"reset", errors.New("connection reset by peer"), "", ProblemNoAnswer},
+		// The shared vocabulary's classes: a refusal to send from a
+		// read-only agent is read-only, whoever made it; an answer the
+		// agent began but did not finish leaves the outcome unknown.
+		{"agent read-only", &sentErr{err: fmt.Errorf("agent %q: %w", "a", a2aerr.ErrReadOnly)}, "", ProblemReadOnly},
+		{"session read-only", fmt.Errorf("agent %q is configured read_only: %w", "a", ErrReadOnly), "", ProblemReadOnly},
+		{"timeout after the headers", &sentErr{err: fmt.Errorf("failed to decode response: %w", context.DeadlineExceeded), status: 200}, "", ProblemTimeout},
+		{"reset after the headers", &sentErr{err: &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}, status: 200}, "", ProblemNoAnswer},
 	} {
 		if got := classify(tc.err, tc.state); got != tc.want {
 			t.Errorf("%s: classify = %q, want %q", tc.name, got, tc.want)

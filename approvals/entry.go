@@ -6,7 +6,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
 
-// Record types in the journal file (see the package doc).
+// Record types in the journal file (see record).
 const (
 	recDecision = "decision"
 	recRetry    = "retry"
@@ -14,7 +14,29 @@ const (
 	recState    = "state"
 )
 
-// record is one line of the journal file.
+// record is one line of the journal file: one JSON object per line
+// (JSONL), in a file of mode 0600, each fsynced before the call that wrote
+// it returns; a line torn by a crash is skipped when the journal is read
+// back. Every record has "v" (format version, 1), "type", "id" (the
+// decision's messageId, which ties records together) and "at" (RFC 3339,
+// when it was written). The types:
+//
+//   - "decision", written before anything is sent: agent, task, context,
+//     kind ("reply", "approve", "deny", "follow-up"), prompt (the status
+//     timestamp, or "message:ID" of the status message, the operator
+//     answered), state (the task's state when decided), parts (as sent),
+//     reason, approver (user@host), refs (referenceTaskIds: a follow-up
+//     names the ended task), attempt 1.
+//   - "retry": the operator confirmed sending the same decision again,
+//     with the same messageId: approver, attempt (2, 3, …).
+//   - "outcome": what a send, check or reconcile achieved: result, state
+//     (what the agent returned or GetTask showed), problem, error, via
+//     ("send", "check", "reconcile"), attempt.
+//   - "state": the agent's state change, a separate fact from the human
+//     decision (spec §7.6.4: a state change is not a grant): agent, task,
+//     from, to, source ("reply", "get", "fleet"), note. Its id is empty
+//     when no decision of ours is involved (a task resumed out of band
+//     while a reply was being written).
 type record struct {
 	V        int              `json:"v"`
 	Type     string           `json:"type"`

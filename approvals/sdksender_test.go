@@ -10,6 +10,8 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
+
+	"a2atop/a2aclient/a2aerr"
 )
 
 // sdkSender is a small Sender over the SDK's client for these tests (the
@@ -124,12 +126,7 @@ func wrapErr(err error, status int) error {
 	code := 0
 	var ae *a2a.Error
 	if errors.As(err, &ae) {
-		for _, s := range sentinelCodes {
-			if errors.Is(err, s.err) {
-				code = s.code
-				break
-			}
-		}
+		code = a2aerr.SentinelCode(err)
 	}
 	if status == http.StatusOK {
 		status = 0

@@ -3,11 +3,10 @@ package approvals
 import (
 	"context"
 	"errors"
-	"net"
-	"strings"
-	"syscall"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/a2aclient/a2aerr"
 )
 
 // Sender is what approvals needs from the network: send a message on an
@@ -16,19 +15,14 @@ import (
 // satisfied by *a2aclient.Manager. Reply returns a nil task when the agent
 // answered with a Message.
 //
-// Errors should wrap the SDK's a2a sentinel errors (errors.Is(err,
-// a2a.ErrTaskNotFound)) and context.DeadlineExceeded, and may implement
-// RPCCode() int and HTTPStatus() int; approvals classifies through those.
+// Its errors are classified with a2aerr.Classify: they should wrap the
+// SDK's a2a sentinels (errors.Is(err, a2a.ErrTaskNotFound)) and
+// context.DeadlineExceeded, and may carry the wire's facts through the
+// methods a2aerr reads (RPCCode, HTTPStatus, GRPCCode).
 type Sender interface {
 	Reply(ctx context.Context, agent string, msg *a2a.Message) (*a2a.Task, error)
 	Get(ctx context.Context, agent string, id a2a.TaskID, historyLength int, withArtifacts bool) (*a2a.Task, error)
 }
-
-// rpcCoder is implemented by errors that carry the JSON-RPC error code.
-type rpcCoder interface{ RPCCode() int }
-
-// httpStatuser is implemented by errors that carry the HTTP status.
-type httpStatuser interface{ HTTPStatus() int }
 
 // Problem names why a send did not simply succeed. The zero value,
 // ProblemNone, means there was no problem.
@@ -56,7 +50,9 @@ const (
 // Errors callers can test for with errors.Is.
 var (
 	// ErrReadOnly is returned by every write when the service is read-only.
-	ErrReadOnly = errors.New("read-only mode: a2atop sends nothing to agents; restart without --read-only to answer")
+	// It is a refusal of the shared vocabulary's read-only class:
+	// errors.Is(ErrReadOnly, a2aerr.ErrReadOnly) holds.
+	ErrReadOnly = a2aerr.NewReadOnly("read-only mode: a2atop sends nothing to agents; restart without --read-only to answer")
 	// ErrAlreadyDecided is returned when the prompt already has a decision
 	// in the journal and the operator has not confirmed a second one.
 	ErrAlreadyDecided = errors.New("this prompt already has a decision in the journal; confirm again to send another")
@@ -80,89 +76,38 @@ var (
 	ErrUnknownDecision = errors.New("no decision with this messageId in the journal")
 )
 
-// rpcCode returns the JSON-RPC code the error carries, or the code its a2a
-// sentinel stands for when the transport did not expose it.
-func rpcCode(err error) int {
-	var c rpcCoder
-	if errors.As(err, &c) && c.RPCCode() != 0 {
-		return c.RPCCode()
-	}
-	for _, s := range sentinelCodes {
-		if errors.Is(err, s.err) {
-			return s.code
-		}
-	}
-	return 0
-}
-
-// sentinelCodes maps the SDK's sentinels to their JSON-RPC codes (spec §9.5).
-var sentinelCodes = []struct {
-	err  error
-	code int
-}{
-	{a2a.ErrTaskNotFound, -32001}, {a2a.ErrTaskNotCancelable, -32002},
-	{a2a.ErrUnsupportedOperation, -32004}, {a2a.ErrUnsupportedContentType, -32005},
-	{a2a.ErrInvalidAgentResponse, -32006}, {a2a.ErrVersionNotSupported, -32009},
-	{a2a.ErrUnauthenticated, -31401}, {a2a.ErrUnauthorized, -31403},
-	{a2a.ErrInvalidParams, -32602}, {a2a.ErrInternalError, -32603},
-	{a2a.ErrMethodNotFound, -32601}, {a2a.ErrInvalidRequest, -32600},
-}
-
-// httpStatus returns the HTTP status the error carries, or 0.
-func httpStatus(err error) int {
-	var h httpStatuser
-	if errors.As(err, &h) {
-		return h.HTTPStatus()
-	}
-	return 0
-}
-
-// answered reports whether the agent certainly received and answered the
-// request (an RPC error code or an HTTP status), or certainly never got it
-// (connection refused). Anything else — a timeout, a reset, a cut
-// connection — leaves the outcome unknown.
-func answered(err error) (got bool, delivered bool) {
-	if rpcCode(err) != 0 || httpStatus(err) != 0 {
-		return true, true
-	}
-	if errors.Is(err, syscall.ECONNREFUSED) {
-		return true, false
-	}
-	var dnsErr *net.DNSError
-	if errors.As(err, &dnsErr) {
-		return true, false
-	}
-	return false, false
-}
-
-// classify names the problem in err. state is the task's state when the
-// decision was made; it tells the Go SDK's "already in progress" refusal
-// of an AUTH_REQUIRED task apart from other internal errors.
+// classify names the problem in err, from its class in the shared
+// vocabulary. state is the task's state when the decision was made: the
+// Go SDK's "already in progress" refusal of a message is out-of-band
+// authorization only on an AUTH_REQUIRED task. Whatever else the agent
+// answered (a JSON-RPC code, an HTTP status) refused the message; an
+// error with no answer leaves the outcome unknown.
 func classify(err error, state a2a.TaskState) Problem {
-	code, status := rpcCode(err), httpStatus(err)
-	msg := strings.ToLower(err.Error())
-	switch {
-	case err == nil:
+	if err == nil {
 		return ProblemNone
-	case errors.Is(err, ErrReadOnly):
-		return ProblemReadOnly
-	case status == 401 || status == 403 || code == -31401 || code == -31403:
-		return ProblemUnauthorized
-	case code == -32001:
-		return ProblemNotFound
-	case code == -32004:
-		return ProblemTaskEnded
-	case code == -32602 && strings.Contains(msg, "terminal state"):
-		return ProblemTaskEnded // the Go SDK server's answer to a message on an ended task
-	case code == -32603 && strings.Contains(msg, "already in progress") && state == a2a.TaskStateAuthRequired:
-		return ProblemOutOfBand
-	case code != 0 || status != 0:
-		return ProblemRejected
-	case errors.Is(err, context.DeadlineExceeded):
-		return ProblemTimeout
 	}
-	if got, delivered := answered(err); got && !delivered {
+	switch a2aerr.Classify(err) {
+	case a2aerr.ReadOnly:
+		return ProblemReadOnly
+	case a2aerr.Unauthenticated, a2aerr.Forbidden:
+		return ProblemUnauthorized
+	case a2aerr.TaskNotFound:
+		return ProblemNotFound
+	case a2aerr.Unsupported, a2aerr.TaskEnded:
+		return ProblemTaskEnded
+	case a2aerr.InProgress:
+		if state == a2a.TaskStateAuthRequired {
+			return ProblemOutOfBand
+		}
+	case a2aerr.Timeout:
+		return ProblemTimeout
+	case a2aerr.Unreachable:
 		return ProblemUnreachable
+	case a2aerr.NoAnswer:
+		return ProblemNoAnswer
+	}
+	if a2aerr.Answered(err) {
+		return ProblemRejected
 	}
 	return ProblemNoAnswer
 }

@@ -190,6 +190,33 @@ func (w *refWriter) finish() {
 	}
 }
 
+// TestSDKDropsReferenceTaskIdsOn03REST documents what
+// rest03_reference_task_ids.go works around: the SDK v2.4.0's A2A 0.3
+// HTTP+JSON client, alone, sends a message without its referenceTaskIds
+// and decodes the messages of a conformant agent's answers without
+// theirs. It fails the day the SDK keeps them: delete
+// rest03_reference_task_ids.go then.
+func TestSDKDropsReferenceTaskIdsOn03REST(t *testing.T) {
+	rs := &refServer{}
+	a := startAgent(t, kindLegacyREST, false, rs.wrap)
+	rs.exec.Store(a.exec)
+	ended := a.send(t, "done")
+	bare := a.other(t)
+	ctx := t.Context()
+
+	msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("ask"))
+	msg.ReferenceTasks = []a2a.TaskID{ended}
+	if _, err := bare.SendMessage(ctx, &a2a.SendMessageRequest{Message: msg}); err != nil {
+		t.Fatal(err)
+	}
+	waiting := a.send(t, "ref:"+string(ended))
+	st := a.stored(t, waiting, a2a.TaskStateAuthRequired).Status.Message
+	if sent := rs.sentRefs(msg.ID); sent != nil || st == nil || a.exec.refsOf(st.ID) == nil || st.ReferenceTasks != nil {
+		t.Fatalf("bare SDK over 0.3 HTTP+JSON: sent referenceTaskIds %v, decoded the status message with %v; "+
+			"pinned: none sent, none decoded though the answer carries them", sent, st)
+	}
+}
+
 // TestReferenceTaskIdsEveryHTTPBinding: referenceTaskIds survive both ways
 // on every HTTP binding, including A2A 0.3 HTTP+JSON, where the SDK v2.4.0
 // drops them (refFix puts them back): the follow-up we send names the
@@ -205,6 +232,10 @@ func TestReferenceTaskIdsEveryHTTPBinding(t *testing.T) {
 			rs.exec.Store(a.exec)
 			base := a.send(t, "ask")
 			chained := a.send(t, "chain:"+string(base))
+			// Working and naming base before the watcher looks: a stream
+			// opened earlier would get the reference in a status update,
+			// not in its snapshot.
+			a.stored(t, chained, a2a.TaskStateWorking)
 			o := fast("a", a.url())
 			o.Tasks = []a2a.TaskID{base, chained}
 			m, c := runManager(t, []AgentOptions{o}, Options{})

@@ -9,7 +9,36 @@ import (
 	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/a2aclient/a2aerr"
 )
+
+// restErrorBodies makes an HTTP error answer that names an A2A error
+// readable by the SDK. The SDK's REST client (github.com/a2aproject/a2a-go/v2
+// v2.4.0, internal/rest FromRESTError) reads an error body only when its
+// Content-Type starts with application/json and only as a google.rpc.Status
+// whose ErrorInfo has domain a2a-protocol.org and string metadata; the JS
+// SDK (and spec §11.1) send application/a2a+json, the SDK's own 0.3 REST
+// server sends application/problem+json, and spec §6.4 shows RFC 9457
+// problem details whose "type" names the error. Anything else becomes
+// a2a.ErrServerError, and TaskNotFound, TaskNotCancelable or
+// UnsupportedOperation lose their meaning. So when the body names a known
+// A2A reason, the SDK gets it as application/json google.rpc.Status with a
+// clean ErrorInfo; the capture below keeps the bytes as they came.
+// TestSDKReadsOnlyJSONErrorBodies pins the SDK's side: the day it fails,
+// the SDK reads these answers itself and this file can go.
+type restErrorBodies struct{ next http.RoundTripper }
+
+func restErrorBodiesLayer(next http.RoundTripper) http.RoundTripper { return restErrorBodies{next} }
+
+// RoundTrip implements http.RoundTripper.
+func (t restErrorBodies) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err == nil && !isSSE(resp) {
+		fixRESTError(resp)
+	}
+	return resp, err
+}
 
 // restErrorBytes bounds how much of an HTTP error body is read to
 // recover its A2A error; a longer body goes to the SDK as it is.
@@ -23,24 +52,15 @@ const (
 // a2aReasons maps an ErrorInfo reason (TASK_NOT_FOUND, ...) to the SDK's
 // sentinel, with the SDK's own spelling of each reason.
 var a2aReasons = func() map[string]error {
-	m := make(map[string]error, len(sentinelCodes))
-	for _, c := range sentinelCodes {
-		m[a2a.ErrorReason(c.err)] = c.err
+	m := map[string]error{}
+	for _, err := range a2aerr.Sentinels() {
+		m[a2a.ErrorReason(err)] = err
 	}
 	return m
 }()
 
-// fixRESTError makes an HTTP error answer that names an A2A error
-// readable by the SDK. The SDK v2.4.0 parses REST error bodies only when
-// Content-Type starts with application/json and only a google.rpc.Status
-// whose ErrorInfo has domain a2a-protocol.org and string metadata; the JS
-// SDK (and spec §11.1) send application/a2a+json, the SDK's own 0.3 REST
-// server sends application/problem+json, and spec §6.4 shows RFC 9457
-// problem details whose "type" names the error. Anything else gives
-// ErrServerError, and TaskNotFound, TaskNotCancelable or
-// UnsupportedOperation lose their meaning. So when the body names a known
-// A2A reason, the SDK gets it as application/json google.rpc.Status with a
-// clean ErrorInfo; the capture keeps the bytes as they came.
+// fixRESTError re-presents resp, when it is an error answer whose body
+// names a known A2A reason, as the google.rpc.Status the SDK reads.
 func fixRESTError(resp *http.Response) {
 	if resp.StatusCode < 400 || resp.Body == nil {
 		return

@@ -1,0 +1,58 @@
+package a2aclient
+
+import (
+	"net/http"
+	"strings"
+)
+
+// layer is one concern of the HTTP edge: it wraps the RoundTripper below
+// it (nearer the wire).
+type layer func(next http.RoundTripper) http.RoundTripper
+
+// newTransport returns the http.RoundTripper under the SDK's JSON-RPC and
+// REST clients for the agent of c (the card resolver uses it too): a
+// chain of small RoundTrippers, one concern each, listed here from the
+// SDK down to the wire.
+//
+// The order is what makes each of them right:
+//   - the layers that change a request (statusTimestampAfter and the 0.3
+//     referenceTaskIds rewrite) or send one more (subscribeGET) are above
+//     the origin guard, so the guard sees every request as it leaves, and
+//     the capture and the byte count below it see it as it was sent;
+//   - the capture is below every layer that changes a response
+//     (restErrorBodies re-presents error bodies, rest03Refs reads bodies
+//     for what the SDK drops), so it keeps the bytes as the agent sent
+//     them, and above limits, so it records the limit a body broke;
+//   - limits wraps each body as it comes off the wire: every layer above
+//     that reads bodies (the capture, the probe, restErrorBodies' read of
+//     an error body, rest03Refs) reads at most MaxMessageBytes, and none
+//     waits on an SSE event the agent stopped sending half-way;
+//   - the probe is below subscribeGET, so it hears every attempt of a call
+//     and the last one is what the call reports;
+//   - wireCount is last: it counts each attempt as it went on the wire.
+//
+// A new concern of the edge (a credential that refreshes itself, a memory
+// bound) is one more layer in this list, in a file of its own.
+func newTransport(c *conn, base http.RoundTripper) http.RoundTripper {
+	layers := []layer{
+		statusTimestampAfterLayer, // REST ListTasks: the parameter the SDK does not send
+		rest03RefsLayer,           // A2A 0.3 HTTP+JSON: referenceTaskIds the SDK drops
+		restErrorBodiesLayer,      // REST errors in media types and shapes the SDK cannot read
+		subscribeGETLayer,         // REST :subscribe answered 405 to POST: once more as GET
+		probeLayer,                // the call learns the HTTP status and the JSON-RPC code
+		c.originGuardLayer,        // secret headers only to the configured origins
+		c.captureLayer,            // the raw view
+		c.limitsLayer,             // MaxMessageBytes, stalled SSE events
+		c.wireCountLayer,          // bytes on the wire
+	}
+	rt := base
+	for i := len(layers) - 1; i >= 0; i-- {
+		rt = layers[i](rt)
+	}
+	return rt
+}
+
+// isSSE reports whether resp is an SSE stream.
+func isSSE(resp *http.Response) bool {
+	return strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+}
