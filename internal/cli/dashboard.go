@@ -72,8 +72,8 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		Bell:     cfg.Bell,
 		Theme:    theme.New(theme.Options{Mode: mode}),
 		Logger:   log,
-		Inbox:    inbox.New(svc, views),
-		Journal:  inbox.NewJournal(svc, views),
+		Inbox:    inbox.InboxFactory(svc, views),
+		Journal:  inbox.JournalFactory(svc, views),
 		Output:   st.Out,
 	})
 	if started != nil {
