@@ -45,6 +45,7 @@ func (f *Fleet) Apply(batch []Event) ApplyResult {
 		f.apply(&batch[i])
 	}
 	f.evictOverfull()
+	f.trimOverBudget()
 	res := f.res
 	for i, t := range f.touched {
 		in := t.Class == ClassInterrupted && !t.removed
@@ -158,6 +159,7 @@ func (f *Fleet) applyStatus(ev *Event) {
 	}
 	t.fp = 0
 	f.setStatus(t, st, ev)
+	f.account(t, statusSize(t, st.Message), int(t.restBytes))
 	if t.State == a2a.TaskStateCompleted {
 		t.Hint = hintOf(t.Snapshot.Artifacts)
 	}
@@ -180,9 +182,11 @@ func (f *Fleet) applyArtifact(ev *Event) {
 		f.violation(t)
 		return
 	}
+	art0 := t.artBytes
 	if !f.mergeArtifact(t, ae) {
 		return
 	}
+	f.accountArtifacts(t, t.artBytes-art0)
 	if t.State == a2a.TaskStateCompleted {
 		t.Hint = hintOf(t.Snapshot.Artifacts)
 	}

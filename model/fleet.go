@@ -61,16 +61,19 @@ type Task struct {
 	// the Task within 320 bytes, a size class whose objects are 64-byte
 	// aligned, so the two lines above are two lines.
 
-	twin     *Task  // the next task in the same Fleet.byID chain
-	slot     uint32 // index in Fleet.slots
-	heldIdx  int32  // index in agent.held
-	seq      uint64 // creation order, unique: the last sort tie-break
-	ixUpd    int64  // -Updated in ns, as indexed
-	ixSince  int64  // Since in ns, as indexed
-	artBytes int    // artifact bytes held (estimate), against MaxArtifactBytes
-	indexed  bool   // the pane indexes hold it under ixClass, ixUpd, ixSince
-	ixClass  Class
-	artFull  bool // an artifact was cut: later append chunks are dropped
+	twin      *Task  // the next task in the same Fleet.byID chain
+	slot      uint32 // index in Fleet.slots
+	heldIdx   int32  // index in agent.held
+	seq       uint64 // creation order, unique: the last sort tie-break
+	ixUpd     int64  // -Updated in ns, as indexed
+	ixSince   int64  // Since in ns, as indexed
+	artBytes  int    // artifact bytes held (estimate), against MaxArtifactBytes
+	msgBytes  int32  // bytes held by the status message (estimate), against MaxAgentBytes
+	restBytes int32  // bytes held by history and metadata (estimate)
+	indexed   bool   // the pane indexes hold it under ixClass, ixUpd, ixSince
+	ixClass   Class
+	artFull   bool // an artifact was cut: later append chunks are dropped
+	trimmed   bool // details were trimmed for MaxAgentBytes (budget.go)
 	// Truncated is set when history or artifact content was cut to the
 	// Options caps; the detail view fetches the rest with GetTask.
 	Truncated bool
@@ -105,12 +108,17 @@ type Agent struct {
 	Counts     [4]int       // tasks held, by Class
 	// Configured is true for agents added with AddAgent.
 	Configured bool
+	// Bytes is the content its tasks hold, by estimate (budget.go), and
+	// Trimmed how many of its tasks had details trimmed to keep Bytes
+	// within Options.MaxAgentBytes.
+	Bytes, Trimmed int
 
 	pos      int      // index in Fleet.agents
 	held     []*Task  // its tasks, in no order (Task.heldIdx), for health changes
 	term     termHeap // terminal tasks, oldest Updated first, for eviction
 	chainKey string   // Options.ChainKeys[Name]
 	rank     uint32   // position by name, for SortAgent
+	over     bool     // in Fleet.over: past MaxAgentBytes in this batch
 }
 
 // Options bounds what a Fleet keeps in memory. A zero field takes its
@@ -126,6 +134,11 @@ type Options struct {
 	// oldest (by Updated) are evicted first. Active, interrupted and
 	// unknown tasks are never evicted. Default 1000.
 	MaxTerminalPerAgent int
+	// MaxAgentBytes caps the content (status messages, history,
+	// artifacts, metadata; by estimate) one agent's tasks hold together;
+	// past it the least recently updated tasks lose details first
+	// (budget.go). Default 64 MiB.
+	MaxAgentBytes int
 	// ChainKeys names, per agent, a metadata key whose value (a task id
 	// string, or a list of them) names the task this one waits on, for
 	// agents that do not use referenceTaskIds.
@@ -137,6 +150,7 @@ const (
 	DefaultMaxHistory          = 20
 	DefaultMaxArtifactBytes    = 64 << 10
 	DefaultMaxTerminalPerAgent = 1000
+	DefaultMaxAgentBytes       = 64 << 20
 )
 
 func (o Options) withDefaults() Options {
@@ -148,6 +162,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxTerminalPerAgent == 0 {
 		o.MaxTerminalPerAgent = DefaultMaxTerminalPerAgent
+	}
+	if o.MaxAgentBytes == 0 {
+		o.MaxAgentBytes = DefaultMaxAgentBytes
 	}
 	return o
 }
@@ -172,6 +189,7 @@ type Fleet struct {
 	batch   uint64
 	touched []*Task
 	res     ApplyResult
+	over    []*Agent // agents past MaxAgentBytes in this batch (budget.go)
 
 	// pane indexes (view.go)
 	dirty []*Task

@@ -24,9 +24,25 @@ func checkInvariants(t testing.TB, f *Fleet) {
 		if len(a.held) != n[0]+n[1]+n[2]+n[3] {
 			t.Fatalf("agent %q lists %d tasks, holds %d", a.Name, len(a.held), n[0]+n[1]+n[2]+n[3])
 		}
+		bytes := 0
 		for i, tk := range a.held {
 			if tk.agent != a || int(tk.heldIdx) != i || tk.removed {
 				t.Fatalf("agent %q task list entry %d is %v", a.Name, i, tk.Key)
+			}
+			if m := statusSize(tk, tk.Snapshot.Status.Message); int(tk.msgBytes) != m || int(tk.restBytes) != contentSize(tk.Snapshot) {
+				t.Fatalf("task %v accounts %d+%d bytes, holds %d+%d", tk.Key, tk.msgBytes, tk.restBytes, m, contentSize(tk.Snapshot))
+			}
+			bytes += tk.size()
+		}
+		if bytes != a.Bytes {
+			t.Fatalf("agent %q accounts %d bytes, its tasks hold %d", a.Name, a.Bytes, bytes)
+		}
+		if max := f.opts.MaxAgentBytes; max >= 0 && a.Bytes > max {
+			// Past the budget only when nothing is left to trim.
+			for _, tk := range a.held {
+				if f.detailsCut(tk) != nil || f.statusCut(tk) != nil {
+					t.Fatalf("agent %q holds %d bytes after Apply, past MaxAgentBytes %d, and task %v could be trimmed", a.Name, a.Bytes, max, tk.Key)
+				}
 			}
 		}
 	}

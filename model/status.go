@@ -16,6 +16,7 @@ func (f *Fleet) replaceSnapshot(t *Task, s *a2a.Task, ev *Event) {
 	keepArts := old != nil && len(s.Artifacts) == 0 && len(old.Artifacts) > 0
 	keepHist := old != nil && len(s.History) == 0 && len(old.History) > 0
 	oldHint := t.Hint
+	art0 := t.artBytes
 	if NormalizeState(s.Status.State) == a2a.TaskStateCompleted {
 		t.Hint = hintOf(s.Artifacts) // before the caps cut anything
 	} else {
@@ -44,6 +45,8 @@ func (f *Fleet) replaceSnapshot(t *Task, s *a2a.Task, ev *Event) {
 	t.metaRefs = f.chainKeyIn(t, s.Metadata)
 	prevUpdated := t.Updated
 	f.setStatus(t, &s.Status, ev)
+	f.accountArtifacts(t, t.artBytes-art0)
+	f.account(t, statusSize(t, s.Status.Message), contentSize(s))
 	if t.heapIdx >= 0 && !t.Updated.Equal(prevUpdated) {
 		a := t.agent
 		a.term.fix(int(t.heapIdx))

@@ -1,0 +1,229 @@
+package model
+
+import (
+	"slices"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// Each agent's tasks may hold at most Options.MaxAgentBytes of content
+// (status messages, history, artifacts, metadata; by estimate, see
+// contentSize), whatever the agent sends: the number of tasks is bounded
+// (MaxTerminalPerAgent here, the open tasks by the watcher), and this
+// bounds what they hold. Past it, Apply trims details at the end of the
+// batch, least recently updated first, until the agent is back under
+// three quarters of the budget (so a steady stream of large updates
+// does not trim at every batch):
+//  1. history, artifacts and metadata of terminal tasks;
+//  2. the same of open tasks (a history message or the metadata key that
+//     links a chain is kept, without its parts);
+//  3. status messages cut to trimmedMessageBytes of text, terminal tasks
+//     first.
+//
+// A trimmed task is Truncated (the detail view fetches it whole with
+// GetTask) and keeps its state, timestamps, hint and the fingerprint of
+// what the agent sent, so the same snapshot sent again is still a repeat.
+// Agent.Trimmed counts trimmed tasks.
+
+// trimmedMessageBytes is the text a status message keeps in step 3.
+const trimmedMessageBytes = 512
+
+// contentSize estimates the bytes of content a snapshot holds besides
+// artifacts and its status message: history and metadata.
+func contentSize(s *a2a.Task) int {
+	n := dataSize(s.Metadata, 0)
+	for _, m := range s.History {
+		n += messageSize(m)
+	}
+	return n
+}
+
+// messageSize estimates the bytes a message holds: its parts, reference
+// ids and metadata.
+func messageSize(m *a2a.Message) int {
+	if m == nil {
+		return 0
+	}
+	n := 64 + len(m.ID)
+	for _, p := range m.Parts {
+		n += 16 + partSize(p)
+	}
+	for _, id := range m.ReferenceTasks {
+		n += 16 + len(id)
+	}
+	if len(m.Metadata) > 0 {
+		n += dataSize(m.Metadata, 0)
+	}
+	return n
+}
+
+// statusSize is what t holds for its status message: the message and,
+// when it has several text parts, the joined Text.
+func statusSize(t *Task, m *a2a.Message) int {
+	n := messageSize(m)
+	if m != nil && len(m.Parts) > 1 {
+		n += len(t.Text)
+	}
+	return n
+}
+
+// size is everything t holds, by estimate.
+func (t *Task) size() int { return int(t.msgBytes) + int(t.restBytes) + t.artBytes }
+
+// account records that t now holds msg, rest and artifact bytes, and
+// marks its agent for trimming when it passes the budget.
+func (f *Fleet) account(t *Task, msg, rest int) {
+	a := t.agent
+	a.Bytes += msg + rest - int(t.msgBytes) - int(t.restBytes)
+	t.msgBytes, t.restBytes = clampInt32(msg), clampInt32(rest)
+	f.checkBudget(a)
+}
+
+// accountArtifacts records a change of t's artifact bytes by delta.
+func (f *Fleet) accountArtifacts(t *Task, delta int) {
+	t.agent.Bytes += delta
+	f.checkBudget(t.agent)
+}
+
+func (f *Fleet) checkBudget(a *Agent) {
+	if max := f.opts.MaxAgentBytes; max >= 0 && a.Bytes > max && !a.over {
+		a.over = true
+		f.over = append(f.over, a)
+	}
+}
+
+func clampInt32(n int) int32 { return int32(min(n, 1<<31-1)) }
+
+// trimOverBudget trims the agents that passed MaxAgentBytes in this batch.
+func (f *Fleet) trimOverBudget() {
+	for i, a := range f.over {
+		a.over = false
+		f.over[i] = nil
+		if a.Bytes > f.opts.MaxAgentBytes {
+			f.trim(a)
+		}
+	}
+	f.over = f.over[:0]
+}
+
+// trim sheds details of a's tasks, in the order the budget rule says,
+// until a holds at most three quarters of the budget.
+func (f *Fleet) trim(a *Agent) {
+	target := f.opts.MaxAgentBytes / 4 * 3
+	byAge := slices.Clone(a.held)
+	slices.SortFunc(byAge, func(x, y *Task) int {
+		if x.Class == ClassTerminal != (y.Class == ClassTerminal) {
+			if x.Class == ClassTerminal {
+				return -1
+			}
+			return 1
+		}
+		return x.Updated.Compare(y.Updated)
+	})
+	for _, step := range []func(*Task) bool{f.trimTerminalDetails, f.trimOpenDetails, f.trimStatus} {
+		for _, t := range byAge {
+			if a.Bytes <= target {
+				return
+			}
+			if step(t) {
+				if !t.trimmed {
+					t.trimmed = true
+					a.Trimmed++
+				}
+				t.Truncated = true
+				f.changed(t)
+			}
+		}
+	}
+}
+
+func (f *Fleet) trimTerminalDetails(t *Task) bool {
+	return t.Class == ClassTerminal && f.trimDetails(t)
+}
+
+func (f *Fleet) trimOpenDetails(t *Task) bool {
+	return t.Class != ClassTerminal && f.trimDetails(t)
+}
+
+// trimDetails drops t's history, artifact parts and metadata, keeping
+// what links a chain. It reports whether anything was dropped.
+func (f *Fleet) trimDetails(t *Task) bool {
+	c := f.detailsCut(t)
+	if c == nil {
+		return false
+	}
+	t.Snapshot = c
+	t.Partial = nil
+	t.artFull = true // a later append chunk would leave a gap
+	f.accountArtifacts(t, -t.artBytes)
+	t.artBytes = 0
+	f.account(t, int(t.msgBytes), contentSize(c))
+	return true
+}
+
+// detailsCut is t's snapshot without history, artifact parts and
+// metadata, but for what links a chain; nil when that would drop nothing.
+func (f *Fleet) detailsCut(t *Task) *a2a.Task {
+	s := t.Snapshot
+	c := *s
+	c.History = nil
+	for _, m := range s.History {
+		if f.msgRefs(t, m) {
+			c.History = append(c.History, linkOnly(m, t.agent.chainKey))
+		}
+	}
+	c.Metadata = nil
+	if key := t.agent.chainKey; key != "" && s.Metadata[key] != nil {
+		c.Metadata = map[string]any{key: s.Metadata[key]}
+	}
+	if t.artBytes == 0 && contentSize(&c) >= int(t.restBytes) {
+		return nil
+	}
+	c.Artifacts = make([]*a2a.Artifact, 0, len(s.Artifacts))
+	for _, art := range s.Artifacts {
+		if art != nil {
+			c.Artifacts = append(c.Artifacts, &a2a.Artifact{ID: art.ID, Name: art.Name, Description: art.Description})
+		}
+	}
+	return &c
+}
+
+// trimStatus cuts t's status message to trimmedMessageBytes of text.
+func (f *Fleet) trimStatus(t *Task) bool {
+	cut := f.statusCut(t)
+	if cut == nil {
+		return false
+	}
+	c := *t.Snapshot
+	c.Status.Message = cut
+	t.Snapshot = &c
+	t.Text = textOf(cut)
+	f.account(t, statusSize(t, cut), int(t.restBytes))
+	return true
+}
+
+// statusCut is t's status message cut to what links a chain and
+// trimmedMessageBytes of its text; nil when that would drop nothing.
+func (f *Fleet) statusCut(t *Task) *a2a.Message {
+	m := t.Snapshot.Status.Message
+	if m == nil {
+		return nil
+	}
+	cut := linkOnly(m, t.agent.chainKey)
+	if text := cutUTF8(textOf(m), trimmedMessageBytes); text != "" {
+		cut.Parts = a2a.ContentParts{a2a.NewTextPart(text)}
+	}
+	if statusSize(t, cut) >= int(t.msgBytes) {
+		return nil
+	}
+	return cut
+}
+
+// linkOnly is m without its parts: what names the task it waits on.
+func linkOnly(m *a2a.Message, chainKey string) *a2a.Message {
+	c := &a2a.Message{ID: m.ID, Role: m.Role, TaskID: m.TaskID, ContextID: m.ContextID, ReferenceTasks: m.ReferenceTasks}
+	if chainKey != "" && m.Metadata[chainKey] != nil {
+		c.Metadata = map[string]any{chainKey: m.Metadata[chainKey]}
+	}
+	return c
+}

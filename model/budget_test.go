@@ -1,0 +1,97 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// One agent that sends far more content than its budget is trimmed,
+// least recently updated and terminal first, to under the budget; the
+// other agent is untouched; a trimmed task keeps its state and row and
+// says it was truncated.
+func TestAgentBudgetTrimsOldestFirst(t *testing.T) {
+	const budget = 64 << 10
+	f := NewFleet(Options{MaxAgentBytes: budget, MaxArtifactBytes: 8 << 10})
+	big := strings.Repeat("x", 4<<10)
+	var batch []Event
+	for i := range 40 {
+		e := snap("flood", a2a.TaskID(fmt.Sprint("t", i)), a2a.TaskStateCompleted, i)
+		e.Task.Artifacts = []*a2a.Artifact{{ID: "log", Name: "log.txt", Parts: a2a.ContentParts{a2a.NewTextPart(big)}}}
+		e.Task.History = []*a2a.Message{textMsg(big)}
+		batch = append(batch, e)
+	}
+	batch = append(batch, withHistory(snap("calm", "c1", a2a.TaskStateCompleted, 1), textMsg(big)))
+	f.Apply(batch)
+	checkInvariants(t, f)
+	flood, calm := f.Agent("flood"), f.Agent("calm")
+	if flood.Bytes > budget || flood.Trimmed == 0 {
+		t.Fatalf("flood holds %d bytes, %d trimmed; want at most %d", flood.Bytes, flood.Trimmed, budget)
+	}
+	if calm.Trimmed != 0 || len(f.Task(TaskKey{"calm", "c1"}).Snapshot.History) != 1 {
+		t.Errorf("the calm agent was trimmed: %d", calm.Trimmed)
+	}
+	oldest, newest := f.Task(TaskKey{"flood", "t0"}), f.Task(TaskKey{"flood", "t39"})
+	if !oldest.Truncated || len(oldest.Snapshot.History) != 0 || artifactText(oldest, "log") != "" || oldest.State != a2a.TaskStateCompleted {
+		t.Errorf("oldest task: truncated %v, %d history, artifact %q, %s", oldest.Truncated, len(oldest.Snapshot.History),
+			artifactText(oldest, "log"), oldest.State)
+	}
+	if newest.Truncated || artifactText(newest, "log") != big {
+		t.Errorf("the newest task lost details: truncated %v", newest.Truncated)
+	}
+	if flood.Trimmed == 0 {
+		t.Errorf("nothing counted as trimmed")
+	}
+}
+
+// Open tasks with huge status messages: the messages are cut to their
+// first text, the tasks stay in their panes, and a link to the task one
+// waits on survives the cut.
+func TestAgentBudgetCutsStatusMessages(t *testing.T) {
+	const budget = 32 << 10
+	f := NewFleet(Options{MaxAgentBytes: budget})
+	f.Apply([]Event{snap("a", "blocker", a2a.TaskStateAuthRequired, 1)})
+	var batch []Event
+	for i := range 50 {
+		msg := textMsg("question " + strings.Repeat("?", 8<<10))
+		msg.ID = fmt.Sprint("m", i)
+		msg.ReferenceTasks = []a2a.TaskID{"blocker"}
+		batch = append(batch, status("a", a2a.TaskID(fmt.Sprint("w", i)), a2a.TaskStateInputRequired, 2+i, msg))
+	}
+	f.Apply(batch)
+	checkInvariants(t, f)
+	a := f.Agent("a")
+	if a.Bytes > budget || a.Counts[ClassInterrupted] != 51 {
+		t.Fatalf("agent holds %d bytes and %d interrupted; want at most %d and 51", a.Bytes, a.Counts[ClassInterrupted], budget)
+	}
+	w0 := f.Task(TaskKey{"a", "w0"})
+	if !w0.Truncated || len(w0.Text) > trimmedMessageBytes || !strings.HasPrefix(w0.Text, "question ") {
+		t.Errorf("w0: truncated %v, text %d bytes", w0.Truncated, len(w0.Text))
+	}
+	if b := f.BlockedBy(w0.Key); b == nil || b.Key.ID != "blocker" {
+		t.Errorf("w0 no longer waits on its blocker: %v", b)
+	}
+	// A status that repeats nothing new is no news; a small one restores
+	// nothing it does not carry, and the budget is spent again only by new content.
+	f.Apply([]Event{status("a", "w0", a2a.TaskStateWorking, 100, textMsg("resumed"))})
+	checkInvariants(t, f)
+	if w0.Text != "resumed" {
+		t.Errorf("w0 text = %q", w0.Text)
+	}
+}
+
+// Without a budget nothing is trimmed.
+func TestAgentBudgetUnlimited(t *testing.T) {
+	f := NewFleet(Options{MaxAgentBytes: -1})
+	var batch []Event
+	for i := range 20 {
+		batch = append(batch, status("a", a2a.TaskID(fmt.Sprint("w", i)), a2a.TaskStateWorking, i, textMsg(strings.Repeat("z", 1<<20))))
+	}
+	f.Apply(batch)
+	checkInvariants(t, f)
+	if a := f.Agent("a"); a.Trimmed != 0 || a.Bytes < 20<<20 {
+		t.Errorf("unlimited: %d trimmed, %d bytes", a.Trimmed, a.Bytes)
+	}
+}
