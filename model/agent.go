@@ -1,5 +1,7 @@
 package model
 
+import "strconv"
+
 // applyGone marks a task the agent says it no longer knows. A task we
 // do not hold is not created just to be marked gone.
 func (f *Fleet) applyGone(ev *Event) {
@@ -52,4 +54,45 @@ func (f *Fleet) applyInfo(a *Agent, info AgentInfo) {
 func (a *Agent) stale() bool {
 	s := a.Health.State
 	return s == HealthBackoff || s == HealthUnreachable || s == HealthUnauthorized
+}
+
+// TerminalCount returns the terminal tasks the fleet holds and how many
+// its agents hold in all, as they told (HealthUpdate.TerminalTotal; an
+// agent that did not say counts what is held), so the header can say
+// "terminal 1,004 of 97,000" when retention left tasks out.
+func (f *Fleet) TerminalCount() (held, total int) {
+	for _, a := range f.agents {
+		n := a.Counts[ClassTerminal]
+		held += n
+		total += max(n, a.Health.TerminalTotal)
+	}
+	return held, total
+}
+
+// AgentNote is the note the agents view shows on a's row when it has no
+// error: the watcher's (HealthUpdate.Note), else that details of its
+// tasks were trimmed to MaxAgentBytes; "" when there is none.
+func (f *Fleet) AgentNote(a *Agent) string {
+	switch {
+	case a.Health.Note != "":
+		return a.Health.Note
+	case a.Trimmed > 0:
+		tasks := " tasks"
+		if a.Trimmed == 1 {
+			tasks = " task"
+		}
+		return "details of " + strconv.Itoa(a.Trimmed) + tasks + " trimmed: the agent's task data passed " + byteSize(f.opts.MaxAgentBytes)
+	}
+	return ""
+}
+
+// byteSize writes n bytes as "64 MiB", "512 KiB" or "100 bytes".
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.Itoa(n>>20) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.Itoa(n>>10) + " KiB"
+	}
+	return strconv.Itoa(n) + " bytes"
 }

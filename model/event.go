@@ -115,6 +115,14 @@ type HealthUpdate struct {
 	Listing     bool
 	ListingNote string
 	Streams     int // SubscribeToTask streams open now
+	// TerminalTotal is how many terminal tasks the agent holds for us: the
+	// totalSize its status-filtered ListTasks gave at the first sweep,
+	// plus the tasks seen ending since. 0 when it did not say.
+	TerminalTotal int
+	// Note is what the operator should know about how the agent is
+	// watched that is not an error ("ListTasks ignores the status
+	// filter: every full sweep lists every task"); "" when nothing.
+	Note string
 }
 
 // AgentInfo is what an agent's card and our choice of interface say
