@@ -137,7 +137,7 @@ type Options struct {
 	// MaxAgentBytes caps the content (status messages, history,
 	// artifacts, metadata; by estimate) one agent's tasks hold together;
 	// past it the least recently updated tasks lose details first
-	// (budget.go). Default 64 MiB.
+	// (budget.go). Default 32 MiB.
 	MaxAgentBytes int
 	// ChainKeys names, per agent, a metadata key whose value (a task id
 	// string, or a list of them) names the task this one waits on, for
@@ -150,7 +150,7 @@ const (
 	DefaultMaxHistory          = 20
 	DefaultMaxArtifactBytes    = 64 << 10
 	DefaultMaxTerminalPerAgent = 1000
-	DefaultMaxAgentBytes       = 64 << 20
+	DefaultMaxAgentBytes       = 32 << 20
 )
 
 func (o Options) withDefaults() Options {
