@@ -169,12 +169,17 @@ func (r *record) appendResponse(p []byte, tail bool) {
 	}
 }
 
-// ring keeps the last n records of one agent. Safe for concurrent use.
+// captureBytes bounds what one agent's ring holds, requests and responses
+// together: the newest exchanges are kept first, so a few large answers
+// push the old ones out rather than adding up to CaptureN of them.
+const captureBytes = 1 << 20
+
+// ring keeps the last n records of one agent, at most captureBytes of
+// them (the newest one always). Safe for concurrent use.
 type ring struct {
 	mu   sync.Mutex
 	n    int
-	recs []*record
-	next int
+	recs []*record // oldest first
 }
 
 func newRing(n int) *ring { return &ring{n: n} }
@@ -182,20 +187,33 @@ func newRing(n int) *ring { return &ring{n: n} }
 func (g *ring) add(r *record) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if len(g.recs) < g.n {
-		g.recs = append(g.recs, r)
-		return
+	g.recs = append(g.recs, r)
+	total := 0
+	for _, x := range g.recs {
+		total += x.size()
 	}
-	g.recs[g.next] = r
-	g.next = (g.next + 1) % g.n
+	drop := max(len(g.recs)-g.n, 0)
+	for ; drop < len(g.recs)-1 && total > captureBytes; drop++ {
+		total -= g.recs[drop].size()
+	}
+	if drop > 0 {
+		n := copy(g.recs, g.recs[drop:])
+		clear(g.recs[n:])
+		g.recs = g.recs[:n]
+	}
+}
+
+// size is what the record holds.
+func (r *record) size() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.req) + len(r.rsp)
 }
 
 // snapshot returns the records, oldest first, redacted with red.
 func (g *ring) snapshot(red *redactor) []model.Exchange {
 	g.mu.Lock()
-	recs := make([]*record, 0, len(g.recs))
-	recs = append(recs, g.recs[g.next:]...)
-	recs = append(recs, g.recs[:g.next]...)
+	recs := append([]*record(nil), g.recs...)
 	g.mu.Unlock()
 	out := make([]model.Exchange, 0, len(recs))
 	for _, r := range recs {

@@ -82,7 +82,7 @@ func (m *Manager) followRefs(t *a2a.Task, chainKey string) {
 func (m *Manager) known(id a2a.TaskID) bool {
 	for _, w := range m.watchers {
 		w.mu.Lock()
-		_, ok := w.tasks[id]
+		ok := w.tasks.get(id) != nil
 		w.mu.Unlock()
 		if ok {
 			return true
@@ -106,11 +106,10 @@ func (w *watcher) lists() bool {
 // it does not.
 func (w *watcher) rememberRef(id a2a.TaskID) {
 	w.mu.Lock()
-	if w.tasks[id] != nil || w.notHere[id] {
+	if w.notHere[id] || w.tasks.watch(id, true) == nil {
 		w.mu.Unlock()
-		return
+		return // known, said not to be here, or too many references already
 	}
-	w.tasks[id] = &memo{ref: true}
 	w.mu.Unlock()
 	select {
 	case w.kick <- struct{}{}:
@@ -123,10 +122,10 @@ func (w *watcher) rememberRef(id a2a.TaskID) {
 // any other is reported gone.
 func (w *watcher) notFound(id a2a.TaskID) {
 	w.mu.Lock()
-	m := w.tasks[id]
+	m := w.tasks.get(id)
 	ref := m != nil && m.ref && !m.seen
 	if ref {
-		delete(w.tasks, id)
+		w.tasks.remove(id)
 		if len(w.notHere) >= maxNotHere {
 			clear(w.notHere)
 		}

@@ -39,6 +39,9 @@ func describe(err error) string {
 	}
 	switch c {
 	case a2aerr.TooLarge:
+		if i := strings.Index(inner, errSweepTooLarge.Error()); i >= 0 && isSweepTooLarge(err) {
+			return "sweep too large: the sweep" + inner[i+len(errSweepTooLarge.Error()):]
+		}
 		return "response too large: " + inner + " (raise max_message_bytes if this agent legitimately sends more)"
 	case a2aerr.Stalled:
 		return "stream stalled: " + inner + " (the agent is trickling bytes or hung; sweeps keep the task up to date)"

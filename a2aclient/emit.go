@@ -10,9 +10,11 @@ import (
 	"a2atop/model"
 )
 
-// maxDirty bounds the task ids a watcher remembers as "events dropped";
-// past it the recovery is a full resweep alone.
-const maxDirty = 10000
+// maxDirty bounds the task ids a watcher remembers as "events dropped",
+// each fetched again with GetTask; past it the recovery is a full resweep
+// alone (which lists the terminal states again too), cheaper for the
+// agent than thousands of GetTasks.
+const maxDirty = 256
 
 // emitter is the Manager's bounded event channel.
 type emitter struct {
@@ -54,7 +56,12 @@ func (w *watcher) emit(ev model.Event) {
 	if !w.overflow.Load() && w.em.send(w.runCtx(), ev) {
 		return
 	}
-	w.overflow.Store(true)
+	if !w.overflow.Swap(true) {
+		select {
+		case w.overflowed <- struct{}{}:
+		default:
+		}
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch ev.Kind {
@@ -98,6 +105,9 @@ func (w *watcher) recoverOverflow() (ids []a2a.TaskID, ok bool) {
 		ids = append(ids, id)
 	}
 	clear(w.dirty)
+	if w.dirtyAll {
+		w.listed.terminalOwed = true // what was dropped may be terminal: list those states again
+	}
 	w.dirtyAll = false
 	w.forceFull = true
 	w.epoch++ // the full sweep reports every task again, dropped or not

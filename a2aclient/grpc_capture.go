@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"a2atop/model"
 )
@@ -20,6 +21,9 @@ func (c *conn) grpcUnary(ctx context.Context, method string, req, reply any, cc 
 	start := time.Now()
 	err := inv(ctx, method, req, reply, cc, opts...)
 	c.finishGRPC(ctx, rec, start, err)
+	if m, ok := reply.(proto.Message); ok && err == nil {
+		err = sweepBudgetFrom(ctx).read(proto.Size(m)) // the HTTP edge does this in sweepBytes
+	}
 	return err
 }
 

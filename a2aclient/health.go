@@ -1,6 +1,7 @@
 package a2aclient
 
 import (
+	"strconv"
 	"time"
 
 	"a2atop/a2aclient/a2aerr"
@@ -27,6 +28,12 @@ func (w *watcher) setHealth(h model.HealthUpdate) {
 	h.Listing = w.listing && !w.listDenied && w.client != nil
 	h.ListingNote = w.listingNoteLocked()
 	h.Streams = w.streams
+	if w.listed.counted {
+		h.TerminalTotal = w.listed.termTotal
+	}
+	if w.listed.ignoresFilter {
+		h.Note = noteIgnoresFilter
+	}
 	if h.LastSuccess.IsZero() {
 		h.LastSuccess = w.health.LastSuccess
 	}
@@ -72,6 +79,9 @@ func (w *watcher) succeed() {
 	if w.streamErr != "" && time.Since(w.streamErrAt) < time.Minute {
 		msg = w.streamErr
 	}
+	if w.openCapped {
+		msg = joinErr(tooManyOpen(w.tasks.open), msg)
+	}
 	w.mu.Unlock()
 	w.setHealth(model.HealthUpdate{State: state, Err: msg, LastSuccess: time.Now()})
 }
@@ -99,4 +109,25 @@ func (w *watcher) noteStreamError(err error) {
 		h.Err = "stream: " + Describe(err)
 		w.setHealth(h)
 	}
+}
+
+// tooManyOpen is the row's words for an agent past MaxOpenTasks.
+func tooManyOpen(kept int) string {
+	return "too many open tasks: " + thousands(kept) + " kept (max_open_tasks)"
+}
+
+func joinErr(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + "; " + b
+}
+
+// thousands writes n with commas: 10,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -16,6 +16,13 @@ const (
 	DefaultCallTimeout     = 30 * time.Second
 	DefaultBuffer          = 4096
 	DefaultCaptureN        = 50
+	// DefaultTerminalPerAgent is how many terminal tasks per agent are
+	// kept, the newest; model.DefaultMaxTerminalPerAgent is the same.
+	DefaultTerminalPerAgent = 1000
+	DefaultMaxOpenTasks     = 10000
+	DefaultListConcurrency  = 4
+	DefaultMaxSweepBytes    = 128 << 20
+	DefaultMaxSweepPages    = 2000
 	// DefaultCardPath is where the agent card lives relative to the base URL.
 	DefaultCardPath = "/.well-known/agent-card.json"
 	// maxBackoff caps the per-agent retry delay.
@@ -67,6 +74,32 @@ type AgentOptions struct {
 	// CallTimeout bounds every unary call and the wait for response
 	// headers; 0 = 30s. Streams have no overall deadline.
 	CallTimeout time.Duration
+
+	// What watching this agent may cost, in memory and in requests
+	// (sweep_full.go, pager.go, memo.go).
+
+	// TerminalPerAgent is how many terminal tasks are kept, the newest by
+	// status timestamp: the first sweep lists terminal states only until
+	// it holds them; 0 = 1,000, negative = all. Give the model.Fleet the
+	// same number.
+	TerminalPerAgent int
+	// MaxOpenTasks caps the tasks kept that are not terminal; past it new
+	// ones are not reported and the agent's row says "too many open
+	// tasks: N kept". 0 = 10,000, negative = no cap.
+	MaxOpenTasks int
+	// ListConcurrency is how many ListTasks of one sweep (each for one
+	// status) may run at once; 0 = 4.
+	ListConcurrency int
+	// MaxSweepBytes caps the response bytes of one sweep, all its pages
+	// together; 0 = 128 MiB. A sweep past it fails on the agent's row.
+	MaxSweepBytes int64
+	// MaxSweepPages caps the ListTasks pages of one sweep; 0 = 2,000.
+	MaxSweepPages int
+	// ListAll makes every full sweep one listing of every task, with no
+	// status filter, as a2atop did before it listed by state (for
+	// comparison; agents whose ListTasks ignores the filter get it
+	// without asking).
+	ListAll bool
 }
 
 // Options configures a Manager.
@@ -100,6 +133,21 @@ func (o AgentOptions) withDefaults() AgentOptions {
 	}
 	if o.CardPath == "" {
 		o.CardPath = DefaultCardPath
+	}
+	if o.TerminalPerAgent == 0 {
+		o.TerminalPerAgent = DefaultTerminalPerAgent
+	}
+	if o.MaxOpenTasks == 0 {
+		o.MaxOpenTasks = DefaultMaxOpenTasks
+	}
+	if o.ListConcurrency <= 0 {
+		o.ListConcurrency = DefaultListConcurrency
+	}
+	if o.MaxSweepBytes <= 0 {
+		o.MaxSweepBytes = DefaultMaxSweepBytes
+	}
+	if o.MaxSweepPages <= 0 {
+		o.MaxSweepPages = DefaultMaxSweepPages
 	}
 	return o
 }

@@ -6,6 +6,7 @@ import (
 	"iter"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -193,11 +194,27 @@ type userInterceptor struct {
 	a2asrv.PassthroughCallInterceptor
 	mu       sync.Mutex
 	versions []string
-	anon     bool     // leave the caller anonymous (ListTasks is then refused)
-	denySub  bool     // refuse SubscribeToTask with ErrUnauthenticated
-	noList   bool     // refuse ListTasks with ErrUnsupportedOperation
-	lists    []bool   // per ListTasks call: was it a full listing (no statusTimestampAfter)?
-	tenants  []string // the tenant of every ListTasks and GetTask request
+	anon     bool                   // leave the caller anonymous (ListTasks is then refused)
+	denySub  bool                   // refuse SubscribeToTask with ErrUnauthenticated
+	noList   bool                   // refuse ListTasks with ErrUnsupportedOperation
+	lists    []bool                 // per ListTasks call: was it a full listing (no statusTimestampAfter)?
+	tenants  []string               // the tenant of every ListTasks and GetTask request
+	listReqs []a2a.ListTasksRequest // every ListTasks request, in order
+	gets     []a2a.TaskID           // the task of every GetTask request, in order
+}
+
+// listRequests returns the ListTasks requests so far.
+func (u *userInterceptor) listRequests() []a2a.ListTasksRequest {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return append([]a2a.ListTasksRequest(nil), u.listReqs...)
+}
+
+// got reports whether GetTask was asked for id.
+func (u *userInterceptor) got(id a2a.TaskID) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return slices.Contains(u.gets, id)
 }
 
 func (u *userInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, req *a2asrv.Request) (context.Context, any, error) {
@@ -215,10 +232,12 @@ func (u *userInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, re
 		u.mu.Lock()
 		u.lists = append(u.lists, p.StatusTimestampAfter == nil)
 		u.tenants = append(u.tenants, p.Tenant)
+		u.listReqs = append(u.listReqs, *p)
 		u.mu.Unlock()
 	case *a2a.GetTaskRequest:
 		u.mu.Lock()
 		u.tenants = append(u.tenants, p.Tenant)
+		u.gets = append(u.gets, p.ID)
 		u.mu.Unlock()
 	}
 	if p := cc.ServiceParams(); p != nil {
@@ -263,9 +282,22 @@ type testAgent struct {
 
 func startAgent(t testing.TB, kind agentKind, streaming bool, wrap func(http.Handler) http.Handler) *testAgent {
 	t.Helper()
+	return startAgentStore(t, kind, streaming, wrap, nil)
+}
+
+// startAgentStore is startAgent with the task store seen through
+// wrapStore (nil: the in-memory store as it is), for agents whose store
+// behaves in ways the SDK's does not.
+func startAgentStore(t testing.TB, kind agentKind, streaming bool, wrap func(http.Handler) http.Handler,
+	wrapStore func(*taskstore.InMemory) taskstore.Store) *testAgent {
+	t.Helper()
 	a := &testAgent{t: t, kind: kind, exec: newTestExec(), icpt: &userInterceptor{}, wrap: wrap}
 	a.store = taskstore.NewInMemory(&taskstore.InMemoryStoreConfig{Authenticator: a2asrv.NewTaskStoreAuthenticator()})
-	a.h = a2asrv.NewHandler(a.exec, a2asrv.WithTaskStore(a.store), a2asrv.WithCallInterceptors(a.icpt),
+	var store taskstore.Store = a.store
+	if wrapStore != nil {
+		store = wrapStore(a.store)
+	}
+	a.h = a2asrv.NewHandler(a.exec, a2asrv.WithTaskStore(store), a2asrv.WithCallInterceptors(a.icpt),
 		a2asrv.WithAgentInactivityTimeout(20*time.Second))
 	a.addr = freeAddr(t)
 	if kind == kindGRPC {

@@ -20,7 +20,7 @@ func (w *watcher) ensureStreams(ctx context.Context) {
 	if !w.streamOK || w.client == nil {
 		return
 	}
-	for id, m := range w.tasks {
+	for id, m := range w.tasks.m {
 		if w.streams >= w.o.MaxStreams {
 			return
 		}
@@ -42,7 +42,7 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 	defer w.wg.Done()
 	defer func() {
 		w.mu.Lock()
-		if m := w.tasks[id]; m != nil {
+		if m := w.tasks.get(id); m != nil {
 			m.streaming = false
 		}
 		w.streams--
@@ -122,7 +122,7 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 
 func (w *watcher) markNoStream(id a2a.TaskID) {
 	w.mu.Lock()
-	if m := w.tasks[id]; m != nil {
+	if m := w.tasks.get(id); m != nil {
 		m.noStream = m.key()
 	}
 	w.mu.Unlock()
@@ -135,11 +135,15 @@ func (w *watcher) onStreamEvent(ev a2a.Event) {
 		w.observe(e, model.SourceStream, true)
 	case *a2a.TaskStatusUpdateEvent:
 		w.mu.Lock()
-		if m := w.tasks[e.TaskID]; m != nil {
-			m.seen, m.state = true, model.NormalizeState(e.Status.State)
+		if m := w.tasks.get(e.TaskID); m != nil {
+			ts, now := m.ts, time.Now()
 			if e.Status.Timestamp != nil {
-				m.ts = *e.Status.Timestamp
+				ts = *e.Status.Timestamp
 			}
+			for _, id := range w.tasks.set(m, model.NormalizeState(e.Status.State), ts, now) {
+				delete(w.dirty, id)
+			}
+			m.heard = now
 		}
 		w.mu.Unlock()
 		if w.refs != nil && e.Status.Message != nil {

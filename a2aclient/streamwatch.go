@@ -30,7 +30,7 @@ func (w *watcher) opened(id a2a.TaskID, stop context.CancelFunc) *openStream {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	sub := &openStream{stop: stop, heard: time.Now()}
-	if m := w.tasks[id]; m != nil {
+	if m := w.tasks.get(id); m != nil {
 		sub.state, sub.ts = m.state, m.ts
 		m.open = sub
 	}
@@ -66,7 +66,7 @@ func (w *watcher) heard(id a2a.TaskID, sub *openStream, ev a2a.Event) {
 func (w *watcher) closed(id a2a.TaskID, sub *openStream) string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if m := w.tasks[id]; m != nil && m.open == sub {
+	if m := w.tasks.get(id); m != nil && m.open == sub {
 		m.open = nil
 	}
 	return sub.why
@@ -98,7 +98,7 @@ func (sub *openStream) compare(st a2a.TaskState, ts, now time.Time) {
 // holds its slot until the task moves on, and the first rule closes it.
 // Called with w.mu held, once per round.
 func (w *watcher) closeStuckStreams(now time.Time) {
-	for _, m := range w.tasks {
+	for _, m := range w.tasks.m {
 		sub := m.open
 		if sub == nil || sub.why != "" {
 			continue

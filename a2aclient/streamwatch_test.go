@@ -83,7 +83,7 @@ func streamsOf(m *Manager, agent string, id a2a.TaskID) (n int, streaming bool) 
 	w := m.watchers[agent]
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if t := w.tasks[id]; t != nil {
+	if t := w.tasks.get(id); t != nil {
 		streaming = t.streaming
 	}
 	return w.streams, streaming
@@ -180,7 +180,7 @@ func TestCloseStuckStreamsRules(t *testing.T) {
 			w := newWatcher(AgentOptions{Name: "a", SweepInterval: sweep}.withDefaults(), &emitter{ch: make(chan model.Event, 1)}, slog.New(slog.DiscardHandler), 1)
 			stopped := false
 			sub := &openStream{stop: func() { stopped = true }, state: tc.stream, ts: t0, heard: t0.Add(-tc.heard)}
-			w.tasks["x"] = &memo{seen: true, state: tc.state, open: sub}
+			w.tasks.m["x"] = &memo{seen: true, state: tc.state, open: sub}
 			if tc.seen != "" {
 				sub.compare(tc.seen, t0.Add(tc.seenTs), t0)
 			}

@@ -16,7 +16,6 @@ import (
 
 const (
 	pageSize = 100
-	maxPages = 100000
 	// maxTerminalFetch bounds the GetTask calls one sweep makes for tasks
 	// it sees newly terminal (newest first); older ones keep the sweep's
 	// artifact-less snapshot.
@@ -51,7 +50,7 @@ func (w *watcher) round(ctx context.Context) error {
 	var err error
 	pollAll := !listing
 	if listing {
-		err = w.sweep(ctx, full)
+		err = w.sweepAs(ctx, full, forced)
 		if err != nil && forced {
 			w.mu.Lock()
 			w.forceFull = true // the resweep after an overflow is still owed
@@ -103,100 +102,127 @@ func (w *watcher) setDenied(v bool) {
 	w.mu.Unlock()
 }
 
-// sweep lists tasks: incrementally from the high-water mark, or fully.
-func (w *watcher) sweep(ctx context.Context, full bool) error {
-	zero := 0
-	req := &a2a.ListTasksRequest{PageSize: pageSize, HistoryLength: &zero, Tenant: w.o.Tenant}
+// sweep lists tasks: incrementally from the high-water mark, or fully
+// (sweep_full.go). forced is a full sweep owed after dropped events: it
+// reports every task again, so it pages every state in full.
+func (w *watcher) sweep(ctx context.Context, full bool) error { return w.sweepAs(ctx, full, false) }
+
+func (w *watcher) sweepAs(ctx context.Context, full, forced bool) error {
+	ctx, _ = withSweepBudget(ctx, w.o.MaxSweepBytes, w.o.MaxSweepPages)
+	r := newSweepRun(w, forced)
 	w.mu.Lock()
+	var after time.Time
 	if !full && !w.hwm.IsZero() {
-		after := w.hwm.Add(-sweepOverlap)
-		req.StatusTimestampAfter = &after
-		ctx = withSweepAfter(ctx, after)
+		after = w.hwm.Add(-sweepOverlap)
 	}
 	w.mu.Unlock()
-	var newest time.Time
-	var terminal []a2a.TaskID
-	tokens := map[string]bool{}
-	for page := 0; ; page++ {
-		var resp *a2a.ListTasksResponse
-		err := w.call(ctx, "ListTasks", func(ctx context.Context, cl *sdk.Client) (err error) {
-			resp, err = cl.ListTasks(ctx, req)
-			return err
+	var err error
+	if after.IsZero() {
+		err = w.fullSweep(ctx, r)
+	} else {
+		err = w.list(ctx, listQuery{after: &after, pageSize: pageSize}, func(resp *a2a.ListTasksResponse, _ bool) bool {
+			r.page(resp.Tasks, "")
+			return !r.capped()
 		})
-		if err != nil {
-			return err
-		}
-		for _, t := range resp.Tasks {
-			if t == nil || t.ID == "" {
-				continue
-			}
-			if ts := t.Status.Timestamp; ts != nil && ts.After(newest) {
-				newest = *ts
-			}
-			if w.observe(t, model.SourceSweep, false) && len(terminal) < maxTerminalFetch {
-				terminal = append(terminal, t.ID)
-			}
-		}
-		tok := resp.NextPageToken
-		if tok == "" {
-			break
-		}
-		if tokens[tok] || page >= maxPages {
-			return w.wrap("ListTasks", "", nil, fmt.Errorf("%w: the agent repeated page token %.40q; sweep stopped", a2a.ErrInvalidAgentResponse, tok))
-		}
-		tokens[tok] = true
-		req.PageToken = tok
+	}
+	if err != nil {
+		return err
 	}
 	w.mu.Lock()
-	if newest.After(w.hwm) {
-		w.hwm = newest
+	if r.newest.After(w.hwm) {
+		w.hwm = r.newest
 	}
-	if full {
+	if after.IsZero() {
 		w.lastFull = time.Now()
+		w.openCapped = r.cut
+	} else if r.cut {
+		w.openCapped = true
 	}
+	w.listed.otherStates = w.listed.otherStates || r.other > 0
 	w.mu.Unlock()
-	w.refetch(ctx, terminal)
+	w.refetch(ctx, r.fetch)
 	return nil
+}
+
+// observed is what observe did with a snapshot.
+type observed struct {
+	news    bool // reported: not a repeat of what was reported before
+	fetch   bool // a sweep saw the task newly terminal: fetch its artifacts
+	dropped bool // not kept: a new open task past MaxOpenTasks, or a terminal one older than every one kept
 }
 
 // observe records a task snapshot and emits it unless it repeats what was
 // already reported: same (id, status timestamp) and state. force emits
-// anyway (snapshots that carry artifacts or history). It reports whether a
-// sweep saw the task newly terminal, so its artifacts should be fetched.
-func (w *watcher) observe(t *a2a.Task, src model.Source, force bool) (fetch bool) {
+// anyway (snapshots that carry artifacts or history). A task the memo
+// does not keep (memo.go) is not reported.
+func (w *watcher) observe(t *a2a.Task, src model.Source, force bool) (o observed) {
 	var ts time.Time
 	if t.Status.Timestamp != nil {
 		ts = *t.Status.Timestamp
 	}
 	st := model.NormalizeState(t.Status.State)
+	terminal := model.ClassOf(st) == model.ClassTerminal
+	now := time.Now()
 	w.mu.Lock()
-	m := w.tasks[t.ID]
-	if m == nil {
-		m = &memo{}
-		w.tasks[t.ID] = m
+	m := w.tasks.get(t.ID)
+	if m == nil && !terminal && w.tasks.full() {
+		w.mu.Unlock()
+		return observed{dropped: true}
+	}
+	fresh := m == nil
+	if fresh {
+		m = w.tasks.add(t.ID)
+	}
+	if m.seen && staleSnapshot(m, st, ts) {
+		w.mu.Unlock()
+		return observed{}
 	}
 	dup := m.seen && m.ts.Equal(ts) && m.state == st && m.epoch == w.epoch
+	wasTerminal := m.seen && model.ClassOf(m.state) == model.ClassTerminal
 	if src != model.SourceStream {
-		m.open.compare(st, ts, time.Now())
+		m.open.compare(st, ts, now)
 	}
-	m.seen, m.ts, m.state, m.epoch, m.ref = true, ts, st, w.epoch, false
-	terminal := model.ClassOf(st) == model.ClassTerminal
+	forgot := w.tasks.set(m, st, ts, now)
+	m.epoch, m.heard = w.epoch, now
+	if terminal && !wasTerminal && w.listed.counted && (!fresh || ts.After(w.listed.totalsAt)) {
+		w.listed.termTotal++ // ended since the agent told its total
+	}
 	if terminal && force {
 		m.fetched = true
 	}
-	fetch = terminal && src == model.SourceSweep && !m.fetched
-	if fetch {
+	o.fetch = terminal && src == model.SourceSweep && !m.fetched
+	if o.fetch {
 		m.fetched = true
 	}
+	for _, id := range forgot {
+		delete(w.dirty, id)
+		o.dropped = o.dropped || id == t.ID
+	}
 	w.mu.Unlock()
+	if o.dropped {
+		return observed{dropped: true} // retention forgets it at once, as the model would
+	}
 	if w.refs != nil {
 		w.refs(t)
 	}
 	if dup && !force {
-		return false
+		return observed{}
 	}
 	w.emit(model.Event{Kind: model.EventTask, Source: src, Task: t})
-	return fetch
+	o.news = true
+	return o
+}
+
+// staleSnapshot reports whether a snapshot in state st stamped ts is
+// older than what m holds: stamped earlier, or back in SUBMITTED at the
+// same time (a task is submitted once). The listings of one sweep run at
+// once, so one may hand over a task after another handed a newer state
+// of it; a snapshot without a timestamp has no order and is not stale.
+func staleSnapshot(m *memo, st a2a.TaskState, ts time.Time) bool {
+	if ts.IsZero() {
+		return false
+	}
+	return ts.Before(m.ts) || ts.Equal(m.ts) && st == a2a.TaskStateSubmitted && m.state != a2a.TaskStateSubmitted
 }
 
 // refetch GetTasks ids (with artifacts) with bounded concurrency.
@@ -230,7 +256,7 @@ func (w *watcher) refetch(ctx context.Context, ids []a2a.TaskID) {
 func (w *watcher) poll(ctx context.Context, unseenOnly bool) (int, error) {
 	w.mu.Lock()
 	var ids []a2a.TaskID
-	for id, m := range w.tasks {
+	for id, m := range w.tasks.m {
 		if !m.seen || !unseenOnly && (model.ClassOf(m.state) != model.ClassTerminal || !m.fetched) {
 			ids = append(ids, id)
 		}
@@ -304,7 +330,7 @@ func (w *watcher) getTask(ctx context.Context, id a2a.TaskID, historyLength int)
 // gone reports a task the agent no longer knows and forgets it.
 func (w *watcher) gone(id a2a.TaskID) {
 	w.mu.Lock()
-	delete(w.tasks, id)
+	w.tasks.remove(id)
 	w.mu.Unlock()
 	w.emit(model.Event{Kind: model.EventGone, Source: model.SourcePoll, Task: &a2a.Task{ID: id}})
 }
@@ -312,9 +338,7 @@ func (w *watcher) gone(id a2a.TaskID) {
 // remember adds id to the watched set.
 func (w *watcher) remember(id a2a.TaskID) {
 	w.mu.Lock()
-	if w.tasks[id] == nil {
-		w.tasks[id] = &memo{}
-	}
+	w.tasks.watch(id, false)
 	w.mu.Unlock()
 	select {
 	case w.kick <- struct{}{}:

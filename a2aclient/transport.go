@@ -42,6 +42,7 @@ func newTransport(c *conn, base http.RoundTripper) http.RoundTripper {
 		probeLayer,                // the call learns the HTTP status and the JSON-RPC code
 		c.originGuardLayer,        // secret headers only to the configured origins
 		c.captureLayer,            // the raw view
+		sweepBytesLayer,           // MaxSweepBytes: the bytes of one sweep, all its pages
 		c.limitsLayer,             // MaxMessageBytes, stalled SSE events
 		c.wireCountLayer,          // bytes on the wire
 	}

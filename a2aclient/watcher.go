@@ -18,21 +18,6 @@ import (
 	"a2atop/model"
 )
 
-// memo is what a watcher remembers about one task.
-type memo struct {
-	seen      bool
-	ts        time.Time // last reported status timestamp (zero if none)
-	state     a2a.TaskState
-	streaming bool
-	noStream  string      // ts|state at which a subscribe ended without activity
-	fetched   bool        // terminal snapshot with artifacts fetched
-	epoch     uint64      // the watcher's epoch when last reported (see watcher.epoch)
-	ref       bool        // watched only because another task referred to it
-	open      *openStream // the subscribe open now, nil when none (see streamwatch.go)
-}
-
-func (m *memo) key() string { return m.ts.String() + "|" + string(m.state) }
-
 // watcher watches one agent: card, sweeps, polls, streams, health.
 type watcher struct {
 	o    AgentOptions
@@ -50,13 +35,15 @@ type watcher struct {
 	listing     bool   // the agent can list tasks at all (not 0.3 JSON-RPC)
 	noListing   string // why not, when !listing
 	listDenied  bool   // our credentials may not list
-	tasks       map[a2a.TaskID]*memo
+	tasks       memos
 	notHere     map[a2a.TaskID]bool // referenced ids this agent said it does not hold
 	refs        func(*a2a.Task)     // Manager.followRefs for this agent's chain key; nil in tests
 	hwm         time.Time
 	lastFull    time.Time
 	forceFull   bool
-	epoch       uint64 // bumped after an overflow: everything is news again
+	listed      listing // what full sweeps learned of the agent's ListTasks (sweep_full.go)
+	openCapped  bool    // MaxOpenTasks dropped new open tasks (since the last full sweep)
+	epoch       uint64  // bumped after an overflow: everything is news again
 	streams     int
 	health      model.HealthUpdate
 	failures    int
@@ -64,6 +51,7 @@ type watcher struct {
 	streamErrAt time.Time
 
 	overflow      atomic.Bool
+	overflowed    chan struct{} // signalled when overflow is set, to wake sleep
 	dirty         map[a2a.TaskID]struct{}
 	dirtyAll      bool
 	pendingHealth *model.HealthUpdate
@@ -77,11 +65,11 @@ type watcher struct {
 func newWatcher(o AgentOptions, em *emitter, log *slog.Logger, captureN int) *watcher {
 	w := &watcher{
 		o: o, c: newConn(o, captureN), em: em, log: log.With("agent", o.Name),
-		tasks: map[a2a.TaskID]*memo{}, dirty: map[a2a.TaskID]struct{}{}, notHere: map[a2a.TaskID]bool{},
-		kick: make(chan struct{}, 1), fetch: make(chan struct{}, 4),
+		tasks: newMemos(o.MaxOpenTasks, o.TerminalPerAgent), dirty: map[a2a.TaskID]struct{}{}, notHere: map[a2a.TaskID]bool{},
+		kick: make(chan struct{}, 1), fetch: make(chan struct{}, 4), overflowed: make(chan struct{}, 1),
 	}
 	for _, id := range o.Tasks {
-		w.tasks[id] = &memo{}
+		w.tasks.watch(id, false)
 	}
 	return w
 }
@@ -122,12 +110,18 @@ func (w *watcher) run(ctx context.Context) {
 }
 
 // sleep waits d, waking early for Watch() and for overflow recovery.
+// Only while events are being dropped does it look, every 25 ms, for
+// room in the channel: an idle watcher does not wake.
 func (w *watcher) sleep(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
-	tick := time.NewTicker(25 * time.Millisecond)
-	defer tick.Stop()
+	var tick <-chan time.Time
 	for {
+		if tick == nil && w.overflow.Load() {
+			tk := time.NewTicker(25 * time.Millisecond)
+			defer tk.Stop()
+			tick = tk.C
+		}
 		select {
 		case <-ctx.Done():
 			return false
@@ -135,7 +129,8 @@ func (w *watcher) sleep(ctx context.Context, d time.Duration) bool {
 			return true
 		case <-w.kick:
 			return true
-		case <-tick.C:
+		case <-w.overflowed:
+		case <-tick:
 			if ids, ok := w.recoverOverflow(); ok {
 				w.refetch(ctx, ids)
 				return true

@@ -1,0 +1,32 @@
+package a2aclient
+
+import (
+	"testing"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// The raw capture of one agent holds at most captureBytes however large
+// its answers: big answers push old exchanges out, the newest stays.
+func TestCaptureRingBoundedByBytes(t *testing.T) {
+	a := startAgent(t, kindJSONRPC, false, nil)
+	id := a.send(t, "big:300000")
+	a.stored(t, id, a2a.TaskStateInputRequired)
+	m := New([]AgentOptions{fast("a", a.url())}, Options{})
+	for range 40 {
+		if _, err := m.Get(t.Context(), "a", id, 0, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := m.Capture("a")
+	total := 0
+	for _, ex := range got {
+		total += len(ex.Request) + len(ex.Response)
+	}
+	if total > captureBytes+captureRequestBytes+captureResponseBytes || len(got) >= 40 {
+		t.Errorf("the capture holds %d exchanges, %d bytes; want at most about %d bytes", len(got), total, captureBytes)
+	}
+	if last := got[len(got)-1]; last.RPC != "GetTask" || len(last.Response) < captureResponseBytes {
+		t.Errorf("the newest exchange is %s with %d response bytes", last.RPC, len(last.Response))
+	}
+}
