@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"a2atop/a2aclient"
+	"a2atop/model"
 )
 
 // The accepted values of the enumerated keys.
@@ -40,6 +43,9 @@ type Config struct {
 	MaxStreams int `toml:"max_streams"`
 	// MaxMessageBytes caps one response body or SSE event.
 	MaxMessageBytes int64 `toml:"max_message_bytes"`
+
+	// What watching costs an agent and the dashboard (see Scale).
+	Scale
 	// Agents are the [[agent]] tables, in file order, then URL arguments.
 	Agents []Agent `toml:"agent"`
 
@@ -47,6 +53,28 @@ type Config struct {
 	Path string `toml:"-"`
 	// lines locates the keys of the file, for Validate's errors.
 	lines keyLines
+}
+
+// Scale is what watching may cost, per agent: the tasks kept, the
+// content they hold, and what one sweep may read. Its keys are at the
+// top level of the file.
+type Scale struct {
+	// TerminalPerAgent is how many terminal tasks are kept per agent, the
+	// newest; the first sweep lists no more of them.
+	TerminalPerAgent int `toml:"terminal_per_agent"`
+	// MaxOpenTasks caps the tasks kept per agent that are not terminal.
+	MaxOpenTasks int `toml:"max_open_tasks"`
+	// MaxAgentBytes caps the content one agent's tasks hold together.
+	MaxAgentBytes int `toml:"max_agent_bytes"`
+	// ListByState lists by status (inbox first, open states only on
+	// resyncs); false lists every task in every full sweep.
+	ListByState bool `toml:"list_by_state"`
+	// ListConcurrency is how many ListTasks of one sweep may run at once.
+	ListConcurrency int `toml:"list_concurrency"`
+	// MaxSweepBytes caps the response bytes of one sweep.
+	MaxSweepBytes int64 `toml:"max_sweep_bytes"`
+	// MaxSweepPages caps the ListTasks pages of one sweep.
+	MaxSweepPages int `toml:"max_sweep_pages"`
 }
 
 // Agent is one [[agent]] table.
@@ -142,6 +170,15 @@ func Default() *Config {
 		FullResync:      Duration{time.Minute},
 		MaxStreams:      32,
 		MaxMessageBytes: 8 << 20,
+		Scale: Scale{
+			TerminalPerAgent: a2aclient.DefaultTerminalPerAgent,
+			MaxOpenTasks:     a2aclient.DefaultMaxOpenTasks,
+			MaxAgentBytes:    model.DefaultMaxAgentBytes,
+			ListByState:      true,
+			ListConcurrency:  a2aclient.DefaultListConcurrency,
+			MaxSweepBytes:    a2aclient.DefaultMaxSweepBytes,
+			MaxSweepPages:    a2aclient.DefaultMaxSweepPages,
+		},
 	}
 }
 

@@ -120,6 +120,14 @@ func TestValidate(t *testing.T) {
 		{"header without source", agent + "[[agent.auth.headers]]\nname = \"X\"\n", 4, "agent \"a\".auth.headers[1]", "exactly one"},
 		{"allowed host without port", agent + "[agent.auth]\nallowed_hosts = [\"example.com\"]\n", 5, "agent \"a\".auth.allowed_hosts[1]", "host:port"},
 		{"allowed host after a comment", agent + "[agent.auth]\nallowed_hosts = [ # the proxies\n  # the first\n  \"a\",\n]\n", 7, "agent \"a\".auth.allowed_hosts[1]", "host:port"},
+		{"zero terminal per agent", "theme = \"auto\"\nterminal_per_agent = 0\n", 2, "terminal_per_agent", "positive"},
+		{"negative open cap", "max_open_tasks = -1\n", 1, "max_open_tasks", "positive"},
+		{"zero agent bytes", "\nmax_agent_bytes = 0\n", 2, "max_agent_bytes", "positive"},
+		{"zero list concurrency", "list_concurrency = 0\n", 1, "list_concurrency", "positive"},
+		{"list concurrency too high", "list_concurrency = 500\n", 1, "list_concurrency", "at most 64"},
+		{"zero sweep bytes", "max_sweep_bytes = 0\n", 1, "max_sweep_bytes", "positive"},
+		{"zero sweep pages", "max_sweep_pages = 0\n", 1, "max_sweep_pages", "positive"},
+		{"scale keys", "terminal_per_agent = 50\nmax_open_tasks = 9\nlist_by_state = false\n", 0, "", ""},
 		{"allowed host, second agent", agent + "[[agent]]\nname = \"b\"\nurl = \"http://b\"\n[agent.auth]\nallowed_hosts = [\n  \"ok:1\",\n  \":443\",\n]\n", 10, "agent \"b\".auth.allowed_hosts[2]", "host:port"},
 	}
 	for _, tt := range tests {
@@ -294,6 +302,10 @@ func keysOf(t reflect.Type) []string {
 	var keys []string
 	for f := range t.Fields() {
 		tag := f.Tag.Get("toml")
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			keys = append(keys, keysOf(f.Type)...) // its keys are the outer table's
+			continue
+		}
 		if tag == "" || tag == "-" || tag == "token" || tag == "api_key" || tag == "value" {
 			continue
 		}
@@ -333,5 +345,29 @@ func TestStateDirWithoutHome(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", "/state")
 	if got := StateDir(); got != "/state/a2atop" {
 		t.Errorf("StateDir with $XDG_STATE_HOME = %q", got)
+	}
+}
+
+// The scale keys reach the watchers and the fleet.
+func TestScaleKeys(t *testing.T) {
+	c, err := parse(t, "terminal_per_agent = 50\nmax_open_tasks = 9\nmax_agent_bytes = 4096\nlist_by_state = false\n"+
+		"list_concurrency = 2\nmax_sweep_bytes = 1000\nmax_sweep_pages = 7\n[[agent]]\nname = \"a\"\nurl = \"http://a\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := c.AgentOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := opts[0]
+	if o.TerminalPerAgent != 50 || o.MaxOpenTasks != 9 || !o.ListAll || o.ListConcurrency != 2 || o.MaxSweepBytes != 1000 || o.MaxSweepPages != 7 {
+		t.Errorf("agent options = %+v", o)
+	}
+	if f := c.FleetOptions(); f.MaxTerminalPerAgent != 50 || f.MaxAgentBytes != 4096 {
+		t.Errorf("fleet options = %+v", f)
+	}
+	d := Default()
+	if d.TerminalPerAgent != 1000 || !d.ListByState || d.MaxAgentBytes != 32<<20 {
+		t.Errorf("defaults = %+v", d.Scale)
 	}
 }

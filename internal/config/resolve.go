@@ -12,6 +12,7 @@ import (
 
 	"a2atop/a2aclient"
 	"a2atop/approvals"
+	"a2atop/model"
 )
 
 // AgentOptions turns the validated config into the options package
@@ -53,6 +54,12 @@ func (c *Config) AgentOptions() ([]a2aclient.AgentOptions, error) {
 			MaxMessageBytes:  c.MaxMessageBytes,
 			ChainMetadataKey: a.ChainKey,
 			ReadOnly:         c.ReadOnly || a.ReadOnly,
+			TerminalPerAgent: c.TerminalPerAgent,
+			MaxOpenTasks:     c.MaxOpenTasks,
+			ListConcurrency:  c.ListConcurrency,
+			MaxSweepBytes:    c.MaxSweepBytes,
+			MaxSweepPages:    c.MaxSweepPages,
+			ListAll:          !c.ListByState,
 		})
 	}
 	return out, nil
@@ -149,6 +156,13 @@ func (c *Config) AgentNames() []string {
 		names[i] = a.Name
 	}
 	return names
+}
+
+// FleetOptions are the model.Fleet's bounds from the config: the terminal
+// tasks kept per agent (as the watchers keep), the content per agent,
+// the chain keys.
+func (c *Config) FleetOptions() model.Options {
+	return model.Options{MaxTerminalPerAgent: c.TerminalPerAgent, MaxAgentBytes: c.MaxAgentBytes, ChainKeys: c.ChainKeys()}
 }
 
 // ChainKeys maps each agent that sets chain_metadata_key to its key, for

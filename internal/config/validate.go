@@ -69,6 +69,9 @@ func (c *Config) Validate() error {
 	if c.MaxMessageBytes <= 0 {
 		return fail("max_message_bytes", "must be positive, not %d", c.MaxMessageBytes)
 	}
+	if err := c.Scale.validate(fail); err != nil {
+		return err
+	}
 	seen := map[string]int{}
 	for i, a := range c.Agents {
 		if err := c.validateAgent(i, &a, seen); err != nil {
@@ -296,4 +299,24 @@ func validHeaderName(s string) bool {
 		}
 	}
 	return true
+}
+
+// validate checks the scale keys: every bound is positive.
+func (s *Scale) validate(fail func(key, format string, args ...any) error) error {
+	for _, k := range []struct {
+		key string
+		v   int64
+	}{
+		{"terminal_per_agent", int64(s.TerminalPerAgent)}, {"max_open_tasks", int64(s.MaxOpenTasks)},
+		{"max_agent_bytes", int64(s.MaxAgentBytes)}, {"list_concurrency", int64(s.ListConcurrency)},
+		{"max_sweep_bytes", s.MaxSweepBytes}, {"max_sweep_pages", int64(s.MaxSweepPages)},
+	} {
+		if k.v <= 0 {
+			return fail(k.key, "must be positive, not %d", k.v)
+		}
+	}
+	if s.ListConcurrency > 64 {
+		return fail("list_concurrency", "at most 64 listings of one agent at once, not %d", s.ListConcurrency)
+	}
+	return nil
 }
