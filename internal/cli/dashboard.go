@@ -59,7 +59,7 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		return s.failf(exitFailed, "approvals journal %s: %v (set journal_path in the config)", cfg.JournalPath, err)
 	}
 	defer svc.Close()
-	fleet := model.NewFleet(model.Options{ChainKeys: cfg.ChainKeys()})
+	fleet := model.NewFleet(cfg.FleetOptions())
 	for _, a := range cfg.Agents {
 		fleet.AddAgent(a.Name, a.URL)
 	}

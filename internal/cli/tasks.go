@@ -19,7 +19,9 @@ func runTasks(ctx context.Context, args []string, st Streams) int {
 	if r == nil {
 		return code
 	}
-	fleet := model.NewFleet(model.Options{MaxHistory: -1, MaxArtifactBytes: -1, MaxTerminalPerAgent: -1, ChainKeys: r.cfg.ChainKeys()})
+	fo := r.cfg.FleetOptions() // the terminal tasks the sweep listed, and the memory bound
+	fo.MaxHistory, fo.MaxArtifactBytes = -1, -1
+	fleet := model.NewFleet(fo)
 	for _, a := range r.cfg.Agents {
 		fleet.AddAgent(a.Name, a.URL)
 	}
