@@ -241,12 +241,16 @@ func (v *agentsScreen) listRow(a *model.Agent, sel bool) string {
 		counts += " ?" + strconv.Itoa(n)
 	}
 	plain := gutter + common.Pad(sanitize.Line(a.Name, nw), nw) + " " + common.Pad(a.Health.State.String(), 12) + " " + common.Pad(counts, 18)
-	errText := sanitize.Line(a.Health.Err, max(v.w-len(plain)-1, 0))
+	note, noteStyle := a.Health.Err, th.Error
+	if note == "" { // no error: what the operator should know of how it is watched
+		note, noteStyle = v.ctx.Fleet.AgentNote(a), th.Muted
+	}
+	errText := sanitize.Line(note, max(v.w-len(plain)-1, 0))
 	if sel {
 		return th.RowSelected.Render(common.Pad(plain+" "+errText, v.w))
 	}
 	return gutter + common.Pad(sanitize.Line(a.Name, nw), nw) + " " + healthStyle(v.ctx, a.Health.State).Render(common.Pad(a.Health.State.String(), 12)) +
-		" " + common.Pad(counts, 18) + " " + th.Error.Render(errText)
+		" " + common.Pad(counts, 18) + " " + noteStyle.Render(errText)
 }
 
 // futureIn writes how far ahead t is: "in 3s".

@@ -90,13 +90,18 @@ func (m *Model) header() string {
 	f, all := m.ctx.Fleet, model.Query{}
 	a, c := f.Count(model.ClassActive, all), f.Count(model.ClassInterrupted, all)
 	term, unknown := f.Count(model.ClassTerminal, all), f.Count(model.ClassUnknown, all)
+	termText, termShort := "terminal "+strconv.Itoa(term), strconv.Itoa(term)
+	if _, total := f.TerminalCount(); total > term { // retention left some out
+		termText = "terminal " + thousands(term) + " of " + thousands(total)
+		termShort += "/" + strconv.Itoa(total)
+	}
 	long := []string{
 		t.Title.Render("a2atop") + " " + t.Muted.Render(m.viewName()),
 		t.OK.Render(strconv.Itoa(up)+" up") + " " + warnIf(t.Warn, degraded, " degraded") +
 			" " + warnIf(t.Error, down, " down") + connectingText(t.Muted, connecting),
 		t.StateActive.Render("active "+strconv.Itoa(a)) + " " +
 			t.StateInterrupted.Render("interrupted "+strconv.Itoa(c)) + " " +
-			t.StateTerminal.Render("terminal "+strconv.Itoa(term)) + unknownText(t.StateUnknown, unknown, "unknown "),
+			t.StateTerminal.Render(termText) + unknownText(t.StateUnknown, unknown, "unknown "),
 	}
 	short := []string{
 		t.Title.Render("a2atop"),
@@ -108,7 +113,7 @@ func (m *Model) header() string {
 		t.Title.Render("a2atop"),
 		long[1],
 		t.StateActive.Render("A "+strconv.Itoa(a)) + " " + t.StateInterrupted.Render("I "+strconv.Itoa(c)) +
-			" " + t.StateTerminal.Render("T "+strconv.Itoa(term)) + unknownText(t.StateUnknown, unknown, "? "),
+			" " + t.StateTerminal.Render("T "+termShort) + unknownText(t.StateUnknown, unknown, "? "),
 	}
 	badge := ""
 	if m.ctx.ReadOnly {
@@ -127,6 +132,15 @@ func (m *Model) header() string {
 		line += strings.Repeat(" ", gap) + badge
 	}
 	return ansi.Truncate(line, m.width, "…")
+}
+
+// thousands writes n with commas: 97,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func warnIf(s lipgloss.Style, n int, label string) string {
