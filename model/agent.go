@@ -3,7 +3,9 @@ package model
 import "strconv"
 
 // applyGone marks a task the agent says it no longer knows. A task we
-// do not hold is not created just to be marked gone.
+// do not hold is not created just to be marked gone. A gone task counts
+// against MaxTerminalPerAgent as a finished one does, so an agent that
+// keeps losing tasks does not grow the fleet.
 func (f *Fleet) applyGone(ev *Event) {
 	t := f.find(ev.Agent, ev.Task.ID)
 	if t == nil || t.Gone {
@@ -13,6 +15,9 @@ func (f *Fleet) applyGone(ev *Event) {
 		t.LastHeard = ev.At
 	}
 	t.Gone = true
+	if t.heapIdx < 0 {
+		f.addTerminal(t) // it will not change again: retention counts it as finished
+	}
 	f.version++
 }
 

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"container/heap"
 	"hash/maphash"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -101,6 +102,9 @@ func (f *Fleet) heard(t *Task, ev *Event) {
 	}
 	if t.Gone {
 		t.Gone = false
+		if t.Class != ClassTerminal && t.heapIdx >= 0 {
+			heap.Remove(&t.agent.term, int(t.heapIdx)) // back: no longer one to evict
+		}
 		f.version++
 	}
 }

@@ -97,11 +97,11 @@ func clampInt32(n int) int32 { return int32(min(n, 1<<31-1)) }
 // trimOverBudget trims the agents that passed MaxAgentBytes in this batch.
 func (f *Fleet) trimOverBudget() {
 	for i, a := range f.over {
+		if a.Bytes > f.opts.MaxAgentBytes {
+			f.trim(a) // a.over stays set meanwhile: trimming does not list it again
+		}
 		a.over = false
 		f.over[i] = nil
-		if a.Bytes > f.opts.MaxAgentBytes {
-			f.trim(a)
-		}
 	}
 	f.over = f.over[:0]
 }

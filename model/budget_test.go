@@ -95,3 +95,38 @@ func TestAgentBudgetUnlimited(t *testing.T) {
 		t.Errorf("unlimited: %d trimmed, %d bytes", a.Trimmed, a.Bytes)
 	}
 }
+
+// Tasks an agent lost count against retention like finished ones: an
+// agent that keeps losing open tasks does not grow the fleet; one that
+// comes back is kept again.
+func TestGoneTasksCountAgainstRetention(t *testing.T) {
+	f := NewFleet(Options{MaxTerminalPerAgent: 3})
+	var batch []Event
+	for i := range 10 {
+		id := a2a.TaskID(fmt.Sprint("w", i))
+		batch = append(batch, snap("a", id, a2a.TaskStateWorking, i), Event{Kind: EventGone, Agent: "a", Task: &a2a.Task{ID: id}})
+	}
+	f.Apply(batch)
+	checkInvariants(t, f)
+	if n := f.Len(); n != 3 {
+		t.Errorf("the fleet holds %d tasks of 10 lost, want the newest 3", n)
+	}
+	back := f.Task(TaskKey{"a", "w9"})
+	f.Apply([]Event{status("a", "w9", a2a.TaskStateWorking, 20, nil), snap("a", "d1", a2a.TaskStateCompleted, 21),
+		snap("a", "d2", a2a.TaskStateCompleted, 22), snap("a", "d3", a2a.TaskStateCompleted, 23)})
+	checkInvariants(t, f)
+	if f.Task(TaskKey{"a", "w9"}) != back || back.Gone {
+		t.Errorf("the task that came back was evicted")
+	}
+}
+
+// An interrupted task that is lost and then evicted leaves the inbox in
+// the batch that evicts it.
+func TestEvictedGoneTaskLeavesTheInbox(t *testing.T) {
+	f := NewFleet(Options{MaxTerminalPerAgent: 1})
+	f.Apply([]Event{snap("a", "ask", a2a.TaskStateInputRequired, 1), {Kind: EventGone, Agent: "a", Task: &a2a.Task{ID: "ask"}}})
+	res := f.Apply([]Event{snap("a", "d1", a2a.TaskStateCompleted, 5)})
+	if f.Task(TaskKey{"a", "ask"}) != nil || len(res.Left) != 1 || res.Left[0] != (TaskKey{"a", "ask"}) {
+		t.Errorf("left = %v; the lost question should be evicted and leave", res.Left)
+	}
+}

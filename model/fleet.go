@@ -130,9 +130,10 @@ type Options struct {
 	// MaxArtifactBytes caps the artifact content kept per task (text and
 	// raw bytes, data parts by estimate). Default 64 KiB.
 	MaxArtifactBytes int
-	// MaxTerminalPerAgent caps the terminal tasks kept per agent; the
-	// oldest (by Updated) are evicted first. Active, interrupted and
-	// unknown tasks are never evicted. Default 1000.
+	// MaxTerminalPerAgent caps the terminal tasks kept per agent, and
+	// those the agent said it no longer knows (Gone); the oldest (by
+	// Updated) are evicted first. Other active, interrupted and unknown
+	// tasks are never evicted. Default 1000.
 	MaxTerminalPerAgent int
 	// MaxAgentBytes caps the content (status messages, history,
 	// artifacts, metadata; by estimate) one agent's tasks hold together;

@@ -2,8 +2,9 @@ package model
 
 import "container/heap"
 
-// termHeap holds an agent's terminal tasks, oldest Updated first, so the
-// oldest is evicted when MaxTerminalPerAgent is exceeded.
+// termHeap holds an agent's terminal tasks and the ones marked gone,
+// oldest Updated first, so the oldest is evicted when
+// MaxTerminalPerAgent is exceeded.
 type termHeap []*Task
 
 func (h termHeap) Len() int { return len(h) }
@@ -41,8 +42,8 @@ func (f *Fleet) addTerminal(t *Task) {
 	heap.Push(&t.agent.term, t)
 }
 
-// evictOverfull drops each agent's oldest terminal tasks beyond
-// MaxTerminalPerAgent. Only terminal tasks are ever evicted.
+// evictOverfull drops each agent's oldest terminal (or gone) tasks
+// beyond MaxTerminalPerAgent. No other task is ever evicted.
 func (f *Fleet) evictOverfull() {
 	max := f.opts.MaxTerminalPerAgent
 	if max < 0 {
@@ -58,6 +59,7 @@ func (f *Fleet) evictOverfull() {
 // evict forgets t: it leaves its agent's map and, at the next query, the
 // pane indexes.
 func (f *Fleet) evict(t *Task) {
+	f.touch(t) // a gone task may leave the inbox: Apply reports it in Left
 	a := t.agent
 	f.unlinkID(t)
 	last := a.held[len(a.held)-1]
