@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -85,14 +86,18 @@ type sweepRun struct {
 	// complete holds, per state fully listed ("" for an unfiltered
 	// listing of everything), the ids the listing returned.
 	complete map[a2a.TaskState]map[a2a.TaskID]struct{}
-	totals   map[a2a.TaskState]int // totalSize of each state's first page
-	headAll  int                   // totalSize of the unfiltered page; -1 if not asked
-	term     tsHeap                // the newest TerminalPerAgent terminal timestamps listed
+	// covered holds, per terminal state listed, the oldest status
+	// timestamp its listing reached (zero when it reached the end): the
+	// ids in complete are every task of that state at least as new.
+	covered map[a2a.TaskState]time.Time
+	totals  map[a2a.TaskState]int // totalSize of each state's first page
+	headAll int                   // totalSize of the unfiltered page; -1 if not asked
+	term    tsHeap                // the newest TerminalPerAgent terminal timestamps listed
 }
 
 func newSweepRun(w *watcher, forced bool) *sweepRun {
 	return &sweepRun{w: w, start: time.Now(), forced: forced, headAll: -1,
-		complete: map[a2a.TaskState]map[a2a.TaskID]struct{}{}, totals: map[a2a.TaskState]int{}}
+		complete: map[a2a.TaskState]map[a2a.TaskID]struct{}{}, covered: map[a2a.TaskState]time.Time{}, totals: map[a2a.TaskState]int{}}
 }
 
 // page observes one page's tasks, listed with filter ("" for none), and
@@ -270,18 +275,44 @@ func (r *sweepRun) listOpen(ctx context.Context, st a2a.TaskState) error {
 // listTerminal lists the terminal state st newest first until the
 // newest TerminalPerAgent terminal tasks, over every terminal state
 // listed so far, are all at least as new as the page's oldest: what
-// follows would not be kept.
+// follows would not be kept. It records what it listed, and down to
+// which status timestamp, for checkVanished.
 func (r *sweepRun) listTerminal(ctx context.Context, st a2a.TaskState) error {
 	keep := r.w.o.TerminalPerAgent
-	return r.w.list(ctx, listQuery{status: st, pageSize: pageSize}, func(resp *a2a.ListTasksResponse, first bool) bool {
+	ids := map[a2a.TaskID]struct{}{}
+	var reached time.Time
+	whole := true
+	err := r.w.list(ctx, listQuery{status: st, pageSize: pageSize}, func(resp *a2a.ListTasksResponse, first bool) bool {
 		_, oldest := r.page(resp.Tasks, st)
+		for _, t := range resp.Tasks {
+			if t != nil {
+				ids[t.ID] = struct{}{}
+			}
+		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if first {
 			r.totals[st] = max(resp.TotalSize, len(resp.Tasks))
 		}
-		return !r.ignored && !r.term.holds(keep, oldest)
+		if r.ignored {
+			whole = false
+			return false
+		}
+		reached = oldest
+		if r.term.holds(keep, oldest) {
+			return false
+		}
+		if resp.NextPageToken == "" {
+			reached = time.Time{} // the end: every task of st was listed
+		}
+		return true
 	})
+	if err == nil && whole {
+		r.mu.Lock()
+		r.complete[st], r.covered[st] = ids, reached
+		r.mu.Unlock()
+	}
+	return err
 }
 
 // listEverything lists every task with no filter: the whole listing, or,
@@ -344,13 +375,16 @@ func (w *watcher) countTerminal(r *sweepRun) {
 	w.mu.Unlock()
 }
 
-// checkVanished asks GetTask for the open tasks the sweep's complete
-// listings no longer show and nothing told of since the sweep began:
-// each has moved on (to a state not listed), or is gone (TaskNotFound).
+// checkVanished asks GetTask for the tasks the sweep's complete listings
+// no longer show and nothing told of since the sweep began: an open task
+// whose state was listed whole, or a terminal one at least as new as
+// what its state's listing reached. Each has moved on (to a state not
+// listed), or is gone (TaskNotFound); then the agent lost tasks, and the
+// next full sweep lists the finished ones again too.
 func (w *watcher) checkVanished(ctx context.Context, r *sweepRun) {
 	r.mu.Lock()
-	complete := r.complete
-	r.complete = map[a2a.TaskState]map[a2a.TaskID]struct{}{}
+	complete, covered := r.complete, r.covered
+	r.complete, r.covered = map[a2a.TaskState]map[a2a.TaskID]struct{}{}, map[a2a.TaskState]time.Time{}
 	r.mu.Unlock()
 	if len(complete) == 0 {
 		return
@@ -358,11 +392,15 @@ func (w *watcher) checkVanished(ctx context.Context, r *sweepRun) {
 	var ids []a2a.TaskID
 	w.mu.Lock()
 	for id, m := range w.tasks.m {
-		if !m.seen || !m.heard.Before(r.start) || model.ClassOf(m.state) == model.ClassTerminal {
+		if !m.seen || !m.heard.Before(r.start) {
 			continue
 		}
 		listed, ok := complete[m.state]
-		if !ok {
+		if model.ClassOf(m.state) == model.ClassTerminal {
+			if reached := covered[m.state]; !reached.IsZero() && !m.ts.After(reached) {
+				continue // no newer than what the listing reached
+			}
+		} else if !ok {
 			listed, ok = complete[""]
 		}
 		if _, shown := listed[id]; !ok || shown {
@@ -374,7 +412,10 @@ func (w *watcher) checkVanished(ctx context.Context, r *sweepRun) {
 		}
 	}
 	w.mu.Unlock()
-	var wg sync.WaitGroup
+	var (
+		wg   sync.WaitGroup
+		lost atomic.Bool
+	)
 	for _, id := range ids {
 		select {
 		case w.fetch <- struct{}{}:
@@ -391,10 +432,16 @@ func (w *watcher) checkVanished(ctx context.Context, r *sweepRun) {
 				w.observe(t, model.SourcePoll, model.ClassOf(t.Status.State) == model.ClassTerminal)
 			case errors.Is(err, a2a.ErrTaskNotFound):
 				w.notFound(id)
+				lost.Store(true)
 			}
 		}()
 	}
 	wg.Wait()
+	if lost.Load() {
+		w.mu.Lock()
+		w.listed.terminalOwed = true
+		w.mu.Unlock()
+	}
 }
 
 // parallel runs jobs in order, at most ListConcurrency at once, and

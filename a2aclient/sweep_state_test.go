@@ -246,6 +246,7 @@ func TestVanishedOpenTaskConfirmedWithGetTask(t *testing.T) {
 	})
 	// Completed with a timestamp older than any incremental sweep asks
 	// for: only the resync's GetTask can find it.
+	n0 := len(a.icpt.listRequests())
 	a.setState(t, moved, a2a.TaskStateCompleted, time.Now().Add(-30*time.Minute))
 	store.purge(purged)
 	c.waitFor(t, "the moved task completed and the purged one gone", 10*time.Second, func(evs []model.Event) bool {
@@ -264,8 +265,23 @@ func TestVanishedOpenTaskConfirmedWithGetTask(t *testing.T) {
 			t.Errorf("task %s reported gone", e.Task.ID)
 		}
 	}
-	// Later resyncs page the open states no more than their first page
-	// each: the agent holds what we hold.
+	// The agent lost a task: the next full sweep lists the finished
+	// states again too. Later ones page the open states no more than
+	// their first page each: the agent holds what we hold.
+	relisted := func() int { // the index of the first terminal listing since the purge, or -1
+		reqs := a.icpt.listRequests()
+		for i := n0; i < len(reqs); i++ {
+			if model.ClassOf(reqs[i].Status) == model.ClassTerminal {
+				return i
+			}
+		}
+		return -1
+	}
+	c.waitFor(t, "the finished states listed again, and that sweep over", 5*time.Second, func([]model.Event) bool {
+		i := relisted()
+		reqs := a.icpt.listRequests()
+		return i >= 0 && slices.ContainsFunc(reqs[i:], func(r a2a.ListTasksRequest) bool { return r.StatusTimestampAfter != nil })
+	})
 	n := len(a.icpt.listRequests())
 	c.waitFor(t, "more resyncs", 5*time.Second, func([]model.Event) bool { return len(a.icpt.listRequests()) > n+12 })
 	for _, r := range a.icpt.listRequests()[n:] {
@@ -421,4 +437,43 @@ func TestUnspecifiedStateTasksFound(t *testing.T) {
 	if unfiltered == 0 {
 		t.Errorf("found without an unfiltered listing?")
 	}
+}
+
+// An agent that comes back from an outage on an empty store: every task
+// it no longer holds, finished ones too, is asked for and marked gone.
+func TestRestartOnEmptyStoreMarksGone(t *testing.T) {
+	var store *purgingStore
+	a := startAgentStore(t, kindJSONRPC, false, nil, func(m *taskstore.InMemory) taskstore.Store {
+		store = &purgingStore{InMemory: m, purged: map[a2a.TaskID]bool{}}
+		return store
+	})
+	ids := append(a.seed(t, a2a.TaskStateCompleted, 5, ago(time.Hour)), a.seed(t, a2a.TaskStateWorking, 3, ago(time.Minute))...)
+	o := fast("a", a.url())
+	o.Subscribe = false
+	_, c := runManager(t, []AgentOptions{o}, Options{})
+	c.waitFor(t, "the first sweep", 5*time.Second, func(evs []model.Event) bool {
+		h := lastHealth(evs, "a")
+		return h != nil && h.TerminalTotal == 5
+	})
+	a.stop()
+	c.waitFor(t, "unreachable", 5*time.Second, healthIs("a", model.HealthUnreachable))
+	for _, id := range ids {
+		store.purge(id)
+	}
+	kept := a.seed(t, a2a.TaskStateCompleted, 1, ago(time.Second))[0]
+	a.start()
+	c.waitFor(t, "every task gone", 10*time.Second, func(evs []model.Event) bool {
+		gone := map[a2a.TaskID]bool{}
+		for _, e := range evs {
+			if e.Kind == model.EventGone {
+				gone[e.Task.ID] = true
+			}
+		}
+		for _, id := range ids {
+			if !gone[id] {
+				return false
+			}
+		}
+		return hasTask(evs, "a", kept, a2a.TaskStateCompleted) && !gone[kept]
+	})
 }

@@ -194,6 +194,12 @@ func (w *watcher) connect(ctx context.Context) error {
 	legacyRPC := v03 && iface.ProtocolBinding == a2a.TransportProtocolJSONRPC
 	w.c.legacyREST.Store(v03 && iface.ProtocolBinding == a2a.TransportProtocolHTTPJSON)
 	w.mu.Lock()
+	if w.info != nil && w.listed.terminalDone {
+		// Connected again after the agent was out of reach: it may have
+		// restarted on an empty store. The next sweep lists everything it
+		// keeps again, finished tasks too, and asks after what it misses.
+		w.listed.terminalOwed, w.forceFull = true, true
+	}
 	w.client, w.info = cl, info
 	w.streamOK = card.Capabilities.Streaming && w.o.Subscribe
 	w.listing, w.noListing = !legacyRPC, ""
