@@ -27,7 +27,15 @@ func (f *Fleet) applyHealth(a *Agent, h HealthUpdate) {
 	if a.Health == h {
 		return
 	}
+	moved := a.Health
+	moved.LastSuccess = h.LastSuccess
 	a.Health = h
+	if moved == h {
+		// Only the time of the last success moved, as after every good
+		// sweep: it is shown as an age, which the clock redraws anyway,
+		// so an idle fleet of many agents does not redraw at every sweep.
+		return
+	}
 	f.version++
 	var stale bool
 	switch {

@@ -3,6 +3,7 @@ package model
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
@@ -28,5 +29,26 @@ func TestAgentNote(t *testing.T) {
 		if got := f.AgentNote(f.Agent(agent)); got != want {
 			t.Errorf("AgentNote(%s) = %q, want %q", agent, got, want)
 		}
+	}
+}
+
+// A health change that only moves the last success (every good sweep)
+// changes nothing a frame shows but the age the clock redraws: no new
+// version, so an idle fleet does not redraw at every sweep.
+func TestHealthLastSuccessAloneIsNoChange(t *testing.T) {
+	f := NewFleet(Options{})
+	h := HealthUpdate{State: HealthSweeping, LastSuccess: time.Unix(100, 0)}
+	f.Apply([]Event{{Kind: EventHealth, Agent: "a", Health: &h}})
+	v := f.Version()
+	h2 := h
+	h2.LastSuccess = time.Unix(105, 0)
+	if res := f.Apply([]Event{{Kind: EventHealth, Agent: "a", Health: &h2}}); res.Changed || f.Version() != v ||
+		!f.Agent("a").Health.LastSuccess.Equal(h2.LastSuccess) {
+		t.Errorf("a later last success: changed %v, version %d -> %d", res.Changed, v, f.Version())
+	}
+	h3 := h2
+	h3.Err = "stream: too large"
+	if res := f.Apply([]Event{{Kind: EventHealth, Agent: "a", Health: &h3}}); !res.Changed {
+		t.Errorf("an error on the row is a change")
 	}
 }
