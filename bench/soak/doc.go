@@ -1,0 +1,11 @@
+// Package soak holds a2atop's soak test, run on demand (build tag soak):
+// the dashboard's real watchers, model and approvals journal against
+// real A2A agents (the Go SDK's server on loopback) that restart, drop
+// streams, flood, trickle and churn tasks, checked at the end for leaks
+// (heap, goroutines, file descriptors), for an intact journal, and for
+// every agent's tasks being what the agent holds.
+//
+//	go test -tags soak ./bench/soak -run Soak -soak.duration 1h -timeout 2h
+//
+// The README says how to run it for an hour; .ci/run runs two minutes.
+package soak

@@ -1,0 +1,482 @@
+//go:build soak
+
+package soak
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
+
+	"a2atop/a2aclient"
+	"a2atop/approvals"
+	"a2atop/model"
+)
+
+var (
+	duration = flag.Duration("soak.duration", 2*time.Minute, "how long the agents churn, warm-up included")
+	rate     = flag.Float64("soak.rate", 20, "tasks started per second over the churning agents")
+)
+
+// keep is terminal_per_agent in the soak: small, so retention is full
+// (the fleet at its steady size) well within the warm-up.
+const keep = 50
+
+// perDecision is what the approvals journal may keep in memory for each
+// decision (the journal view shows every one): the entry, its parts and
+// the task's state changes.
+const perDecision = 4 << 10
+
+// TestSoak drives the dashboard's watchers, model and approvals journal
+// against six agents: steady (JSON-RPC), httpjson (REST), restarts (down
+// every 15 s for a second or two, every other time back on an empty
+// store), drops (SSE streams cut after one to three events), trickles
+// (SSE sent 16 bytes every 5 ms) and floods (3,000 statuses on one task
+// every 20 s). A driver starts soak.rate tasks a second on the first
+// five (done, hold and ask); the inbox answers every question through
+// the journal. After a warm-up of a quarter of the run (at least 30 s),
+// and again at the end, everything is let come to rest and measured;
+// the end must hold the heap, goroutines and file descriptors of the
+// warm-up within a bound, an intact journal, and, per agent, exactly the
+// tasks it holds (open ones all, finished ones the newest kept).
+func TestSoak(t *testing.T) {
+	slog.SetDefault(slog.New(slog.DiscardHandler))
+	agents := []*soakAgent{
+		newSoakAgent(t, "steady", "jsonrpc", nil),
+		newSoakAgent(t, "httpjson", "rest", nil),
+		newSoakAgent(t, "restarts", "jsonrpc", nil),
+		newSoakAgent(t, "drops", "jsonrpc", dropStreams),
+		newSoakAgent(t, "trickles", "jsonrpc", trickle),
+		newSoakAgent(t, "floods", "jsonrpc", nil),
+	}
+	var opts []a2aclient.AgentOptions
+	fleet := model.NewFleet(model.Options{MaxTerminalPerAgent: keep})
+	for _, a := range agents {
+		fleet.AddAgent(a.name, a.url())
+		opts = append(opts, a2aclient.AgentOptions{Name: a.name, URL: a.url(), Subscribe: true, SweepInterval: 500 * time.Millisecond,
+			FullResync: 5 * time.Second, MaxStreams: 8, CallTimeout: 3 * time.Second, TerminalPerAgent: keep})
+	}
+	mgr := a2aclient.New(opts, a2aclient.Options{Buffer: 512})
+	journal := filepath.Join(t.TempDir(), "journal.jsonl")
+	svc, err := approvals.Open(approvals.Options{JournalPath: journal, Sender: mgr, Approver: "soak@example.com", SendTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	watchDone := make(chan struct{})
+	go func() { mgr.Run(ctx); close(watchDone) }()
+	d := &dashboard{fleet: fleet, svc: svc, events: mgr.Events(), do: make(chan func()), answered: map[string]bool{}}
+	loopDone := make(chan struct{})
+	go func() { d.loop(ctx); close(loopDone) }()
+	ch := &chaos{agents: agents, t: t}
+	start := time.Now()
+	warm := max(*duration/4, 30*time.Second)
+
+	ch.run(warm)
+	rest0 := ch.rest(d)
+	before := measure()
+	decided0 := d.sent.Load()
+	t.Logf("after warm-up (%s): %s; %d tasks in the fleet, %d decisions sent", warm, before, rest0.tasks, d.sent.Load())
+	ch.run(*duration - warm)
+	rest1 := ch.rest(d)
+	after := measure()
+	t.Logf("at the end (%s): %s; %d tasks in the fleet", time.Since(start).Round(time.Second), after, rest1.tasks)
+	t.Logf("churn: %d tasks started (%d failed to start), %d restarts (%d on an empty store), %d floods; %d events; %d decisions sent (%s)",
+		ch.started.Load(), ch.failed.Load(), ch.restarts.Load(), ch.wiped.Load(), ch.floods.Load(), d.eventsN.Load(), d.sent.Load(), d.results())
+
+	// The heap may grow by the capture rings filling (1 MiB per agent)
+	// and by what the journal keeps of each decision in memory; nothing
+	// else. Idle connections are closed before each count.
+	decided := d.sent.Load() - decided0
+	if bound := before.heap + uint64(len(agents))<<20 + 8<<20 + uint64(decided)*perDecision; after.heap > bound {
+		t.Errorf("heap %.1f MiB at the end, %.1f MiB after warm-up: past %.1f MiB (%d decisions since)",
+			float64(after.heap)/(1<<20), float64(before.heap)/(1<<20), float64(bound)/(1<<20), decided)
+	}
+	if after.goroutines > before.goroutines+10 {
+		var b strings.Builder
+		pprof.Lookup("goroutine").WriteTo(&b, 1)
+		t.Errorf("%d goroutines at the end, %d after warm-up:\n%s", after.goroutines, before.goroutines, b.String())
+	}
+	if after.fds > before.fds+5 {
+		t.Errorf("%d file descriptors open at the end, %d after warm-up", after.fds, before.fds)
+	}
+	for _, m := range rest1.mismatches {
+		t.Error(m)
+	}
+
+	cancel()
+	<-loopDone
+	<-watchDone
+	checkJournal(t, svc, journal, d)
+}
+
+// dashboard is the dashboard's loop without a terminal: watcher events
+// applied to the fleet in batches at most every 30 ms, and the inbox
+// answered: every question gets one reply, through the journal.
+type dashboard struct {
+	fleet    *model.Fleet
+	svc      *approvals.Service
+	events   <-chan model.Event
+	do       chan func()
+	answered map[string]bool // prompt keys decided
+	sending  atomic.Int64
+	sent     atomic.Int64
+	eventsN  atomic.Int64
+	resMu    sync.Mutex
+	res      map[approvals.Result]int
+}
+
+func (d *dashboard) loop(ctx context.Context) {
+	tick := time.NewTicker(30 * time.Millisecond)
+	defer tick.Stop()
+	inbox := time.NewTicker(500 * time.Millisecond)
+	defer inbox.Stop()
+	var batch []model.Event
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case f := <-d.do:
+			f()
+		case <-inbox.C:
+			d.answer(ctx)
+		case <-tick.C:
+			batch = batch[:0]
+			for more := true; more; {
+				select {
+				case ev := <-d.events:
+					batch = append(batch, ev)
+				default:
+					more = false
+				}
+			}
+			d.eventsN.Add(int64(len(batch)))
+			if len(batch) > 0 {
+				d.fleet.Apply(batch)
+			}
+		}
+	}
+}
+
+// answer replies "main" to every question not yet decided, four at a time.
+func (d *dashboard) answer(ctx context.Context) {
+	for _, it := range d.svc.Queue(d.fleet, model.SortAge) {
+		key := it.Task.Key.Agent + "/" + string(it.Task.Key.ID) + "/" + it.Prompt
+		if !it.Actionable || it.Task.State != a2a.TaskStateInputRequired || it.Prior != nil || d.answered[key] || d.sending.Load() >= 4 {
+			continue
+		}
+		dec, err := d.svc.Prepare(it, approvals.Input{Kind: approvals.KindReply, Text: "main"})
+		if err != nil {
+			continue
+		}
+		d.answered[key] = true
+		d.sending.Add(1)
+		d.sent.Add(1)
+		go func() {
+			defer d.sending.Add(-1)
+			out := d.svc.Send(ctx, dec)
+			d.resMu.Lock()
+			if d.res == nil {
+				d.res = map[approvals.Result]int{}
+			}
+			d.res[out.Result]++
+			d.resMu.Unlock()
+		}()
+	}
+}
+
+func (d *dashboard) results() string {
+	d.resMu.Lock()
+	defer d.resMu.Unlock()
+	return fmt.Sprint(d.res)
+}
+
+// onLoop runs f on the loop's goroutine, which owns the fleet.
+func (d *dashboard) onLoop(f func()) {
+	done := make(chan struct{})
+	d.do <- func() { f(); close(done) }
+	<-done
+}
+
+// chaos is the driver: tasks started, restarts, floods.
+type chaos struct {
+	agents                  []*soakAgent
+	t                       *testing.T
+	started, failed         atomic.Int64
+	restarts, wiped, floods atomic.Int64
+}
+
+// run churns for d: tasks at soak.rate a second on the agents but
+// floods, a restart every 15 s, a flood every 20 s.
+func (c *chaos) run(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() { defer wg.Done(); c.churn(ctx) }()
+	go func() {
+		defer wg.Done()
+		c.every(ctx, 15*time.Second, func() {
+			a := c.agent("restarts")
+			a.stop()
+			time.Sleep(time.Second + time.Duration(c.restarts.Load()%2)*time.Second)
+			if c.restarts.Add(1)%2 == 0 {
+				a.fresh()
+				c.wiped.Add(1)
+			}
+			a.start(c.t)
+		})
+	}()
+	go func() {
+		defer wg.Done()
+		c.every(ctx, 20*time.Second, func() {
+			if c.send(c.agent("floods"), "flood") {
+				c.floods.Add(1)
+			}
+		})
+	}()
+	wg.Wait()
+}
+
+func (c *chaos) every(ctx context.Context, d time.Duration, f func()) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			f()
+		}
+	}
+}
+
+func (c *chaos) churn(ctx context.Context) {
+	t := time.NewTicker(time.Duration(float64(time.Second) / *rate))
+	defer t.Stop()
+	kinds := []string{"done", "done", "done", "ask", "ask", "hold"}
+	for i := 0; ; i++ {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		a := c.agents[i%5]
+		go c.send(a, kinds[(i/5)%len(kinds)])
+	}
+}
+
+// send starts one task on a with a bare SDK client, as any client would.
+func (c *chaos) send(a *soakAgent, text string) bool {
+	a.mu.Lock()
+	card := a.card
+	a.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cl, err := sdk.NewFromCard(ctx, card)
+	if err == nil {
+		_, err = cl.SendMessage(ctx, &a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(text)),
+			Config: &a2a.SendMessageConfig{ReturnImmediately: true}})
+		cl.Destroy()
+	}
+	if err != nil {
+		c.failed.Add(1)
+		return false
+	}
+	c.started.Add(1)
+	return true
+}
+
+func (c *chaos) agent(name string) *soakAgent {
+	for _, a := range c.agents {
+		if a.name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// restState is the fleet compared with the agents once all is at rest.
+type restState struct {
+	tasks      int
+	mismatches []string
+}
+
+// rest waits for nothing to be running and the inbox to be answered,
+// then for two full resyncs, and compares every agent's tasks with the
+// fleet's.
+func (c *chaos) rest(d *dashboard) restState {
+	start := time.Now()
+	for {
+		busy := ""
+		if n := d.sending.Load(); n > 0 {
+			busy = fmt.Sprintf(" %d answers being sent", n)
+		}
+		for _, a := range c.agents {
+			if n := a.running(); n > 0 {
+				busy += fmt.Sprintf(" %s: %d running", a.name, n)
+			}
+		}
+		if busy == "" {
+			break
+		}
+		if time.Since(start) > 2*time.Minute {
+			c.t.Logf("still busy after 2 minutes:%s", busy)
+			break
+		}
+		if el := time.Since(start); el%(10*time.Second) < 200*time.Millisecond && el > time.Second {
+			c.t.Logf("busy after %s:%s", el.Round(time.Second), busy)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	c.t.Logf("at rest after %s", time.Since(start).Round(time.Millisecond))
+	time.Sleep(12 * time.Second) // two full resyncs, and the answers' last events
+	for _, a := range c.agents {
+		a.closeIdle()
+	}
+	time.Sleep(time.Second)
+	var st restState
+	holds := map[string]map[a2a.TaskID]*a2a.Task{}
+	for _, a := range c.agents {
+		holds[a.name] = a.holds(c.t)
+	}
+	d.onLoop(func() {
+		st.tasks = d.fleet.Len()
+		st.mismatches = compare(d.fleet, holds)
+	})
+	return st
+}
+
+// compare checks that the fleet holds, per agent, what the agent holds:
+// every task it shows (but those marked gone) in the agent's state, every
+// open task of the agent, and its newest keep finished ones.
+func compare(f *model.Fleet, holds map[string]map[a2a.TaskID]*a2a.Task) []string {
+	var bad []string
+	shown := map[model.TaskKey]*model.Task{}
+	for c := model.ClassUnknown; c <= model.ClassTerminal; c++ {
+		for _, t := range f.Page(c, model.Query{}, 0, f.Count(c, model.Query{})) {
+			shown[t.Key] = t
+		}
+	}
+	for k, t := range shown {
+		at, ok := holds[k.Agent][k.ID]
+		switch {
+		case t.Gone && ok:
+			bad = append(bad, fmt.Sprintf("%s: %s is marked gone; the agent holds it (%s)", k.Agent, k.ID, at.Status.State))
+		case !t.Gone && !ok:
+			bad = append(bad, fmt.Sprintf("%s: %s is shown %s; the agent does not hold it", k.Agent, k.ID, t.State))
+		case !t.Gone && model.NormalizeState(at.Status.State) != t.State:
+			bad = append(bad, fmt.Sprintf("%s: %s is shown %s; the agent holds it %s", k.Agent, k.ID, t.State, at.Status.State))
+		}
+	}
+	for agent, tasks := range holds {
+		var terminal []time.Time
+		for _, at := range tasks {
+			if model.ClassOf(at.Status.State) == model.ClassTerminal && at.Status.Timestamp != nil {
+				terminal = append(terminal, *at.Status.Timestamp)
+			}
+		}
+		cut := newestCut(terminal, keep)
+		for id, at := range tasks {
+			t := shown[model.TaskKey{Agent: agent, ID: id}]
+			open := model.ClassOf(at.Status.State) != model.ClassTerminal
+			newest := !open && at.Status.Timestamp != nil && at.Status.Timestamp.After(cut)
+			if (open || newest) && (t == nil || t.Gone) {
+				bad = append(bad, fmt.Sprintf("%s: holds %s (%s), the fleet does not show it", agent, id, at.Status.State))
+			}
+		}
+	}
+	return bad
+}
+
+// newestCut is the n-th newest of ts (zero when there are fewer).
+func newestCut(ts []time.Time, n int) time.Time {
+	if len(ts) < n {
+		return time.Time{}
+	}
+	for i := 1; i < len(ts); i++ { // insertion sort, newest first; a few hundred at most
+		for j := i; j > 0 && ts[j].After(ts[j-1]); j-- {
+			ts[j], ts[j-1] = ts[j-1], ts[j]
+		}
+	}
+	return ts[n-1]
+}
+
+// usage is what the process holds at a point of rest.
+type usage struct {
+	heap       uint64
+	goroutines int
+	fds        int
+}
+
+func (u usage) String() string {
+	return fmt.Sprintf("heap %.1f MiB, %d goroutines, %d file descriptors", float64(u.heap)/(1<<20), u.goroutines, u.fds)
+}
+
+func measure() usage {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fds, _ := os.ReadDir("/proc/self/fd")
+	return usage{heap: ms.HeapAlloc, goroutines: runtime.NumGoroutine(), fds: len(fds)}
+}
+
+// checkJournal reopens the journal: no damaged line, every line JSON, a
+// decision recorded for every one sent and an outcome for each.
+func checkJournal(t *testing.T, svc *approvals.Service, path string, d *dashboard) {
+	t.Helper()
+	if err := svc.Close(); err != nil {
+		t.Errorf("closing the journal: %v", err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	lines := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		lines++
+		if !json.Valid(sc.Bytes()) {
+			t.Errorf("journal line %d is not JSON: %.80q", lines, sc.Text())
+		}
+	}
+	again, err := approvals.Open(approvals.Options{JournalPath: path, ReadOnly: true})
+	if err != nil {
+		t.Fatalf("the journal does not open again: %v", err)
+	}
+	defer again.Close()
+	decisions, pending := 0, 0
+	for _, e := range again.Journal() {
+		if e.Observed() {
+			continue
+		}
+		decisions++
+		if e.Result == approvals.ResultPending {
+			pending++
+		}
+	}
+	t.Logf("journal: %d lines, %d decisions, %d damaged, %d without an outcome", lines, decisions, again.Damaged(), pending)
+	if again.Damaged() != 0 || int64(decisions) != d.sent.Load() || pending != 0 {
+		t.Errorf("journal: %d damaged lines, %d decisions for %d sent, %d without an outcome", again.Damaged(), decisions, d.sent.Load(), pending)
+	}
+}
