@@ -31,6 +31,8 @@ import (
 //	at:NANOS    input-required with status timestamp NANOS on every event
 //	chatty:N    N working updates, then completed
 //	big:N       input-required with an N-byte status message
+//	bigwork:N   working with an N-byte status message, waits for release(),
+//	            then completed
 //	ref:ID      auth-required, its status message naming task ID in referenceTaskIds
 //	chain:ID    working naming task ID in referenceTaskIds, waits for
 //	            release(), then input-required naming it again
@@ -118,6 +120,17 @@ func (e *testExec) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter
 		default:
 		}
 		switch {
+		case strings.HasPrefix(word, "bigwork:"):
+			n, _ := strconv.Atoi(strings.TrimPrefix(word, "bigwork:"))
+			if !yield(statusEv(ec, a2a.TaskStateWorking, time.Now(), strings.Repeat("w", n)), nil) {
+				return
+			}
+			select {
+			case <-gate:
+			case <-ctx.Done():
+				return
+			}
+			yield(statusEv(ec, a2a.TaskStateCompleted, time.Now(), "done"), nil)
 		case strings.HasPrefix(word, "big:"):
 			n, _ := strconv.Atoi(strings.TrimPrefix(word, "big:"))
 			yield(statusEv(ec, a2a.TaskStateInputRequired, time.Now(), strings.Repeat("y", n)), nil)

@@ -78,6 +78,10 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 			w.log.Debug("stream closed by us", "task", id, "why", stuck)
 			serr = nil
 		}
+		recycled := errors.Is(serr, errStreamRecycled)
+		if recycled {
+			serr = nil // ours too, after a big event (stream_recycle.go)
+		}
 		if serr != nil {
 			serr = w.wrap("SubscribeToTask", "", pr, serr)
 			w.log.Debug("stream ended", "task", id, "err", Describe(serr))
@@ -104,8 +108,9 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 		}
 		// Still active, and refused with nothing received (a Go server's
 		// "no active execution", no_active_execution.go): nobody runs it
-		// now; leave it to sweeps until its state or timestamp changes.
-		if got == 0 && serr != nil {
+		// now; or ended by us after a big event: leave it to sweeps until
+		// its state or timestamp changes.
+		if got == 0 && serr != nil || recycled {
 			w.markNoStream(id)
 			return
 		}

@@ -38,6 +38,7 @@ func newTransport(c *conn, base http.RoundTripper) http.RoundTripper {
 		statusTimestampAfterLayer, // REST ListTasks: the parameter the SDK does not send
 		rest03RefsLayer,           // A2A 0.3 HTTP+JSON: referenceTaskIds the SDK drops
 		restErrorBodiesLayer,      // REST errors in media types and shapes the SDK cannot read
+		streamRecycleLayer,        // SSE: a stream ends after an event past 256 KiB, whose buffers the SDK keeps
 		subscribeGETLayer,         // REST :subscribe answered 405 to POST: once more as GET
 		probeLayer,                // the call learns the HTTP status and the JSON-RPC code
 		c.originGuardLayer,        // secret headers only to the configured origins
