@@ -39,21 +39,16 @@ type formatFlag struct {
 }
 
 // newOptions returns the options of the command cmd, "" for the
-// dashboard. Flag errors go to st.Err; -h prints the command's flags, or
-// for the dashboard the whole usage text.
+// dashboard. -h and --help print the command's usage (printUsage) on
+// st.Out; a flag error prints the error and the usage on st.Err.
 func newOptions(cmd string, st Streams) *options {
 	o := &options{cmd: cmd, name: "a2atop " + cmd, st: st}
-	usage := func() {
-		fmt.Fprintf(st.Err, "usage of %s:\n", o.name)
-		o.fs.PrintDefaults()
-	}
 	if cmd == "" {
 		o.cmd, o.name = "dashboard", "a2atop"
-		usage = func() { fmt.Fprint(st.Err, usageText) }
 	}
 	o.fs = flag.NewFlagSet(o.name, flag.ContinueOnError)
 	o.fs.SetOutput(st.Err)
-	o.fs.Usage = usage
+	o.fs.Usage = func() {} // parseFlags prints the usage where it belongs
 	return o
 }
 
@@ -98,6 +93,11 @@ func (o *options) parseFlags(args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := o.fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				o.printUsage(o.st.Out)
+			} else {
+				o.printUsage(o.st.Err)
+			}
 			return nil, err
 		}
 		args = o.fs.Args()
