@@ -57,16 +57,20 @@ func TestReply(t *testing.T) {
 		args []string
 		code int
 		want string // in stdout+stderr
+		next string // the "next:" line, when one is printed
 	}{
-		{"no action", []string{demo.Deployer, string(deploy)}, exitUsage, "say what to send"},
-		{"unknown agent", []string{"nobody", "x", "--approve"}, exitUsage, `no agent "nobody"`},
-		{"deny needs a reason", []string{demo.Deployer, string(other), "--deny"}, exitUsage, "needs a reason"},
-		{"bad json", []string{demo.CodeReviewer, string(question), "--data", "{bad"}, exitUsage, "not valid JSON"},
-		{"unknown task", []string{demo.Deployer, "no-such-task", "--approve"}, exitFailed, "task not found"},
-		{"approve", []string{demo.Deployer, string(deploy), "--approve", "--reason", "ship it"}, exitOK, "approve → deployer"},
-		{"approve again", []string{demo.Deployer, string(deploy), "--approve"}, exitFailed, "no longer waits"},
-		{"answer a question", []string{demo.CodeReviewer, string(question), "--text", "main"}, exitOK, "reply → code-reviewer"},
-		{"by url", []string{agents[2].URL, string(other), "--deny", "--reason", "not today"}, exitOK, "deny → "},
+		{"no action", []string{demo.Deployer, string(deploy)}, exitUsage, "say what to send", ""},
+		{"unknown agent", []string{"nobody", "x", "--approve"}, exitUsage, `no agent "nobody"`, ""},
+		{"deny needs a reason", []string{demo.Deployer, string(other), "--deny"}, exitUsage, "needs a reason", ""},
+		{"bad json", []string{demo.CodeReviewer, string(question), "--data", "{bad"}, exitUsage, "not valid JSON", ""},
+		{"unknown task", []string{demo.Deployer, "no-such-task", "--approve"}, exitFailed, "task not found", ""},
+		{"approve", []string{demo.Deployer, string(deploy), "--approve", "--reason", "ship it"}, exitOK, "approve → deployer",
+			"next: watch the task; the agent decides what happens next"},
+		{"approve again", []string{demo.Deployer, string(deploy), "--approve"}, exitFailed, "no longer waits", ""},
+		{"answer a question", []string{demo.CodeReviewer, string(question), "--text", "main"}, exitOK, "reply → code-reviewer", ""},
+		// The deployer fails a denied task: nothing is left to watch.
+		{"by url", []string{agents[2].URL, string(other), "--deny", "--reason", "not today"}, exitOK, "(task now failed)",
+			"next: nothing more to do: the task has ended (failed); its status says why\n"},
 	}
 	for _, tt := range tests {
 		args := append([]string{"reply", "--config", cfg}, tt.args...)
@@ -74,6 +78,9 @@ func TestReply(t *testing.T) {
 		t.Logf("%s: %d\n%s%s", tt.name, code, out, errOut)
 		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
 			t.Errorf("%s: a2atop %v = %d\n%s%s\nwant %d and %q", tt.name, args, code, out, errOut, tt.code, tt.want)
+		}
+		if tt.next != "" && !strings.Contains(out, tt.next) {
+			t.Errorf("%s: stdout lacks %q:\n%s", tt.name, tt.next, out)
 		}
 	}
 }
