@@ -96,10 +96,13 @@ func runReply(ctx context.Context, args []string, st Streams) int {
 }
 
 // findAgent finds a configured agent by name, or by URL for an agent
-// given as a URL argument.
+// given as a URL argument: its base URL, or its card's URL, which the
+// configuration splits into the base URL and card_path.
 func findAgent(cfg *config.Config, arg string) (config.Agent, bool) {
+	arg = strings.TrimRight(arg, "/")
 	for _, a := range cfg.Agents {
-		if a.Name == arg || strings.TrimRight(a.URL, "/") == strings.TrimRight(arg, "/") {
+		base := strings.TrimRight(a.URL, "/")
+		if a.Name == arg || base == arg || a.CardPath != "" && base+a.CardPath == arg {
 			return a, true
 		}
 	}
