@@ -108,7 +108,7 @@ func TestUsageAndVersion(t *testing.T) {
 		{[]string{"check", "--bogus"}, exitUsage, "flag provided but not defined"},
 		{[]string{"check", "localhost:9000"}, exitUsage, "absolute http:// or https:// URL"},
 		{[]string{"demo", "--pace", "0s"}, exitUsage, "--pace must be positive"},
-		{[]string{"reply", "deployer", "t1", "--approve"}, exitUsage, `no agent "deployer"; configured: none`},
+		{[]string{"reply", "deployer", "t1", "--approve"}, exitUsage, `no agent "deployer": no config file was read`},
 		{[]string{"check", "--config", "/nonexistent.toml"}, exitUsage, "a2atop check: config: /nonexistent.toml"},
 	}
 	for _, tt := range tests {

@@ -84,7 +84,7 @@ func runReply(ctx context.Context, args []string, st Streams) int {
 	}
 	agent, ok := findAgent(cfg, agentArg)
 	if !ok {
-		return o.failf(exitUsage, "no agent %q; configured: %s", agentArg, agentList(cfg))
+		return o.failf(exitUsage, "%s", noSuchAgent(cfg, agentArg))
 	}
 	if cfg.ReadOnly || agent.ReadOnly {
 		fmt.Fprintf(st.Err, "a2atop reply: %v\n", approvals.ErrReadOnly)
@@ -109,12 +109,23 @@ func findAgent(cfg *config.Config, arg string) (config.Agent, bool) {
 	return config.Agent{}, false
 }
 
-// agentList names the configured agents, "none" when there are none.
-func agentList(cfg *config.Config) string {
-	if len(cfg.Agents) == 0 {
-		return "none"
+// noSuchAgent says that arg names no agent, which file was read (or
+// where one was looked for) and how to name an agent without one.
+func noSuchAgent(cfg *config.Config, arg string) string {
+	const byURL = "name the agent by its base URL (a2atop reply http://host:port TASK ...)"
+	if cfg.Path != "" {
+		names := "none"
+		if len(cfg.Agents) > 0 {
+			names = strings.Join(cfg.AgentNames(), ", ")
+		}
+		return fmt.Sprintf("no agent %q in %s (configured: %s); use one of those names, or %s", arg, cfg.Path, names, byURL)
 	}
-	return strings.Join(cfg.AgentNames(), ", ")
+	where := "and no user config directory to look in"
+	if p, _ := config.Locate(""); p != "" {
+		where = "and " + p + " does not exist"
+	}
+	return fmt.Sprintf("no agent %q: no config file was read (no --config, $%s not set, %s); %s, or configure it "+
+		"in an [[agent]] table there (see config.example.toml)", arg, config.EnvConfig, where, byURL)
 }
 
 // sendReply fetches the task, prepares the decision with package

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +82,28 @@ func TestReply(t *testing.T) {
 		}
 		if tt.next != "" && !strings.Contains(out, tt.next) {
 			t.Errorf("%s: stdout lacks %q:\n%s", tt.name, tt.next, out)
+		}
+	}
+}
+
+// An agent name that nothing configures is answered with where the
+// configuration was looked for, and how to name the agent by URL instead.
+func TestReplyUnknownAgentSaysWhereItLooked(t *testing.T) {
+	dir := isolate(t)
+	ctx := context.Background()
+	code, out, errOut := runCmd(ctx, "reply", "code-reviewer", "4b9393bc", "--approve")
+	def := filepath.Join(dir, "config", "a2atop", "config.toml")
+	for _, want := range []string{`no agent "code-reviewer"`, "no --config", "$A2ATOP_CONFIG not set", def + " does not exist",
+		"base URL (a2atop reply http://host:port TASK", "[[agent]]"} {
+		if code != exitUsage || !strings.Contains(errOut, want) {
+			t.Errorf("without a config: %d %q %q; want %d and %q", code, out, errOut, exitUsage, want)
+		}
+	}
+	cfg := writeConfig(t, dir, []demo.Agent{{Name: "deployer", URL: "http://127.0.0.1:1"}})
+	code, _, errOut = runCmd(ctx, "reply", "--config", cfg, "code-reviewer", "4b9393bc", "--approve")
+	for _, want := range []string{`no agent "code-reviewer" in ` + cfg, "(configured: deployer)", "base URL"} {
+		if code != exitUsage || !strings.Contains(errOut, want) {
+			t.Errorf("with a config: %d %q; want %d and %q", code, errOut, exitUsage, want)
 		}
 	}
 }
