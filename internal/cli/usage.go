@@ -30,7 +30,8 @@ var commandDocs = []commandDoc{
 		"print every event as it arrives, one JSON object per line, until Ctrl+C"},
 	{"reply", "reply [--config FILE] AGENT TASK (--text T | --data JSON | --approve | --deny --reason R)",
 		"answer a waiting task as the inbox would: journaled first, sent once;\n" +
-			"AGENT is a configured name or the agent's base URL"},
+			"AGENT is a configured name or the agent's base URL; TASK is the task's id,\n" +
+			"or the short id the screens show, or any start of the id that one task has"},
 	{"version", "version", "print the version"},
 	{"help", "help [COMMAND]", "print this text, or the usage of one command"},
 }
