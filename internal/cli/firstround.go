@@ -14,7 +14,8 @@ import (
 // first answer.
 const defaultFirstRound = 15 * time.Second
 
-// round is what check and tasks learn from one first round.
+// round is what check and tasks learn from one first round. Agents are
+// under the names the commands print (agentNames) in results and events.
 type round struct {
 	cfg     *config.Config
 	results []*agentResult // one per agent, in config order
@@ -39,7 +40,29 @@ func (o *options) firstRound(ctx context.Context, args []string) (*round, int) {
 	}
 	defer s.Close()
 	results, events := collectFirstRound(ctx, s.cfg, mgr, o.timeout)
+	nameAfterCards(s.cfg, results, events)
 	return &round{cfg: s.cfg, results: results, events: events}, exitOK
+}
+
+// nameAfterCards gives the agents of a first round the names the
+// commands print (agentNames), in results and in events.
+func nameAfterCards(cfg *config.Config, results []*agentResult, events []model.Event) {
+	names := newAgentNames(cfg.Agents)
+	for _, r := range results {
+		card := ""
+		if r.Info != nil {
+			card = r.Info.CardName
+		}
+		names.learn(r.Name, card)
+	}
+	for _, r := range results {
+		r.Name, _ = names.name(r.Name)
+	}
+	for i := range events {
+		if p, ok := names.name(events[i].Agent); ok {
+			events[i].Agent = p
+		}
+	}
 }
 
 // agentResult is what the first round learned about one agent.

@@ -20,8 +20,8 @@ func runTasks(ctx context.Context, args []string, st Streams) int {
 		return code
 	}
 	fleet := model.NewFleet(model.Options{MaxHistory: -1, MaxArtifactBytes: -1, MaxTerminalPerAgent: -1, ChainKeys: r.cfg.ChainKeys()})
-	for _, a := range r.cfg.Agents {
-		fleet.AddAgent(a.Name, a.URL)
+	for i, a := range r.cfg.Agents {
+		fleet.AddAgent(r.results[i].Name, a.URL)
 	}
 	fleet.Apply(r.events)
 
