@@ -17,7 +17,7 @@ func runCheck(ctx context.Context, args []string, st Streams) int {
 	o := newOptions("check", st)
 	o.configFlag()
 	o.timeoutFlag(defaultFirstRound, "how long to wait for every agent's first answer")
-	r, code := o.firstRound(ctx, args)
+	r, code := o.firstRound(ctx, args, nil)
 	if r == nil {
 		return code
 	}

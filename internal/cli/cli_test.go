@@ -99,7 +99,7 @@ func TestUsageAndVersion(t *testing.T) {
 		{[]string{"--help"}, exitOK, "a2atop check"},
 		{[]string{"version"}, exitOK, "a2atop "},
 		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate"`},
-		{[]string{"tasks"}, exitUsage, "add --json"},
+		{[]string{"tasks"}, exitUsage, "no agents"},
 		{[]string{"watch", "http://127.0.0.1:1"}, exitUsage, "add --jsonl"},
 		{[]string{"check"}, exitUsage, "no agents"},
 		{[]string{"tasks", "--json"}, exitUsage, "no agents"},

@@ -23,16 +23,22 @@ type round struct {
 }
 
 // firstRound is the start that check and tasks share: it parses the
-// command line (flags and agent URLs), checks --timeout, loads the
-// configuration, opens the log and reaches every agent once, waiting at
-// most --timeout. A nil round comes with the exit status to return.
-func (o *options) firstRound(ctx context.Context, args []string) (*round, int) {
+// command line (flags and agent URLs), checks --timeout and, when not
+// nil, the command's own flags (a usage error), loads the configuration,
+// opens the log and reaches every agent once, waiting at most --timeout.
+// A nil round comes with the exit status to return.
+func (o *options) firstRound(ctx context.Context, args []string, checkFlags func() error) (*round, int) {
 	urls, err := o.parse(args)
 	if err != nil {
 		return nil, flagStatus(err)
 	}
 	if o.timeout <= 0 {
 		return nil, o.failf(exitUsage, "--timeout must be positive")
+	}
+	if checkFlags != nil {
+		if err := checkFlags(); err != nil {
+			return nil, o.failf(exitUsage, "%v", err)
+		}
 	}
 	s, mgr, code := o.connect(urls)
 	if s == nil {

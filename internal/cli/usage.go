@@ -24,8 +24,11 @@ var commandDocs = []commandDoc{
 			"--base-port puts them on ports N..N+4, so they keep their URLs when restarted"},
 	{"check", "check [--config FILE] [--timeout D] [URL...]",
 		"fetch every agent's card and try ListTasks; print a table"},
-	{"tasks", "tasks --json [--config FILE] [--timeout D] [URL...]",
-		"sweep every agent once and print agents and tasks as one JSON document"},
+	{"tasks", "tasks [--json] [--state S] [--agent A] [--config FILE] [--timeout D] [URL...]",
+		"sweep every agent once and print its tasks: a table (agent, id, state,\n" +
+			"age, status), or with --json agents and tasks as one JSON document;\n" +
+			"--state S keeps the tasks in one state (a unique start will do: input),\n" +
+			"--agent A the agents whose name starts with A, and their tasks"},
 	{"watch", "watch --jsonl [--config FILE] [URL...]",
 		"print every event as it arrives, one JSON object per line, until Ctrl+C"},
 	{"reply", "reply [--config FILE] AGENT TASK (--text T | --data JSON | --approve | --deny --reason R)",
