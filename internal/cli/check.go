@@ -6,8 +6,6 @@ import (
 	"io"
 	"text/tabwriter"
 	"time"
-
-	"a2atop/internal/sanitize"
 )
 
 // runCheck implements `a2atop check`: load and validate the config, reach
@@ -44,7 +42,7 @@ func printCheck(w io.Writer, results []*agentResult, timeout time.Duration) int 
 			status = "FAIL: "
 		}
 		if p := r.Problem(timeout); p != "" {
-			status += sanitize.Line(p, 300)
+			status += plain(p, 300)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(r.Name, 64), cell(r.URL, 80),
 			version, binding, streaming, push, listing(r), status)
@@ -65,19 +63,19 @@ func listing(r *agentResult) string {
 	case r.Health.Listing:
 		return "yes"
 	case r.Health.ListingNote != "":
-		return "no: " + sanitize.Line(r.Health.ListingNote, 60)
+		return "no: " + plain(r.Health.ListingNote, 60)
 	default:
 		return "no"
 	}
 }
 
-// cell sanitizes agent-supplied text for one table cell; tabs would break
-// the columns, and Line turns them into spaces.
+// cell makes agent text safe for one table cell (plain), "-" when empty;
+// tabs would break the columns, and plain turns them into spaces.
 func cell(s string, max int) string {
 	if s == "" {
 		return "-"
 	}
-	return sanitize.Line(s, max)
+	return plain(s, max)
 }
 
 func yesNo(b bool) string {

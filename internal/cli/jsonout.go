@@ -12,11 +12,13 @@ import (
 	"a2atop/model"
 )
 
-// writeJSON writes v as one line of JSON. Agent text is kept as data, but
-// the characters a terminal could act on even inside a JSON string (C1
-// controls, bidi overrides; encoding/json already escapes C0 and U+2028/9)
-// are written as \uXXXX escapes, so piping the output to a terminal is safe
-// and a JSON reader gets the same string.
+// writeJSON writes v as one line of JSON: every JSON that tasks and watch
+// print goes through it. Agent text is kept as data, but the characters a
+// terminal could act on even inside a JSON string are written as \uXXXX
+// escapes, so piping the output to a terminal is safe and a JSON reader
+// gets the same string: encoding/json escapes the C0 controls and U+2028
+// and U+2029 itself; escapeRisky does DEL, the C1 controls and the bidi
+// formatting characters.
 func writeJSON(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -27,15 +29,14 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-// escapeRisky rewrites C1 controls and bidi formatting characters in
-// JSON text as \u escapes. Outside strings JSON holds only ASCII, so every
-// such rune is inside a string.
+// escapeRisky rewrites DEL, C1 controls and bidi formatting characters
+// in JSON text as \u escapes. Outside strings JSON holds only printable
+// ASCII, so every such rune is inside a string.
 func escapeRisky(b []byte) []byte {
 	out := b[:0:0]
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
-		if (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
-			r == 0x200e || r == 0x200f || r == 0x061c {
+		if risky(r) {
 			out = fmt.Appendf(out, `\u%04x`, r)
 		} else {
 			out = append(out, b[i:i+size]...)
@@ -43,6 +44,12 @@ func escapeRisky(b []byte) []byte {
 		i += size
 	}
 	return out
+}
+
+// risky reports the runes escapeRisky escapes.
+func risky(r rune) bool {
+	return (r >= 0x7f && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
+		r == 0x200e || r == 0x200f || r == 0x061c || r == 0x2028 || r == 0x2029
 }
 
 // jsonHealth is an agent's connection state in JSON.

@@ -6,7 +6,6 @@ import (
 	"unicode"
 
 	"a2atop/internal/config"
-	"a2atop/internal/sanitize"
 )
 
 // maxNameRunes is the longest agent name the configuration accepts.
@@ -89,7 +88,7 @@ func (n *agentNames) unique(key, want string) string {
 // space as '-', no other space or control character, at most 64
 // characters; "" when nothing is left.
 func nameFromCard(s string) string {
-	s = sanitize.Line(s, 4*maxNameRunes)
+	s = plain(s, 4*maxNameRunes)
 	var b strings.Builder
 	for _, r := range s {
 		switch {

@@ -122,8 +122,10 @@ func flagStatus(err error) int {
 
 // failf prints "a2atop CMD: " and the message on the error stream and
 // returns code, so that a command ends with `return o.failf(exitUsage, …)`.
+// The whole message goes through plain: errors carry agent text (a
+// task's state, an agent's error message) wherever they were made.
 func (o *options) failf(code int, format string, args ...any) int {
-	fmt.Fprintf(o.st.Err, "%s: %s\n", o.name, fmt.Sprintf(format, args...))
+	fmt.Fprintf(o.st.Err, "%s: %s\n", o.name, plain(fmt.Sprintf(format, args...), maxMessage))
 	return code
 }
 

@@ -12,7 +12,6 @@ import (
 	"a2atop/a2aclient"
 	"a2atop/approvals"
 	"a2atop/internal/config"
-	"a2atop/internal/sanitize"
 	"a2atop/model"
 )
 
@@ -171,14 +170,14 @@ func sendReply(ctx context.Context, s *session, agent config.Agent, taskArg stri
 		return s.failf(code, "%s · %s: %v", name, id, err)
 	}
 	out := svc.Send(ctx, d)
-	fmt.Fprintf(st.Out, "%s → %s · %s: %s\n", d.Kind, name, id, sanitize.Line(out.Words(), 300))
+	fmt.Fprintf(st.Out, "%s → %s · %s: %s\n", d.Kind, plain(name, maxNameRunes), plain(string(id), 200), plain(out.Words(), 300))
 	if next := out.Next(); next != "" {
-		fmt.Fprintf(st.Out, "next: %s\n", sanitize.Line(next, 300))
+		fmt.Fprintf(st.Out, "next: %s\n", plain(next, 300))
 	}
 	fmt.Fprintf(st.Out, "messageId %s (journal %s)\n", d.MessageID, cfg.JournalPath)
 	if out.Result != approvals.ResultAccepted {
 		if out.Err != nil {
-			return s.failf(exitFailed, "%s", sanitize.Line(a2aclient.Describe(out.Err), 500))
+			return s.failf(exitFailed, "%s", a2aclient.Describe(out.Err))
 		}
 		return exitFailed
 	}
@@ -203,14 +202,14 @@ func (s *session) fetchTask(ctx context.Context, mgr *a2aclient.Manager, agent c
 	case errors.As(err, &ref):
 		return nil, s.failf(ref.code, "%s · %s: %s", agent.Name, arg, ref.msg)
 	case err != nil:
-		return nil, s.failf(exitFailed, "%s · %s: %s", agent.Name, arg, sanitize.Line(a2aclient.Describe(err), 500))
+		return nil, s.failf(exitFailed, "%s · %s: %s", agent.Name, arg, a2aclient.Describe(err))
 	}
 	fleet := model.NewFleet(model.Options{ChainKeys: s.cfg.ChainKeys()})
 	fleet.AddAgent(agent.Name, "")
 	fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: agent.Name, Source: model.SourcePoll, At: time.Now(), Task: task}})
 	t := fleet.Task(model.TaskKey{Agent: agent.Name, ID: id})
 	if t == nil {
-		return nil, s.failf(exitFailed, "%s answered GetTask for %s with task %s", agent.Name, id, sanitize.Line(string(task.ID), 80))
+		return nil, s.failf(exitFailed, "%s answered GetTask for %s with task %s", agent.Name, id, task.ID)
 	}
 	return t, exitOK
 }

@@ -42,7 +42,7 @@ func printTasksTable(o *options, fleet *model.Fleet, agents []*agentResult, task
 	}
 	for _, a := range agents {
 		if !a.Answered() {
-			o.failf(exitFailed, "%s: %s", a.Name, sanitize.Line(a.Problem(o.timeout), 500))
+			o.failf(exitFailed, "%s: %s", a.Name, a.Problem(o.timeout))
 		}
 	}
 	if len(tasks) == 0 {

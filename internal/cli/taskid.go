@@ -11,7 +11,6 @@ import (
 
 	"a2atop/a2aclient"
 	"a2atop/internal/config"
-	"a2atop/internal/sanitize"
 	"a2atop/model"
 )
 
@@ -39,11 +38,12 @@ func (e *taskRefError) Unwrap() error { return e.err }
 // such tasks are a usage error that lists them (exit 2); none is exit 1.
 // An agent that cannot list tasks (A2A 0.3 JSON-RPC) needs the full id.
 func (s *session) resolveTaskID(ctx context.Context, agent config.Agent, arg string) (a2a.TaskID, error) {
-	ids, health, err := s.listTaskIDs(ctx, agent)
+	ids, res, err := s.listTaskIDs(ctx, agent)
 	if err != nil {
 		return "", err
 	}
 	matches, how := matchTaskIDs(ids, arg)
+	health := res.Health
 	switch {
 	case len(matches) == 1:
 		return matches[0], nil
@@ -60,16 +60,19 @@ func (s *session) resolveTaskID(ctx context.Context, agent config.Agent, arg str
 		}
 		return "", &taskRefError{code: exitFailed, err: errTaskNotFound, msg: fmt.Sprintf(
 			"task not found, and the agent cannot list its tasks to look for one that starts with it: %s; give the task's full id", why)}
+	case !res.Answered():
+		return "", &taskRefError{code: exitFailed, err: errTaskNotFound, msg: fmt.Sprintf(
+			"task not found, and listing the agent's tasks to look for one that starts with it failed: %s", res.Problem(s.timeout))}
 	}
 	return "", &taskRefError{code: exitFailed, err: errTaskNotFound, msg: fmt.Sprintf(
 		"task not found: no task has this id, and none of the %d tasks the agent lists starts with it", len(ids))}
 }
 
 // listTaskIDs sweeps agent once, as the dashboard would but without
-// streams, and returns the ids of the tasks it listed (or polled) and the
-// health that ended the first round; nil health when none came within
-// the session's timeout.
-func (s *session) listTaskIDs(ctx context.Context, agent config.Agent) ([]a2a.TaskID, *model.HealthUpdate, error) {
+// streams, and returns the ids of the tasks it listed (or polled) and
+// what the first round learned of the agent (a nil Health when it did
+// not answer within the session's timeout).
+func (s *session) listTaskIDs(ctx context.Context, agent config.Agent) ([]a2a.TaskID, *agentResult, error) {
 	one := *s.cfg
 	one.Agents = []config.Agent{agent}
 	opts, err := one.AgentOptions()
@@ -89,7 +92,7 @@ func (s *session) listTaskIDs(ctx context.Context, agent config.Agent) ([]a2a.Ta
 			ids = append(ids, ev.Task.ID)
 		}
 	}
-	return ids, results[0].Health, nil
+	return ids, results[0], nil
 }
 
 // matchTaskIDs returns the ids that p names, sorted, and how they match
@@ -137,7 +140,7 @@ func idList(ids []a2a.TaskID) string {
 			names = append(names, fmt.Sprintf("and %d more", len(ids)-i))
 			break
 		}
-		names = append(names, sanitize.Line(string(id), 80))
+		names = append(names, plain(string(id), 80))
 	}
 	return strings.Join(names, ", ")
 }
