@@ -237,13 +237,13 @@ func TestDemoAgentsOnly(t *testing.T) {
 }
 
 func TestEscapeRisky(t *testing.T) {
-	in := map[string]string{"s": "a\u009b31m\u202eb\u2066c\x1b[0m日本"}
+	in := map[string]string{"s": "a\u009b31m\u202eb\u2066c\x1b[0m\x7f\u2028日本"}
 	var b bytes.Buffer
 	if err := writeJSON(&b, in); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, bad := range []string{"\u009b", "\u202e", "\u2066", "\x1b"} {
+	for _, bad := range []string{"\u009b", "\u202e", "\u2066", "\x1b", "\x7f", "\u2028"} {
 		if strings.Contains(out, bad) {
 			t.Errorf("output %q contains %q", out, bad)
 		}
