@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -17,19 +16,14 @@ import (
 // maxNamedMatches bounds the ids an "ambiguous" message lists.
 const maxNamedMatches = 5
 
-// errTaskNotFound marks a task id that names no task the agent shows us.
-var errTaskNotFound = errors.New("task not found")
-
 // taskRefError is a task argument that cannot be resolved to one task;
 // code is the exit status it calls for.
 type taskRefError struct {
 	code int
 	msg  string
-	err  error
 }
 
 func (e *taskRefError) Error() string { return e.msg }
-func (e *taskRefError) Unwrap() error { return e.err }
 
 // resolveTaskID returns the id of the one task on agent that arg names:
 // arg itself when GetTask knows it (the caller has tried), else the one
@@ -51,20 +45,20 @@ func (s *session) resolveTaskID(ctx context.Context, agent config.Agent, arg str
 		return "", &taskRefError{code: exitUsage, msg: fmt.Sprintf("ambiguous: %d tasks %s %s: %s",
 			len(matches), how, arg, idList(matches))}
 	case health == nil:
-		return "", &taskRefError{code: exitFailed, err: errTaskNotFound, msg: fmt.Sprintf(
+		return "", &taskRefError{code: exitFailed, msg: fmt.Sprintf(
 			"task not found, and the agent did not list its tasks within %s to look for one that starts with it", s.timeout)}
 	case !health.Listing:
 		why := health.ListingNote
 		if why == "" {
 			why = health.Err
 		}
-		return "", &taskRefError{code: exitFailed, err: errTaskNotFound, msg: fmt.Sprintf(
+		return "", &taskRefError{code: exitFailed, msg: fmt.Sprintf(
 			"task not found, and the agent cannot list its tasks to look for one that starts with it: %s; give the task's full id", why)}
 	case !res.Answered():
-		return "", &taskRefError{code: exitFailed, err: errTaskNotFound, msg: fmt.Sprintf(
+		return "", &taskRefError{code: exitFailed, msg: fmt.Sprintf(
 			"task not found, and listing the agent's tasks to look for one that starts with it failed: %s", res.Problem(s.timeout))}
 	}
-	return "", &taskRefError{code: exitFailed, err: errTaskNotFound, msg: fmt.Sprintf(
+	return "", &taskRefError{code: exitFailed, msg: fmt.Sprintf(
 		"task not found: no task has this id, and none of the %d tasks the agent lists starts with it", len(ids))}
 }
 
