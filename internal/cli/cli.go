@@ -39,6 +39,8 @@ Usage:
   a2atop reply [--config FILE] AGENT TASK (--text T | --data JSON | --approve | --deny --reason R)
         answer a waiting task as the inbox would: journaled first, sent once;
         AGENT is a configured name or the agent's base URL
+  a2atop journal check [--config FILE] [--accept LINE]... [--note TEXT]
+        list damaged journal lines, exit 1 if one blocks decisions; --accept resolves one
   a2atop version
         print the version
   a2atop help
@@ -51,7 +53,7 @@ log_path file (default ~/.local/state/a2atop/a2atop.log), never to the terminal.
 Exit status:
   0  success (check, tasks: every agent answered; reply: the agent took it)
   1  an agent could not be reached or answered with an error, or refused the
-     reply, or the run failed
+     reply, or the run failed (journal check: a line blocks decisions)
   2  the command line or the configuration is wrong (the message names the
      file, line and key)
 `
@@ -86,6 +88,8 @@ func run(ctx context.Context, args []string, st Streams) int {
 		return runWatch(ctx, rest, st)
 	case "reply":
 		return runReply(ctx, rest, st)
+	case "journal":
+		return runJournal(ctx, rest, st)
 	}
 	if cmd != "" && !strings.HasPrefix(cmd, "-") && !strings.Contains(cmd, "://") {
 		fmt.Fprintf(st.Err, "a2atop: unknown command %q; agent URLs start with http:// or https:// (a2atop help lists the commands)\n", cmd)
