@@ -96,6 +96,8 @@ func explain(r Result, p Problem, state a2a.TaskState) words {
 		return words{"the last decision on this prompt may have arrived; nothing was sent", "reconcile it, then retry it (same messageId) if it was not delivered"}
 	case ProblemDecided:
 		return words{"this prompt already has a decision; nothing was sent", "confirm again to send a second decision"}
+	case ProblemDamaged:
+		return words{"a damaged journal line may hold a decision on this agent; nothing was sent", "look at the line (a2atop journal check), then accept it (a2atop journal check --accept LINE)"}
 	case ProblemRejected:
 		return words{"the agent refused the message", "read the error; correct the reply and decide again"}
 	}

@@ -35,6 +35,8 @@ var commandDocs = []commandDoc{
 		"answer a waiting task as the inbox would: journaled first, sent once;\n" +
 			"AGENT is a configured name or the agent's base URL; TASK is the task's id,\n" +
 			"or the short id the screens show, or any start of the id that one task has"},
+	{"journal", "journal check [--config FILE] [--accept LINE]... [--note TEXT]",
+		"list damaged journal lines, exit 1 if one blocks decisions; --accept resolves one"},
 	{"version", "version", "print the version"},
 	{"help", "help [COMMAND]", "print this text, or the usage of one command"},
 }
@@ -74,7 +76,7 @@ log_path file (default ~/.local/state/a2atop/a2atop.log), never to the terminal.
 Exit status:
   0  success (check, tasks: every agent answered; reply: the agent took it)
   1  an agent could not be reached or answered with an error, or refused the
-     reply, or the run failed
+     reply, or the run failed (journal check: a line blocks decisions)
   2  the command line or the configuration is wrong (the message names the
      file, line and key)
 `
