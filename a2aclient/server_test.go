@@ -198,6 +198,14 @@ type userInterceptor struct {
 	noList   bool     // refuse ListTasks with ErrUnsupportedOperation
 	lists    []bool   // per ListTasks call: was it a full listing (no statusTimestampAfter)?
 	tenants  []string // the tenant of every ListTasks and GetTask request
+	secrets  []string // the authorization and x-api-key values of every call, "" when none
+}
+
+// seen returns the authorization and x-api-key values of every call so far.
+func (u *userInterceptor) seen() []string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return append([]string(nil), u.secrets...)
 }
 
 func (u *userInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, req *a2asrv.Request) (context.Context, any, error) {
@@ -223,8 +231,11 @@ func (u *userInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, re
 	}
 	if p := cc.ServiceParams(); p != nil {
 		v, _ := p.Get(strings.ToLower(a2a.SvcParamVersion))
+		auth, _ := p.Get("authorization")
+		key, _ := p.Get("x-api-key")
 		u.mu.Lock()
 		u.versions = append(u.versions, strings.Join(v, ","))
+		u.secrets = append(u.secrets, strings.Join(auth, ",")+strings.Join(key, ","))
 		u.mu.Unlock()
 	}
 	return ctx, nil, nil
@@ -255,6 +266,7 @@ type testAgent struct {
 	addr  string // host:port of the HTTP server (card)
 	gaddr string // host:port of the gRPC server
 	wrap  func(http.Handler) http.Handler
+	gopts []grpc.ServerOption // options of the gRPC server (TLS credentials)
 	card  *a2a.AgentCard
 	mu    sync.Mutex
 	hs    *http.Server
@@ -349,7 +361,7 @@ func (a *testAgent) start() {
 		if err != nil {
 			a.t.Fatalf("listen %s: %v", a.gaddr, err)
 		}
-		gs := grpc.NewServer()
+		gs := grpc.NewServer(a.gopts...)
 		grpcv1.NewHandler(a.h).RegisterWith(gs)
 		go gs.Serve(gl)
 		a.mu.Lock()

@@ -17,8 +17,10 @@ type layer func(next http.RoundTripper) http.RoundTripper
 // The order is what makes each of them right:
 //   - the layers that change a request (statusTimestampAfter and the 0.3
 //     referenceTaskIds rewrite) or send one more (subscribeGET) are above
-//     the origin guard, so the guard sees every request as it leaves, and
-//     the capture and the byte count below it see it as it was sent;
+//     the credential layer and the origin guard, so that each request, and
+//     each redirect net/http follows, is judged by the URL it is sent to
+//     as it leaves, and the capture and the byte count below them see it
+//     as it was sent;
 //   - the capture is below every layer that changes a response
 //     (restErrorBodies re-presents error bodies, rest03Refs reads bodies
 //     for what the SDK drops), so it keeps the bytes as the agent sent
@@ -40,7 +42,8 @@ func newTransport(c *conn, base http.RoundTripper) http.RoundTripper {
 		restErrorBodiesLayer,      // REST errors in media types and shapes the SDK cannot read
 		subscribeGETLayer,         // REST :subscribe answered 405 to POST: once more as GET
 		probeLayer,                // the call learns the HTTP status and the JSON-RPC code
-		c.originGuardLayer,        // secret headers only to the configured origins
+		c.credentialLayer,         // the agent's secret headers, on allowed origins only
+		c.originGuardLayer,        // no secret header leaves for another origin
 		c.captureLayer,            // the raw view
 		c.limitsLayer,             // MaxMessageBytes, stalled SSE events
 		c.wireCountLayer,          // bytes on the wire

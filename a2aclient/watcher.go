@@ -191,9 +191,9 @@ func (w *watcher) connect(ctx context.Context) error {
 		return w.wrap("connect", w.o.URL, nil, err)
 	}
 	info := agentInfo(w.o, card, iface)
-	if hp := hostPort(iface.URL); len(w.o.Headers) > 0 && !w.c.allowed(hp) {
+	if o := w.c.interfaceOrigin(iface); w.c.secretsConfigured() && !w.c.allowed(o) {
 		w.log.Warn("the card's interface is on another origin: our credentials are not sent there; name it in allowed_hosts to send them",
-			"interface", hp)
+			"interface", o.String())
 	}
 	v03 := strings.TrimPrefix(string(iface.ProtocolVersion), "v") == string(a2av0.Version)
 	legacyRPC := v03 && iface.ProtocolBinding == a2a.TransportProtocolJSONRPC
@@ -231,9 +231,9 @@ func (w *watcher) wrap(op, url string, pr *probe, err error) error {
 	if e.URL == "" && info != nil {
 		e.URL = info.InterfaceURL
 	}
-	if op != "card" && info != nil && len(w.o.Headers) > 0 {
-		if hp := hostPort(info.InterfaceURL); !w.c.allowed(hp) {
-			e.withheld = hp
+	if op != "card" && info != nil && w.c.secretsConfigured() {
+		if o := w.c.interfaceOrigin(&a2a.AgentInterface{URL: info.InterfaceURL, ProtocolBinding: a2a.TransportProtocol(info.Binding)}); !w.c.allowed(o) {
+			e.withheld, e.downgrade = o, w.c.origin.scheme == "https" && o.scheme != "https"
 		}
 	}
 	return e
