@@ -45,7 +45,14 @@ func (t credentialLayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	hs, err := t.c.secretHeaders(req.Context())
 	if err != nil {
-		return nil, err
+		if isCardFetch(req.Context()) {
+			// The card is read before the credential can be had (its
+			// token endpoint may be named by the card itself): ask for it
+			// with the static headers alone.
+			hs = t.c.opts.Headers
+		} else {
+			return nil, err
+		}
 	}
 	r2 := req.Clone(req.Context())
 	for _, h := range hs {
@@ -54,17 +61,14 @@ func (t credentialLayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	return t.next.RoundTrip(r2)
 }
 
-// secretsConfigured reports whether the agent has any secret to send.
-func (c *conn) secretsConfigured() bool { return len(c.opts.Headers) > 0 }
+type cardFetchKey struct{}
 
-// secretHeaders returns the secret headers for a call now.
-func (c *conn) secretHeaders(context.Context) ([]Header, error) { return c.opts.Headers, nil }
+// cardFetch marks ctx as the card fetch's.
+func cardFetch(ctx context.Context) context.Context {
+	return context.WithValue(ctx, cardFetchKey{}, true)
+}
 
-// secretNames are the names of the headers that carry secrets.
-func (c *conn) secretNames() []string {
-	names := make([]string, 0, len(c.opts.Headers))
-	for _, h := range c.opts.Headers {
-		names = append(names, h.Name)
-	}
-	return names
+func isCardFetch(ctx context.Context) bool {
+	v, _ := ctx.Value(cardFetchKey{}).(bool)
+	return v
 }

@@ -29,7 +29,13 @@ type conn struct {
 	red    *redactor   // the agent's secrets, kept out of the capture and errors
 	origin origin      // of opts.URL: secrets go there and to AllowedHosts only
 	tls    *tls.Config // the agent's TLS settings; nil for the defaults
-	wire   atomic.Int64
+	cred   credential  // the credential besides opts.Headers; nil when none
+	// certAsked is set once an agent's TLS server asked for a client
+	// certificate: certNone when we had none to give, certSent when we
+	// gave one (see watchCertRequests).
+	certAsked atomic.Int32
+	auth      *authChooser
+	wire      atomic.Int64
 	// legacyREST: the chosen interface is A2A 0.3 HTTP+JSON, whose SDK
 	// conversion drops referenceTaskIds (rest03_reference_task_ids.go).
 	legacyREST atomic.Bool
@@ -40,9 +46,13 @@ func newConn(o AgentOptions, captureN int) *conn {
 	base.ResponseHeaderTimeout = o.CallTimeout
 	base.MaxIdleConnsPerHost = o.MaxStreams + 8
 	c := &conn{opts: o, origin: originOf(o.URL), ring: newRing(captureN), red: newRedactor(o.Headers)}
-	if o.TLS != nil {
-		c.tls = o.TLS.Clone()
-		base.TLSClientConfig = o.TLS.Clone()
+	c.tls = c.watchCertRequests(o.TLS)
+	base.TLSClientConfig = c.tls
+	if a := newAuthChooser(o.Name, o.Auth, c); a != nil {
+		c.auth, c.cred = a, a
+		for _, n := range a.names() {
+			c.red.names[strings.ToLower(n)] = true
+		}
 	}
 	// No Timeout: long streams must live, and the SDK's own default client
 	// would end every call after 3 minutes; every unary call carries a
@@ -66,7 +76,7 @@ func (c *conn) resolveCard(ctx context.Context) (*a2a.AgentCard, string, error) 
 	}
 	cardURL, _ := url.JoinPath(base, path)
 	ropts := []agentcard.ResolveOption{agentcard.WithPath(path)}
-	ctx, cancel := context.WithTimeout(ctx, c.opts.CallTimeout)
+	ctx, cancel := context.WithTimeout(cardFetch(idempotent(ctx)), c.opts.CallTimeout)
 	defer cancel()
 	res := &agentcard.Resolver{Client: c.hc, CardParser: a2av0.NewAgentCardParser()}
 	card, err := res.Resolve(ctx, base, ropts...)

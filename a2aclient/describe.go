@@ -30,6 +30,14 @@ func describe(err error) string {
 	if errors.As(err, &e) {
 		url, status, code = e.URL, e.Status, e.Code
 	}
+	if ce := credentialError(err); ce != nil {
+		return ce.Words
+	}
+	if e != nil {
+		if w := certWords(e.certAsked, e.Err); w != "" {
+			return w
+		}
+	}
 	inner := innermost(err)
 	c := a2aerr.Classify(err)
 	if c.Auth() && e != nil && e.withheld != (origin{}) {

@@ -30,6 +30,9 @@ type Error struct {
 	withheld origin
 	// downgrade: the configured URL is https and withheld is not.
 	downgrade bool
+	// certAsked is what the agent's TLS server asked of our client
+	// certificate (see watchCertRequests).
+	certAsked int32
 }
 
 // Error reads "agent "x": GetTask: <what happened>".

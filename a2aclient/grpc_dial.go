@@ -15,8 +15,10 @@ import (
 	grpcv0 "github.com/a2aproject/a2a-go/v2/a2agrpc/v0"
 	grpcv1 "github.com/a2aproject/a2a-go/v2/a2agrpc/v1"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
 )
 
 // A card's gRPC interface URL is a gRPC target, and grpc.NewClient reads
@@ -136,8 +138,8 @@ func (c *conn) grpcDialOptions(ep grpcEndpoint) []grpc.DialOption {
 		grpc.WithTransportCredentials(dialledCreds{TransportCredentials: creds, tls: ep.tls}),
 		grpc.WithPerRPCCredentials(grpcSecrets{c: c}),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(int(c.opts.MaxMessageBytes))),
-		grpc.WithChainUnaryInterceptor(c.grpcUnary),
-		grpc.WithChainStreamInterceptor(c.grpcStream),
+		grpc.WithChainUnaryInterceptor(c.grpcUnary, c.grpcRetryUnary),
+		grpc.WithChainStreamInterceptor(c.grpcStream, c.grpcCredStream),
 	}
 }
 
@@ -222,13 +224,23 @@ func (g grpcSecrets) GetRequestMetadata(ctx context.Context, _ ...string) (map[s
 	if !ok || !g.c.allowed(info.origin) {
 		return nil, nil
 	}
+	sent := grpcSentFrom(ctx)
 	hs, err := g.c.secretHeaders(ctx)
 	if err != nil {
-		return nil, err
+		sent.set("", err)
+		return nil, status.Error(codes.Unauthenticated, "no credential: "+err.Error())
 	}
 	md := make(map[string]string, len(hs))
 	for _, h := range hs {
 		md[strings.ToLower(h.Name)] = h.Value
+	}
+	if g.c.cred != nil {
+		for _, n := range g.c.cred.names() {
+			if v := md[strings.ToLower(n)]; v != "" {
+				sent.set(v, nil)
+				break
+			}
+		}
 	}
 	return md, nil
 }

@@ -42,6 +42,9 @@ type AgentOptions struct {
 	Tenant string
 	// Headers are sent only to the origin of URL and to AllowedHosts.
 	Headers []Header
+	// Auth is the agent's credential besides Headers: a token that is
+	// re-read, refreshed or fetched (see AuthOptions).
+	Auth AuthOptions
 	// AllowedHosts are extra "host:port" values that may receive Headers
 	// (for a card whose interface lives on another host), over https, or
 	// over http when URL is http too.

@@ -186,11 +186,15 @@ func (w *watcher) connect(ctx context.Context) error {
 	if err != nil {
 		return w.wrap("card", cardURL, pr, err)
 	}
+	if w.c.auth != nil {
+		w.c.auth.bind(card)
+	}
 	cl, iface, err := w.c.newClient(ctx, card)
 	if err != nil {
 		return w.wrap("connect", w.o.URL, nil, err)
 	}
 	info := agentInfo(w.o, card, iface)
+	w.c.authInfo(info)
 	if o := w.c.interfaceOrigin(iface); w.c.secretsConfigured() && !w.c.allowed(o) {
 		w.log.Warn("the card's interface is on another origin: our credentials are not sent there; name it in allowed_hosts to send them",
 			"interface", o.String())
@@ -215,7 +219,7 @@ func (w *watcher) wrap(op, url string, pr *probe, err error) error {
 	if err == nil {
 		return nil
 	}
-	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.red}
+	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.red, certAsked: w.c.certAsked.Load()}
 	if pr != nil {
 		s, c, u, g := pr.get()
 		e.Status, e.Code, e.GRPC = s, c, g
@@ -254,6 +258,9 @@ func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Contex
 	ctx, cancel := context.WithTimeout(ctx, w.o.CallTimeout)
 	defer cancel()
 	ctx, pr := withProbe(ctx)
+	if idempotentOps[op] {
+		ctx = idempotent(ctx)
+	}
 	return w.wrap(op, "", pr, f(ctx, cl))
 }
 
