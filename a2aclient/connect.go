@@ -34,7 +34,8 @@ type conn struct {
 	// certificate: certNone when we had none to give, certSent when we
 	// gave one (see watchCertRequests).
 	certAsked atomic.Int32
-	auth      *authChooser
+	auth      *authChooser // the credential, when it is one of AuthOptions; nil when none
+	trust     *cardTrust   // the card's pinned signing keys
 	wire      atomic.Int64
 	// legacyREST: the chosen interface is A2A 0.3 HTTP+JSON, whose SDK
 	// conversion drops referenceTaskIds (rest03_reference_task_ids.go).
@@ -48,6 +49,7 @@ func newConn(o AgentOptions, captureN int) *conn {
 	c := &conn{opts: o, origin: originOf(o.URL), ring: newRing(captureN), red: newRedactor(o.Headers)}
 	c.tls = c.watchCertRequests(o.TLS)
 	base.TLSClientConfig = c.tls
+	c.trust = newCardTrust(o.Auth.CardKeys, tokenClient(c.tls, o.CallTimeout))
 	if a := newAuthChooser(o.Name, o.Auth, c); a != nil {
 		c.auth, c.cred = a, a
 		for _, n := range a.names() {
@@ -66,11 +68,18 @@ func newConn(o AgentOptions, captureN int) *conn {
 // through no interceptor but through our http.Client: the credential
 // layer adds the secrets when the card URL is on an allowed origin.
 func (c *conn) resolveCard(ctx context.Context) (*a2a.AgentCard, string, error) {
+	card, _, cardURL, err := c.resolveCardRaw(ctx)
+	return card, cardURL, err
+}
+
+// resolveCardRaw is resolveCard that also returns the card's bytes as the
+// agent sent them (its signatures are over them).
+func (c *conn) resolveCardRaw(ctx context.Context) (*a2a.AgentCard, []byte, string, error) {
 	base, path := c.opts.URL, c.opts.CardPath
 	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
 		u, err := url.Parse(path)
 		if err != nil {
-			return nil, path, fmt.Errorf("card_path %q: %w", path, err)
+			return nil, nil, path, fmt.Errorf("card_path %q: %w", path, err)
 		}
 		base, path = u.Scheme+"://"+u.Host, u.RequestURI()
 	}
@@ -78,7 +87,12 @@ func (c *conn) resolveCard(ctx context.Context) (*a2a.AgentCard, string, error) 
 	ropts := []agentcard.ResolveOption{agentcard.WithPath(path)}
 	ctx, cancel := context.WithTimeout(cardFetch(idempotent(ctx)), c.opts.CallTimeout)
 	defer cancel()
-	res := &agentcard.Resolver{Client: c.hc, CardParser: a2av0.NewAgentCardParser()}
+	var raw []byte
+	parse := a2av0.NewAgentCardParser()
+	res := &agentcard.Resolver{Client: c.hc, CardParser: func(b []byte) (*a2a.AgentCard, error) {
+		raw = b
+		return parse(b)
+	}}
 	card, err := res.Resolve(ctx, base, ropts...)
 	var se *json.SyntaxError
 	switch {
@@ -87,7 +101,7 @@ func (c *conn) resolveCard(ctx context.Context) (*a2a.AgentCard, string, error) 
 	case err == nil && card.Name == "" && len(card.SupportedInterfaces) == 0:
 		err = fmt.Errorf("%w: JSON with no name and no interfaces", ErrNotACard)
 	}
-	return card, cardURL, err
+	return card, raw, cardURL, err
 }
 
 // chooseInterfaces filters the card's interfaces by the configured binding

@@ -267,10 +267,12 @@ type testAgent struct {
 	gaddr string // host:port of the gRPC server
 	wrap  func(http.Handler) http.Handler
 	gopts []grpc.ServerOption // options of the gRPC server (TLS credentials)
-	card  *a2a.AgentCard
-	mu    sync.Mutex
-	hs    *http.Server
-	gs    *grpc.Server
+	// extended is the extended card the handler serves; nil for none.
+	extended *a2a.AgentCard
+	card     *a2a.AgentCard
+	mu       sync.Mutex
+	hs       *http.Server
+	gs       *grpc.Server
 }
 
 func startAgent(t testing.TB, kind agentKind, streaming bool, wrap func(http.Handler) http.Handler) *testAgent {
@@ -340,6 +342,10 @@ func (a *testAgent) mux() http.Handler {
 // start listens on the agent's fixed address (again, after stop).
 func (a *testAgent) start() {
 	a.t.Helper()
+	if a.extended != nil {
+		a.h = a2asrv.NewHandler(a.exec, a2asrv.WithTaskStore(a.store), a2asrv.WithCallInterceptors(a.icpt),
+			a2asrv.WithAgentInactivityTimeout(20*time.Second), a2asrv.WithExtendedAgentCard(a.extended))
+	}
 	var l net.Listener
 	var err error
 	for i := 0; i < 50; i++ { // the port may linger briefly after stop

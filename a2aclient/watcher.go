@@ -3,6 +3,7 @@ package a2aclient
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"strings"
@@ -182,9 +183,14 @@ func (w *watcher) connect(ctx context.Context) error {
 		return nil
 	}
 	pctx, pr := withProbe(ctx)
-	card, cardURL, err := w.c.resolveCard(pctx)
+	card, raw, cardURL, err := w.c.resolveCardRaw(pctx)
 	if err != nil {
 		return w.wrap("card", cardURL, pr, err)
+	}
+	sig := w.c.trust.check(ctx, raw)
+	if w.o.Auth.CardKeys.Require && sig.state != sigValid {
+		return w.wrap("card", cardURL, nil, fmt.Errorf("%w: the card's signature does not verify (%s) and require_signed_card is set: "+
+			"a2atop does not talk to this agent", errUntrustedCard, sig.words()))
 	}
 	if w.c.auth != nil {
 		w.c.auth.bind(card)
@@ -195,6 +201,10 @@ func (w *watcher) connect(ctx context.Context) error {
 	}
 	info := agentInfo(w.o, card, iface)
 	w.c.authInfo(info)
+	if sig.state != sigUnsigned || w.c.trust.pinned() {
+		info.Signature, info.SignatureOK = sig.words(), sig.state == sigValid
+	}
+	w.extendedCard(ctx, cl, card, info)
 	if o := w.c.interfaceOrigin(iface); w.c.secretsConfigured() && !w.c.allowed(o) {
 		w.log.Warn("the card's interface is on another origin: our credentials are not sent there; name it in allowed_hosts to send them",
 			"interface", o.String())
@@ -275,6 +285,10 @@ const (
 )
 
 var errNotConnected = errors.New("not connected yet (the card has not been resolved)")
+
+// errUntrustedCard is wrapped by the refusal of a card that does not
+// verify while require_signed_card is set.
+var errUntrustedCard = errors.New("untrusted card")
 
 // runCtx is Run's context (Background before Run), which bounds how long
 // emit waits for room.
