@@ -161,8 +161,10 @@ func (a *authChooser) credentialOf(p *authPlan) (credential, error) {
 		}
 		cfg := oauth2.Config{ClientID: o.ClientID, Scopes: withOffline(p.scopes),
 			Endpoint: oauth2.Endpoint{TokenURL: p.tokenURL, DeviceAuthURL: p.deviceURL}}
-		if sec, err := readSecret(o.ClientSecret, "client secret"); err == nil {
+		if sec, err := readSecret(o.ClientSecret, "client secret"); err == nil && sec != "" {
 			cfg.ClientSecret = sec
+		} else {
+			cfg.Endpoint.AuthStyle = oauth2.AuthStyleInParams // a public client: its id in the form, no Basic header
 		}
 		src := &deviceSource{cfg: cfg, store: &refreshStore{path: o.RefreshTokenFile}, hc: a.hc, agent: a.agent}
 		return newCachedToken(src, "Authorization", "Bearer "), nil
@@ -441,8 +443,9 @@ func sortedSchemes(card *a2a.AgentCard) []a2a.SecuritySchemeName {
 	return names
 }
 
-// authInfo fills the agent's credential in words into info.
-func (c *conn) authInfo(info *model.AgentInfo) {
+// authInfo fills the agent's credential in words into info; with none
+// configured, what the card's requirements would need.
+func (c *conn) authInfo(info *model.AgentInfo, card *a2a.AgentCard) {
 	switch {
 	case c.auth != nil:
 		info.Auth, info.AuthMissing = c.auth.status()
@@ -453,6 +456,9 @@ func (c *conn) authInfo(info *model.AgentInfo) {
 		info.Auth = "client certificate"
 	case len(c.opts.Headers) > 0:
 		info.Auth = "secret headers"
+	case len(card.SecurityRequirements) > 0:
+		p := (&authChooser{c: c}).choose(card)
+		info.Auth, info.AuthMissing = "none", p.missing
 	}
 	if c.auth != nil && c.opts.Auth.ClientCertificate {
 		info.Auth += " + client certificate"

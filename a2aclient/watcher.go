@@ -200,7 +200,7 @@ func (w *watcher) connect(ctx context.Context) error {
 		return w.wrap("connect", w.o.URL, nil, err)
 	}
 	info := agentInfo(w.o, card, iface)
-	w.c.authInfo(info)
+	w.c.authInfo(info, card)
 	if sig.state != sigUnsigned || w.c.trust.pinned() {
 		info.Signature, info.SignatureOK = sig.words(), sig.state == sigValid
 	}
