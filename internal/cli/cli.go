@@ -39,6 +39,8 @@ Usage:
   a2atop reply [--config FILE] AGENT TASK (--text T | --data JSON | --approve | --deny --reason R)
         answer a waiting task as the inbox would: journaled first, sent once;
         AGENT is a configured name or the agent's base URL
+  a2atop login [--config FILE] AGENT
+        sign in to an agent with the OAuth 2.0 device flow: open the page, enter the code
   a2atop version
         print the version
   a2atop help
@@ -86,6 +88,8 @@ func run(ctx context.Context, args []string, st Streams) int {
 		return runWatch(ctx, rest, st)
 	case "reply":
 		return runReply(ctx, rest, st)
+	case "login":
+		return runLogin(ctx, rest, st)
 	}
 	if cmd != "" && !strings.HasPrefix(cmd, "-") && !strings.Contains(cmd, "://") {
 		fmt.Fprintf(st.Err, "a2atop: unknown command %q; agent URLs start with http:// or https:// (a2atop help lists the commands)\n", cmd)
