@@ -363,7 +363,13 @@ func (a *testAgent) start() {
 	a.hs = hs
 	a.mu.Unlock()
 	if a.kind == kindGRPC {
-		gl, err := net.Listen("tcp", a.gaddr)
+		var gl net.Listener
+		for i := 0; i < 50; i++ { // as above: the port may linger after stop
+			if gl, err = net.Listen("tcp", a.gaddr); err == nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 		if err != nil {
 			a.t.Fatalf("listen %s: %v", a.gaddr, err)
 		}
