@@ -36,7 +36,7 @@ func guardedAgent(t *testing.T, p *oidctest.Provider, scheme string, flow a2a.OA
 	}
 	mux := http.NewServeMux()
 	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
-	mux.Handle("/invoke", a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(idleExec{})))
+	mux.Handle("/invoke", a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(idleExec{}, a2asrv.WithCallInterceptors(signedInUser{}))))
 	srv := &http.Server{Handler: p.Guard().Wrap(mux)}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
@@ -142,4 +142,15 @@ func writeText(t *testing.T, path, s string) {
 	if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// signedInUser authenticates every call the guard let through (the guard
+// checked the token), so the agent lists the tasks of its user.
+type signedInUser struct {
+	a2asrv.PassthroughCallInterceptor
+}
+
+func (signedInUser) Before(ctx context.Context, cc *a2asrv.CallContext, _ *a2asrv.Request) (context.Context, any, error) {
+	cc.User = a2asrv.NewAuthenticatedUser("alice", nil)
+	return ctx, nil, nil
 }
