@@ -109,6 +109,7 @@ func TestTokenFileRewrittenWhileRunning(t *testing.T) {
 // call is retried once; a command that says when its token expires is run
 // again before then.
 func TestCredentialCommandOutputChanges(t *testing.T) {
+	t.Parallel() // it waits out a token's expiry
 	for _, shape := range []string{"plain", "exec-credential"} {
 		t.Run(shape, func(t *testing.T) {
 			rot := &rotating{want: []string{"cmd-one-1111"}}

@@ -30,11 +30,12 @@ func hostOf(t *testing.T, raw string) string {
 }
 
 // Client credentials, the type chosen by the card: an agent behind a real
-// OpenID provider whose tokens live 3 s is watched for more than three
+// OpenID provider whose tokens live 2 s is watched for more than three
 // lifetimes. Tokens are refreshed before they expire: the agent refuses
 // none, the row never says unauthorized, and the sweeps carry on.
 func TestClientCredentialsLiveThroughAShift(t *testing.T) {
-	const lifetime = 3 * time.Second
+	t.Parallel() // it waits out token lifetimes
+	const lifetime = 2 * time.Second
 	p := oidctest.Start(t, oidctest.Options{AccessTokenLifetime: lifetime})
 	p.AddServiceClient("a2atop-watch", "cc-secret-1234")
 	guard := p.Guard()
