@@ -41,13 +41,6 @@ func (m *Manager) AwaitLogin(ctx context.Context, agent string, dc *DeviceCode) 
 	return nil
 }
 
-// SignsIn reports whether agent's credential is a person's device
-// sign-in, as far as is known before its card is read.
-func (m *Manager) SignsIn(agent string) bool {
-	w := m.watchers[agent]
-	return w != nil && w.o.Auth.Type == AuthDevice
-}
-
 // deviceSource is agent's device flow, once its card is read.
 func (m *Manager) deviceSource(ctx context.Context, agent string) (*deviceSource, error) {
 	w, err := m.watcher(agent)

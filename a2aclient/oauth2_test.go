@@ -126,3 +126,41 @@ func writeFile(t *testing.T, path, data string) {
 		t.Fatal(err)
 	}
 }
+
+// A card whose interface is on another origin than the agent's: the OAuth
+// token a2atop fetched goes there only when allowed_hosts names it.
+func TestOAuthTokenNotSentToAnInterfaceElsewhere(t *testing.T) {
+	for _, allow := range []bool{false, true} {
+		t.Run(map[bool]string{false: "not-named", true: "named"}[allow], func(t *testing.T) {
+			p := oidctest.Start(t, oidctest.Options{})
+			p.AddServiceClient("a2atop-watch", "cc-secret-iface")
+			guard := p.Guard()
+			other := startAgent(t, kindJSONRPC, false, guard.Wrap) // serves the interface
+			a := startAgent(t, kindJSONRPC, false, nil)            // serves the card
+			a.stop()
+			a.card.SupportedInterfaces[0].URL = other.url() + "/invoke"
+			a.start()
+			o := fast("a", a.url())
+			o.Auth = AuthOptions{Type: AuthClientCredentials, ClientID: "a2atop-watch",
+				ClientSecret: Secret{Value: "cc-secret-iface"}, TokenURL: p.TokenURL()}
+			if allow {
+				o.AllowedHosts = []string{other.addr}
+			}
+			_, c := runManager(t, []AgentOptions{o}, Options{})
+			if !allow {
+				c.waitFor(t, "withheld, in words", 5*time.Second, func(evs []model.Event) bool {
+					h := lastHealth(evs, "a")
+					return h != nil && strings.Contains(h.Err, "our credentials were not sent")
+				})
+				if accepted, _ := guard.Counts(); accepted != 0 {
+					t.Fatalf("the interface on another origin accepted %d calls: it got the token", accepted)
+				}
+				return
+			}
+			c.waitFor(t, "reached with the token", 5*time.Second, func(evs []model.Event) bool {
+				h := lastHealth(evs, "a")
+				return h != nil && h.State.Up()
+			})
+		})
+	}
+}
