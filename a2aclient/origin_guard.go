@@ -49,20 +49,20 @@ func urlOrigin(u *url.URL) origin {
 type originGuard struct {
 	next    http.RoundTripper
 	allowed func(origin) bool
-	secret  []string // header names carrying secrets
+	secret  func() []string // header names carrying secrets (a card may name one, so asked each time)
 }
 
 func (c *conn) originGuardLayer(next http.RoundTripper) http.RoundTripper {
-	return originGuard{next: next, allowed: c.allowed, secret: c.secretNames()}
+	return originGuard{next: next, allowed: c.allowed, secret: c.secretNames}
 }
 
 // RoundTrip implements http.RoundTripper.
 func (t originGuard) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.secret) == 0 || t.allowed(urlOrigin(req.URL)) {
+	if t.allowed(urlOrigin(req.URL)) {
 		return t.next.RoundTrip(req)
 	}
 	var r2 *http.Request
-	for _, n := range t.secret {
+	for _, n := range t.secret() {
 		if req.Header.Get(n) == "" {
 			continue
 		}
