@@ -2,6 +2,7 @@ package a2aclient
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"os"
@@ -12,6 +13,10 @@ import (
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 
 	"a2atop/model"
 )
@@ -92,7 +97,9 @@ func TestTokenFileRewrittenWhileRunning(t *testing.T) {
 					t.Fatal(err)
 				}
 			} else {
-				writeFile(t, path, "tok-two-2222\n") // same size, maybe the same mtime second
+				// In place, with the same size and time: only the agent's
+				// refusal makes a2atop read the file again.
+				rewriteUnseen(t, path, "tok-two-2222\n")
 			}
 			rot.set("tok-two-2222")
 			before := len(c.snapshot())
@@ -190,4 +197,83 @@ func peekBody(r *http.Request) string {
 	b, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(b))
 	return string(b)
+}
+
+// The same over gRPC: a token file rewritten while running, and an agent
+// that takes only the new token. The unary read that meets the rotation
+// first is retried once with the re-read file; streams refused drop the
+// token they carried. The row never says unauthorized.
+func TestGRPCTokenRotationIsRetriedOnce(t *testing.T) {
+	rot := &rotating{want: []string{"grpc-one-1111"}}
+	check := func(ctx context.Context) error {
+		md, _ := metadata.FromIncomingContext(ctx)
+		got := strings.Join(md.Get("authorization"), "")
+		rot.mu.Lock()
+		defer rot.mu.Unlock()
+		for _, w := range rot.want {
+			if got == "Bearer "+w {
+				return nil
+			}
+		}
+		rot.refused++
+		return status.Error(codes.Unauthenticated, "unauthorized")
+	}
+	a := startAgent(t, kindGRPC, true, nil)
+	a.stop()
+	a.gopts = []grpc.ServerOption{
+		grpc.UnaryInterceptor(func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+			if err := check(ctx); err != nil {
+				return nil, err
+			}
+			return h(ctx, req)
+		}),
+		grpc.StreamInterceptor(func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+			if err := check(ss.Context()); err != nil {
+				return err
+			}
+			return h(srv, ss)
+		}),
+	}
+	a.start()
+	path := filepath.Join(t.TempDir(), "token")
+	writeFile(t, path, "grpc-one-1111")
+	o := fast("a", a.url())
+	o.AllowedHosts = []string{a.gaddr}
+	o.Auth = AuthOptions{Type: AuthBearer, Token: Secret{File: path}}
+	_, c := runManager(t, []AgentOptions{o}, Options{})
+	id := a.createInStore(t, a2a.TaskStateInputRequired)
+	c.waitFor(t, "the task over gRPC", 5*time.Second, func(evs []model.Event) bool { return hasTask(evs, "a", id, "") })
+	rot.set("grpc-two-2222")
+	rewriteUnseen(t, path, "grpc-two-2222")
+	before := len(c.snapshot())
+	id2 := a.createInStore(t, a2a.TaskStateInputRequired)
+	c.waitFor(t, "the task with the new token", 5*time.Second, func(evs []model.Event) bool { return hasTask(evs, "a", id2, "") })
+	c.waitFor(t, "a few more rounds", 5*time.Second, func(evs []model.Event) bool { return len(evs) > before+10 })
+	noUnauthorized(t, c.snapshot(), "a")
+}
+
+// rewriteUnseen rewrites path in place with data of the same size and
+// puts its modification time back, so that the file looks unchanged to
+// a stat: only a refusal by the agent makes a2atop read it again (and so
+// retry the call).
+func rewriteUnseen(t *testing.T, path, data string) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() != int64(len(data)) {
+		t.Fatalf("rewriteUnseen: %d bytes for a file of %d", len(data), fi.Size())
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte(data), 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
 }
