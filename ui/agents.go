@@ -27,6 +27,8 @@ type captureLoadedMsg struct {
 type AgentsKeyMap struct {
 	ListKeys   // Up and Down select an agent; the page keys scroll its card
 	Back, Quit key.Binding
+	// SignIn opens the device sign-in of an agent that signs a person in.
+	SignIn key.Binding
 	// Tasks is the global key the footer names; New sets it from
 	// KeyMap.Tasks.
 	Tasks key.Binding
@@ -38,6 +40,7 @@ func DefaultAgentsKeyMap() AgentsKeyMap {
 		ListKeys: DefaultListKeys(),
 		Back:     bind("esc", "back", "esc"),
 		Quit:     bind("q", "back/quit", "q"),
+		SignIn:   bind("L", "sign in", "L"),
 	}
 }
 
@@ -53,16 +56,24 @@ type agentsScreen struct {
 	cursor   int
 	name     string // the selected agent, kept when agents are added
 	captures map[string][]model.Exchange
-	listTop  int // first listed agent (the list scrolls)
+	listTop  int           // first listed agent (the list scrolls)
+	clip     *clipboard    // for the sign-in dialog's copies
+	dialog   *signInDialog // the device sign-in, when open (signin.go)
 }
 
-func newAgents(ctx *common.Context, keys AgentsKeyMap) *agentsScreen {
-	return &agentsScreen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{}}
+func newAgents(ctx *common.Context, keys AgentsKeyMap, clip *clipboard) *agentsScreen {
+	return &agentsScreen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{}, clip: clip}
 }
 
 // Update follows the fleet and the capture while shown, keys and the
 // mouse.
 func (v *agentsScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	switch msg.(type) {
+	case tea.KeyMsg, signInStartedMsg, signInDoneMsg:
+		if v.dialog != nil {
+			return v, v.updateDialog(msg)
+		}
+	}
 	switch msg := msg.(type) {
 	case common.ShownMsg:
 		v.shown = true
@@ -85,6 +96,9 @@ func (v *agentsScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		if key.Matches(msg, v.keys.Back, v.keys.Quit) {
 			v.ctx.Out.Send(common.BackMsg{})
 			return v, nil
+		}
+		if key.Matches(msg, v.keys.SignIn) {
+			return v, v.signIn()
 		}
 		return v, v.move(msg)
 	case tea.MouseMsg:
@@ -208,8 +222,12 @@ func (v *agentsScreen) click(y int) tea.Cmd {
 	return v.reselect(prev)
 }
 
-// View is the list, a rule, and the selected agent's card.
+// View is the list, a rule, and the selected agent's card; or the
+// sign-in dialog.
 func (v *agentsScreen) View() string {
+	if v.dialog != nil {
+		return v.dialog.view(v.ctx, v.w, v.h)
+	}
 	th := v.ctx.Theme
 	as := v.ctx.Fleet.Agents()
 	lines := []string{th.PaneTitleFocused.Render(" Agents " + strconv.Itoa(len(as)))}
@@ -263,11 +281,18 @@ func futureIn(now, t time.Time) string {
 // ShortHelp is the footer of the agents screen.
 func (v *agentsScreen) ShortHelp() []key.Binding {
 	k := v.keys
+	if v.dialog != nil {
+		d := v.dialog.keys
+		return []key.Binding{d.CopyCode, d.CopyURL, d.Close}
+	}
+	if a := v.selected(); a != nil && a.Info.SignIn {
+		return []key.Binding{k.Down, k.Up, k.SignIn, k.PageDown, k.PageUp, k.Tasks, k.Back}
+	}
 	return []key.Binding{k.Down, k.Up, k.PageDown, k.PageUp, k.Tasks, k.Back}
 }
 
 // FullHelp is every key of the agents screen, grouped.
 func (v *agentsScreen) FullHelp() [][]key.Binding {
 	k := v.keys
-	return [][]key.Binding{{k.Up, k.Down}, {k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Back}}
+	return [][]key.Binding{{k.Up, k.Down}, {k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.SignIn, k.Back}}
 }

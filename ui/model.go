@@ -113,7 +113,7 @@ func (m *Model) newScreens(o Options) {
 	act := func(k TaskKeys) taskActions { return newTaskActions(&m.ctx, k, o.QuietPeriod, m.clip) }
 	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort)
 	m.screens[viewDetail] = newDetail(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)
-	m.screens[viewAgents] = newAgents(&m.ctx, m.keys.AgentsView)
+	m.screens[viewAgents] = newAgents(&m.ctx, m.keys.AgentsView, m.clip)
 	if o.Inbox != nil {
 		m.screens[viewInbox] = o.Inbox(m.ctx)
 	}

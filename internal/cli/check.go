@@ -28,7 +28,7 @@ func runCheck(ctx context.Context, args []string, st Streams) int {
 // answered.
 func printCheck(w io.Writer, results []*agentResult, timeout time.Duration) int {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tURL\tVERSION\tBINDING\tSTREAMING\tPUSH\tLISTTASKS\tSTATUS")
+	fmt.Fprintln(tw, "NAME\tURL\tVERSION\tBINDING\tSTREAMING\tPUSH\tLISTTASKS\tAUTH\tCARD\tSTATUS")
 	ok := 0
 	for _, r := range results {
 		version, binding, streaming, push := "-", "-", "-", "-"
@@ -46,8 +46,9 @@ func printCheck(w io.Writer, results []*agentResult, timeout time.Duration) int 
 		if p := r.Problem(timeout); p != "" {
 			status += sanitize.Line(p, 300)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(r.Name, 64), cell(r.URL, 80),
-			version, binding, streaming, push, listing(r), status)
+		auth, card := authCells(r)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(r.Name, 64), cell(r.URL, 80),
+			version, binding, streaming, push, listing(r), auth, card, status)
 	}
 	_ = tw.Flush()
 	fmt.Fprintf(w, "%d of %d agents reachable\n", ok, len(results))
@@ -85,4 +86,17 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// authCells say which credential a2atop picked for the agent (and what
+// the config lacks for the card's requirements) and the card's signature.
+func authCells(r *agentResult) (auth, card string) {
+	if r.Info == nil {
+		return "-", "-"
+	}
+	auth = cell(r.Info.Auth, 80)
+	if r.Info.AuthMissing != "" {
+		auth += " (missing: " + sanitize.Line(r.Info.AuthMissing, 200) + ")"
+	}
+	return auth, cell(r.Info.Signature, 120)
 }

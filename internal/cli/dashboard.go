@@ -68,7 +68,7 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 	m := ui.New(ui.Options{
 		Fleet:    fleet,
 		Events:   mgr.Events(),
-		Backend:  mgr,
+		Backend:  uiBackend{mgr},
 		ReadOnly: cfg.ReadOnly,
 		Bell:     cfg.Bell,
 		Theme:    theme.New(theme.Options{Mode: mode}),

@@ -87,7 +87,7 @@ func runReply(ctx context.Context, args []string, st Streams) int {
 	}
 	agent, ok := findAgent(cfg, agentArg)
 	if !ok {
-		return o.failf(exitUsage, "%s", noSuchAgent(cfg, agentArg))
+		return o.failf(exitUsage, "%s", noSuchAgent(cfg, agentArg, "reply http://host:port TASK ..."))
 	}
 	if cfg.ReadOnly || agent.ReadOnly {
 		fmt.Fprintf(st.Err, "a2atop reply: %v\n", approvals.ErrReadOnly)
@@ -113,9 +113,10 @@ func findAgent(cfg *config.Config, arg string) (config.Agent, bool) {
 }
 
 // noSuchAgent says that arg names no agent, which file was read (or
-// where one was looked for) and how to name an agent without one.
-func noSuchAgent(cfg *config.Config, arg string) string {
-	const byURL = "name the agent by its base URL (a2atop reply http://host:port TASK ...)"
+// where one was looked for) and how to name an agent without one: usage
+// is the command line that does ("reply http://host:port TASK ...").
+func noSuchAgent(cfg *config.Config, arg, usage string) string {
+	byURL := "name the agent by its base URL (a2atop " + usage + ")"
 	if cfg.Path != "" {
 		names := "none"
 		if len(cfg.Agents) > 0 {

@@ -35,6 +35,8 @@ var commandDocs = []commandDoc{
 		"answer a waiting task as the inbox would: journaled first, sent once;\n" +
 			"AGENT is a configured name or the agent's base URL; TASK is the task's id,\n" +
 			"or the short id the screens show, or any start of the id that one task has"},
+	{"login", "login [--config FILE] AGENT",
+		"sign in to an agent with the OAuth 2.0 device flow: open the page, enter the code"},
 	{"journal", "journal check [--config FILE] [--accept LINE]... [--note TEXT]",
 		"list damaged journal lines, exit 1 if one blocks decisions; --accept resolves one"},
 	{"version", "version", "print the version"},

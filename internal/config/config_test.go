@@ -294,7 +294,7 @@ func keysOf(t reflect.Type) []string {
 	var keys []string
 	for f := range t.Fields() {
 		tag := f.Tag.Get("toml")
-		if tag == "" || tag == "-" || tag == "token" || tag == "api_key" || tag == "value" {
+		if tag == "" || tag == "-" || tag == "token" || tag == "api_key" || tag == "value" || tag == "client_secret" {
 			continue
 		}
 		keys = append(keys, tag)

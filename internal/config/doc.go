@@ -8,7 +8,10 @@
 // found by Locate: --config, then $A2ATOP_CONFIG, then
 // os.UserConfigDir()/a2atop/config.toml. Secrets are never written in the
 // file: the file names an environment variable or a file, and
-// Config.AgentOptions reads them when a2atop starts.
+// Config.AgentOptions checks them when a2atop starts (a token file is read
+// again by a2aclient whenever it changes). The credential keys of
+// [agent.auth] (type, OAuth 2.0, command, mTLS, the card's pinned keys)
+// are validated and resolved in auth.go.
 //
 // config owns parsing, defaults, validation and secret resolution. It may
 // import the standard library, go-toml, the A2A SDK's a2a types,

@@ -29,6 +29,10 @@ func (c *Config) AgentOptions() ([]a2aclient.AgentOptions, error) {
 		if err != nil {
 			return nil, fmt.Errorf("agent %q: %w", a.Name, err)
 		}
+		auth, tlsCfg, err := c.resolveCredential(a.Name, a.Auth)
+		if err != nil {
+			return nil, fmt.Errorf("agent %q: %w", a.Name, err)
+		}
 		sweep := c.SweepInterval.Duration
 		if a.SweepInterval != nil {
 			sweep = a.SweepInterval.Duration
@@ -45,6 +49,8 @@ func (c *Config) AgentOptions() ([]a2aclient.AgentOptions, error) {
 			Protocol:         orAuto(a.Protocol),
 			Tenant:           a.Tenant,
 			Headers:          headers,
+			Auth:             auth,
+			TLS:              tlsCfg,
 			AllowedHosts:     append([]string(nil), a.Auth.AllowedHosts...),
 			SweepInterval:    sweep,
 			FullResync:       c.FullResync.Duration,
@@ -67,20 +73,10 @@ func orAuto(s string) string {
 	return s
 }
 
-// resolveAuth reads an agent's secrets into headers.
+// resolveAuth reads an agent's static secret headers ([[agent.auth.headers]]);
+// the token is the credential's (resolveCredential).
 func (c *Config) resolveAuth(au Auth) ([]a2aclient.Header, error) {
 	var out []a2aclient.Header
-	if au.TokenEnv != "" || au.TokenFile != "" {
-		tok, err := c.secret("auth.token_env", au.TokenEnv, "auth.token_file", au.TokenFile)
-		if err != nil {
-			return nil, err
-		}
-		if au.APIKeyHeader != "" {
-			out = append(out, a2aclient.Header{Name: au.APIKeyHeader, Value: tok})
-		} else {
-			out = append(out, a2aclient.Header{Name: "Authorization", Value: "Bearer " + tok})
-		}
-	}
 	for i, h := range au.Headers {
 		key := fmt.Sprintf("auth.headers[%d]", i+1)
 		v, err := c.secret(key+".value_env", h.ValueEnv, key+".value_file", h.ValueFile)

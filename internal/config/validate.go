@@ -282,7 +282,7 @@ func (au *Auth) validate() error {
 				"%q must be host:port, like \"auth.example.com:443\"", hp)
 		}
 	}
-	return nil
+	return au.validateCredential()
 }
 
 // validHeaderName reports whether s is an HTTP header field name (RFC 9110 token).

@@ -177,3 +177,15 @@ func goListImports(t *testing.T) []string {
 	}
 	return strings.Split(strings.TrimSpace(string(out)), "\n")
 }
+
+// TestBinaryLinksNoTestHelpers checks that the a2atop binary never links
+// the packages that exist for tests only: the OpenID provider and the
+// certificates tests run against.
+func TestBinaryLinksNoTestHelpers(t *testing.T) {
+	for _, dep := range goList(t, "-deps", module) {
+		if dep == module+"/internal/oidctest" || dep == module+"/internal/testcert" ||
+			strings.HasPrefix(dep, "github.com/zitadel/oidc/v3/pkg/op") {
+			t.Errorf("the a2atop binary links %s, which is for tests only", dep)
+		}
+	}
+}

@@ -118,3 +118,43 @@ const (
 func unsafe(what, problem, fix string) error {
 	return fmt.Errorf("%w: %s %s: %s", ErrUnsafe, what, problem, fix)
 }
+
+// WriteFile replaces the state file at path with data, whole or not at
+// all: it writes a new file beside it (created exclusively, mode 0600),
+// syncs it and renames it over path, so a reader never sees half a file
+// and a symbolic link at path is replaced, never followed. The directory
+// is created (0700) and checked as OpenAppend checks it.
+func WriteFile(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, DirMode); err != nil {
+		return fmt.Errorf("create the state directory %s: %w", dir, plain(err))
+	}
+	if err := CheckDir(dir); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w (is the state directory writable?)", path, plain(err))
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // after a successful rename there is nothing left to remove
+	if err := f.Chmod(FileMode); err != nil {
+		f.Close()
+		return fmt.Errorf("make %s private (0600): %w", tmp, plain(err))
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, plain(err))
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, plain(err))
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, plain(err))
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, plain(err))
+	}
+	return nil
+}
