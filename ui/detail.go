@@ -53,11 +53,15 @@ type detailScreen struct {
 	seq     int
 	loading bool
 	fetched *a2a.Task
-	err     error
-	raw     bool
-	links   []a2a.TaskID
-	link    int
-	built   builtFrom // what of the fleet's task the content was built from
+	// fetchRev is the fleet task's Rev when the GetTask was asked: once
+	// it moves the fleet holds what came after (streamed chunks do not
+	// move the status timestamp).
+	fetchRev uint64
+	err      error
+	raw      bool
+	links    []a2a.TaskID
+	link     int
+	built    builtFrom // what of the fleet's task the content was built from
 
 	bodyKey    bodyKey // what bodyText was built from
 	bodyText   string  // references, history and artifacts (or the raw JSON)
@@ -77,7 +81,7 @@ func (v *detailScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		v.stack = nil
 		return v, v.open(msg.Key)
 	case common.FleetChangedMsg:
-		v.sync()
+		return v, v.sync()
 	case common.TickMsg:
 		if v.shown {
 			v.rebuild(false) // the ages

@@ -65,6 +65,10 @@ func (v *detailScreen) fetch() tea.Cmd {
 	}
 	v.seq++
 	v.loading = true
+	v.fetchRev = 0
+	if t := v.ctx.Fleet.Task(v.key); t != nil {
+		v.fetchRev = t.Rev
+	}
 	k, seq, history := v.key, v.seq, v.history
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), fetchTimeout)
@@ -86,11 +90,23 @@ func (v *detailScreen) loaded(msg taskLoadedMsg) {
 	v.rebuild(false)
 }
 
-// sync rebuilds the content when the fleet holds a newer snapshot.
-func (v *detailScreen) sync() {
-	if t := v.ctx.Fleet.Task(v.key); t != nil && builtOf(t) != v.built {
+// sync rebuilds the content when the fleet holds a newer snapshot. When
+// the task shown has just ended it asks for it again: the GetTask answer
+// has the whole of its artifacts and history, past the fleet's caps.
+func (v *detailScreen) sync() tea.Cmd {
+	t := v.ctx.Fleet.Task(v.key)
+	if t == nil {
+		return nil
+	}
+	var cmd tea.Cmd
+	if v.shown && !v.loading && t.Class == model.ClassTerminal && v.fetched != nil &&
+		model.ClassOf(v.fetched.Status.State) != model.ClassTerminal {
+		cmd = v.fetch()
+	}
+	if builtOf(t) != v.built || cmd != nil {
 		v.rebuild(false)
 	}
+	return cmd
 }
 
 // builtFrom identifies the state of a fleet task: the Fleet updates tasks
