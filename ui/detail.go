@@ -81,6 +81,7 @@ func (v *detailScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		v.stack = nil
 		return v, v.open(msg.Key)
 	case common.FleetChangedMsg:
+		v.act.fleetChanged()
 		return v, v.sync()
 	case common.TickMsg:
 		if v.shown {

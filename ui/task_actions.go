@@ -89,6 +89,28 @@ func (a *taskActions) askCancel(t *model.Task) tea.Cmd {
 	return nil
 }
 
+// fleetChanged closes the cancel confirmation when its task ended (or
+// left the fleet) while it asked: there is nothing left to cancel, and
+// nothing was sent. It reports whether it closed the dialog.
+func (a *taskActions) fleetChanged() bool {
+	if a.dialog == nil {
+		return false
+	}
+	k := a.dialog.key
+	t := a.ctx.Fleet.Task(k)
+	switch {
+	case t == nil:
+		a.dialog = nil
+		a.ctx.Warn(taskName(k) + " left the fleet while the cancel asked; nothing was sent")
+	case t.Class == model.ClassTerminal:
+		a.dialog = nil
+		a.ctx.Warn(taskName(k) + " is " + stateText(t.State) + " already; nothing was sent")
+	default:
+		return false
+	}
+	return true
+}
+
 // confirming reports whether the cancel confirmation is open: it takes
 // every key then.
 func (a *taskActions) confirming() bool { return a.dialog != nil }
@@ -194,13 +216,23 @@ type cancelDialog struct {
 	answer common.Confirm
 }
 
-// view is the dialog centred in w×h cells.
+// view is the dialog centred in w×h cells: the task it acts on by name
+// (agent · short id, then the whole id), its state and its status text,
+// so that a cursor moved under the finger could not go unnoticed.
 func (c *cancelDialog) view(ctx *common.Context, w, h int) string {
 	th := ctx.Theme
 	inner := min(max(w-8, 20), 70)
-	body := th.DialogTitle.Render("Cancel this task?") + "\n\n" +
-		sanitize.Line(c.key.Agent+" · "+string(c.key.ID), inner) + "\n" +
-		th.State(c.state).Render(stateText(c.state)) + "  " + sanitize.Line(c.text, max(inner-16, 1)) + "\n\n" +
+	text := "(no status message)"
+	if c.text != "" {
+		text = sanitize.Line(c.text, maxLineText)
+	}
+	status := strings.Split(wrap(text, inner), "\n")
+	if len(status) > 4 {
+		status = append(status[:3], "…")
+	}
+	body := th.DialogTitle.Render("Cancel "+taskName(c.key)+"?") + "\n\n" +
+		th.State(c.state).Render(stateText(c.state)) + "  " + th.Muted.Render(sanitize.Line("id "+string(c.key.ID), max(inner-18, 1))) + "\n" +
+		strings.Join(status, "\n") + "\n\n" +
 		"The agent is asked to stop (CancelTask); what it says\nhappened is shown afterwards.\n\n" +
 		c.answer.Hint(th, ctx.Now(), "cancel the task", "keep it")
 	box := th.Dialog.Width(inner).Render(body)

@@ -56,6 +56,7 @@ type tasksScreen struct {
 	prompt  promptModel // the filter's input
 	hm      help.Model  // draws the filter's key hint
 	w, h    int
+	shown   bool // on screen: only then does it say that the selected task left
 	side    bool
 	columns [][]*pane // the panes of each column, top to bottom
 	paint   rowPaint
@@ -63,7 +64,7 @@ type tasksScreen struct {
 
 func newTasks(ctx *common.Context, keys TasksKeyMap, act taskActions, sort model.SortBy) *tasksScreen {
 	v := &tasksScreen{ctx: ctx, keys: keys, act: act, focus: model.ClassActive, query: model.Query{Sort: sort},
-		prompt: newPrompt(ctx.Theme, nil), hm: newHelpModel(ctx.Theme)}
+		prompt: newPrompt(ctx.Theme, nil), hm: newHelpModel(ctx.Theme), shown: true} // the first screen
 	for i, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal, model.ClassUnknown} {
 		v.panes[i] = &pane{class: c}
 	}
@@ -76,7 +77,9 @@ func newTasks(ctx *common.Context, keys TasksKeyMap, act taskActions, sort model
 func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.FleetChangedMsg:
-		v.sync()
+		v.fleetChanged()
+	case common.ShownMsg, common.HiddenMsg:
+		v.shown = msg == common.ShownMsg{}
 	case cancelDoneMsg:
 		v.act.done(msg)
 	case tea.KeyMsg:
@@ -85,6 +88,28 @@ func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		v.mouse(msg)
 	}
 	return v, nil
+}
+
+// fleetChanged follows the fleet and, while on screen, says so when the
+// task selected in the focused pane left it: the cursor is then on its
+// neighbour, and an action must not land there unnoticed.
+func (v *tasksScreen) fleetChanged() {
+	closed := v.act.fleetChanged() // it said what became of the task
+	left := v.sync()
+	if left == (model.TaskKey{}) || !v.shown || closed {
+		return
+	}
+	why := "no longer held"
+	if t := v.ctx.Fleet.Task(left); t != nil && t.Class != v.focus {
+		why = "now " + stateText(t.State)
+	} else if t != nil {
+		why = "it no longer matches the filter"
+	}
+	next := "the pane is empty"
+	if sel := v.selected(); sel != nil {
+		next = "the cursor is on " + taskName(sel.Key)
+	}
+	v.ctx.Say(taskName(left) + " left " + paneName(v.focus) + " (" + why + "); " + next)
 }
 
 // onKey handles, in order, the confirmation, the filter being typed, the

@@ -19,7 +19,10 @@ func (r rect) contains(x, y int) bool {
 }
 
 // pane is one class of tasks: its count, the cursor, and the visible page.
-// The selection is a TaskKey, so it follows its task when rows move.
+// The selection is a TaskKey: it stays on its task whatever arrives
+// above or below it, on the first row as on any other. When the task
+// leaves the pane the cursor stays where it was, on the neighbour that
+// took its row.
 type pane struct {
 	class          model.Class
 	count          int
@@ -28,10 +31,6 @@ type pane struct {
 	rows           []*model.Task // the visible page, from offset
 	rect           rect
 	header         bool // a column header line is drawn
-	// pinned is set when the cursor is below the first row: the selected
-	// task then stays selected wherever it moves. On the first row the
-	// cursor stays on top and follows the newest task, like tail -f.
-	pinned bool
 }
 
 // rowsHeight is how many rows fit under the title (and column header).
@@ -66,8 +65,10 @@ func (v *tasksScreen) paneOf(c model.Class) *pane {
 func (v *tasksScreen) counts(c model.Class) int { return v.paneOf(c).count }
 
 // sync re-reads counts and visible pages from the fleet, keeping each
-// pane's selected task selected wherever it moved.
-func (v *tasksScreen) sync() {
+// pane's selected task selected wherever it moved. It returns the task
+// that was selected in the focused pane and is no longer in it (the zero
+// key if none).
+func (v *tasksScreen) sync() model.TaskKey {
 	f := v.ctx.Fleet
 	for _, p := range v.panes {
 		p.count = f.Count(p.class, v.query)
@@ -76,14 +77,18 @@ func (v *tasksScreen) sync() {
 		v.focus = model.ClassActive
 	}
 	v.arrange()
+	var left model.TaskKey
 	for _, p := range v.visible() {
-		if p.pinned && p.sel != (model.TaskKey{}) {
+		if p.sel != (model.TaskKey{}) {
 			if i := f.Index(p.class, v.query, p.sel); i >= 0 {
 				p.cursor = i
+			} else if p.class == v.focus {
+				left = p.sel
 			}
 		}
 		v.place(p)
 	}
+	return left
 }
 
 // place clamps the cursor, scrolls it into view and reads the page.
@@ -97,7 +102,6 @@ func (v *tasksScreen) place(p *pane) {
 		p.offset = p.cursor - n + 1
 	}
 	p.offset = clamp(p.offset, 0, max(p.count-n, 0))
-	p.pinned = p.cursor > 0
 	p.rows = v.ctx.Fleet.Page(p.class, v.query, p.offset, n)
 	p.sel = model.TaskKey{}
 	if i := p.cursor - p.offset; i >= 0 && i < len(p.rows) {

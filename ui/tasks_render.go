@@ -141,9 +141,7 @@ func (v *tasksScreen) paneLines(p *pane, aw int) []string {
 // title is "Active 12 ──── 3/12", in the focus style when focused.
 func (v *tasksScreen) title(p *pane, w int) string {
 	t := v.ctx.Theme
-	name := map[model.Class]string{model.ClassActive: "Active", model.ClassInterrupted: "Interrupted",
-		model.ClassTerminal: "Terminal", model.ClassUnknown: "Unknown state"}[p.class]
-	head := " " + name + " " + strconv.Itoa(p.count) + " "
+	head := " " + paneName(p.class) + " " + strconv.Itoa(p.count) + " "
 	pos := ""
 	if p.count > 0 {
 		pos = " " + strconv.Itoa(p.cursor+1) + "/" + strconv.Itoa(p.count) + " "
@@ -160,6 +158,19 @@ func (v *tasksScreen) title(p *pane, w int) string {
 	}
 	rule := max(w-ansi.StringWidth(head)-ansi.StringWidth(pos), 0)
 	return ansi.Truncate(style.Render(head)+v.paint.muted.on(strings.Repeat("─", rule)+pos), w, "")
+}
+
+// paneName is the title of the pane of class c.
+func paneName(c model.Class) string {
+	switch c {
+	case model.ClassActive:
+		return "Active"
+	case model.ClassInterrupted:
+		return "Interrupted"
+	case model.ClassTerminal:
+		return "Terminal"
+	}
+	return "Unknown state"
 }
 
 // ageOf is the time the age column counts from: when the task began

@@ -28,6 +28,7 @@ type Journal struct {
 	entries []approvals.Entry
 	ver     uint64
 	cursor  int
+	sel     string // entryID of the selected entry: kept when entries come in above it
 	top     int
 	conf    *confirm // "send again?" for an unknown or not-delivered decision
 }
@@ -58,11 +59,42 @@ func (j *Journal) Title() string { return "journal" }
 // SetSize gives the view its cells.
 func (j *Journal) SetSize(w, h int) { j.w, j.h = max(w, 20), max(h, 5) }
 
+// reload reads the journal again when it changed, keeping the selection
+// on the entry it was on (new entries come in above it, newest first).
 func (j *Journal) reload() {
 	if v := j.svc.Version(); v != j.ver || j.entries == nil {
 		j.entries, j.ver = j.svc.Journal(), v
+		for i := range j.entries {
+			if j.sel != "" && entryID(j.entries[i]) == j.sel {
+				j.cursor = i
+				break
+			}
+		}
 		j.cursor = max(min(j.cursor, len(j.entries)-1), 0)
+		j.keep()
 	}
+}
+
+// keep remembers the selected entry.
+func (j *Journal) keep() {
+	j.sel = ""
+	if e := j.selected(); e != nil {
+		j.sel = entryID(*e)
+	}
+}
+
+// entryID names an entry for as long as the journal holds it: its
+// decision's messageId, or for an observation its task and first state
+// change.
+func entryID(e approvals.Entry) string {
+	if !e.Observed() {
+		return e.MessageID
+	}
+	id := "observed " + e.Agent + " " + string(e.TaskID)
+	if len(e.States) > 0 {
+		id += " " + e.States[0].At.UTC().Format(time.RFC3339Nano)
+	}
+	return id
 }
 
 // Update handles the clock, results and keys. The journal says what its
@@ -81,9 +113,12 @@ func (j *Journal) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		}
 		j.reload()
 	case tea.KeyMsg:
-		return j, j.key(msg)
+		cmd := j.key(msg)
+		j.keep()
+		return j, cmd
 	case tea.MouseMsg:
 		j.mouse(msg)
+		j.keep()
 	}
 	return j, nil
 }
