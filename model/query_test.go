@@ -343,3 +343,16 @@ func TestFilterMatchRow(t *testing.T) {
 		}
 	}
 }
+
+func TestAgentStates(t *testing.T) {
+	f := NewFleet(Options{})
+	f.Apply([]Event{
+		status("a", "1", a2a.TaskStateWorking, 1, nil), status("a", "2", a2a.TaskStateWorking, 2, nil),
+		status("a", "3", a2a.TaskStateFailed, 3, nil), status("b", "4", a2a.TaskStateInputRequired, 4, nil),
+	})
+	got := f.AgentStates("a")
+	slices.Sort(got)
+	if !slices.Equal(got, []a2a.TaskState{a2a.TaskStateFailed, a2a.TaskStateWorking}) || f.AgentStates("nobody") != nil {
+		t.Fatalf("AgentStates(a) = %v", got)
+	}
+}

@@ -127,7 +127,7 @@ func (v *tasksScreen) paneLines(p *pane, aw int) []string {
 	}
 	if p.count == 0 && len(lines) < p.rect.h {
 		msg := "  no tasks"
-		if v.filter != "" {
+		if v.filter.Active() {
 			msg = "  no tasks match the filter"
 		}
 		lines = append(lines, v.paint.muted.on(common.Pad(msg, w)))

@@ -21,7 +21,8 @@ import (
 // is shown; the task of an open editor or confirmation closes it (the
 // draft is noted in the journal, nothing was sent).
 func (m *Inbox) refresh() []tea.Cmd {
-	m.items = m.svc.Queue(m.ctx.Fleet, m.sort)
+	m.all = m.svc.Queue(m.ctx.Fleet, m.sort)
+	m.items = m.filtered(m.all)
 	m.agentW = 8
 	for _, it := range m.items { // here, not in View: a View costs the visible rows only
 		m.agentW = max(m.agentW, min(len(it.Task.Key.Agent)+2*it.Depth, 24))
@@ -31,7 +32,7 @@ func (m *Inbox) refresh() []tea.Cmd {
 	var cmds []tea.Cmd
 	followUp := m.conf != nil && m.conf.d.Kind == approvals.KindFollowUp
 	dropped := false
-	if m.mode != modeList && !followUp && m.index(m.target) < 0 {
+	if m.mode != modeList && !followUp && m.find(m.target) == nil {
 		cmds = append(cmds, m.dropTarget())
 		dropped = true
 	}
@@ -50,6 +51,28 @@ func (m *Inbox) refresh() []tea.Cmd {
 		m.sel = model.TaskKey{}
 	}
 	return cmds
+}
+
+// filtered is the queue the filter shows: a chain whole when one of its
+// tasks matches, so that the task that takes the answer is there.
+func (m *Inbox) filtered(all []approvals.Item) []approvals.Item {
+	if !m.filter.Active() {
+		return all
+	}
+	q := m.filter.Query()
+	shown := map[*model.Task]bool{}
+	for _, it := range all {
+		if q.Match(it.Task) {
+			shown[it.Leaf] = true
+		}
+	}
+	out := make([]approvals.Item, 0, len(shown))
+	for _, it := range all {
+		if shown[it.Leaf] {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // dropTarget closes the dialog of a task that left the inbox and notes
@@ -88,6 +111,20 @@ func (m *Inbox) index(k model.TaskKey) int {
 	return -1
 }
 
+// find is the queue's item of task k, shown or not, or nil: a dialog
+// stays on its task whatever the filter shows.
+func (m *Inbox) find(k model.TaskKey) *approvals.Item {
+	if k == (model.TaskKey{}) {
+		return nil
+	}
+	for i := range m.all {
+		if m.all[i].Key() == k {
+			return &m.all[i]
+		}
+	}
+	return nil
+}
+
 func (m *Inbox) taskState(k model.TaskKey) a2a.TaskState {
 	if t := m.ctx.Fleet.Task(k); t != nil {
 		return t.State
@@ -118,6 +155,12 @@ func (m *Inbox) key(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
+	if handled, changed, cmd := m.filter.Key(msg); handled {
+		if changed {
+			m.refresh()
+		}
+		return cmd
+	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Up):
@@ -263,11 +306,11 @@ func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
 		m.ed.toggle()
 		return nil
 	case key.Matches(msg, k.Send):
-		i := m.index(m.target)
-		if i < 0 {
+		it := m.find(m.target)
+		if it == nil {
 			return nil
 		}
-		return m.prepare(m.items[i], approvals.Input{Kind: approvals.KindReply, Text: m.ed.text.Value(), JSON: m.ed.data.Value()}, modeEditor)
+		return m.prepare(*it, approvals.Input{Kind: approvals.KindReply, Text: m.ed.text.Value(), JSON: m.ed.data.Value()}, modeEditor)
 	}
 	return m.ed.update(msg)
 }
@@ -278,11 +321,11 @@ func (m *Inbox) reasonKey(msg tea.KeyMsg) tea.Cmd {
 		m.closeDialog()
 		return nil
 	case key.Matches(msg, m.keys.Continue):
-		i := m.index(m.target)
-		if i < 0 {
+		it := m.find(m.target)
+		if it == nil {
 			return nil
 		}
-		return m.prepare(m.items[i], approvals.Input{Kind: approvals.KindDeny, Reason: m.reason.Value()}, modeReason)
+		return m.prepare(*it, approvals.Input{Kind: approvals.KindDeny, Reason: m.reason.Value()}, modeReason)
 	}
 	var cmd tea.Cmd
 	m.reason, cmd = m.reason.Update(msg)

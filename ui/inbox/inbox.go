@@ -39,7 +39,9 @@ type Inbox struct {
 	sort model.SortBy
 	w, h int
 
-	items  []approvals.Item
+	all    []approvals.Item // the queue
+	items  []approvals.Item // what is shown of it: all, or the chains the filter shows
+	filter common.Filter
 	agentW int    // the agent column: the longest name with its tree indent
 	fver   uint64 // fleet version the items were built at
 	jver   uint64 // journal version they were built at (Item.Prior)
@@ -71,13 +73,30 @@ func InboxFactory(svc *approvals.Service, o Options) func(common.Context) common
 func NewInbox(ctx common.Context, svc *approvals.Service, o Options) *Inbox {
 	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
 	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), sort: o.Sort, w: 80, h: 20}
+	m.filter = common.NewFilter(ctx.Theme, m.keys.Filter, "the inbox")
 	m.refresh()
 	return m
 }
 
-// Capturing reports whether typed keys belong to the inbox (editor,
-// reason, confirmation), so the root does not take "q" or "2".
-func (m *Inbox) Capturing() bool { return m.mode != modeList }
+// Capturing reports whether typed keys belong to the inbox (the filter,
+// the editor, the reason, a confirmation), so the root does not take "q"
+// or "2".
+func (m *Inbox) Capturing() bool { return m.mode != modeList || m.filter.Editing() }
+
+// OpensText reports whether msg opens the filter, so that a paste
+// starting with it is typed into it.
+func (m *Inbox) OpensText(msg tea.KeyMsg) bool { return m.mode == modeList && m.filter.Opens(msg) }
+
+// Footnote is the filter's line in the footer.
+func (m *Inbox) Footnote(w int) (string, bool) {
+	if m.mode != modeList {
+		return "", false
+	}
+	return m.filter.Footnote(w)
+}
+
+// HelpNote is the filter's syntax.
+func (m *Inbox) HelpNote() string { return common.FilterNote }
 
 // Title is the header's view name.
 func (m *Inbox) Title() string { return "inbox" }
@@ -85,6 +104,7 @@ func (m *Inbox) Title() string { return "inbox" }
 // SetSize gives the inbox its cells.
 func (m *Inbox) SetSize(w, h int) {
 	m.w, m.h = max(w, 20), max(h, 5)
+	m.filter.SetWidth(w)
 	if m.mode == modeEditor {
 		m.ed.setSize(m.w, m.editorHeight())
 	}
@@ -233,6 +253,11 @@ func (m *Inbox) selected() *approvals.Item {
 	return &m.items[m.cursor]
 }
 
+// filterClear is the filter's clear key as the help names it.
+func filterClear(k common.FilterKeys) key.Binding {
+	return key.NewBinding(key.WithKeys(k.Clear.Keys()...), key.WithHelp(k.Clear.Help().Key, "clear filter"))
+}
+
 func (m *Inbox) selectKey(k model.TaskKey) {
 	m.refresh()
 	for i, it := range m.items {
@@ -254,14 +279,14 @@ func (m *Inbox) ShortHelp() []key.Binding {
 	case modeConfirm:
 		return []key.Binding{k.Confirm, k.Decline}
 	}
-	return []key.Binding{k.Up, k.Down, k.Reply, k.Approve, k.Deny, k.Open, k.Sort}
+	return []key.Binding{k.Up, k.Down, k.Reply, k.Approve, k.Deny, k.Open, k.Filter.Open, k.Sort}
 }
 
 // FullHelp is every inbox key, grouped.
 func (m *Inbox) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Sort},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Sort, k.Filter.Open, filterClear(k.Filter)},
 		{k.Reply, k.Approve, k.Deny},
 		{k.Switch, k.Send, k.Continue, k.Confirm, k.Decline, k.Back},
 	}

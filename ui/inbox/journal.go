@@ -25,7 +25,9 @@ type Journal struct {
 	keys KeyMap
 	w, h int
 
-	entries []approvals.Entry
+	all     []approvals.Entry // the journal, newest first
+	entries []approvals.Entry // what is shown of it: all, or what the filter keeps
+	filter  common.Filter
 	ver     uint64
 	cursor  int
 	sel     string // entryID of the selected entry: kept when entries come in above it
@@ -46,33 +48,83 @@ func JournalFactory(svc *approvals.Service, o Options) func(common.Context) comm
 func NewJournal(ctx common.Context, svc *approvals.Service, o Options) *Journal {
 	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
 	j := &Journal{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20}
+	j.filter = common.NewFilter(ctx.Theme, j.keys.Filter, "the journal")
 	j.reload()
 	return j
 }
 
-// Capturing is true while the "send again?" confirmation is open.
-func (j *Journal) Capturing() bool { return j.conf != nil }
+// Capturing is true while the filter is typed or the "send again?"
+// confirmation is open.
+func (j *Journal) Capturing() bool { return j.conf != nil || j.filter.Editing() }
+
+// OpensText reports whether msg opens the filter, so that a paste
+// starting with it is typed into it.
+func (j *Journal) OpensText(msg tea.KeyMsg) bool { return j.conf == nil && j.filter.Opens(msg) }
+
+// Footnote is the filter's line in the footer.
+func (j *Journal) Footnote(w int) (string, bool) {
+	if j.conf != nil {
+		return "", false
+	}
+	return j.filter.Footnote(w)
+}
+
+// HelpNote is the filter's syntax.
+func (j *Journal) HelpNote() string { return common.FilterNote }
 
 // Title is the header's view name.
 func (j *Journal) Title() string { return "journal" }
 
 // SetSize gives the view its cells.
-func (j *Journal) SetSize(w, h int) { j.w, j.h = max(w, 20), max(h, 5) }
+func (j *Journal) SetSize(w, h int) {
+	j.w, j.h = max(w, 20), max(h, 5)
+	j.filter.SetWidth(w)
+}
 
 // reload reads the journal again when it changed, keeping the selection
 // on the entry it was on (new entries come in above it, newest first).
 func (j *Journal) reload() {
-	if v := j.svc.Version(); v != j.ver || j.entries == nil {
-		j.entries, j.ver = j.svc.Journal(), v
-		for i := range j.entries {
-			if j.sel != "" && entryID(j.entries[i]) == j.sel {
-				j.cursor = i
-				break
+	if v := j.svc.Version(); v != j.ver || j.all == nil {
+		j.all, j.ver = j.svc.Journal(), v
+		j.show()
+	}
+}
+
+// show keeps the entries the filter matches, and the selection on the
+// entry it was on.
+func (j *Journal) show() {
+	j.entries = j.all
+	if j.filter.Active() {
+		q := j.filter.Query()
+		j.entries = make([]approvals.Entry, 0, len(j.all))
+		for _, e := range j.all {
+			if q.MatchRow(entryRow(e)) {
+				j.entries = append(j.entries, e)
 			}
 		}
-		j.cursor = max(min(j.cursor, len(j.entries)-1), 0)
-		j.keep()
 	}
+	for i := range j.entries {
+		if j.sel != "" && entryID(j.entries[i]) == j.sel {
+			j.cursor = i
+			break
+		}
+	}
+	j.cursor = max(min(j.cursor, len(j.entries)-1), 0)
+	j.keep()
+}
+
+// entryRow is what an entry's lines show, for the filter.
+func entryRow(e approvals.Entry) model.Row {
+	r := model.Row{Agent: e.Agent, Text: []string{string(e.TaskID), e.MessageID, string(e.Kind), string(e.Result),
+		e.Approver, e.Reason, partsLine(e.Parts), e.Words(), e.Error, e.ContextID}}
+	if e.PromptState != "" {
+		r.States = append(r.States, e.PromptState)
+	}
+	for _, c := range e.States {
+		r.States = append(r.States, c.From, c.To)
+		r.Text = append(r.Text, c.Note)
+	}
+	return r
 }
 
 // keep remembers the selected entry.
@@ -159,6 +211,14 @@ func (j *Journal) entryAt(y int) int {
 
 func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 	k := j.keys
+	if c := j.conf; c == nil {
+		if handled, changed, cmd := j.filter.Key(msg); handled {
+			if changed {
+				j.show()
+			}
+			return cmd
+		}
+	}
 	if c := j.conf; c != nil {
 		answer, wake := c.answer.Key(msg, j.ctx.Now())
 		switch answer {
@@ -249,7 +309,10 @@ func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decisio
 // View draws the entries that fit, the selected one in full.
 func (j *Journal) View() string {
 	th := j.ctx.Theme
-	title := fmt.Sprintf(" · %d entries · newest first", len(j.entries))
+	title := fmt.Sprintf(" · %d entries · newest first", len(j.all))
+	if j.filter.Active() {
+		title = fmt.Sprintf(" · %d entries · %d shown · newest first", len(j.all), len(j.entries))
+	}
 	if j.w >= 100 {
 		title += " · a decision is not the grant: the agent's state is its own fact"
 	}
@@ -259,7 +322,11 @@ func (j *Journal) View() string {
 		return fit(lines, j.w, j.h)
 	}
 	if len(j.entries) == 0 {
-		lines = append(lines, "", th.Muted.Render("No decisions yet. Replies, approvals and denials you send are recorded here first."))
+		empty := "No decisions yet. Replies, approvals and denials you send are recorded here first."
+		if len(j.all) > 0 {
+			empty = "No entry matches the filter (" + j.keys.Filter.Clear.Help().Key + " clears it)."
+		}
+		lines = append(lines, "", th.Muted.Render(empty))
 		return fit(lines, j.w, j.h)
 	}
 	j.scrollTo(j.h - len(lines))
@@ -389,7 +456,7 @@ func (j *Journal) ShortHelp() []key.Binding {
 	if j.conf != nil {
 		return []key.Binding{j.keys.Confirm, j.keys.Decline}
 	}
-	keys := []key.Binding{j.keys.Up, j.keys.Down, j.keys.Open, j.keys.Reconcile}
+	keys := []key.Binding{j.keys.Up, j.keys.Down, j.keys.Open, j.keys.Filter.Open, j.keys.Reconcile}
 	if e := j.selected(); e != nil && !e.Observed() {
 		if e.Result.Retryable() {
 			keys = append(keys, j.keys.Retry)
@@ -404,5 +471,5 @@ func (j *Journal) ShortHelp() []key.Binding {
 // FullHelp is every journal key.
 func (j *Journal) FullHelp() [][]key.Binding {
 	k := j.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open}, {k.Reconcile, k.Retry, k.FollowUp, k.Confirm, k.Decline, k.Back}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Filter.Open, filterClear(k.Filter)}, {k.Reconcile, k.Retry, k.FollowUp, k.Confirm, k.Decline, k.Back}}
 }

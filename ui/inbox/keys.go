@@ -1,6 +1,10 @@
 package inbox
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"a2atop/ui/common"
+)
 
 // KeyMap is every key the inbox and journal views answer to. Reply,
 // Approve, Deny, Retry and Reconcile write (to agents or the journal):
@@ -18,6 +22,7 @@ type KeyMap struct {
 	Back, Quit            key.Binding // back to the view before (q only outside dialogs)
 	Reconcile, Retry      key.Binding // journal view
 	FollowUp              key.Binding // journal view: a refused reply to an ended task
+	Filter                common.FilterKeys
 }
 
 // DefaultKeyMap returns the inbox and journal keys. People and scripts
@@ -48,6 +53,7 @@ func DefaultKeyMap() KeyMap {
 		Reconcile: b("R", "reconcile open", "R"),
 		Retry:     b("s", "send again…", "s"),
 		FollowUp:  b("f", "follow-up task…", "f"),
+		Filter:    common.DefaultFilterKeys(),
 	}
 }
 

@@ -36,7 +36,11 @@ func (m *Inbox) View() string {
 	var lines []string
 	lines = append(lines, m.titleLine())
 	if len(m.items) == 0 && m.mode == modeList {
-		lines = append(lines, "", th.Muted.Render("Nothing is waiting for a person. Interrupted tasks (input-required, auth-required) show here."))
+		empty := "Nothing is waiting for a person. Interrupted tasks (input-required, auth-required) show here."
+		if len(m.all) > 0 {
+			empty = "Nothing waiting matches the filter (" + m.keys.Filter.Clear.Help().Key + " clears it)."
+		}
+		lines = append(lines, "", th.Muted.Render(empty))
 		return fit(lines, m.w, m.h)
 	}
 	top := len(lines) // the title
@@ -80,7 +84,11 @@ func (m *Inbox) editorLines(avail int) []string {
 
 func (m *Inbox) titleLine() string {
 	th := m.ctx.Theme
-	s := th.Title.Render("Inbox") + th.Muted.Render(fmt.Sprintf(" · %d waiting · %s", len(m.items), sortName(m.sort)))
+	count := fmt.Sprintf(" · %d waiting", len(m.all))
+	if m.filter.Active() {
+		count += fmt.Sprintf(" · %d shown", len(m.items))
+	}
+	s := th.Title.Render("Inbox") + th.Muted.Render(count+" · "+sortName(m.sort))
 	if m.ctx.ReadOnly {
 		s += " " + th.Badge.Render("READ-ONLY")
 	}
@@ -166,8 +174,8 @@ func (m *Inbox) question(maxLines int) []string {
 	th := m.ctx.Theme
 	it := m.selected()
 	if m.mode != modeList {
-		if i := m.index(m.target); i >= 0 {
-			it = &m.items[i]
+		if t := m.find(m.target); t != nil {
+			it = t
 		}
 	}
 	if it == nil {

@@ -1,0 +1,110 @@
+package ui_test
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/approvals"
+	"a2atop/model"
+	"a2atop/ui"
+	"a2atop/ui/inbox"
+	"a2atop/ui/internal/uitest"
+	"a2atop/ui/theme"
+)
+
+// This file wires the real inbox and journal to the root as the
+// dashboard does (internal/cli), with a sender that records.
+
+// recordingSender stands in for the agents: the keys under test must
+// never reach it.
+type recordingSender struct {
+	mu   sync.Mutex
+	sent []*a2a.Message
+}
+
+func (s *recordingSender) Reply(_ context.Context, _ string, msg *a2a.Message) (*a2a.Task, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sent = append(s.sent, msg)
+	return nil, nil
+}
+
+func (s *recordingSender) Get(context.Context, string, a2a.TaskID, int, bool) (*a2a.Task, error) {
+	return nil, a2a.ErrTaskNotFound
+}
+
+// dashboard is the root with the real inbox and journal on a fleet of
+// one deploy waiting for approval.
+func dashboard(t *testing.T) (*ui.Model, *recordingSender) {
+	t.Helper()
+	now := time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)
+	fleet := model.NewFleet(model.Options{})
+	msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("approve deploy of 9f3c2e1 to staging?"))
+	fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: "deployer", Source: model.SourceSweep, At: now, Task: &a2a.Task{
+		ID: "abfc4a03-0000-4000-8000-000000000001", ContextID: "ctx", Status: a2a.TaskStatus{
+			State: a2a.TaskStateAuthRequired, Message: msg, Timestamp: &now}}}})
+	snd := &recordingSender{}
+	svc, err := approvals.Open(approvals.Options{JournalPath: filepath.Join(t.TempDir(), "journal.jsonl"), Sender: snd,
+		Approver: "ops@host", Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	views := inbox.Options{Sort: model.SortAge}
+	m := ui.New(ui.Options{Fleet: fleet, Output: io.Discard, Now: func() time.Time { return now },
+		Theme: theme.New(theme.Options{Mode: theme.ModeDark}), Inbox: inbox.InboxFactory(svc, views),
+		Journal: inbox.JournalFactory(svc, views)})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	return m, snd
+}
+
+// send hands the root a message and what its Cmds answer (not ticks).
+func send(m *ui.Model, msg tea.Msg) {
+	_, cmd := m.Update(msg)
+	for pending := []tea.Cmd{cmd}; len(pending) > 0; pending = pending[1:] {
+		for _, msg := range uitest.Run(pending[0]) {
+			_, next := m.Update(msg)
+			pending = append(pending, next)
+		}
+	}
+}
+
+// TestFilterTextNeverReachesTheInboxActions: "/dep" in the inbox, in one
+// read or key by key, fills the inbox's filter; d (deny) never opens. It
+// used to fire d: / did nothing there.
+func TestFilterTextNeverReachesTheInboxActions(t *testing.T) {
+	for _, msgs := range [][]tea.KeyMsg{
+		{uitest.Key("/dep")},
+		{uitest.Key("/"), uitest.Key("d"), uitest.Key("e"), uitest.Key("p")},
+		{{Type: tea.KeyRunes, Runes: []rune("/dep"), Paste: true}},
+	} {
+		for _, view := range []string{"2", "4"} {
+			m, snd := dashboard(t)
+			send(m, uitest.Key(view))
+			for _, msg := range msgs {
+				send(m, msg)
+			}
+			v := m.View()
+			lines := strings.Split(v, "\n")
+			footer := lines[len(lines)-1]
+			if strings.Contains(v, "Deny: say why") || !strings.HasPrefix(footer, "/dep") {
+				t.Fatalf("view %s after %q:\n%s", view, msgs, v)
+			}
+			send(m, uitest.Key("enter"))
+			if len(snd.sent) != 0 {
+				t.Fatalf("view %s: a key typed into the filter sent %d messages", view, len(snd.sent))
+			}
+			if want := map[string]string{"2": "filters the inbox", "4": "filters the journal"}[view]; !strings.Contains(m.View(), want) {
+				t.Fatalf("view %s: the filter line does not say %q:\n%s", view, want, m.View())
+			}
+		}
+	}
+}
