@@ -95,7 +95,7 @@ func (m *Inbox) dropTarget() tea.Cmd {
 }
 
 func (m *Inbox) closeDialog() {
-	m.mode, m.conf, m.rerr, m.target, m.tstate = modeList, nil, "", model.TaskKey{}, ""
+	m.mode, m.conf, m.rerr, m.target, m.tstate, m.via = modeList, nil, "", model.TaskKey{}, "", model.TaskKey{}
 	m.ed = editor{}
 }
 
@@ -212,21 +212,29 @@ func nextSort(s model.SortBy) model.SortBy {
 	return model.SortAge
 }
 
-// actionable returns the selected item if it can be answered, or says
-// why not.
+// actionable returns the item an answer from the selected row goes to,
+// or says why there is none: the selected item, or for a chain's root or
+// middle the task at the end of its chain, the one that asks (m.via then
+// names the row the answer was started from, so every step says so).
 func (m *Inbox) actionable() *approvals.Item {
 	it := m.selected()
+	m.via = model.TaskKey{}
 	switch {
 	case m.ctx.ReadOnly:
 		m.ctx.Warn(approvals.ErrReadOnly.Error())
 		return nil
 	case it == nil:
 		return nil
-	case !m.ctx.Writable(it.Key().Agent):
-		m.ctx.Warn(m.ctx.ReadOnlyWords(it.Key().Agent))
-		return nil
 	case !it.Actionable:
-		m.ctx.Warn(fmt.Sprintf("%s waits on %s: answer that one", keyName(it.Key()), keyName(it.Leaf.Key)))
+		leaf := m.find(it.Leaf.Key)
+		if leaf == nil {
+			m.ctx.Warn(fmt.Sprintf("%s waits on %s, which is not in the inbox now", keyName(it.Key()), keyName(it.Leaf.Key)))
+			return nil
+		}
+		m.via, it = it.Key(), leaf
+	}
+	if !m.ctx.Writable(it.Key().Agent) {
+		m.ctx.Warn(m.ctx.ReadOnlyWords(it.Key().Agent))
 		return nil
 	}
 	return it
@@ -290,7 +298,7 @@ func (m *Inbox) prepare(it approvals.Item, in approvals.Input, from mode) tea.Cm
 	}
 	var wake tea.Cmd
 	m.conf, wake = newConfirm(m.svc, m.keys, d, it.Key(), it.Prior, m.ctx.Now())
-	m.conf.from = from
+	m.conf.from, m.conf.ask, m.conf.via = from, it.Question(), m.via
 	m.mode, m.target, m.tstate = modeConfirm, it.Key(), it.Task.State
 	return wake
 }

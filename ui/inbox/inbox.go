@@ -54,6 +54,7 @@ type Inbox struct {
 
 	mode   mode
 	target model.TaskKey // the task the editor, reason or confirmation is about
+	via    model.TaskKey // the chain's root it was opened on, when target is the end of its chain
 	tstate a2a.TaskState // its state when the dialog opened
 	ed     editor
 	reason textinput.Model

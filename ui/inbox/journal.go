@@ -301,8 +301,12 @@ func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decisio
 	if withPrior {
 		prior = e
 	}
+	k := model.TaskKey{Agent: e.Agent, ID: e.TaskID}
 	var wake tea.Cmd
-	j.conf, wake = newConfirm(j.svc, j.keys, d, model.TaskKey{Agent: e.Agent, ID: e.TaskID}, prior, j.ctx.Now())
+	j.conf, wake = newConfirm(j.svc, j.keys, d, k, prior, j.ctx.Now())
+	if t := j.ctx.Fleet.Task(k); t != nil && t.Class == model.ClassInterrupted && t.Snapshot != nil {
+		j.conf.ask = t.Snapshot.Status.Message // the question it still asks
+	}
 	return wake
 }
 

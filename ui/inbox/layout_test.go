@@ -161,16 +161,17 @@ func replyConfirm(t *testing.T, n int) (*Inbox, string) {
 }
 
 func TestConfirmationKeepsItsPayloadAndKeysOnScreen(t *testing.T) {
-	// 10 keys: the whole payload fits once the queue makes room.
-	_, v := replyConfirm(t, 10)
-	for _, want := range []string{"Send this reply?", `"k09": 9`, "y arms after a quiet moment"} {
+	// 4 keys: the whole payload fits, under the question, once the queue
+	// makes room.
+	_, v := replyConfirm(t, 4)
+	for _, want := range []string{"Send this reply?", "asks: Which branch", `"k03": 3`, "y arms after a quiet moment"} {
 		if !strings.Contains(v, want) {
-			t.Errorf("with 10 keys the confirmation lacks %q:\n%s", want, v)
+			t.Errorf("with 4 keys the confirmation lacks %q:\n%s", want, v)
 		}
 	}
 	// 40 keys cannot fit: cut in the middle, saying so, keys still shown.
 	_, v = replyConfirm(t, 40)
-	for _, want := range []string{"Send this reply?", "more lines of the payload do not fit here; all of it is sent", "y arms after a quiet moment"} {
+	for _, want := range []string{"Send this reply?", "asks: Which branch", "more lines of the payload do not fit here; all of it is sent", "y arms after a quiet moment"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("with 40 keys the confirmation lacks %q:\n%s", want, v)
 		}

@@ -200,8 +200,11 @@ func (m *Inbox) question(maxLines int) []string {
 		}
 		lines = append(lines, th.Label.Render("chain: ")+sanitize.Line(strings.Join(names, " → "), m.w-7))
 	}
-	if !it.Actionable {
-		lines = append(lines, th.Warn.Render(sanitize.Line("waiting on "+keyName(it.Leaf.Key)+": the answer goes there", m.w)))
+	switch {
+	case m.mode != modeList && m.via != (model.TaskKey{}):
+		lines = append(lines, th.Warn.Render(wrapText(line("answering "+keyName(it.Key())+" — the end of "+keyName(m.via)+"'s chain, the task that asks"), m.w)))
+	case !it.Actionable:
+		lines = append(lines, th.Warn.Render(wrapText(line("waiting on "+keyName(it.Leaf.Key)+", the end of the chain: answers go there"), m.w)))
 	}
 	if q := it.Question(); q != nil {
 		lines = append(lines, strings.Split(renderParts(th, q.Parts, m.w), "\n")...)
@@ -212,8 +215,8 @@ func (m *Inbox) question(maxLines int) []string {
 		lines = append(lines, th.Warn.Render(sanitize.Line(fmt.Sprintf("decided: %s by %s at %s → %s", p.Kind, p.Approver,
 			p.DecidedAt.UTC().Format("15:04:05Z"), p.Words()), m.w)))
 	}
-	if it.Actionable && m.ctx.Writable(it.Key().Agent) && m.mode == modeList {
-		lines = append(lines, th.Muted.Render(actionHint(it)))
+	if leaf := m.find(it.Leaf.Key); leaf != nil && m.ctx.Writable(leaf.Key().Agent) && !m.ctx.ReadOnly && m.mode == modeList {
+		lines = append(lines, th.Muted.Render(actionHint(leaf)))
 	}
 	if len(lines) > maxLines {
 		where := " more lines (enter: detail)"
