@@ -1,7 +1,9 @@
 package ui_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"io"
 	"path/filepath"
 	"strings"
@@ -45,6 +47,12 @@ func (s *recordingSender) Get(context.Context, string, a2a.TaskID, int, bool) (*
 // one deploy waiting for approval.
 func dashboard(t *testing.T) (*ui.Model, *recordingSender) {
 	t.Helper()
+	return dashboardTo(t, io.Discard)
+}
+
+// dashboardTo is dashboard drawing the bell and OSC 52 on out.
+func dashboardTo(t *testing.T, out io.Writer) (*ui.Model, *recordingSender) {
+	t.Helper()
 	now := time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)
 	fleet := model.NewFleet(model.Options{})
 	msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("approve deploy of 9f3c2e1 to staging?"))
@@ -59,7 +67,7 @@ func dashboard(t *testing.T) (*ui.Model, *recordingSender) {
 	}
 	t.Cleanup(func() { svc.Close() })
 	views := inbox.Options{Sort: model.SortAge}
-	m := ui.New(ui.Options{Fleet: fleet, Output: io.Discard, Now: func() time.Time { return now },
+	m := ui.New(ui.Options{Fleet: fleet, Output: out, Now: func() time.Time { return now },
 		Theme: theme.New(theme.Options{Mode: theme.ModeDark}), Inbox: inbox.InboxFactory(svc, views),
 		Journal: inbox.JournalFactory(svc, views)})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -105,6 +113,34 @@ func TestFilterTextNeverReachesTheInboxActions(t *testing.T) {
 			if want := map[string]string{"2": "filters the inbox", "4": "filters the journal"}[view]; !strings.Contains(m.View(), want) {
 				t.Fatalf("view %s: the filter line does not say %q:\n%s", view, want, m.View())
 			}
+		}
+	}
+}
+
+// TestCopyIsOneKeyThatNeverMeansYes: Y copies the selected task's id on
+// every screen that lists tasks, the inbox and the journal included; y,
+// a confirmation's yes, copies nothing anywhere. y used to copy in the
+// inbox, where a person may press it meaning yes.
+func TestCopyIsOneKeyThatNeverMeansYes(t *testing.T) {
+	const id = "abfc4a03-0000-4000-8000-000000000001"
+	osc := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(id))
+	for _, view := range [][]string{{"2"}, {"1", "tab"}, {"2", "enter"}} {
+		var out bytes.Buffer
+		m, _ := dashboardTo(t, &out)
+		for _, k := range view {
+			send(m, uitest.Key(k))
+		}
+		send(m, uitest.Key("y"))
+		if out.Len() != 0 || strings.Contains(m.View(), "copied") {
+			t.Fatalf("after %v, y wrote %q", view, out.String())
+		}
+		send(m, uitest.Key("Y"))
+		if !strings.Contains(out.String(), osc) || !strings.Contains(m.View(), "copied "+id) {
+			t.Fatalf("after %v, Y wrote %q:\n%s", view, out.String(), m.View())
+		}
+		send(m, uitest.Key("?"))
+		if v := m.View(); !strings.Contains(v, "Y") || !strings.Contains(v, "copy id") {
+			t.Fatalf("after %v the help does not list Y copy id:\n%s", view, v)
 		}
 	}
 }

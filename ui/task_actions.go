@@ -30,13 +30,12 @@ type taskActions struct {
 	ctx     *common.Context
 	keys    TaskKeys
 	quiet   time.Duration // before the cancel confirmation arms
-	clip    *clipboard
 	dialog  *cancelDialog          // open while asking
 	pending map[model.TaskKey]bool // cancels sent, not yet answered
 }
 
-func newTaskActions(ctx *common.Context, keys TaskKeys, quiet time.Duration, clip *clipboard) taskActions {
-	return taskActions{ctx: ctx, keys: keys, quiet: quiet, clip: clip, pending: map[model.TaskKey]bool{}}
+func newTaskActions(ctx *common.Context, keys TaskKeys, quiet time.Duration) taskActions {
+	return taskActions{ctx: ctx, keys: keys, quiet: quiet, pending: map[model.TaskKey]bool{}}
 }
 
 // key handles cancel, reply and copy on t, and reports whether msg was
@@ -49,10 +48,10 @@ func (a *taskActions) key(msg tea.KeyMsg, t *model.Task) (tea.Cmd, bool) {
 		a.reply(t)
 		return nil, true
 	case key.Matches(msg, a.keys.Copy):
-		if t == nil {
-			return nil, true
+		if t != nil {
+			a.ctx.Out.Send(common.CopyMsg{Text: string(t.Key.ID)})
 		}
-		return a.clip.copyID(t.Key, a.ctx.Logger()), true
+		return nil, true
 	}
 	return nil, false
 }
@@ -245,16 +244,15 @@ type clipboard struct {
 	tmux bool      // inside tmux: write the sequence for tmux too
 }
 
-// copyID writes the task id to the clipboard with OSC 52: our own escape
+// copy writes text (a task id) to the clipboard with OSC 52: our own escape
 // sequence, through the program's output, never agent text. Inside tmux
 // it is written twice: plain, which tmux takes itself when set-clipboard
 // is on, and wrapped for passthrough, which reaches the outer terminal
 // when allow-passthrough is on (off by default since tmux 3.3, which then
 // drops the wrapped one: wrapped alone, y copied nothing). The Cmd's
 // answer is the notice of what it did.
-func (c *clipboard) copyID(k model.TaskKey, log *slog.Logger) tea.Cmd {
+func (c *clipboard) copy(id string, log *slog.Logger) tea.Cmd {
 	out, tmux := c.out, c.tmux
-	id := string(k.ID)
 	return func() tea.Msg {
 		seqs := []osc52.Sequence{osc52.New(id)}
 		if tmux {

@@ -220,7 +220,7 @@ func TestCopyWritesOSC52WithTheTaskID(t *testing.T) {
 	var out bytes.Buffer
 	m, _ := newTestModel(t, Options{Output: &out})
 	sized(m, 120, 40)
-	press(m, "y")
+	press(m, "Y")
 	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(idQueued))
 	if !strings.Contains(out.String(), want) {
 		t.Fatalf("output %q lacks %q", out.String(), want)
@@ -468,7 +468,7 @@ func TestCopyInsideTmuxWritesPlainAndPassthrough(t *testing.T) {
 	m, _ := newTestModel(t, Options{Output: &out})
 	m.clip.tmux = true
 	sized(m, 120, 40)
-	press(m, "y")
+	press(m, "Y")
 	b64 := base64.StdEncoding.EncodeToString([]byte(idQueued))
 	plain := "\x1b]52;c;" + b64 + "\x07"
 	wrapped := "\x1bPtmux;\x1b\x1b]52;c;" + b64 + "\x07\x1b\\"

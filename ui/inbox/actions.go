@@ -182,6 +182,10 @@ func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
 		if it := m.selected(); it != nil {
 			m.ctx.Out.Send(common.OpenTaskMsg{Key: it.Key()})
 		}
+	case key.Matches(msg, k.Copy):
+		if it := m.selected(); it != nil {
+			m.ctx.Out.Send(common.CopyMsg{Text: string(it.Key().ID)})
+		}
 	case key.Matches(msg, k.Reply):
 		return m.openEditor()
 	case key.Matches(msg, k.Approve):

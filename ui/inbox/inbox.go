@@ -287,7 +287,7 @@ func (m *Inbox) ShortHelp() []key.Binding {
 func (m *Inbox) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Sort, k.Filter.Open, filterClear(k.Filter)},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Copy, k.Sort, k.Filter.Open, filterClear(k.Filter)},
 		{k.Reply, k.Approve, k.Deny},
 		{k.Switch, k.Send, k.Continue, k.Confirm, k.Decline, k.Back},
 	}

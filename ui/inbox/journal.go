@@ -255,6 +255,10 @@ func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 		if e := j.selected(); e != nil {
 			j.ctx.Out.Send(common.OpenTaskMsg{Key: model.TaskKey{Agent: e.Agent, ID: e.TaskID}})
 		}
+	case key.Matches(msg, k.Copy):
+		if e := j.selected(); e != nil {
+			j.ctx.Out.Send(common.CopyMsg{Text: string(e.TaskID)})
+		}
 	case key.Matches(msg, k.Back, k.Quit):
 		j.ctx.Out.Send(common.BackMsg{})
 	}
@@ -475,5 +479,5 @@ func (j *Journal) ShortHelp() []key.Binding {
 // FullHelp is every journal key.
 func (j *Journal) FullHelp() [][]key.Binding {
 	k := j.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Filter.Open, filterClear(k.Filter)}, {k.Reconcile, k.Retry, k.FollowUp, k.Confirm, k.Decline, k.Back}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Copy, k.Filter.Open, filterClear(k.Filter)}, {k.Reconcile, k.Retry, k.FollowUp, k.Confirm, k.Decline, k.Back}}
 }

@@ -23,6 +23,9 @@ type KeyMap struct {
 	Reconcile, Retry      key.Binding // journal view
 	FollowUp              key.Binding // journal view: a refused reply to an ended task
 	Filter                common.FilterKeys
+	// Copy puts the selected task's id on the clipboard: Y, as on every
+	// screen, never a confirmation's yes.
+	Copy key.Binding
 }
 
 // DefaultKeyMap returns the inbox and journal keys. People and scripts
@@ -54,6 +57,7 @@ func DefaultKeyMap() KeyMap {
 		Retry:     b("s", "send again…", "s"),
 		FollowUp:  b("f", "follow-up task…", "f"),
 		Filter:    common.DefaultFilterKeys(),
+		Copy:      b("Y", "copy id", "Y"),
 	}
 }
 
