@@ -199,7 +199,14 @@ func (v *detailScreen) View() string {
 // ShortHelp is the footer of the detail screen.
 func (v *detailScreen) ShortHelp() []key.Binding {
 	k := v.keys
-	return v.act.shortHelp(k.Back, k.Down, k.Up, k.NextLink, k.Open, k.Raw, k.Cancel, k.Reply, k.Copy)
+	if v.raw {
+		back := key.NewBinding(key.WithKeys(append(k.Raw.Keys(), k.Back.Keys()...)...),
+			key.WithHelp(k.Raw.Help().Key+"/"+k.Back.Help().Key, "back to the task"))
+		return v.act.shortHelp(back, k.Down, k.Up, k.PageDown, k.PageUp)
+	}
+	links := len(v.links) > 0
+	cancel, reply, copyID := v.act.offered(v.ctx.Fleet.Task(v.key))
+	return v.act.shortHelp(k.Back, k.Down, k.Up, common.Offer(k.NextLink, links), common.Offer(k.Open, links), k.Raw, cancel, reply, copyID)
 }
 
 // FullHelp is every key of the detail screen, grouped.

@@ -29,7 +29,7 @@ const cancelTimeout = 20 * time.Second
 type taskActions struct {
 	ctx     *common.Context
 	keys    TaskKeys
-	quiet   time.Duration // before the cancel confirmation arms
+	quiet   time.Duration          // before the cancel confirmation arms
 	dialog  *cancelDialog          // open while asking
 	pending map[model.TaskKey]bool // cancels sent, not yet answered
 }
@@ -139,6 +139,18 @@ func (a *taskActions) shortHelp(keys ...key.Binding) []key.Binding {
 		return []key.Binding{a.keys.Confirm, a.keys.Decline}
 	}
 	return keys
+}
+
+// offered are the task keys as the footer shows them for t: only what t
+// takes (cancel while it runs or waits, reply while it waits on a
+// person, copy when there is a task) and nothing that writes to an agent
+// that is read-only here. Pressing a key that is not offered still says
+// why nothing happens; the a2aclient Manager alone refuses sends.
+func (a *taskActions) offered(t *model.Task) (cancel, reply, copyID key.Binding) {
+	writable := t != nil && a.ctx.Writable(t.Key.Agent)
+	return common.Offer(a.keys.Cancel, writable && t.Class != model.ClassTerminal),
+		common.Offer(a.keys.Reply, writable && t.Class == model.ClassInterrupted),
+		common.Offer(a.keys.Copy, t != nil)
 }
 
 // view is the confirmation centred in w×h cells.

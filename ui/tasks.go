@@ -199,7 +199,9 @@ func (v *tasksScreen) HelpNote() string { return common.FilterNote }
 // ShortHelp is the footer of the tasks screen.
 func (v *tasksScreen) ShortHelp() []key.Binding {
 	k := v.keys
-	return v.act.shortHelp(k.Open, k.NextPane, k.Filter.Open, k.Cancel, k.Reply, k.Copy, k.Agents, k.Inbox, k.Quit)
+	sel := v.selected()
+	cancel, reply, copyID := v.act.offered(sel)
+	return v.act.shortHelp(common.Offer(k.Open, sel != nil), k.NextPane, k.Filter.Open, cancel, reply, copyID, k.Agents, k.Inbox, k.Quit)
 }
 
 // FullHelp is every key of the tasks screen, grouped.

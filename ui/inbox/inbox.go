@@ -280,7 +280,17 @@ func (m *Inbox) ShortHelp() []key.Binding {
 	case modeConfirm:
 		return []key.Binding{k.Confirm, k.Decline}
 	}
-	return []key.Binding{k.Up, k.Down, k.Reply, k.Approve, k.Deny, k.Open, k.Filter.Open, k.Sort}
+	// What the selected row takes: an answer goes to the end of its
+	// chain, approve and deny answer an authorization.
+	it := m.selected()
+	var leaf *approvals.Item
+	if it != nil {
+		leaf = m.find(it.Leaf.Key)
+	}
+	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.Writable(leaf.Key().Agent)
+	auth := can && leaf.Task.State == a2a.TaskStateAuthRequired
+	return []key.Binding{k.Up, k.Down, common.Offer(k.Reply, can), common.Offer(k.Approve, auth), common.Offer(k.Deny, auth),
+		common.Offer(k.Open, it != nil), k.Filter.Open, common.Offer(k.Copy, it != nil), k.Sort}
 }
 
 // FullHelp is every inbox key, grouped.

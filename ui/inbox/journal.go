@@ -464,8 +464,10 @@ func (j *Journal) ShortHelp() []key.Binding {
 	if j.conf != nil {
 		return []key.Binding{j.keys.Confirm, j.keys.Decline}
 	}
-	keys := []key.Binding{j.keys.Up, j.keys.Down, j.keys.Open, j.keys.Filter.Open, j.keys.Reconcile}
-	if e := j.selected(); e != nil && !e.Observed() {
+	e := j.selected()
+	keys := []key.Binding{j.keys.Up, j.keys.Down, common.Offer(j.keys.Open, e != nil), j.keys.Filter.Open,
+		common.Offer(j.keys.Copy, e != nil), j.keys.Reconcile}
+	if e != nil && !e.Observed() && j.ctx.Writable(e.Agent) {
 		if e.Result.Retryable() {
 			keys = append(keys, j.keys.Retry)
 		}

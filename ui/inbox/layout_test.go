@@ -178,11 +178,14 @@ func TestConfirmationKeepsItsPayloadAndKeysOnScreen(t *testing.T) {
 	}
 }
 
-// helpKeys are the help names of bindings.
+// helpKeys are the help names of the bindings the footer shows (the
+// enabled ones).
 func helpKeys(bs []key.Binding) string {
 	var out []string
 	for _, b := range bs {
-		out = append(out, b.Help().Key)
+		if b.Enabled() {
+			out = append(out, b.Help().Key)
+		}
 	}
 	return strings.Join(out, " ")
 }
@@ -215,6 +218,45 @@ func TestJournalFooterOffersOnlyWhatTheEntryTakes(t *testing.T) {
 	j.cursor = 0
 	if got := " " + helpKeys(j.ShortHelp()) + " "; !strings.Contains(got, " s ") {
 		t.Errorf("the %s reply is retryable, yet the footer keys are %q", j.entries[0].Result, got)
+	}
+	// ... but not to an agent that is read-only in the config.
+	fx.fleet.Apply([]model.Event{{Kind: model.EventAgent, Agent: "code-reviewer", Info: &model.AgentInfo{ReadOnly: true}}})
+	if got := " " + helpKeys(j.ShortHelp()) + " "; strings.Contains(got, " s ") {
+		t.Errorf("the agent is read-only, yet the footer keys are %q", got)
+	}
+}
+
+// TestInboxFooterOffersOnlyWhatTheItemTakes: reply for a question,
+// approve and deny (and reply) for an authorization, what the end of the
+// chain takes on a root, nothing that writes on a read-only agent.
+func TestInboxFooterOffersOnlyWhatTheItemTakes(t *testing.T) {
+	fx := newFixture(t, false)
+	m := newInbox(t, fx)
+	for _, tc := range []struct {
+		row        int
+		has, lacks string
+	}{
+		{0, "r a d enter / Y", ""}, // the planner's root: its leaf asks for authorization
+		{1, "r a d enter / Y", ""}, // the deployer
+		{2, "r enter / Y", "a d"},  // the code-reviewer's question
+	} {
+		m.cursor = tc.row
+		got := " " + helpKeys(m.ShortHelp()) + " "
+		for _, k := range strings.Fields(tc.has) {
+			if !strings.Contains(got, " "+k+" ") {
+				t.Errorf("row %d: the footer keys %q lack %s", tc.row, got, k)
+			}
+		}
+		for _, k := range strings.Fields(tc.lacks) {
+			if strings.Contains(got, " "+k+" ") {
+				t.Errorf("row %d: the footer keys %q offer %s", tc.row, got, k)
+			}
+		}
+	}
+	fx.fleet.Apply([]model.Event{{Kind: model.EventAgent, Agent: "deployer", Info: &model.AgentInfo{ReadOnly: true}}})
+	m.cursor = 1
+	if got := " " + helpKeys(m.ShortHelp()) + " "; strings.Contains(got, " a ") || strings.Contains(got, " r ") {
+		t.Errorf("on a read-only agent the footer keys are %q", got)
 	}
 }
 
