@@ -144,19 +144,23 @@ func (v *tasksScreen) arrange() {
 
 // stack shares the height among panes drawn one above the other: each
 // gets a title and a row, then lines go round, in pane order, to panes
-// with rows still hidden; what is left goes to the pane with most tasks.
-// The layout does not depend on focus, so nothing jumps when tab moves.
+// with rows still hidden (a pane needs its title, its column header and
+// its rows; an empty one its title and "no tasks"), so the lines a pane
+// does not need go to the panes that would be cut. When every pane has
+// all its rows, what is left is blank under the last pane, at the bottom
+// of the screen, never inside a pane above another. The layout does not
+// depend on focus, so nothing jumps when tab moves.
 func (v *tasksScreen) stack(ps []*pane, x, w int) {
 	need := make([]int, len(ps))
 	alloc := make([]int, len(ps))
-	left, big := v.h, 0
+	left := v.h
 	for i, p := range ps {
-		need[i] = 2 + max(p.count, 1)
+		need[i] = 2
+		if p.count > 0 {
+			need[i] = 2 + p.count
+		}
 		alloc[i] = min(2, left)
 		left -= alloc[i]
-		if p.count > ps[big].count {
-			big = i
-		}
 	}
 	for left > 0 {
 		gave := false
@@ -171,11 +175,13 @@ func (v *tasksScreen) stack(ps []*pane, x, w int) {
 			break
 		}
 	}
-	alloc[big] += left
+	if len(ps) > 0 {
+		alloc[len(ps)-1] += left
+	}
 	y := 0
 	for i, p := range ps {
 		p.rect = rect{x: x, y: y, w: w, h: alloc[i]}
-		p.header = alloc[i] >= 3
+		p.header = alloc[i] >= 3 && p.count > 0
 		y += alloc[i]
 	}
 }

@@ -250,7 +250,7 @@ func (m *Inbox) openEditor() tea.Cmd {
 		return nil
 	}
 	m.mode, m.target, m.tstate, m.ed = modeEditor, it.Key(), it.Task.State, newEditor()
-	m.ed.setSize(m.w, m.editorHeight())
+	m.ed.setWidth(m.w)
 	return nil
 }
 

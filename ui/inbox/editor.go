@@ -36,11 +36,11 @@ func newEditor() editor {
 	return e
 }
 
-// setSize gives both fields the width and splits the height.
-func (e *editor) setSize(w, h int) {
+// setWidth gives both fields the width; the inbox's layout sets their
+// height as it draws.
+func (e *editor) setWidth(w int) {
 	e.text.SetWidth(max(w-2, 10))
 	e.data.SetWidth(max(w-2, 10))
-	e.setFieldHeight(max((h-4)/2, 1))
 }
 
 // setFieldHeight gives each field fh lines.

@@ -107,7 +107,7 @@ func (m *Inbox) SetSize(w, h int) {
 	m.w, m.h = max(w, 20), max(h, 5)
 	m.filter.SetWidth(w)
 	if m.mode == modeEditor {
-		m.ed.setSize(m.w, m.editorHeight())
+		m.ed.setWidth(m.w)
 	}
 	m.reason.Width = max(m.w-12, 10)
 }

@@ -15,19 +15,69 @@ import (
 	"a2atop/ui/common"
 )
 
-// listShare is the part of the height the queue may take.
-func (m *Inbox) listRows() int {
+// The inbox's lines are shared out like the tasks panes: each part gets
+// what its lines need, and the queue the rest. While browsing, the
+// question of the selected task gets its lines (up to half the height
+// when the queue is longer than the rest; enter shows it all) and the
+// queue the rest. While an answer is written, the question answered
+// comes first (leaving the editor's fields a line each), then the fields
+// up to a comfortable height, then the queue's rows, then the fields
+// grow. A line stays blank only when everything fits.
+const (
+	fieldComfort = 2 // lines per editor field before the queue gets more rows
+	fieldMost    = 8 // lines per editor field at most
+)
+
+// layout is the lines of each part in the current mode.
+type layout struct{ list, question, field int }
+
+// layout shares m.h among the parts of the current mode.
+func (m *Inbox) layout() layout {
 	n := len(m.items)
 	switch m.mode {
 	case modeList:
-		return max(min(n, m.h/3), 1)
-	default:
-		return max(min(n, m.h/6), 1)
+		avail := m.h - 2 // title, rule
+		q := min(len(m.question(m.h)), max(avail-n, m.h/2))
+		return layout{list: m.fitList(avail - q), question: q}
+	case modeEditor:
+		status := strings.Count(m.ed.statusLine(m.ctx.Theme, m.w), "\n") + 1
+		avail := m.h - 4 - status // title, rule, the fields' labels, the status line
+		q := min(len(m.question(m.h)), max(avail-4, 3))
+		fh := min(max((avail-q-2)/2, 1), fieldComfort)
+		list := m.fitList(avail - q - 2*fh)
+		fh += min(max((avail-q-2*fh-m.listLines(list))/2, 0), fieldMost-fh)
+		return layout{list: list, question: q, field: fh}
+	case modeReason:
+		avail := m.h - 5 // title, rule, a blank line, the title and the input
+		if m.rerr != "" {
+			avail--
+		}
+		q := min(len(m.question(m.h)), max(avail-2, 3))
+		return layout{list: m.fitList(avail - q), question: q}
 	}
+	return layout{list: max(min(n, m.h/6), 1)}
 }
 
-// editorHeight is what the editor gets below the list and the question.
-func (m *Inbox) editorHeight() int { return max(m.h-m.listRows()-8, 6) }
+// fitList is how many queue rows fit in avail lines, with the line that
+// says how many there are when not all fit.
+func (m *Inbox) fitList(avail int) int {
+	if n := len(m.items); n <= avail {
+		return max(n, 1)
+	}
+	return max(avail-1, 1)
+}
+
+// listLines is the lines list rows take: the rows, and the range line
+// when the queue is longer.
+func (m *Inbox) listLines(list int) int {
+	if len(m.items) > list {
+		return list + 1
+	}
+	return list
+}
+
+// listRows is how many queue rows are drawn.
+func (m *Inbox) listRows() int { return m.layout().list }
 
 // View draws the queue, then the selected item (or the open dialog).
 func (m *Inbox) View() string {
@@ -43,16 +93,17 @@ func (m *Inbox) View() string {
 		lines = append(lines, "", th.Muted.Render(empty))
 		return fit(lines, m.w, m.h)
 	}
+	l := m.layout()
 	top := len(lines) // the title
-	lines = append(lines, m.rows()...)
+	lines = append(lines, m.rows(l.list)...)
 	lines = append(lines, th.HelpSep.Render(strings.Repeat("─", m.w)))
 	switch m.mode {
 	case modeEditor:
-		ed := m.editorLines(m.h - len(lines))
-		lines = append(lines, m.question(max(m.h-len(lines)-len(ed), 3))...)
-		lines = append(lines, ed...)
+		lines = append(lines, m.question(l.question)...)
+		m.ed.setFieldHeight(l.field)
+		lines = append(lines, strings.Split(m.ed.view(th, m.w), "\n")...)
 	case modeReason:
-		lines = append(lines, m.question(max(m.h-len(lines)-4, 3))...)
+		lines = append(lines, m.question(l.question)...)
 		lines = append(lines, "", th.DialogTitle.Render("Deny: say why"), m.reason.View())
 		if m.rerr != "" {
 			lines = append(lines, th.Error.Render(sanitize.Line("✗ "+m.rerr, m.w)))
@@ -64,22 +115,9 @@ func (m *Inbox) View() string {
 		}
 		lines = append(lines, dlg...)
 	default:
-		lines = append(lines, m.question(max(m.h-len(lines), 3))...)
+		lines = append(lines, m.question(max(m.h-len(lines), l.question))...)
 	}
 	return fit(lines, m.w, m.h)
-}
-
-// editorLines draws the editor in what is left below the queue (avail
-// lines), sharing it with the question it answers: the fields shrink,
-// down to one line each, until the whole question shows; they never
-// grow past what SetSize gave them.
-func (m *Inbox) editorLines(avail int) []string {
-	th := m.ctx.Theme
-	q := len(m.question(avail))
-	status := strings.Count(m.ed.statusLine(th, m.w), "\n") + 1
-	full := max((m.editorHeight()-4)/2, 1)
-	m.ed.setFieldHeight(max(min((avail-q-2-status)/2, full), 1))
-	return strings.Split(m.ed.view(th, m.w), "\n")
 }
 
 func (m *Inbox) titleLine() string {
@@ -113,9 +151,8 @@ func fit(lines []string, w, h int) string {
 
 // rows draws the visible part of the queue as trees: ancestors first,
 // "└" before a task that others wait on.
-func (m *Inbox) rows() []string {
+func (m *Inbox) rows(n int) []string {
 	th := m.ctx.Theme
-	n := m.listRows()
 	if m.cursor < m.top {
 		m.top = m.cursor
 	}
