@@ -36,6 +36,7 @@ func (m *Inbox) refresh() []tea.Cmd {
 		cmds = append(cmds, m.dropTarget())
 		dropped = true
 	}
+	cmds = append(cmds, m.dropLeftDrafts()...)
 	if i := m.index(m.sel); i >= 0 {
 		m.cursor = i
 	} else if m.sel != (model.TaskKey{}) {
@@ -80,6 +81,7 @@ func (m *Inbox) filtered(all []approvals.Item) []approvals.Item {
 func (m *Inbox) dropTarget() tea.Cmd {
 	k, st := m.target, m.stateOf(m.target)
 	hadDraft := m.mode == modeConfirm || m.mode == modeReason || m.ed.dirty()
+	delete(m.drafts, k)
 	m.closeDialog()
 	if !hadDraft {
 		m.ctx.Say(fmt.Sprintf("%s left the inbox (now %s); nothing was sent", keyName(k), st))
@@ -92,6 +94,24 @@ func (m *Inbox) dropTarget() tea.Cmd {
 	return func() tea.Msg {
 		return NotedMsg{Err: svc.NoteLeft(k.Agent, k.ID, from, to, "left the inbox while an answer was being written; the draft was dropped, nothing was sent")}
 	}
+}
+
+// dropLeftDrafts drops the kept drafts of tasks that left the inbox,
+// says so, and notes in the journal that nothing was sent.
+func (m *Inbox) dropLeftDrafts() []tea.Cmd {
+	var cmds []tea.Cmd
+	for k, d := range m.drafts {
+		if m.find(k) != nil || k == m.target {
+			continue
+		}
+		delete(m.drafts, k)
+		m.ctx.Warn(fmt.Sprintf("%s left the inbox (now %s): its kept draft is dropped, nothing was sent", keyName(k), m.stateOf(k)))
+		svc, from, to := m.svc, d.from, model.NormalizeState(m.taskState(k))
+		cmds = append(cmds, func() tea.Msg {
+			return NotedMsg{Err: svc.NoteLeft(k.Agent, k.ID, from, to, "left the inbox with a kept draft; the draft was dropped, nothing was sent")}
+		})
+	}
+	return cmds
 }
 
 func (m *Inbox) closeDialog() {
@@ -251,6 +271,9 @@ func (m *Inbox) openEditor() tea.Cmd {
 	}
 	m.mode, m.target, m.tstate, m.ed = modeEditor, it.Key(), it.Task.State, newEditor()
 	m.ed.setWidth(m.w)
+	if d, ok := m.drafts[it.Key()]; ok {
+		m.ed.restore(d)
+	}
 	return nil
 }
 
@@ -310,9 +333,21 @@ func (m *Inbox) prepare(it approvals.Item, in approvals.Input, from mode) tea.Cm
 func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
-	case key.Matches(msg, k.Back):
+	case key.Matches(msg, k.Keep):
+		tk := m.target
+		if m.ed.dirty() {
+			m.drafts[tk] = m.ed.draft(m.tstate)
+			m.ctx.Say("draft kept for " + keyName(tk) + ": r opens it again, ctrl+x in the editor discards it; nothing was sent")
+		} else {
+			delete(m.drafts, tk)
+			m.ctx.Say("reply closed; nothing was sent")
+		}
 		m.closeDialog()
-		m.ctx.Say("reply abandoned; nothing was sent")
+		return nil
+	case key.Matches(msg, k.Discard):
+		delete(m.drafts, m.target)
+		m.ctx.Say("draft discarded for " + keyName(m.target) + "; nothing was sent")
+		m.closeDialog()
 		return nil
 	case key.Matches(msg, k.Switch):
 		m.ed.toggle()
@@ -358,6 +393,9 @@ func (m *Inbox) confirmKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	case common.Yes:
 		d, k := c.d, c.key
+		if d.Kind == approvals.KindReply {
+			delete(m.drafts, k) // sent: the journal has it now
+		}
 		m.closeDialog()
 		m.ctx.Say(fmt.Sprintf("sending %s to %s…", d.Kind, keyName(k)))
 		return sendCmd(m.svc, k, d, fromInbox)

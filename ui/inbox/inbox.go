@@ -57,6 +57,7 @@ type Inbox struct {
 	via    model.TaskKey // the chain's root it was opened on, when target is the end of its chain
 	tstate a2a.TaskState // its state when the dialog opened
 	ed     editor
+	drafts map[model.TaskKey]draft // replies written and kept (esc), by task, until sent or discarded
 	reason textinput.Model
 	rerr   string // deny reason error, in place
 	conf   *confirm
@@ -73,7 +74,7 @@ func InboxFactory(svc *approvals.Service, o Options) func(common.Context) common
 // NewInbox builds the inbox component.
 func NewInbox(ctx common.Context, svc *approvals.Service, o Options) *Inbox {
 	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
-	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), sort: o.Sort, w: 80, h: 20}
+	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), sort: o.Sort, w: 80, h: 20, drafts: map[model.TaskKey]draft{}}
 	m.filter = common.NewFilter(ctx.Theme, m.keys.Filter, "the inbox")
 	m.refresh()
 	return m
@@ -174,17 +175,20 @@ func (m *Inbox) tick() tea.Cmd {
 }
 
 // fleetChanged rebuilds the queue; items that left the interrupted set
-// leave at once, with a notice when they were selected or being answered.
+// leave at once, with a notice when they were selected, being answered or
+// had a kept draft.
 // While the person only browses and the selected task stayed, the
 // rebuild waits for the next View, key or click (ensure): a batch then
 // costs nothing while the inbox is not on screen, however many wait.
 func (m *Inbox) fleetChanged(res model.ApplyResult) tea.Cmd {
-	left := map[model.TaskKey]bool{}
+	left, drafted := map[model.TaskKey]bool{}, false
 	for _, k := range res.Left {
 		left[k] = true
+		_, ok := m.drafts[k]
+		drafted = drafted || ok
 	}
 	var cmds []tea.Cmd
-	if m.mode != modeList || left[m.sel] {
+	if m.mode != modeList || left[m.sel] || drafted {
 		cmds = m.refresh()
 	}
 	if !m.ctx.ReadOnly && len(res.Left) > 0 {
@@ -274,7 +278,7 @@ func (m *Inbox) ShortHelp() []key.Binding {
 	k := m.keys
 	switch m.mode {
 	case modeEditor:
-		return []key.Binding{k.Switch, k.Send, k.Back}
+		return []key.Binding{k.Switch, k.Send, k.Keep, k.Discard}
 	case modeReason:
 		return []key.Binding{k.Continue, k.Back}
 	case modeConfirm:
@@ -299,6 +303,6 @@ func (m *Inbox) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Copy, k.Sort, k.Filter.Open, filterClear(k.Filter)},
 		{k.Reply, k.Approve, k.Deny},
-		{k.Switch, k.Send, k.Continue, k.Confirm, k.Decline, k.Back},
+		{k.Switch, k.Send, k.Keep, k.Discard, k.Continue, k.Confirm, k.Decline, k.Back},
 	}
 }

@@ -17,6 +17,8 @@ type KeyMap struct {
 	Reply, Approve, Deny  key.Binding
 	Send                  key.Binding // editor: to the confirmation
 	Switch                key.Binding // editor: text <-> JSON data
+	Keep                  key.Binding // editor: close it, keeping the draft for the task
+	Discard               key.Binding // editor: close it, throwing the draft away
 	Continue              key.Binding // deny reason: on to the confirmation
 	Confirm, Decline      key.Binding
 	Back, Quit            key.Binding // back to the view before (q only outside dialogs)
@@ -48,6 +50,8 @@ func DefaultKeyMap() KeyMap {
 		Deny:      b("d", "deny", "d"),
 		Send:      b("ctrl+s", "send…", "ctrl+s"),
 		Switch:    b("tab", "text/json", "tab"),
+		Keep:      b("esc", "keep draft", "esc"),
+		Discard:   b("ctrl+x", "discard draft", "ctrl+x"),
 		Continue:  b("enter", "continue", "enter"),
 		Confirm:   b("y", "yes, send", "y"),
 		Decline:   b("n/esc", "no", "n", "esc"),

@@ -201,6 +201,9 @@ func (m *Inbox) rowText(it approvals.Item) string {
 	if it.Prior != nil {
 		s = "[" + string(it.Prior.Kind) + ": " + string(it.Prior.Result) + "] " + s
 	}
+	if _, ok := m.drafts[it.Key()]; ok {
+		s = "✎ draft · " + s
+	}
 	return s
 }
 
