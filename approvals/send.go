@@ -38,6 +38,10 @@ type Decision struct {
 	Message   *a2a.Message // exactly what will be sent
 	Attempt   int          // 1; n for the n-th send of the same messageId
 	Again     bool         // the operator confirmed a second decision on this prompt
+	// PriorID is the last decision on the prompt when this one was
+	// prepared ("" for none): a confirmed second decision is sent only
+	// over that one, not over a decision made since, here or elsewhere.
+	PriorID string
 }
 
 // Prepare validates the operator's input for an item and builds the
@@ -62,20 +66,25 @@ func (s *Service) Prepare(it Item, in Input) (*Decision, error) {
 		}
 		return nil, fmt.Errorf("%w: it waits on %s", ErrNotActionable, w)
 	}
+	if err := s.Blocked(t.Key.Agent); err != nil {
+		return nil, err
+	}
 	prompt := PromptOf(t.Snapshot)
+	priorID := ""
 	if prior, ok := s.Prior(t.Key.Agent, t.Key.ID, prompt); ok {
 		if prior.Result.Open() {
 			return nil, openErr(prior)
 		}
 		if !in.Again {
-			return nil, fmt.Errorf("%w (%s by %s at %s: %s)", ErrAlreadyDecided, prior.Kind, prior.Approver,
-				prior.DecidedAt.UTC().Format(time.RFC3339), prior.Result)
+			return nil, fmt.Errorf("%w (%s)", ErrAlreadyDecided, priorWords(&prior))
 		}
+		priorID = prior.MessageID
 	}
 	now := s.o.Now().UTC()
 	id := s.o.NewID()
 	d := &Decision{MessageID: id, Agent: t.Key.Agent, TaskID: t.Key.ID, ContextID: t.Snapshot.ContextID,
-		Kind: in.Kind, Prompt: prompt, State: t.State, Approver: s.o.Approver, At: now, Attempt: 1, Again: in.Again}
+		Kind: in.Kind, Prompt: prompt, State: t.State, Approver: s.o.Approver, At: now, Attempt: 1, Again: in.Again,
+		PriorID: priorID}
 	var err error
 	switch in.Kind {
 	case KindReply:
@@ -110,6 +119,9 @@ func (s *Service) PrepareFollowUp(messageID string) (*Decision, error) {
 	if e.Problem != ProblemTaskEnded {
 		return nil, fmt.Errorf("follow-up: the decision %s was not refused for an ended task (%s)", messageID, e.Result)
 	}
+	if err := s.Blocked(e.Agent); err != nil {
+		return nil, err
+	}
 	ended := &a2a.Task{ID: e.TaskID, ContextID: e.ContextID}
 	id := s.o.NewID()
 	return &Decision{MessageID: id, Agent: e.Agent, TaskID: e.TaskID, ContextID: e.ContextID, Kind: KindFollowUp,
@@ -131,6 +143,9 @@ func (s *Service) Retry(messageID string) (*Decision, error) {
 	if !e.Result.Retryable() {
 		return nil, fmt.Errorf("retry: the decision is %s; only unknown or not-delivered decisions can be sent again", e.Result)
 	}
+	if err := s.Blocked(e.Agent); err != nil {
+		return nil, err
+	}
 	m := a2a.NewMessage(a2a.MessageRoleUser, clonePart(e.Parts)...)
 	m.ID, m.ContextID, m.ReferenceTasks = e.MessageID, e.ContextID, e.Refs
 	if e.Kind != KindFollowUp {
@@ -139,6 +154,19 @@ func (s *Service) Retry(messageID string) (*Decision, error) {
 	return &Decision{MessageID: e.MessageID, Agent: e.Agent, TaskID: e.TaskID, ContextID: e.ContextID, Kind: e.Kind,
 		Prompt: e.Prompt, State: e.PromptState, Reason: e.Reason, Approver: s.o.Approver, At: s.o.Now().UTC(),
 		Message: m, Attempt: e.Attempts + 1, Again: true}, nil
+}
+
+// Blocked returns, wrapping ErrJournalDamaged, why no decision on the
+// agent called name may be sent now (a damaged journal line that may
+// hold one), or nil. Prepare, Retry and Send ask it; the inbox may ask
+// it first to say so before the operator writes an answer.
+func (s *Service) Blocked(agent string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := s.blocked(s.book.idOf(agent)); d != nil {
+		return damagedErr(d)
+	}
+	return nil
 }
 
 func shortID(id a2a.TaskID) string {

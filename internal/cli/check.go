@@ -17,7 +17,7 @@ func runCheck(ctx context.Context, args []string, st Streams) int {
 	o := newOptions("check", st)
 	o.configFlag()
 	o.timeoutFlag(defaultFirstRound, "how long to wait for every agent's first answer")
-	r, code := o.firstRound(ctx, args)
+	r, code := o.firstRound(ctx, args, nil)
 	if r == nil {
 		return code
 	}
@@ -71,8 +71,8 @@ func listing(r *agentResult) string {
 	}
 }
 
-// cell sanitizes agent-supplied text for one table cell; tabs would break
-// the columns, and Line turns them into spaces.
+// cell makes agent text safe for one table cell (sanitize.Line), "-" when
+// empty; tabs would break the columns, and Line turns them into spaces.
 func cell(s string, max int) string {
 	if s == "" {
 		return "-"

@@ -51,6 +51,7 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		JournalPath: cfg.JournalPath,
 		Sender:      newSender(cfg, mgr),
 		Approver:    cfg.Approver,
+		Agents:      journalAgents(cfg),
 		Templates:   cfg.Templates(),
 		Logger:      log,
 		ReadOnly:    cfg.ReadOnly,

@@ -51,10 +51,11 @@ func OpenAppend(path string) (*os.File, error) {
 	return f, nil
 }
 
-// ReadFile reads the state file at path, as os.ReadFile does, after the
-// checks OpenAppend makes; it creates nothing. A file or directory that
-// does not exist is an error for which errors.Is(err, fs.ErrNotExist).
-func ReadFile(path string) ([]byte, error) {
+// Open opens the state file at path for reading, after the checks
+// OpenAppend makes; it creates nothing. It is for a reader that follows
+// a file as it grows (the journal, read by offset). A file or directory
+// that does not exist is an error for which errors.Is(err, fs.ErrNotExist).
+func Open(path string) (*os.File, error) {
 	if err := CheckDir(filepath.Dir(path)); err != nil {
 		return nil, err
 	}
@@ -65,10 +66,22 @@ func ReadFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	defer f.Close()
 	if err := checkFile(f, path); err != nil {
+		f.Close()
 		return nil, err
 	}
+	return f, nil
+}
+
+// ReadFile reads the state file at path, as os.ReadFile does, after the
+// checks OpenAppend makes; it creates nothing. A file or directory that
+// does not exist is an error for which errors.Is(err, fs.ErrNotExist).
+func ReadFile(path string) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
 	b, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, plain(err))

@@ -116,6 +116,8 @@ func TestSymlinkedStateFile(t *testing.T) {
 	wantUnsafe(t, err, "is a symbolic link")
 	_, err = ReadFile(link)
 	wantUnsafe(t, err, "is a symbolic link")
+	_, err = Open(link)
+	wantUnsafe(t, err, "is a symbolic link")
 	// A dangling link would have been created through.
 	dangling := filepath.Join(dir, "a2atop.log")
 	target := filepath.Join(t.TempDir(), "created-through-the-link")
