@@ -50,8 +50,9 @@ func dashboard(t *testing.T) (*ui.Model, *recordingSender) {
 	return dashboardTo(t, io.Discard)
 }
 
-// dashboardTo is dashboard drawing the bell and OSC 52 on out.
-func dashboardTo(t *testing.T, out io.Writer) (*ui.Model, *recordingSender) {
+// dashboardTo is dashboard drawing the bell and OSC 52 on out, with more
+// tasks waiting: "ID text" each, on the code-reviewer.
+func dashboardTo(t *testing.T, out io.Writer, more ...string) (*ui.Model, *recordingSender) {
 	t.Helper()
 	now := time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)
 	fleet := model.NewFleet(model.Options{})
@@ -59,6 +60,13 @@ func dashboardTo(t *testing.T, out io.Writer) (*ui.Model, *recordingSender) {
 	fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: "deployer", Source: model.SourceSweep, At: now, Task: &a2a.Task{
 		ID: "abfc4a03-0000-4000-8000-000000000001", ContextID: "ctx", Status: a2a.TaskStatus{
 			State: a2a.TaskStateAuthRequired, Message: msg, Timestamp: &now}}}})
+	for i, m := range more {
+		id, text, _ := strings.Cut(m, " ")
+		at := now.Add(time.Duration(i+1) * time.Second)
+		fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: "code-reviewer", Source: model.SourceSweep, At: at, Task: &a2a.Task{
+			ID: a2a.TaskID(id), ContextID: "ctx-" + id, Status: a2a.TaskStatus{State: a2a.TaskStateInputRequired,
+				Message: a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart(text)), Timestamp: &at}}}})
+	}
 	snd := &recordingSender{}
 	svc, err := approvals.Open(approvals.Options{JournalPath: filepath.Join(t.TempDir(), "journal.jsonl"), Sender: snd,
 		Approver: "ops@host", Now: func() time.Time { return now }})
@@ -142,5 +150,31 @@ func TestCopyIsOneKeyThatNeverMeansYes(t *testing.T) {
 		if v := m.View(); !strings.Contains(v, "Y") || !strings.Contains(v, "copy id") {
 			t.Fatalf("after %v the help does not list Y copy id:\n%s", view, v)
 		}
+	}
+}
+
+// TestClickLandsOnTheRowUnderThePointerWithANoticeShowing: notices are
+// in the footer, so a notice showing moves no row: a click selects the
+// row under the pointer. The inbox's notice line used to push its list
+// down a row, so a click landed on the neighbour.
+func TestClickLandsOnTheRowUnderThePointerWithANoticeShowing(t *testing.T) {
+	m, _ := dashboardTo(t, io.Discard, "aaaa0001 first question?", "bbbb0002 second question?", "cccc0003 third question?")
+	send(m, uitest.Key("2"))
+	send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x"), Paste: true}) // a notice: the paste went nowhere
+	v := m.View()
+	lines := strings.Split(v, "\n")
+	if !strings.Contains(lines[len(lines)-1], "paste") {
+		t.Fatalf("no notice in the footer:\n%s", v)
+	}
+	y := -1
+	for i, l := range lines {
+		if strings.Contains(l, "bbbb0002") && strings.Contains(l, "second question?") {
+			y = i
+		}
+	}
+	send(m, tea.MouseMsg{X: 10, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	v = m.View()
+	if row := strings.Split(v, "\n")[y]; !strings.HasPrefix(row, "▸") || !strings.Contains(row, "bbbb0002") {
+		t.Fatalf("a click on line %d selects:\n%s", y, v)
 	}
 }

@@ -29,6 +29,10 @@ type Options struct {
 	Sort model.SortBy
 	// KeyMap overrides DefaultKeyMap when non-nil.
 	KeyMap *KeyMap
+	// JournalNote is said under the journal view's title: where the
+	// journal is kept, and for the demo that it is a temporary file.
+	// "" says nothing.
+	JournalNote string
 }
 
 // Inbox is the approvals inbox: a common.Component. Build it with New.

@@ -33,6 +33,7 @@ type Journal struct {
 	sel     string // entryID of the selected entry: kept when entries come in above it
 	top     int
 	conf    *confirm // "send again?" for an unknown or not-delivered decision
+	note    string   // Options.JournalNote
 }
 
 // journalPage is how many entries pgup and pgdn move.
@@ -47,7 +48,7 @@ func JournalFactory(svc *approvals.Service, o Options) func(common.Context) comm
 // NewJournal builds the journal component.
 func NewJournal(ctx common.Context, svc *approvals.Service, o Options) *Journal {
 	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
-	j := &Journal{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20}
+	j := &Journal{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20, note: o.JournalNote}
 	j.filter = common.NewFilter(ctx.Theme, j.keys.Filter, "the journal")
 	j.reload()
 	return j
@@ -194,9 +195,13 @@ func (j *Journal) mouse(msg tea.MouseMsg) {
 }
 
 // entryAt is the entry drawn at line y of the view, or -1. It follows
-// View: the title, then whole entries from top, the selected one taller.
+// View: the title (and the note), then whole entries from top, the
+// selected one taller.
 func (j *Journal) entryAt(y int) int {
 	line := 1
+	if j.note != "" {
+		line++
+	}
 	if y < line {
 		return -1
 	}
@@ -325,6 +330,9 @@ func (j *Journal) View() string {
 		title += " · a decision is not the grant: the agent's state is its own fact"
 	}
 	lines := []string{th.Title.Render("Journal") + th.Muted.Render(title)}
+	if j.note != "" {
+		lines = append(lines, th.Warn.Render(sanitize.Line(j.note, j.w)))
+	}
 	if j.conf != nil {
 		lines = append(lines, strings.Split(j.conf.view(th, j.w, j.h-len(lines), j.ctx.Now()), "\n")...)
 		return fit(lines, j.w, j.h)

@@ -305,3 +305,23 @@ func TestPageKeysMoveInTheInboxAndTheJournal(t *testing.T) {
 		t.Fatalf("pgdn twice moved the journal cursor to %d, want %d", j.cursor, 2*journalPage)
 	}
 }
+
+// TestJournalSaysWhereItIsKept: the journal view says the note it was
+// given (the demo's: a temporary file), and a click still lands on the
+// entry under the pointer.
+func TestJournalSaysWhereItIsKept(t *testing.T) {
+	fx := newFixture(t, false)
+	seedJournal(t, fx)
+	note := "kept in /tmp/a2atop-demo-1/journal.jsonl: a temporary file of this demo, deleted when it exits"
+	j := NewJournal(fx.ctx, fx.svc, Options{JournalNote: note})
+	j.SetSize(120, 38)
+	v := j.View()
+	if !strings.Contains(v, note) {
+		t.Fatalf("the journal view does not say where it is kept:\n%s", v)
+	}
+	y := lineOf(v, "deny ")
+	j.Update(click(y))
+	if e := j.selected(); e == nil || e.Kind != approvals.KindDeny {
+		t.Fatalf("a click on line %d selects %v:\n%s", y, e, v)
+	}
+}
