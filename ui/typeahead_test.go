@@ -5,9 +5,6 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-
-	"a2atop/ui/common"
-	"a2atop/ui/internal/uitest"
 )
 
 func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
@@ -88,6 +85,3 @@ func TestAPasteIsNeverKeys(t *testing.T) {
 		t.Fatalf("the footer %q does not say the paste was not typed anywhere", m.status.text)
 	}
 }
-
-var _ = common.FilterNote
-var _ = uitest.Key

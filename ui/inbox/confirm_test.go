@@ -2,7 +2,6 @@ package inbox
 
 import (
 	"a2atop/ui/internal/uitest"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -113,5 +112,3 @@ func TestDecisionOnAChainRootGoesToItsLeaf(t *testing.T) {
 		}
 	}
 }
-
-var _ = fmt.Sprint
