@@ -110,28 +110,32 @@ func (v *detailScreen) sync() tea.Cmd {
 }
 
 // builtFrom identifies the state of a fleet task: the Fleet updates tasks
-// (and may update snapshots) in place, and every event for the task moves
-// LastHeard.
+// (and their snapshots) in place. Rev moves with every change of the
+// task's data, an appended artifact chunk included (the snapshot pointer
+// and the streaming marks may stay as they were); LastHeard with every
+// event, for the "last heard" line.
 type builtFrom struct {
-	snap  *a2a.Task
+	rev   uint64
 	heard time.Time
-	parts int
 }
 
-func builtOf(t *model.Task) builtFrom {
-	return builtFrom{snap: t.Snapshot, heard: t.LastHeard, parts: len(t.Partial)}
-}
+func builtOf(t *model.Task) builtFrom { return builtFrom{rev: t.Rev, heard: t.LastHeard} }
 
 // rebuild lays the content out again; top scrolls back to the start.
+// Scrolled to the end (of a log being streamed, say), it stays at the
+// end as the content grows, like tail -f; anywhere else it stays put.
 func (v *detailScreen) rebuild(top bool) {
 	if v.key == (model.TaskKey{}) {
 		return
 	}
-	off := v.vp.YOffset
+	off, end := v.vp.YOffset, v.vp.YOffset > 0 && v.vp.AtBottom()
 	v.vp.SetContent(v.content())
-	if top {
+	switch {
+	case top:
 		v.vp.GotoTop()
-	} else {
+	case end:
+		v.vp.GotoBottom()
+	default:
 		v.vp.SetYOffset(off)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -590,5 +591,38 @@ func TestCancelDialogClosesWhenItsTaskEnds(t *testing.T) {
 	m.Update(eventsMsg{batch: []model.Event{taskEvent("test-runner", idRunning, a2a.TaskStateCompleted, 0, "done")}})
 	if confirming(m) || len(b.cancels) != 0 || !strings.Contains(m.status.text, "is completed already; nothing was sent") {
 		t.Fatalf("after the task ended: confirming %v, cancels %v, footer %q", confirming(m), b.cancels, m.status.text)
+	}
+}
+
+// TestDetailAtTheBottomFollowsTheLog: scrolled to the end of a streaming
+// log, the detail stays at the end as chunks arrive, like tail -f; away
+// from the end it stays where the person put it.
+func TestDetailAtTheBottomFollowsTheLog(t *testing.T) {
+	m, _ := newTestModel(t, Options{Backend: nilBackend{}})
+	sized(m, 120, 24)
+	press(m, "j", "enter") // the running suite
+	chunk := func(i int, more bool) model.Event {
+		var b strings.Builder
+		for j := range 6 {
+			fmt.Fprintf(&b, "--- PASS: TestChunk%02dCase%d\n", i, j)
+		}
+		return model.Event{Kind: model.EventArtifact, Agent: "test-runner", At: testNow, Artifact: &a2a.TaskArtifactUpdateEvent{
+			TaskID: idRunning, ContextID: "ctx-5b1d7c20", Append: i > 0, LastChunk: !more,
+			Artifact: &a2a.Artifact{ID: "log", Name: "test.log", Parts: a2a.ContentParts{a2a.NewTextPart(b.String())}}}}
+	}
+	for i := range 4 {
+		m.Update(eventsMsg{batch: []model.Event{chunk(i, true)}})
+	}
+	press(m, "G")
+	for i := 4; i < 8; i++ {
+		m.Update(eventsMsg{batch: []model.Event{chunk(i, true)}})
+		if v := m.View(); !strings.Contains(v, fmt.Sprintf("TestChunk%02dCase5", i)) {
+			t.Fatalf("at the bottom, chunk %d is not on screen:\n%s", i, v)
+		}
+	}
+	press(m, "g")
+	m.Update(eventsMsg{batch: []model.Event{chunk(8, false)}})
+	if v := m.View(); strings.Contains(v, "TestChunk08") || !strings.Contains(v, "state") {
+		t.Fatalf("at the top, a new chunk moved the view:\n%s", v)
 	}
 }
