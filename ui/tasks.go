@@ -94,7 +94,7 @@ func (v *tasksScreen) fleetChanged() {
 	} else if t != nil {
 		why = "it no longer matches the filter"
 	}
-	next := "the pane is empty"
+	next := paneName(v.focus) + " is empty now"
 	if sel := v.selected(); sel != nil {
 		next = "the cursor is on " + taskName(sel.Key)
 	}

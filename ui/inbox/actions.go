@@ -40,7 +40,7 @@ func (m *Inbox) refresh() []tea.Cmd {
 	if i := m.index(m.sel); i >= 0 {
 		m.cursor = i
 	} else if m.sel != (model.TaskKey{}) {
-		if !dropped && m.sel != m.sentKey && m.shown {
+		if !dropped && m.sel != m.sentKey && m.sel != m.sentVia && m.shown {
 			m.ctx.Say(fmt.Sprintf("%s left the inbox (now %s)", keyName(m.sel), m.stateOf(m.sel)))
 		}
 		m.cursor = min(m.cursor, len(m.items)-1)
@@ -393,6 +393,7 @@ func (m *Inbox) confirmKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	case common.Yes:
 		d, k := c.d, c.key
+		m.sentVia = c.via // its root leaving with it is the expected effect too
 		if d.Kind == approvals.KindReply {
 			delete(m.drafts, k) // sent: the journal has it now
 		}

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/model"
 	"a2atop/ui/common"
 )
 
@@ -109,6 +112,21 @@ func TestDecisionOnAChainRootGoesToItsLeaf(t *testing.T) {
 		}
 		if m.selected() == nil || m.selected().Key().ID != idPlan {
 			t.Errorf("%s: after the send the cursor left the root it was on", tc.key)
+		}
+		// The chain ends with the leaf's answer: the root leaving too is
+		// what the send did, not news over the send's outcome.
+		fx.said()
+		at := t0.Add(1)
+		var evs []model.Event
+		for _, id := range []a2a.TaskID{idDeploy, idPlan} {
+			agent := map[a2a.TaskID]string{idDeploy: "deployer", idPlan: "planner"}[id]
+			evs = append(evs, model.Event{Kind: model.EventStatus, Agent: agent, At: at, Status: &a2a.TaskStatusUpdateEvent{
+				TaskID: id, Status: a2a.TaskStatus{State: a2a.TaskStateFailed, Timestamp: &at}}})
+		}
+		res := fx.fleet.Apply(evs)
+		c.Update(common.FleetChangedMsg{Result: res, Version: fx.fleet.Version()})
+		if said := fx.said(); strings.Contains(said, "left the inbox") {
+			t.Errorf("%s: the root leaving after the send said %q", tc.key, said)
 		}
 	}
 }

@@ -55,6 +55,7 @@ type Inbox struct {
 
 	shown   bool          // on screen: only then does it say that the selected task left
 	sentKey model.TaskKey // the task of the last send
+	sentVia model.TaskKey // the chain root it was sent from, if any
 
 	mode   mode
 	target model.TaskKey // the task the editor, reason or confirmation is about

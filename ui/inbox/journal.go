@@ -322,9 +322,9 @@ func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decisio
 // View draws the entries that fit, the selected one in full.
 func (j *Journal) View() string {
 	th := j.ctx.Theme
-	title := fmt.Sprintf(" · %d entries · newest first", len(j.all))
+	title := " · " + entries(len(j.all)) + " · newest first"
 	if j.filter.Active() {
-		title = fmt.Sprintf(" · %d entries · %d shown · newest first", len(j.all), len(j.entries))
+		title = fmt.Sprintf(" · %s · %d shown · newest first", entries(len(j.all)), len(j.entries))
 	}
 	if j.w >= 100 {
 		title += " · a decision is not the grant: the agent's state is its own fact"
@@ -433,6 +433,14 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 		out = append(out, th.Muted.Render(sanitize.Line(fmt.Sprintf("    messageId %s · context %s · prompt %s", e.MessageID, e.ContextID, e.Prompt), j.w)))
 	}
 	return out
+}
+
+// entries is "1 entry", "3 entries".
+func entries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("01-02 15:04:05Z") }
