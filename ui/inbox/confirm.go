@@ -8,6 +8,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"a2atop/approvals"
 	"a2atop/internal/sanitize"
@@ -72,7 +74,10 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	parts := strings.Split(renderParts(th, c.d.Message.Parts, inner), "\n")
 	sends := th.Label.Render("sends:")
 	keys := c.answer.Hint(th, now, "send", "back")
-	room := h - 2 - len(head) - 2 // borders, head, "sends:" and keys
+	// The keys' lines as the dialog wraps them; then the room between the
+	// borders, the head, "sends:" and the keys.
+	keyLines := strings.Count(lipgloss.NewStyle().Width(inner).Render(keys), "\n") + 1
+	room := h - 2 - len(head) - 1 - keyLines
 	if len(ask)+len(ids)+len(parts) > room && len(ids) > 1 {
 		ids = []string{th.Muted.Render(sanitize.Line(line(c.ids()), inner))}
 	}
@@ -81,16 +86,31 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	if avail := room - len(ids); len(ask)+len(parts) > avail {
 		askKeep := min(len(ask), max(avail-len(parts), avail/3, 1))
 		if askKeep < len(ask) {
-			ask = append(ask[:max(askKeep-1, 1)], th.Muted.Render(sanitize.Line("… the rest of the question is in the task's detail", inner)))
+			ask = append(ask[:max(askKeep-1, 1)], th.Muted.Render(fitting(inner,
+				"… the rest of the question is in the task's detail", "… more in the task's detail")))
 		}
 		if keep := max(avail-len(ask), 2); keep < len(parts) {
 			more := len(parts) - keep + 1
-			parts = append(parts[:keep-1], th.Warn.Render(fmt.Sprintf("… %d more lines of the payload do not fit here; all of it is sent", more)))
+			parts = append(parts[:keep-1], th.Warn.Render(fitting(inner,
+				fmt.Sprintf("… %d more lines of the payload do not fit here; all of it is sent", more),
+				fmt.Sprintf("… %d more lines not shown; all are sent", more))))
 		}
 	}
 	body := append(append(append(head, ask...), ids...), sends)
 	body = append(append(body, parts...), keys)
 	return th.Dialog.Width(max(w-2, 10)).Render(strings.Join(body, "\n"))
+}
+
+// fitting is the first of texts that fits in w cells on one line (a
+// line that wrapped would push the dialog's keys off the screen), else
+// the last cut to w.
+func fitting(w int, texts ...string) string {
+	for _, t := range texts {
+		if ansi.StringWidth(t) <= w {
+			return t
+		}
+	}
+	return sanitize.Line(texts[len(texts)-1], w)
 }
 
 // to names the task the decision goes to, and when it was taken on the

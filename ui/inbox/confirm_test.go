@@ -69,7 +69,7 @@ func TestConfirmShowsTheQuestionAboveThePayload(t *testing.T) {
 			uitest.CheckFrame(t, v, sz[0], sz[1], false)
 			name := lineOf(v, "to "+keyName(m.conf.key))
 			q, p, keys := lineAfter(v, tc.question, name), lineAfter(v, tc.payload, name), lineOf(v, "y arms after a quiet moment")
-			if q < 0 || keys < 0 || name < 0 || name > q || (p >= 0 && p < q) {
+			if q < 0 || keys < 0 || name < 0 || name > q || (p >= 0 && p < q) || !strings.Contains(v, "╚") {
 				t.Errorf("%s at %dx%d: task line %d, question line %d, payload line %d, keys line %d:\n%s",
 					tc.name, sz[0], sz[1], name, q, p, keys, v)
 			}
