@@ -244,7 +244,7 @@ func (c *cancelDialog) view(ctx *common.Context, w, h int) string {
 	body := th.DialogTitle.Render("Cancel "+taskName(c.key)+"?") + "\n\n" +
 		th.State(c.state).Render(stateText(c.state)) + "  " + th.Muted.Render(sanitize.Line("id "+string(c.key.ID), max(inner-18, 1))) + "\n" +
 		strings.Join(status, "\n") + "\n\n" +
-		"The agent is asked to stop (CancelTask); what it says\nhappened is shown afterwards.\n\n" +
+		"The agent is asked to stop (CancelTask); what it says happened is shown afterwards.\n\n" +
 		c.answer.Hint(th, ctx.Now(), "cancel the task", "keep it")
 	box := th.Dialog.Width(inner).Render(body)
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
