@@ -79,16 +79,35 @@ func (v *tasksScreen) sync() model.TaskKey {
 	v.arrange()
 	var left model.TaskKey
 	for _, p := range v.visible() {
-		if p.sel != (model.TaskKey{}) {
-			if i := f.Index(p.class, v.query, p.sel); i >= 0 {
-				p.cursor = i
-			} else if p.class == v.focus {
-				left = p.sel
-			}
-		}
+		sel := p.sel
 		v.place(p)
+		if sel == (model.TaskKey{}) || p.sel == sel {
+			continue
+		}
+		// The rows moved: find the selected task on the page read
+		// (rows move by a few when tasks arrive), else in the pane.
+		if j := indexOf(p.rows, sel); j >= 0 {
+			p.cursor, p.sel = p.offset+j, sel
+			continue
+		}
+		if i := f.Index(p.class, v.query, sel); i >= 0 {
+			p.cursor = i
+			v.place(p)
+		} else if p.class == v.focus {
+			left = sel
+		}
 	}
 	return left
+}
+
+// indexOf is the row of rows that holds task k, or -1.
+func indexOf(rows []*model.Task, k model.TaskKey) int {
+	for i, t := range rows {
+		if t.Key == k {
+			return i
+		}
+	}
+	return -1
 }
 
 // place clamps the cursor, scrolls it into view and reads the page.

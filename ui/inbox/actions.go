@@ -22,6 +22,10 @@ import (
 // draft is noted in the journal, nothing was sent).
 func (m *Inbox) refresh() []tea.Cmd {
 	m.all = m.svc.Queue(m.ctx.Fleet, m.sort)
+	m.byKey = make(map[model.TaskKey]int, len(m.all))
+	for i := range m.all {
+		m.byKey[m.all[i].Key()] = i
+	}
 	m.items = m.filtered(m.all)
 	m.agentW = 8
 	for _, it := range m.items { // here, not in View: a View costs the visible rows only
@@ -134,13 +138,8 @@ func (m *Inbox) index(k model.TaskKey) int {
 // find is the queue's item of task k, shown or not, or nil: a dialog
 // stays on its task whatever the filter shows.
 func (m *Inbox) find(k model.TaskKey) *approvals.Item {
-	if k == (model.TaskKey{}) {
-		return nil
-	}
-	for i := range m.all {
-		if m.all[i].Key() == k {
-			return &m.all[i]
-		}
+	if i, ok := m.byKey[k]; ok {
+		return &m.all[i]
 	}
 	return nil
 }

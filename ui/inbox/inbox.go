@@ -43,12 +43,14 @@ type Inbox struct {
 	sort model.SortBy
 	w, h int
 
-	all    []approvals.Item // the queue
-	items  []approvals.Item // what is shown of it: all, or the chains the filter shows
+	all    []approvals.Item      // the queue
+	byKey  map[model.TaskKey]int // the index in all of each task
+	items  []approvals.Item      // what is shown of it: all, or the chains the filter shows
 	filter common.Filter
-	agentW int    // the agent column: the longest name with its tree indent
-	fver   uint64 // fleet version the items were built at
-	jver   uint64 // journal version they were built at (Item.Prior)
+	agentW int        // the agent column: the longest name with its tree indent
+	rp     *rowPaints // the rows' paints, made on first use
+	fver   uint64     // fleet version the items were built at
+	jver   uint64     // journal version they were built at (Item.Prior)
 	cursor int
 	sel    model.TaskKey // the selected task: kept when rows move
 	top    int           // first visible row

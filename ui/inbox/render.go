@@ -7,12 +7,11 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"a2atop/approvals"
 	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui/common"
+	"a2atop/ui/theme"
 )
 
 // The inbox's lines are shared out like the tasks panes: each part gets
@@ -31,18 +30,19 @@ const (
 // layout is the lines of each part in the current mode.
 type layout struct{ list, question, field int }
 
-// layout shares m.h among the parts of the current mode.
-func (m *Inbox) layout() layout {
+// layout shares m.h among the parts of the current mode, for a question
+// of qn lines.
+func (m *Inbox) layout(qn int) layout {
 	n := len(m.items)
 	switch m.mode {
 	case modeList:
 		avail := m.h - 2 // title, rule
-		q := min(len(m.question(m.h)), max(avail-n, m.h/2))
+		q := min(qn, max(avail-n, m.h/2))
 		return layout{list: m.fitList(avail - q), question: q}
 	case modeEditor:
 		status := strings.Count(m.ed.statusLine(m.ctx.Theme, m.w), "\n") + 1
 		avail := m.h - 4 - status // title, rule, the fields' labels, the status line
-		q := min(len(m.question(m.h)), max(avail-4, 3))
+		q := min(qn, max(avail-4, 3))
 		fh := min(max((avail-q-2)/2, 1), fieldComfort)
 		list := m.fitList(avail - q - 2*fh)
 		fh += min(max((avail-q-2*fh-m.listLines(list))/2, 0), fieldMost-fh)
@@ -52,7 +52,7 @@ func (m *Inbox) layout() layout {
 		if m.rerr != "" {
 			avail--
 		}
-		q := min(len(m.question(m.h)), max(avail-2, 3))
+		q := min(qn, max(avail-2, 3))
 		return layout{list: m.fitList(avail - q), question: q}
 	}
 	return layout{list: max(min(n, m.h/6), 1)}
@@ -77,7 +77,7 @@ func (m *Inbox) listLines(list int) int {
 }
 
 // listRows is how many queue rows are drawn.
-func (m *Inbox) listRows() int { return m.layout().list }
+func (m *Inbox) listRows() int { return m.layout(len(m.questionLines())).list }
 
 // View draws the queue, then the selected item (or the open dialog).
 func (m *Inbox) View() string {
@@ -93,17 +93,21 @@ func (m *Inbox) View() string {
 		lines = append(lines, "", th.Muted.Render(empty))
 		return fit(lines, m.w, m.h)
 	}
-	l := m.layout()
+	var q []string // the question, measured once
+	if m.mode != modeConfirm {
+		q = m.questionLines()
+	}
+	l := m.layout(len(q))
 	top := len(lines) // the title
 	lines = append(lines, m.rows(l.list)...)
 	lines = append(lines, th.HelpSep.Render(strings.Repeat("─", m.w)))
 	switch m.mode {
 	case modeEditor:
-		lines = append(lines, m.question(l.question)...)
+		lines = append(lines, m.cutQuestion(q, l.question)...)
 		m.ed.setFieldHeight(l.field)
 		lines = append(lines, strings.Split(m.ed.view(th, m.w), "\n")...)
 	case modeReason:
-		lines = append(lines, m.question(l.question)...)
+		lines = append(lines, m.cutQuestion(q, l.question)...)
 		lines = append(lines, "", th.DialogTitle.Render("Deny: say why"), m.reason.View())
 		if m.rerr != "" {
 			lines = append(lines, th.Error.Render(sanitize.Line("✗ "+m.rerr, m.w)))
@@ -115,7 +119,7 @@ func (m *Inbox) View() string {
 		}
 		lines = append(lines, dlg...)
 	default:
-		lines = append(lines, m.question(max(m.h-len(lines), l.question))...)
+		lines = append(lines, m.cutQuestion(q, max(m.h-len(lines), l.question))...)
 	}
 	return fit(lines, m.w, m.h)
 }
@@ -162,6 +166,7 @@ func (m *Inbox) rows(n int) []string {
 	m.top = max(min(m.top, len(m.items)-n), 0)
 	agentW := m.agentW
 	now := m.ctx.Now()
+	p := m.paints()
 	var out []string
 	for i := m.top; i < min(m.top+n, len(m.items)); i++ {
 		it := m.items[i]
@@ -170,26 +175,54 @@ func (m *Inbox) rows(n int) []string {
 		if it.Depth > 0 {
 			tree = strings.Repeat("  ", it.Depth-1) + "└ "
 		}
-		name := sanitize.Line(tree+t.Key.Agent, agentW)
-		state := sanitize.Line(model.ShortState(t.State), 14)
-		age := common.Age(now, t.Since)
-		head := fmt.Sprintf("%s %s %s %s ", common.Pad(name, agentW), common.Pad(sanitize.Line(model.ShortID(t.Key.ID), 8), 8),
-			th.State(t.State).Render(common.Pad(state, 14)), common.Pad(age, 4))
-		rest := m.w - ansi.StringWidth(head) - 2
-		what := th.Muted.Render(sanitize.Line(m.rowText(it), max(rest, 1)))
-		if it.Actionable {
-			what = th.Text.Render(sanitize.Line(m.rowText(it), max(rest, 1)))
-		}
-		row := "  " + head + what
+		name := common.Pad(sanitize.Line(tree+t.Key.Agent, agentW), agentW)
+		id := common.Pad(sanitize.Line(model.ShortID(t.Key.ID), 8), 8)
+		state := common.Pad(sanitize.Line(model.ShortState(t.State), 14), 14)
+		age := common.Pad(common.Age(now, t.Since), 4)
+		rest := m.w - (agentW + 8 + 14 + 4 + 4) - 2
+		what := sanitize.Line(m.rowText(it), max(rest, 1))
 		if i == m.cursor {
-			row = th.RowSelected.Render("▸ " + ansi.Strip(head) + ansi.Strip(what))
+			out = append(out, p.selected.On("▸ "+name+" "+id+" "+state+" "+age+" "+what))
+			continue
 		}
-		out = append(out, row)
+		text := p.muted
+		if it.Actionable {
+			text = p.text
+		}
+		out = append(out, "  "+name+" "+id+" "+p.state(t.State).On(state)+" "+age+" "+text.On(what))
 	}
 	if len(m.items) > n {
 		out = append(out, th.Muted.Render(fmt.Sprintf("  %d–%d of %d", m.top+1, min(m.top+n, len(m.items)), len(m.items))))
 	}
 	return out
+}
+
+// rowPaints are the paints the queue's rows are drawn with: a row costs
+// string concatenation, not a lipgloss render per cell.
+type rowPaints struct {
+	muted, text, selected common.Paint
+	states                map[a2a.TaskState]common.Paint
+	th                    *theme.Theme
+}
+
+// paints are the inbox's row paints, made on first use.
+func (m *Inbox) paints() *rowPaints {
+	if m.rp == nil {
+		th := m.ctx.Theme
+		m.rp = &rowPaints{muted: common.NewPaint(th.Muted), text: common.NewPaint(th.Text),
+			selected: common.NewPaint(th.RowSelected), states: map[a2a.TaskState]common.Paint{}, th: th}
+	}
+	return m.rp
+}
+
+// state is the paint of a task state, as the theme styles it.
+func (p *rowPaints) state(s a2a.TaskState) common.Paint {
+	if c, ok := p.states[s]; ok {
+		return c
+	}
+	c := common.NewPaint(p.th.State(s))
+	p.states[s] = c
+	return c
 }
 
 // rowText is what a row says after its columns.
@@ -207,10 +240,10 @@ func (m *Inbox) rowText(it approvals.Item) string {
 	return s
 }
 
-// question draws the selected item: who asks, its chain, every part of
-// its status message, and the earlier decision on this prompt. At most
-// max lines.
-func (m *Inbox) question(maxLines int) []string {
+// questionLines draws the selected item (or the one a dialog is about):
+// who asks, its chain, every part of its status message, and the
+// earlier decision on this prompt.
+func (m *Inbox) questionLines() []string {
 	th := m.ctx.Theme
 	it := m.selected()
 	if m.mode != modeList {
@@ -258,14 +291,20 @@ func (m *Inbox) question(maxLines int) []string {
 	if leaf := m.find(it.Leaf.Key); leaf != nil && m.ctx.Writable(leaf.Key().Agent) && !m.ctx.ReadOnly && m.mode == modeList {
 		lines = append(lines, th.Muted.Render(actionHint(leaf)))
 	}
-	if len(lines) > maxLines {
-		where := " more lines (enter: detail)"
-		if m.mode != modeList { // enter belongs to the dialog
-			where = " more lines (the task's detail view has them)"
-		}
-		lines = append(lines[:max(maxLines-1, 1)], th.Muted.Render("… "+strconv.Itoa(len(lines)-maxLines+1)+where))
-	}
 	return lines
+}
+
+// cutQuestion is the question's lines cut to at most maxLines, the last
+// one saying how many more there are and where they are.
+func (m *Inbox) cutQuestion(lines []string, maxLines int) []string {
+	if len(lines) <= maxLines {
+		return lines
+	}
+	where := " more lines (enter: detail)"
+	if m.mode != modeList { // enter belongs to the dialog
+		where = " more lines (the task's detail view has them)"
+	}
+	return append(lines[:max(maxLines-1, 1):max(maxLines-1, 1)], m.ctx.Theme.Muted.Render("… "+strconv.Itoa(len(lines)-maxLines+1)+where))
 }
 
 func actionHint(it *approvals.Item) string {
