@@ -59,6 +59,8 @@ var goldenScreens = []struct {
 	{"confirm", false, []string{"j", "a", "+"}, "y: send"},
 	{"deny_reason", false, []string{"j", "d", "enter"}, "a deny needs a reason"},
 	{"journal", true, nil, "Journal"},
+	{"filter", false, []string{"/", "d", "e", "p", "enter"}, "· 3 shown"},
+	{"draft", false, []string{"j", "j", "r", "m", "a", "i", "n", "esc"}, "✎ draft"},
 }
 
 // TestGolden draws each screen at each size with a fixed clock and the
