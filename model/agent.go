@@ -1,5 +1,11 @@
 package model
 
+import (
+	"slices"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
 // applyGone marks a task the agent says it no longer knows. A task we
 // do not hold is not created just to be marked gone.
 func (f *Fleet) applyGone(ev *Event) {
@@ -52,4 +58,21 @@ func (f *Fleet) applyInfo(a *Agent, info AgentInfo) {
 func (a *Agent) stale() bool {
 	s := a.Health.State
 	return s == HealthBackoff || s == HealthUnreachable || s == HealthUnauthorized
+}
+
+// AgentStates returns the distinct states of the tasks the named agent
+// holds, in no order (a list's filter asks which agents hold a task in a
+// state). It costs the agent's tasks.
+func (f *Fleet) AgentStates(name string) []a2a.TaskState {
+	a := f.byName[name]
+	if a == nil {
+		return nil
+	}
+	var out []a2a.TaskState
+	for _, t := range a.held {
+		if !slices.Contains(out, t.State) {
+			out = append(out, t.State)
+		}
+	}
+	return out
 }

@@ -236,6 +236,7 @@ func (f *Fleet) touch(t *Task) {
 // indexes revisit t at the next query.
 func (f *Fleet) changed(t *Task) {
 	f.version++
+	t.Rev++
 	if !t.dirty {
 		t.dirty = true
 		f.dirty = append(f.dirty, t)

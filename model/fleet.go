@@ -56,6 +56,10 @@ type Task struct {
 	fp      uint64 // fingerprint of the last snapshot as received; 0 = unknown
 	agent   *Agent
 	mark    uint64 // the batch that last touched its class (apply.go)
+	// Rev moves each time the task's data changes (its snapshot, state,
+	// status or artifacts): a view that built something from the task
+	// compares it to know whether that is still current.
+	Rev uint64
 
 	// Cold: read by queries, set on creation, or rarely changed. Keep
 	// the Task within 320 bytes, a size class whose objects are 64-byte
@@ -70,7 +74,6 @@ type Task struct {
 	artBytes int    // artifact bytes held (estimate), against MaxArtifactBytes
 	indexed  bool   // the pane indexes hold it under ixClass, ixUpd, ixSince
 	ixClass  Class
-	artFull  bool // an artifact was cut: later append chunks are dropped
 	// Truncated is set when history or artifact content was cut to the
 	// Options caps; the detail view fetches the rest with GetTask.
 	Truncated bool

@@ -15,9 +15,13 @@
 // apply an answer) before the next message. Each screen has its KeyMap
 // (tasks, detail, agents, help), handles its own keys, and does its
 // network calls (GetTask, CancelTask, the raw capture) in tea.Cmds
-// through common.Backend: Update and View do no I/O. View renders only
-// when something changed (or once a second for ages), and a screen draws
-// only the rows that are visible.
+// through common.Backend: Update and View do no I/O. Every list (the
+// tasks panes, the inbox, the journal, the agents) has the same `/`
+// filter, common.Filter: while it is typed the screen captures every key,
+// and keys that arrived in one read with the `/` (or the `:` of the
+// command line) are typed into it. View renders only when something
+// changed (or once a second for ages), and a screen draws only the rows
+// that are visible.
 //
 // To add a screen: write a type that implements common.Component (and
 // InputCapturer, Titled, Footnoter, HelpNoter where they apply) with a

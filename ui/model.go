@@ -97,7 +97,7 @@ func New(o Options) *Model {
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
 			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}},
 		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell,
-		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != ""}, dirty: true,
+		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != "", log: o.Logger}, dirty: true,
 		width: 80, height: 24,
 	}
 	m.hm = newHelpModel(o.Theme)
@@ -110,7 +110,7 @@ func New(o Options) *Model {
 
 // newScreens builds every screen, ours and the ones Options supplies.
 func (m *Model) newScreens(o Options) {
-	act := func(k TaskKeys) taskActions { return newTaskActions(&m.ctx, k, o.QuietPeriod, m.clip) }
+	act := func(k TaskKeys) taskActions { return newTaskActions(&m.ctx, k, o.QuietPeriod) }
 	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort)
 	m.screens[viewDetail] = newDetail(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)
 	m.screens[viewAgents] = newAgents(&m.ctx, m.keys.AgentsView, m.clip)
@@ -145,7 +145,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onKey(msg)
 	case tea.MouseMsg:
 		return m, m.onMouse(msg, wasDirty)
-	case common.StatusMsg, common.OpenTaskMsg, common.ReplyToMsg, common.BackMsg, common.ApplyMsg:
+	case common.StatusMsg, common.OpenTaskMsg, common.ReplyToMsg, common.BackMsg, common.ApplyMsg, common.CopyMsg:
 		return m, m.request(msg)
 	}
 	return m, m.broadcast(msg)
@@ -177,6 +177,8 @@ func (m *Model) request(msg tea.Msg) tea.Cmd {
 	case common.ApplyMsg:
 		cmd, _ := m.apply(msg.Events)
 		return cmd
+	case common.CopyMsg:
+		return m.clip.copy(msg.Text, "")
 	}
 	return nil
 }

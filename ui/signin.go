@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aymanbagabas/go-osc52/v2"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -135,9 +134,9 @@ func (d *signInDialog) key(msg tea.KeyMsg) (tea.Cmd, bool) {
 		d.cancel()
 		return nil, true
 	case key.Matches(msg, d.keys.CopyCode) && d.code != nil:
-		return d.clip.copyText(d.code.UserCode, "the code"), false
+		return d.clip.copy(d.code.UserCode, "the code"), false
 	case key.Matches(msg, d.keys.CopyURL) && d.code != nil:
-		return d.clip.copyText(d.page(), "the page"), false
+		return d.clip.copy(d.page(), "the page"), false
 	}
 	return nil, false
 }
@@ -191,29 +190,6 @@ func (d *signInDialog) hint() string {
 func wrapWords(s string, w int) string {
 	return lipgloss.NewStyle().Width(max(w, 10)).Render(s)
 }
-
-// copyText writes text (our own: a code or a URL a provider gave, already
-// sanitized for display) to the clipboard with OSC 52, as copyID does.
-func (c *clipboard) copyText(text, what string) tea.Cmd {
-	out, tmux := c.out, c.tmux
-	text = sanitize.Line(text, 2048)
-	return func() tea.Msg {
-		seqs := []osc52.Sequence{osc52.New(text)}
-		if tmux {
-			seqs = append(seqs, osc52.New(text).Tmux())
-		}
-		for _, seq := range seqs {
-			if _, err := seq.WriteTo(out); err != nil {
-				return common.StatusMsg{Text: "copy failed: " + err.Error(), Err: true}
-			}
-		}
-		return common.StatusMsg{Text: "copied " + what + " (OSC 52; your terminal decides whether to accept it)"}
-	}
-}
-
-// Capturing implements common.InputCapturer: the sign-in dialog, when
-// open, takes every key.
-func (v *agentsScreen) Capturing() bool { return v.dialog != nil }
 
 // signIn opens the sign-in dialog for the selected agent, or says why not.
 func (v *agentsScreen) signIn() tea.Cmd {

@@ -64,7 +64,7 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 	for _, a := range cfg.Agents {
 		fleet.AddAgent(a.Name, a.URL)
 	}
-	views := inbox.Options{Sort: model.SortAge}
+	views := inbox.Options{Sort: model.SortAge, JournalNote: s.journalNote}
 	m := ui.New(ui.Options{
 		Fleet:    fleet,
 		Events:   mgr.Events(),

@@ -57,6 +57,7 @@ func runDemo(ctx context.Context, args []string, st Streams) int {
 	}
 	defer os.RemoveAll(dir)
 	cfg.JournalPath = filepath.Join(dir, "journal.jsonl")
+	s.journalNote = "temporary: the demo's own journal, deleted when the demo exits (" + cfg.JournalPath + ")"
 	for _, a := range fleet.Agents() {
 		cfg.Agents = append(cfg.Agents, config.Agent{Name: a.Name, URL: a.URL})
 	}

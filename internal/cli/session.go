@@ -20,6 +20,9 @@ type session struct {
 	cfg      *config.Config
 	log      *slog.Logger
 	closeLog func()
+	// journalNote is what the dashboard's journal view says of the
+	// journal (the demo's is a temporary file); "" says nothing.
+	journalNote string
 }
 
 // open opens the log file cfg names (see openLog) for the command's run;

@@ -59,3 +59,9 @@ type StatusMsg struct {
 // returned), as it applies a batch from the watchers: every screen then
 // gets the FleetChangedMsg.
 type ApplyMsg struct{ Events []model.Event }
+
+// CopyMsg asks the root to put Text (a task id) on the terminal's
+// clipboard with OSC 52; the root says in the footer what it did. Every
+// screen's copy key sends it: the same key everywhere, never a
+// confirmation's yes.
+type CopyMsg struct{ Text string }

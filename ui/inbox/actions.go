@@ -21,7 +21,12 @@ import (
 // is shown; the task of an open editor or confirmation closes it (the
 // draft is noted in the journal, nothing was sent).
 func (m *Inbox) refresh() []tea.Cmd {
-	m.items = m.svc.Queue(m.ctx.Fleet, m.sort)
+	m.all = m.svc.Queue(m.ctx.Fleet, m.sort)
+	m.byKey = make(map[model.TaskKey]int, len(m.all))
+	for i := range m.all {
+		m.byKey[m.all[i].Key()] = i
+	}
+	m.items = m.filtered(m.all)
 	m.agentW = 8
 	for _, it := range m.items { // here, not in View: a View costs the visible rows only
 		m.agentW = max(m.agentW, min(len(it.Task.Key.Agent)+2*it.Depth, 24))
@@ -31,14 +36,15 @@ func (m *Inbox) refresh() []tea.Cmd {
 	var cmds []tea.Cmd
 	followUp := m.conf != nil && m.conf.d.Kind == approvals.KindFollowUp
 	dropped := false
-	if m.mode != modeList && !followUp && m.index(m.target) < 0 {
+	if m.mode != modeList && !followUp && m.find(m.target) == nil {
 		cmds = append(cmds, m.dropTarget())
 		dropped = true
 	}
+	cmds = append(cmds, m.dropLeftDrafts()...)
 	if i := m.index(m.sel); i >= 0 {
 		m.cursor = i
 	} else if m.sel != (model.TaskKey{}) {
-		if !dropped && m.sel != m.sentKey && m.shown {
+		if !dropped && m.sel != m.sentKey && m.sel != m.sentVia && m.shown {
 			m.ctx.Say(fmt.Sprintf("%s left the inbox (now %s)", keyName(m.sel), m.stateOf(m.sel)))
 		}
 		m.cursor = min(m.cursor, len(m.items)-1)
@@ -52,11 +58,34 @@ func (m *Inbox) refresh() []tea.Cmd {
 	return cmds
 }
 
+// filtered is the queue the filter shows: a chain whole when one of its
+// tasks matches, so that the task that takes the answer is there.
+func (m *Inbox) filtered(all []approvals.Item) []approvals.Item {
+	if !m.filter.Active() {
+		return all
+	}
+	q := m.filter.Query()
+	shown := map[*model.Task]bool{}
+	for _, it := range all {
+		if q.Match(it.Task) {
+			shown[it.Leaf] = true
+		}
+	}
+	out := make([]approvals.Item, 0, len(shown))
+	for _, it := range all {
+		if shown[it.Leaf] {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 // dropTarget closes the dialog of a task that left the inbox and notes
 // the dropped draft in the journal.
 func (m *Inbox) dropTarget() tea.Cmd {
 	k, st := m.target, m.stateOf(m.target)
 	hadDraft := m.mode == modeConfirm || m.mode == modeReason || m.ed.dirty()
+	delete(m.drafts, k)
 	m.closeDialog()
 	if !hadDraft {
 		m.ctx.Say(fmt.Sprintf("%s left the inbox (now %s); nothing was sent", keyName(k), st))
@@ -71,8 +100,26 @@ func (m *Inbox) dropTarget() tea.Cmd {
 	}
 }
 
+// dropLeftDrafts drops the kept drafts of tasks that left the inbox,
+// says so, and notes in the journal that nothing was sent.
+func (m *Inbox) dropLeftDrafts() []tea.Cmd {
+	var cmds []tea.Cmd
+	for k, d := range m.drafts {
+		if m.find(k) != nil || k == m.target {
+			continue
+		}
+		delete(m.drafts, k)
+		m.ctx.Warn(fmt.Sprintf("%s left the inbox (now %s): its kept draft is dropped, nothing was sent", keyName(k), m.stateOf(k)))
+		svc, from, to := m.svc, d.from, model.NormalizeState(m.taskState(k))
+		cmds = append(cmds, func() tea.Msg {
+			return NotedMsg{Err: svc.NoteLeft(k.Agent, k.ID, from, to, "left the inbox with a kept draft; the draft was dropped, nothing was sent")}
+		})
+	}
+	return cmds
+}
+
 func (m *Inbox) closeDialog() {
-	m.mode, m.conf, m.rerr, m.target, m.tstate = modeList, nil, "", model.TaskKey{}, ""
+	m.mode, m.conf, m.rerr, m.target, m.tstate, m.via = modeList, nil, "", model.TaskKey{}, "", model.TaskKey{}
 	m.ed = editor{}
 }
 
@@ -86,6 +133,15 @@ func (m *Inbox) index(k model.TaskKey) int {
 		}
 	}
 	return -1
+}
+
+// find is the queue's item of task k, shown or not, or nil: a dialog
+// stays on its task whatever the filter shows.
+func (m *Inbox) find(k model.TaskKey) *approvals.Item {
+	if i, ok := m.byKey[k]; ok {
+		return &m.all[i]
+	}
+	return nil
 }
 
 func (m *Inbox) taskState(k model.TaskKey) a2a.TaskState {
@@ -118,6 +174,12 @@ func (m *Inbox) key(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
+	if handled, changed, cmd := m.filter.Key(msg); handled {
+		if changed {
+			m.refresh()
+		}
+		return cmd
+	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Up):
@@ -138,6 +200,10 @@ func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Open):
 		if it := m.selected(); it != nil {
 			m.ctx.Out.Send(common.OpenTaskMsg{Key: it.Key()})
+		}
+	case key.Matches(msg, k.Copy):
+		if it := m.selected(); it != nil {
+			m.ctx.Out.Send(common.CopyMsg{Text: string(it.Key().ID)})
 		}
 	case key.Matches(msg, k.Reply):
 		return m.openEditor()
@@ -169,21 +235,29 @@ func nextSort(s model.SortBy) model.SortBy {
 	return model.SortAge
 }
 
-// actionable returns the selected item if it can be answered, or says
-// why not.
+// actionable returns the item an answer from the selected row goes to,
+// or says why there is none: the selected item, or for a chain's root or
+// middle the task at the end of its chain, the one that asks (m.via then
+// names the row the answer was started from, so every step says so).
 func (m *Inbox) actionable() *approvals.Item {
 	it := m.selected()
+	m.via = model.TaskKey{}
 	switch {
 	case m.ctx.ReadOnly:
 		m.ctx.Warn(approvals.ErrReadOnly.Error())
 		return nil
 	case it == nil:
 		return nil
-	case !m.ctx.Writable(it.Key().Agent):
-		m.ctx.Warn(m.ctx.ReadOnlyWords(it.Key().Agent))
-		return nil
 	case !it.Actionable:
-		m.ctx.Warn(fmt.Sprintf("%s waits on %s: answer that one", keyName(it.Key()), keyName(it.Leaf.Key)))
+		leaf := m.find(it.Leaf.Key)
+		if leaf == nil {
+			m.ctx.Warn(fmt.Sprintf("%s waits on %s, which is not in the inbox now", keyName(it.Key()), keyName(it.Leaf.Key)))
+			return nil
+		}
+		m.via, it = it.Key(), leaf
+	}
+	if !m.ctx.Writable(it.Key().Agent) {
+		m.ctx.Warn(m.ctx.ReadOnlyWords(it.Key().Agent))
 		return nil
 	}
 	return it
@@ -195,7 +269,10 @@ func (m *Inbox) openEditor() tea.Cmd {
 		return nil
 	}
 	m.mode, m.target, m.tstate, m.ed = modeEditor, it.Key(), it.Task.State, newEditor()
-	m.ed.setSize(m.w, m.editorHeight())
+	m.ed.setWidth(m.w)
+	if d, ok := m.drafts[it.Key()]; ok {
+		m.ed.restore(d)
+	}
 	return nil
 }
 
@@ -247,7 +324,7 @@ func (m *Inbox) prepare(it approvals.Item, in approvals.Input, from mode) tea.Cm
 	}
 	var wake tea.Cmd
 	m.conf, wake = newConfirm(m.svc, m.keys, d, it.Key(), it.Prior, m.ctx.Now())
-	m.conf.from = from
+	m.conf.from, m.conf.ask, m.conf.via = from, it.Question(), m.via
 	m.mode, m.target, m.tstate = modeConfirm, it.Key(), it.Task.State
 	return wake
 }
@@ -255,19 +332,31 @@ func (m *Inbox) prepare(it approvals.Item, in approvals.Input, from mode) tea.Cm
 func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
-	case key.Matches(msg, k.Back):
+	case key.Matches(msg, k.Keep):
+		tk := m.target
+		if m.ed.dirty() {
+			m.drafts[tk] = m.ed.draft(m.tstate)
+			m.ctx.Say("draft kept for " + keyName(tk) + ": r opens it again, ctrl+x in the editor discards it; nothing was sent")
+		} else {
+			delete(m.drafts, tk)
+			m.ctx.Say("reply closed; nothing was sent")
+		}
 		m.closeDialog()
-		m.ctx.Say("reply abandoned; nothing was sent")
+		return nil
+	case key.Matches(msg, k.Discard):
+		delete(m.drafts, m.target)
+		m.ctx.Say("draft discarded for " + keyName(m.target) + "; nothing was sent")
+		m.closeDialog()
 		return nil
 	case key.Matches(msg, k.Switch):
 		m.ed.toggle()
 		return nil
 	case key.Matches(msg, k.Send):
-		i := m.index(m.target)
-		if i < 0 {
+		it := m.find(m.target)
+		if it == nil {
 			return nil
 		}
-		return m.prepare(m.items[i], approvals.Input{Kind: approvals.KindReply, Text: m.ed.text.Value(), JSON: m.ed.data.Value()}, modeEditor)
+		return m.prepare(*it, approvals.Input{Kind: approvals.KindReply, Text: m.ed.text.Value(), JSON: m.ed.data.Value()}, modeEditor)
 	}
 	return m.ed.update(msg)
 }
@@ -278,11 +367,11 @@ func (m *Inbox) reasonKey(msg tea.KeyMsg) tea.Cmd {
 		m.closeDialog()
 		return nil
 	case key.Matches(msg, m.keys.Continue):
-		i := m.index(m.target)
-		if i < 0 {
+		it := m.find(m.target)
+		if it == nil {
 			return nil
 		}
-		return m.prepare(m.items[i], approvals.Input{Kind: approvals.KindDeny, Reason: m.reason.Value()}, modeReason)
+		return m.prepare(*it, approvals.Input{Kind: approvals.KindDeny, Reason: m.reason.Value()}, modeReason)
 	}
 	var cmd tea.Cmd
 	m.reason, cmd = m.reason.Update(msg)
@@ -303,6 +392,10 @@ func (m *Inbox) confirmKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	case common.Yes:
 		d, k := c.d, c.key
+		m.sentVia = c.via // its root leaving with it is the expected effect too
+		if d.Kind == approvals.KindReply {
+			delete(m.drafts, k) // sent: the journal has it now
+		}
 		m.closeDialog()
 		m.ctx.Say(fmt.Sprintf("sending %s to %s…", d.Kind, keyName(k)))
 		return sendCmd(m.svc, k, d, fromInbox)

@@ -1,10 +1,13 @@
 // Package inbox draws the approvals inbox and the decision journal as
 // ui/common Components: the queue of interrupted tasks with their chains
-// drawn as trees, the whole question of the selected task, the reply
-// editor (text, JSON data, or both), approve and deny with a
-// confirmation that arms only after a quiet period (common.Confirm), and
-// the journal with each human decision and the agent's state changes as
-// separate facts.
+// drawn as trees (an answer on any task of a chain goes to the task at
+// its end), the whole question of the selected task, the reply editor
+// (text, JSON data, or both; a draft is kept per task until it is sent
+// or discarded), approve and deny with a confirmation that names the
+// task, shows its question above what it sends and arms only after a
+// quiet period (common.Confirm), and the journal with each human
+// decision and the agent's state changes as separate facts. Both filter
+// with common.Filter and keep their selection on its task or entry.
 //
 // NewInbox and NewJournal build the components; InboxFactory and
 // JournalFactory the factories ui.Options.Inbox and ui.Options.Journal
