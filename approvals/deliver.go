@@ -26,7 +26,7 @@ import (
 func (s *Service) Send(ctx context.Context, d *Decision) Outcome {
 	out := Outcome{MessageID: d.MessageID, Agent: d.Agent, TaskID: d.TaskID, Kind: d.Kind}
 	if s.o.ReadOnly {
-		return s.refuse(out, ProblemReadOnly, ErrReadOnly)
+		return s.refuse(out, ProblemJournal, ErrJournalReadOnly)
 	}
 	if s.o.Sender == nil {
 		return s.refuse(out, ProblemRejected, errNoSender)

@@ -160,7 +160,7 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.w == nil {
-		return ErrReadOnly
+		return ErrJournalReadOnly
 	}
 	unlock, err := s.lock(true)
 	if err != nil {

@@ -50,7 +50,7 @@ type Decision struct {
 // messageId. Nothing is sent or journaled yet.
 func (s *Service) Prepare(it Item, in Input) (*Decision, error) {
 	if s.o.ReadOnly {
-		return nil, ErrReadOnly
+		return nil, ErrJournalReadOnly
 	}
 	t := it.Task
 	if t == nil || t.Snapshot == nil {
@@ -110,7 +110,7 @@ func (s *Service) Prepare(it Item, in Input) (*Decision, error) {
 // ended task in referenceTaskIds, with the same parts and a new messageId.
 func (s *Service) PrepareFollowUp(messageID string) (*Decision, error) {
 	if s.o.ReadOnly {
-		return nil, ErrReadOnly
+		return nil, ErrJournalReadOnly
 	}
 	e, ok := s.Entry(messageID)
 	if !ok {
@@ -134,7 +134,7 @@ func (s *Service) PrepareFollowUp(messageID string) (*Decision, error) {
 // repeat). Call it only after the operator has confirmed again.
 func (s *Service) Retry(messageID string) (*Decision, error) {
 	if s.o.ReadOnly {
-		return nil, ErrReadOnly
+		return nil, ErrJournalReadOnly
 	}
 	e, ok := s.Entry(messageID)
 	if !ok {

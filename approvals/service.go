@@ -31,7 +31,12 @@ type Options struct {
 	// QuietPeriod is how long a confirmation waits with no keypress before
 	// it can be confirmed (see Arming). 0 = DefaultQuietPeriod.
 	QuietPeriod time.Duration
-	// ReadOnly refuses every write: nothing is sent, nothing is journaled.
+	// ReadOnly opens the journal for reading only (a2atop journal check, a
+	// --read-only dashboard: a viewer records nothing): nothing is
+	// recorded, so nothing is decided or sent (every such call fails with
+	// ErrJournalReadOnly). It is not the refusal to send to a read-only
+	// agent: that is the a2aclient Manager's alone, and the screens only
+	// hide the keys that would ask it.
 	ReadOnly bool
 	// SendTimeout bounds each Reply and GetTask call. 0 = 30s.
 	SendTimeout time.Duration
@@ -153,7 +158,7 @@ func (o Options) withDefaults() Options {
 // Close closes the journal file.
 func (s *Service) Close() error { return s.st.close() }
 
-// ReadOnly reports whether the service refuses every write.
+// ReadOnly reports whether the journal was opened for reading only.
 func (s *Service) ReadOnly() bool { return s.o.ReadOnly }
 
 // QuietPeriod is the quiet period confirmations use (see Arming).
@@ -258,7 +263,7 @@ func (s *Service) track(e *Entry, r record) {
 // returns no records to write nothing.
 func (s *Service) appendChecked(check func() ([]record, error)) error {
 	if s.o.ReadOnly {
-		return ErrReadOnly
+		return ErrJournalReadOnly
 	}
 	return s.st.update(s.foldFrom, func() ([]record, error) {
 		s.mu.Lock()

@@ -49,7 +49,7 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 	}
 	svc, err := approvals.Open(approvals.Options{
 		JournalPath: cfg.JournalPath,
-		Sender:      newSender(cfg, mgr),
+		Sender:      mgr,
 		Approver:    cfg.Approver,
 		Agents:      journalAgents(cfg),
 		Templates:   cfg.Templates(),

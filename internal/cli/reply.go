@@ -90,8 +90,9 @@ func runReply(ctx context.Context, args []string, st Streams) int {
 		return o.failf(exitUsage, "%s", noSuchAgent(cfg, agentArg, "reply http://host:port TASK ..."))
 	}
 	if cfg.ReadOnly || agent.ReadOnly {
-		fmt.Fprintf(st.Err, "a2atop reply: %v\n", approvals.ErrReadOnly)
-		return exitUsage
+		// The command's way of hiding a key: nothing is journaled for an
+		// agent nothing may be sent to (the Manager would refuse the send).
+		return o.failf(exitUsage, "agent %q is read-only (--read-only, or read_only = true in the config): reply sends nothing to it", agent.Name)
 	}
 	s := o.open(cfg)
 	defer s.Close()

@@ -244,7 +244,7 @@ func (m *Inbox) actionable() *approvals.Item {
 	m.via = model.TaskKey{}
 	switch {
 	case m.ctx.ReadOnly:
-		m.ctx.Warn(approvals.ErrReadOnly.Error())
+		m.ctx.Warn(m.ctx.ReadOnlyWords(""))
 		return nil
 	case it == nil:
 		return nil
