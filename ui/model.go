@@ -78,6 +78,13 @@ type Model struct {
 	hm      help.Model  // draws the footer's keys
 	status  statusLine
 
+	// The approvals journal the root follows (see journal_follow.go);
+	// nil when the dashboard has none.
+	svc                     *approvals.Service
+	refreshing              bool // a Refresh is under way
+	observing, observeAgain bool // an Observe is under way; a batch came meanwhile
+	refreshErr, observeErr  string
+
 	dirty   bool   // something changed since the last View
 	cache   string // the last View
 	renders int    // how many times View rendered (BenchmarkBurst)
@@ -96,7 +103,7 @@ func New(o Options) *Model {
 	m := &Model{
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
 			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}},
-		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell,
+		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell, svc: o.Approvals,
 		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != "", log: o.Logger}, dirty: true,
 		width: 80, height: 24,
 	}
@@ -141,6 +148,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.applyEvents(msg, wasDirty)
 	case tickMsg:
 		return m, m.onTick()
+	case common.JournalRefreshedMsg:
+		return m, m.onJournalRefreshed(msg)
+	case journalObservedMsg:
+		return m, m.onJournalObserved(msg)
 	case tea.KeyMsg:
 		return m, m.onKey(msg)
 	case tea.MouseMsg:

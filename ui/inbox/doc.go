@@ -13,8 +13,9 @@
 // JournalFactory the factories ui.Options.Inbox and ui.Options.Journal
 // take. The root shows them on `2` and `4` (and :inbox, :journal), hands
 // the inbox common.ReplyToMsg when `r` is pressed on a task elsewhere,
-// and sends both every FleetChangedMsg, TickMsg and the answers to their
-// Cmds. They ask the root for the detail view (enter), to go back (esc,
+// and sends both every FleetChangedMsg, TickMsg, JournalRefreshedMsg
+// (what other processes appended to the journal: both rebuild on it) and
+// the answers to their Cmds. They ask the root for the detail view (enter), to go back (esc,
 // q) and to show a notice through Context.Out; the one that asked for a
 // send or a reconcile says what it achieved.
 //

@@ -1,0 +1,253 @@
+package ui_test
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"a2atop/a2aclient"
+	"a2atop/approvals"
+	"a2atop/demo"
+	"a2atop/model"
+	"a2atop/ui"
+	"a2atop/ui/inbox"
+	"a2atop/ui/internal/uitest"
+	"a2atop/ui/theme"
+)
+
+// This file runs the dashboard as internal/cli wires it (the root
+// following the journal, the real inbox and journal view) on the real
+// demo agents, and a second approvals.Service on the same journal file
+// for another process (`a2atop reply`, another dashboard).
+
+// liveQuiet is the confirmations' quiet period in these tests.
+const liveQuiet = 100 * time.Millisecond
+
+// live is a running dashboard and the other process beside it.
+type live struct {
+	t       *testing.T
+	df      *demo.Fleet
+	journal string
+	cfg     []approvals.Agent
+	tm      *teatest.TestModel
+	other   *approvals.Service
+	otherTo *a2aclient.Manager // the other process's connection to the agents
+}
+
+// watchStreams makes the dashboard hear every change as it happens;
+// without it the dashboard sweeps once a minute, so that what it shows
+// of a task stays put while another process answers it.
+type liveOptions struct{ watchStreams bool }
+
+// startLive starts the demo agents without the planner client and the
+// other process's Service; the dashboard starts with dashboard().
+func startLive(t *testing.T) *live {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts the demo fleet")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	df, err := demo.Start(ctx, demo.Options{NoPlanner: true, Timings: demo.Timings{Step: 100 * time.Millisecond}})
+	if err != nil {
+		t.Fatalf("demo.Start: %v", err)
+	}
+	t.Cleanup(func() { df.Close() })
+	lv := &live{t: t, df: df, journal: filepath.Join(t.TempDir(), "journal.jsonl")}
+	var agents []a2aclient.AgentOptions
+	for _, a := range df.Agents() {
+		lv.cfg = append(lv.cfg, approvals.Agent{Name: a.Name, URL: a.URL})
+		agents = append(agents, a2aclient.AgentOptions{Name: a.Name, URL: a.URL})
+	}
+	lv.otherTo = a2aclient.New(agents, a2aclient.Options{})
+	lv.other = lv.open(t, lv.otherTo, "ops@other")
+	return lv
+}
+
+// open opens the journal as a process of approver by does.
+func (lv *live) open(t *testing.T, snd approvals.Sender, by string) *approvals.Service {
+	t.Helper()
+	svc, err := approvals.Open(approvals.Options{JournalPath: lv.journal, Sender: snd, Approver: by, Agents: lv.cfg,
+		QuietPeriod: liveQuiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	return svc
+}
+
+// dashboard starts the dashboard on the deployer and the code-reviewer.
+func (lv *live) dashboard(o liveOptions) *approvals.Service {
+	t := lv.t
+	ctx, cancel := context.WithCancel(context.Background())
+	var agents []a2aclient.AgentOptions
+	fleet := model.NewFleet(model.Options{})
+	for _, a := range lv.df.Agents() {
+		if a.Name != demo.Deployer && a.Name != demo.CodeReviewer {
+			continue
+		}
+		fleet.AddAgent(a.Name, a.URL)
+		ao := a2aclient.AgentOptions{Name: a.Name, URL: a.URL, SweepInterval: time.Minute, FullResync: time.Hour}
+		if o.watchStreams {
+			ao.Subscribe, ao.SweepInterval = true, 100*time.Millisecond
+		}
+		agents = append(agents, ao)
+	}
+	mgr := a2aclient.New(agents, a2aclient.Options{})
+	done := make(chan struct{})
+	go func() { mgr.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	svc := lv.open(t, mgr, "ops@dash")
+	views := inbox.Options{Sort: model.SortAge}
+	m := ui.New(ui.Options{Fleet: fleet, Events: mgr.Events(), Backend: mgr, Approvals: svc,
+		Inbox: inbox.InboxFactory(svc, views), Journal: inbox.JournalFactory(svc, views),
+		Theme: theme.New(theme.Options{Mode: theme.ModeDark}), QuietPeriod: liveQuiet})
+	lv.tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 45))
+	t.Cleanup(func() { _ = lv.tm.Quit() })
+	return svc
+}
+
+// press sends keys to the dashboard.
+func (lv *live) press(keys ...string) {
+	for _, k := range keys {
+		lv.tm.Send(uitest.Key(k))
+	}
+}
+
+// see waits until the dashboard has drawn every one of want since the
+// last see (the terminal is written line by line, only the lines that
+// changed), and fails the test with what it drew when it does not.
+func (lv *live) see(what string, want ...string) {
+	lv.t.Helper()
+	teatest.WaitFor(lv.t, lv.tm.Output(), func(b []byte) bool {
+		for _, w := range want {
+			if !bytes.Contains(b, []byte(w)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	lv.t.Logf("%s: saw %q", what, want)
+}
+
+// deploy starts a staging deploy on the deployer, as the other process,
+// and returns it once it asks for approval.
+func (lv *live) deploy(commit string) *a2a.Task {
+	t := lv.t
+	t.Helper()
+	ctx := context.Background()
+	task, err := lv.otherTo.Reply(ctx, demo.Deployer, a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("deploy "+commit+" to staging")))
+	if err != nil || task == nil {
+		t.Fatalf("starting a deploy: %v", err)
+	}
+	return lv.await(task.ID, a2a.TaskStateAuthRequired)
+}
+
+// await polls the deployer until the task is in state.
+func (lv *live) await(id a2a.TaskID, state a2a.TaskState) *a2a.Task {
+	lv.t.Helper()
+	for range 500 {
+		task, err := lv.otherTo.Get(context.Background(), demo.Deployer, id, 0, false)
+		if err == nil && task.Status.State == state {
+			return task
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	lv.t.Fatalf("deployer task %s never reached %s", id, state)
+	return nil
+}
+
+// decideElsewhere approves the task as the other process does (`a2atop
+// reply deployer ID --approve`): a decision journaled, then sent.
+func (lv *live) decideElsewhere(task *a2a.Task) approvals.Outcome {
+	lv.t.Helper()
+	st := model.NormalizeState(task.Status.State)
+	mt := &model.Task{Key: model.TaskKey{Agent: demo.Deployer, ID: task.ID}, Snapshot: task, State: st, Class: model.ClassOf(st)}
+	d, err := lv.other.Prepare(lv.other.ItemFor(mt), approvals.Input{Kind: approvals.KindApprove})
+	if err != nil {
+		lv.t.Fatal(err)
+	}
+	out := lv.other.Send(context.Background(), d)
+	if out.Result != approvals.ResultAccepted {
+		lv.t.Fatalf("the other process's approve: %s %v", out.Result, out.Err)
+	}
+	return out
+}
+
+// decisionsOn counts the decisions the journal file holds on a task, as
+// a process that opens it now reads them.
+func (lv *live) decisionsOn(id a2a.TaskID) int {
+	svc, err := approvals.Open(approvals.Options{JournalPath: lv.journal, Agents: lv.cfg, ReadOnly: true})
+	if err != nil {
+		lv.t.Fatal(err)
+	}
+	defer svc.Close()
+	n := 0
+	for _, e := range svc.Journal() {
+		if !e.Observed() && e.TaskID == id {
+			n++
+		}
+	}
+	return n
+}
+
+// TestADecisionMadeElsewhereShowsInTheJournalView: the dashboard runs;
+// another process approves two deploys it shows, one after the other.
+// The journal view (4) has each decision within a tick or two, with who
+// made it, without a restart. It used to show them only after a restart:
+// nothing read what other processes appended (the start-up reconcile on
+// the first tick reads the file once, so the first decision may show
+// through it; the second cannot).
+func TestADecisionMadeElsewhereShowsInTheJournalView(t *testing.T) {
+	lv := startLive(t)
+	first, second := lv.deploy("9f3c2e1"), lv.deploy("0ddba11")
+	lv.dashboard(liveOptions{})
+	lv.press("4")
+	lv.see("the journal view", "Journal", "No decisions yet")
+	for _, task := range []*a2a.Task{first, second} {
+		lv.decideElsewhere(task)
+		lv.see("the decision made elsewhere", "approve   deployer · "+model.ShortID(task.ID)+"  by ops@other")
+	}
+}
+
+// TestAJournalLineKeepsTheTaskLaterStates: a deploy approved from the
+// dashboard goes on working, then completes; its journal line says so.
+// It used to stay at "auth-required → working": only the state a task
+// left the inbox for was recorded.
+func TestAJournalLineKeepsTheTaskLaterStates(t *testing.T) {
+	lv := startLive(t)
+	task := lv.deploy("7e1d2c3")
+	lv.dashboard(liveOptions{watchStreams: true})
+	lv.press("2")
+	lv.see("the inbox", "approve deploy of 7e1d2c3 to staging?")
+	lv.press("a")
+	lv.see("the confirmation", "Approve this request?", "y: send")
+	lv.press("y")
+	lv.see("the approve", "the agent took the message")
+	lv.await(task.ID, a2a.TaskStateCompleted)
+	lv.press("4")
+	lv.see("the journal line", "→ completed (fleet")
+	if n := lv.decisionsOn(task.ID); n != 1 {
+		t.Fatalf("the journal holds %d decisions on the task, want 1", n)
+	}
+	if _, err := lv.other.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	var states []string
+	for _, e := range lv.other.Journal() {
+		if e.TaskID == task.ID {
+			for _, c := range e.States {
+				states = append(states, model.ShortState(c.To))
+			}
+		}
+	}
+	if len(states) == 0 || states[len(states)-1] != "completed" || strings.Count(strings.Join(states, " "), "completed") != 1 {
+		t.Fatalf("the task's states in the journal: %v; want them to end with one completed", states)
+	}
+}
