@@ -139,43 +139,58 @@ func (lv *live) see(what string, want ...string) {
 // deploy starts a staging deploy on the deployer, as the other process,
 // and returns it once it asks for approval.
 func (lv *live) deploy(commit string) *a2a.Task {
-	t := lv.t
-	t.Helper()
-	ctx := context.Background()
-	task, err := lv.otherTo.Reply(ctx, demo.Deployer, a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("deploy "+commit+" to staging")))
+	return lv.start(demo.Deployer, "deploy "+commit+" to staging", a2a.TaskStateAuthRequired)
+}
+
+// start sends text to agent as a new task, as the other process, and
+// returns the task once it is in state.
+func (lv *live) start(agent, text string, state a2a.TaskState) *a2a.Task {
+	lv.t.Helper()
+	task, err := lv.otherTo.Reply(context.Background(), agent, a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(text)))
 	if err != nil || task == nil {
-		t.Fatalf("starting a deploy: %v", err)
+		lv.t.Fatalf("starting a task on %s: %v", agent, err)
 	}
-	return lv.await(task.ID, a2a.TaskStateAuthRequired)
+	return lv.awaitOn(agent, task.ID, state)
 }
 
 // await polls the deployer until the task is in state.
 func (lv *live) await(id a2a.TaskID, state a2a.TaskState) *a2a.Task {
 	lv.t.Helper()
+	return lv.awaitOn(demo.Deployer, id, state)
+}
+
+func (lv *live) awaitOn(agent string, id a2a.TaskID, state a2a.TaskState) *a2a.Task {
+	lv.t.Helper()
 	for range 500 {
-		task, err := lv.otherTo.Get(context.Background(), demo.Deployer, id, 0, false)
+		task, err := lv.otherTo.Get(context.Background(), agent, id, 0, false)
 		if err == nil && task.Status.State == state {
 			return task
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	lv.t.Fatalf("deployer task %s never reached %s", id, state)
+	lv.t.Fatalf("%s task %s never reached %s", agent, id, state)
 	return nil
 }
 
-// decideElsewhere approves the task as the other process does (`a2atop
+// decideElsewhere approves the deploy as the other process does (`a2atop
 // reply deployer ID --approve`): a decision journaled, then sent.
 func (lv *live) decideElsewhere(task *a2a.Task) approvals.Outcome {
 	lv.t.Helper()
+	return lv.answerElsewhere(demo.Deployer, task, approvals.Input{Kind: approvals.KindApprove})
+}
+
+// answerElsewhere sends in to the agent's task as the other process.
+func (lv *live) answerElsewhere(agent string, task *a2a.Task, in approvals.Input) approvals.Outcome {
+	lv.t.Helper()
 	st := model.NormalizeState(task.Status.State)
-	mt := &model.Task{Key: model.TaskKey{Agent: demo.Deployer, ID: task.ID}, Snapshot: task, State: st, Class: model.ClassOf(st)}
-	d, err := lv.other.Prepare(lv.other.ItemFor(mt), approvals.Input{Kind: approvals.KindApprove})
+	mt := &model.Task{Key: model.TaskKey{Agent: agent, ID: task.ID}, Snapshot: task, State: st, Class: model.ClassOf(st)}
+	d, err := lv.other.Prepare(lv.other.ItemFor(mt), in)
 	if err != nil {
 		lv.t.Fatal(err)
 	}
 	out := lv.other.Send(context.Background(), d)
 	if out.Result != approvals.ResultAccepted {
-		lv.t.Fatalf("the other process's approve: %s %v", out.Result, out.Err)
+		lv.t.Fatalf("the other process's %s: %s %v", in.Kind, out.Result, out.Err)
 	}
 	return out
 }
@@ -249,5 +264,76 @@ func TestAJournalLineKeepsTheTaskLaterStates(t *testing.T) {
 	}
 	if len(states) == 0 || states[len(states)-1] != "completed" || strings.Count(strings.Join(states, " "), "completed") != 1 {
 		t.Fatalf("the task's states in the journal: %v; want them to end with one completed", states)
+	}
+}
+
+// TestAnOpenConfirmationSaysItWasAnsweredElsewhere: the dashboard's
+// confirmation of an approve is open when another process approves the
+// same prompt. The confirmation says who answered at once, y sends
+// nothing and the footer says why; the inbox row says it too. It used to
+// say nothing: y went to the service, which refused.
+func TestAnOpenConfirmationSaysItWasAnsweredElsewhere(t *testing.T) {
+	lv := startLive(t)
+	task := lv.deploy("9f3c2e1")
+	lv.dashboard(liveOptions{}) // hears of the task again in a minute: it stays in the inbox
+	lv.press("2")
+	lv.see("the inbox", "approve deploy of 9f3c2e1 to staging?")
+	lv.press("a")
+	lv.see("the confirmation", "Approve this request?", "y: send")
+	lv.decideElsewhere(task)
+	lv.see("the confirmation answered elsewhere", "answered elsewhere by ops@other at", "nothing is sent from here")
+	lv.press("y")
+	lv.see("y refused", "not sent: answered elsewhere by ops@other")
+	lv.press("n")
+	lv.see("the row", "[answered elsewhere by ops@other at")
+	if n := lv.decisionsOn(task.ID); n != 1 {
+		t.Fatalf("the journal holds %d decisions on the task, want the other process's alone", n)
+	}
+}
+
+// TestAReplyBeingWrittenSaysItWasAnsweredElsewhere: a reply is being
+// typed in the dashboard when another process answers the question. The
+// editor says who answered, keeps the text and sends nothing; once the
+// task goes on and leaves the inbox, the footer says who answered instead
+// of a bare "left the inbox". It used to drop the draft with no word of
+// the other answer.
+func TestAReplyBeingWrittenSaysItWasAnsweredElsewhere(t *testing.T) {
+	lv := startLive(t)
+	task := lv.start(demo.CodeReviewer, "review PR #42", a2a.TaskStateInputRequired)
+	lv.dashboard(liveOptions{watchStreams: true})
+	lv.press("2")
+	lv.see("the inbox", demo.BranchQuestion)
+	lv.press("r", "r", "e", "l", "e", "a", "s", "e")
+	lv.see("the draft", "release")
+	lv.answerElsewhere(demo.CodeReviewer, task, approvals.Input{Kind: approvals.KindReply, Text: "main"})
+	lv.see("the answer elsewhere", model.ShortID(task.ID)+": answered elsewhere by ops@other at", ": replied; now ", " — draft dropped, nothing was sent")
+	if n := lv.decisionsOn(task.ID); n != 1 {
+		t.Fatalf("the journal holds %d decisions on the task, want the other process's alone", n)
+	}
+}
+
+// TestTheReplyEditorSaysItWasAnsweredElsewhere: while the task stays in
+// the inbox (the dashboard has not heard it moved on), the open editor
+// says who answered, keeps the text typed, and ctrl+s sends nothing.
+func TestTheReplyEditorSaysItWasAnsweredElsewhere(t *testing.T) {
+	lv := startLive(t)
+	task := lv.start(demo.CodeReviewer, "review PR #43", a2a.TaskStateInputRequired)
+	lv.dashboard(liveOptions{})
+	lv.press("2")
+	lv.see("the inbox", demo.BranchQuestion)
+	lv.press("r", "r", "e", "l", "e", "a", "s", "e")
+	lv.see("the draft", "release")
+	lv.answerElsewhere(demo.CodeReviewer, task, approvals.Input{Kind: approvals.KindReply, Text: "main"})
+	lv.see("the editor answered elsewhere", "answered elsewhere by ops@other at", "nothing is sent from here; what you typed is kept")
+	lv.press("ctrl+s")
+	lv.see("ctrl+s refused", "not sent: answered elsewhere by ops@other")
+	if err := lv.tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	if v := lv.tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View(); !strings.Contains(v, "│ release") {
+		t.Fatalf("the draft is not in the editor any more:\n%s", v)
+	}
+	if n := lv.decisionsOn(task.ID); n != 1 {
+		t.Fatalf("the journal holds %d decisions on the task, want the other process's alone", n)
 	}
 }

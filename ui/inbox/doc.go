@@ -7,7 +7,11 @@
 // task, shows its question above what it sends and arms only after a
 // quiet period (common.Confirm), and the journal with each human
 // decision and the agent's state changes as separate facts. Both filter
-// with common.Filter and keep their selection on its task or entry.
+// with common.Filter and keep their selection on its task or entry. A
+// prompt another process (another dashboard, `a2atop reply`) answers
+// while a dialog is open on it: the dialog says who answered, keeps what
+// was typed and sends nothing; its row says so too, and a draft dropped
+// because its task moved on says who answered (elsewhere.go).
 //
 // NewInbox and NewJournal build the components; InboxFactory and
 // JournalFactory the factories ui.Options.Inbox and ui.Options.Journal

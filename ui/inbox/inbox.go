@@ -69,6 +69,14 @@ type Inbox struct {
 	rerr   string // deny reason error, in place
 	conf   *confirm
 
+	// tprompt is the prompt the dialog answers (approvals.PromptOf);
+	// elsewhere says who answered it from another process while the
+	// dialog was open: the dialog then sends nothing. leftNotes are the
+	// tasks that left the inbox whose notices wait for the next read of
+	// the journal (see sayLeft).
+	tprompt, elsewhere string
+	leftNotes          []leftNote
+
 	reconciled bool // the start-up reconcile was asked for
 }
 
@@ -128,7 +136,7 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.TickMsg:
 		return m, m.tick()
 	case common.JournalRefreshedMsg:
-		return m, m.journalChanged()
+		return m, m.journalRefreshed(msg)
 	case common.JournalChangedMsg:
 		return m, m.journalChanged()
 	case common.ShownMsg, common.HiddenMsg:

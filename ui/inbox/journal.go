@@ -155,6 +155,8 @@ func entryID(e approvals.Entry) string {
 func (j *Journal) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	j.reload()
 	switch msg := msg.(type) {
+	case common.JournalRefreshedMsg:
+		j.noteElsewhere(msg.Decisions)
 	case ReconciledMsg:
 		if msg.from == fromJournal {
 			j.ctx.Out.Send(reconciledNotice(msg.Outcomes))
@@ -230,6 +232,10 @@ func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 		case common.No:
 			j.conf = nil
 		case common.Yes:
+			if c.elsewhere != "" {
+				j.ctx.Warn("not sent: " + c.elsewhere + " — " + j.keys.Decline.Help().Key + " goes back")
+				return nil
+			}
 			j.conf = nil
 			j.ctx.Say("sending again with the same messageId…")
 			return sendCmd(j.svc, c.key, c.d, fromJournal)
@@ -268,6 +274,20 @@ func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 		j.ctx.Out.Send(common.BackMsg{})
 	}
 	return nil
+}
+
+// noteElsewhere marks the "send again?" confirmation when another
+// process decided its prompt since it opened: y then sends nothing.
+func (j *Journal) noteElsewhere(ds []approvals.Entry) {
+	c := j.conf
+	if c == nil || c.d.Kind == approvals.KindFollowUp {
+		return
+	}
+	for _, e := range ds {
+		if e.MessageID != c.d.MessageID && answers(e, c.key, c.d.Prompt) {
+			c.elsewhere = e.ElsewhereWords()
+		}
+	}
 }
 
 func (j *Journal) selected() *approvals.Entry {
