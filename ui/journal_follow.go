@@ -85,3 +85,40 @@ func (m *Model) journalErr(last *string, doing string, err error) {
 		m.status.set(text, true, m.ctx.Now())
 	}
 }
+
+// readBanner reads which damaged lines of the journal refuse decisions
+// now (Service.Blocking: memory, no I/O) into the banner.
+func (m *Model) readBanner() {
+	if m.svc == nil {
+		return
+	}
+	m.bannerVer = m.svc.Version()
+	m.banner = common.JournalDamage(m.svc.Blocking())
+}
+
+// checkBanner reads the banner again when the journal changed (here or in
+// another process, through a Refresh), and gives the screens their new
+// height when it came or went.
+func (m *Model) checkBanner() {
+	if m.svc == nil || m.svc.Version() == m.bannerVer {
+		return
+	}
+	had := len(m.banner) > 0
+	m.readBanner()
+	if had != (len(m.banner) > 0) {
+		m.layout()
+	}
+}
+
+// bannerLines is the lines the banner takes: one while it shows.
+func (m *Model) bannerLines() int {
+	if len(m.banner) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// bannerLine is the banner in the width, in the theme's error colour.
+func (m *Model) bannerLine() string {
+	return m.ctx.Theme.Error.Render(common.FirstFit(max(m.width, 1), m.banner...))
+}

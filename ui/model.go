@@ -84,6 +84,11 @@ type Model struct {
 	refreshing              bool // a Refresh is under way
 	observing, observeAgain bool // an Observe is under way; a batch came meanwhile
 	refreshErr, observeErr  string
+	// banner says, while damaged journal lines refuse decisions, which
+	// (common.JournalDamage: long to short); it takes the line under the
+	// header. bannerVer is the journal's version it was read at.
+	banner    []string
+	bannerVer uint64
 
 	dirty   bool   // something changed since the last View
 	cache   string // the last View
@@ -111,6 +116,7 @@ func New(o Options) *Model {
 	m.prompt = newPrompt(o.Theme, commandNames())
 	m.help = newHelp(&m.ctx, keys.HelpView, keys.globalHelp())
 	m.newScreens(o)
+	m.readBanner()
 	m.layout()
 	return m
 }
@@ -140,6 +146,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	wasDirty := m.dirty
 	m.dirty = true
+	m.checkBanner()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)

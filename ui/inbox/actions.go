@@ -266,7 +266,31 @@ func (m *Inbox) actionable() *approvals.Item {
 		m.ctx.Warn(m.ctx.ReadOnlyWords(it.Key().Agent))
 		return nil
 	}
+	if w := m.blockedWords(it.Key().Agent); w != "" {
+		m.ctx.Warn(w)
+		return nil
+	}
 	return it
+}
+
+// blockedWords says, while a damaged journal line refuses decisions on
+// agent (Service.Blocked), which line and what to do, in the inbox's
+// width; "" when decisions on agent may be sent.
+func (m *Inbox) blockedWords(agent string) string {
+	return blockedWords(m.svc, agent, m.w)
+}
+
+// blockedWords is what the inbox and the journal say of an agent whose
+// decisions a damaged journal line refuses.
+func blockedWords(svc *approvals.Service, agent string, w int) string {
+	err := svc.Blocked(agent)
+	if err == nil {
+		return ""
+	}
+	if v := common.JournalDamage(common.BlockingOn(svc.Blocking(), agent)); v != nil {
+		return common.FirstFit(w, v...)
+	}
+	return err.Error()
 }
 
 func (m *Inbox) openEditor() tea.Cmd {

@@ -3,6 +3,7 @@ package inbox
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -246,4 +247,44 @@ func TestTheJournalsSendAgainSaysItWasAnsweredElsewhere(t *testing.T) {
 		t.Fatalf("y: sent %d more, said %q", len(fx.snd.sent)-sent, said)
 	}
 	_ = c
+}
+
+// TestADamagedLineHidesTheJournalsSendAgain: while a damaged journal
+// line refuses decisions on the code-reviewer, the journal view offers no
+// send again on its unknown reply, and s says why instead of opening a
+// confirmation that would be refused.
+func TestADamagedLineHidesTheJournalsSendAgain(t *testing.T) {
+	fx := newFixture(t, false)
+	d, err := fx.svc.Prepare(fx.svc.ItemFor(fx.fleet.Task(review)), approvals.Input{Kind: approvals.KindReply, Text: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.snd.mu.Lock()
+	fx.snd.fail = fmt.Errorf("reply: %w", context.DeadlineExceeded)
+	fx.snd.mu.Unlock()
+	if out := fx.svc.Send(context.Background(), d); !out.Result.Retryable() {
+		t.Fatalf("the send is %s", out.Result)
+	}
+	j := NewJournal(fx.ctx, fx.svc, Options{})
+	j.SetSize(120, 38)
+	if got := " " + helpKeys(j.ShortHelp()) + " "; !strings.Contains(got, " s ") {
+		t.Fatalf("a retryable reply, yet the footer is %q", got)
+	}
+	f, err := os.OpenFile(fx.svc.Path(), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(`{"v":2,"type":"retry","agent":"code-reviewer","task":"` + string(idReview) + `","sum":"00000000"}` + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var c common.Component = refreshed(t, fx, j)
+	if got := " " + helpKeys(j.ShortHelp()) + " "; strings.Contains(got, " s ") || strings.Contains(c.View(), "s: send again") {
+		t.Fatalf("the agent is blocked, yet the footer is %q:\n%s", got, c.View())
+	}
+	fx.said()
+	c, _ = sendKeys(c, "s")
+	if said := fx.said(); j.conf != nil || !strings.Contains(said, "decisions on code-reviewer refused") || !strings.Contains(said, "journal.jsonl line 3 damaged") {
+		t.Fatalf("s on a blocked agent: confirmation %v, said %q", j.conf != nil, said)
+	}
 }

@@ -321,6 +321,10 @@ func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decisio
 		j.ctx.Warn(j.ctx.ReadOnlyWords(e.Agent))
 		return nil
 	}
+	if w := blockedWords(j.svc, e.Agent, j.w); w != "" {
+		j.ctx.Warn(w)
+		return nil
+	}
 	d, err := prepare(e.MessageID)
 	if err != nil {
 		j.ctx.Warn(err.Error())
@@ -442,11 +446,11 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 		if e.Error != "" {
 			out = append(out, "    "+th.Label.Render("error:    ")+th.Error.Render(sanitize.Line(e.Error, max(j.w-14, 1))))
 		}
-		next := e.Next()
-		if e.Result.Retryable() && j.ctx.Writable(e.Agent) {
+		next, can := e.Next(), j.canDecide(e.Agent)
+		if e.Result.Retryable() && can {
 			next += " (s: send again)"
 		}
-		if e.Problem == approvals.ProblemTaskEnded && e.Result == approvals.ResultRefused && j.ctx.Writable(e.Agent) {
+		if e.Problem == approvals.ProblemTaskEnded && e.Result == approvals.ResultRefused && can {
 			next += " (f: follow-up task)"
 		}
 		out = append(out, "    "+th.Label.Render("next:     ")+th.Muted.Render(sanitize.Line(next, max(j.w-14, 1))))
@@ -503,7 +507,7 @@ func (j *Journal) ShortHelp() []key.Binding {
 	e := j.selected()
 	keys := []key.Binding{j.keys.Up, j.keys.Down, common.Offer(j.keys.Open, e != nil), j.keys.Filter.Open,
 		common.Offer(j.keys.Copy, e != nil), j.keys.Reconcile}
-	if e != nil && !e.Observed() && j.ctx.Writable(e.Agent) {
+	if e != nil && !e.Observed() && j.canDecide(e.Agent) {
 		if e.Result.Retryable() {
 			keys = append(keys, j.keys.Retry)
 		}
@@ -512,6 +516,12 @@ func (j *Journal) ShortHelp() []key.Binding {
 		}
 	}
 	return keys
+}
+
+// canDecide reports whether a decision on agent may be sent from here:
+// the agent is writable and no damaged journal line refuses it.
+func (j *Journal) canDecide(agent string) bool {
+	return j.ctx.Writable(agent) && j.svc.Blocked(agent) == nil
 }
 
 // FullHelp is every journal key.

@@ -295,7 +295,11 @@ func (m *Inbox) questionLines() []string {
 			p.DecidedAt.UTC().Format("15:04:05Z"), p.Words()), m.w)))
 	}
 	if leaf := m.find(it.Leaf.Key); leaf != nil && m.ctx.Writable(leaf.Key().Agent) && !m.ctx.ReadOnly && m.mode == modeList {
-		lines = append(lines, th.Muted.Render(actionHint(leaf)))
+		if w := m.blockedWords(leaf.Key().Agent); w != "" {
+			lines = append(lines, th.Error.Render(w))
+		} else {
+			lines = append(lines, th.Muted.Render(actionHint(leaf)))
+		}
 	}
 	return lines
 }
