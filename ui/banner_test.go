@@ -11,6 +11,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 
@@ -212,4 +213,21 @@ func TestTheBannerComesAndGoesWithTheJournal(t *testing.T) {
 func tickNow(m *Model) {
 	_, cmd := m.Update(tickMsg{now: testNow})
 	settle(m, cmd)
+}
+
+// TestAClickUnderTheBannerLandsOnItsRow: the banner pushes the body a
+// line down; a click selects the row drawn under the pointer.
+func TestAClickUnderTheBannerLandsOnItsRow(t *testing.T) {
+	m := sized(withJournal(t, damagedJournal(t), Options{}), 120, 40)
+	press(m, "2")
+	y := -1
+	for i, l := range strings.Split(m.View(), "\n") {
+		if strings.Contains(l, "c0de4e71") && strings.Contains(l, "Which branch") {
+			y = i
+		}
+	}
+	m.Update(tea.MouseMsg{X: 10, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if row := strings.Split(m.View(), "\n")[y]; !strings.HasPrefix(row, "▸") {
+		t.Fatalf("a click on line %d selects:\n%s", y, m.View())
+	}
 }
