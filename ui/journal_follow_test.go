@@ -337,3 +337,50 @@ func TestTheReplyEditorSaysItWasAnsweredElsewhere(t *testing.T) {
 		t.Fatalf("the journal holds %d decisions on the task, want the other process's alone", n)
 	}
 }
+
+// TestAnEntryMadeAgainstAURLShowsTheNameTheAgentHasNow: `a2atop reply
+// http://127.0.0.1:PORT …` approved a deploy, naming the agent after its
+// host:port; the dashboard's config names that URL deployer. The journal
+// view shows the entry under deployer, says what it was recorded as, and
+// enter opens the task in the fleet. It used to show the URL's name and
+// "this task is not in the fleet".
+func TestAnEntryMadeAgainstAURLShowsTheNameTheAgentHasNow(t *testing.T) {
+	lv := startLive(t)
+	task := lv.deploy("5ca1ab1")
+	var url string
+	for _, a := range lv.df.Agents() {
+		if a.Name == demo.Deployer {
+			url = a.URL
+		}
+	}
+	byURL := strings.TrimPrefix(url, "http://")
+	mgr := a2aclient.New([]a2aclient.AgentOptions{{Name: byURL, URL: url}}, a2aclient.Options{})
+	svc, err := approvals.Open(approvals.Options{JournalPath: lv.journal, Sender: mgr, Approver: "ops@cli",
+		Agents: []approvals.Agent{{Name: byURL, URL: url}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := model.NormalizeState(task.Status.State)
+	mt := &model.Task{Key: model.TaskKey{Agent: byURL, ID: task.ID}, Snapshot: task, State: st, Class: model.ClassOf(st)}
+	d, err := svc.Prepare(svc.ItemFor(mt), approvals.Input{Kind: approvals.KindApprove})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := svc.Send(context.Background(), d); out.Result != approvals.ResultAccepted {
+		t.Fatalf("the approve by URL: %s %v", out.Result, out.Err)
+	}
+	svc.Close()
+	lv.await(task.ID, a2a.TaskStateCompleted)
+	lv.dashboard(liveOptions{})
+	lv.press("4")
+	lv.see("the entry", "approve   deployer · "+model.ShortID(task.ID)+" (recorded as "+byURL+")  by ops@cli",
+		"identity: "+url+", now deployer")
+	lv.press("enter")
+	lv.see("the task", "Deployed 5ca1ab1 to staging.")
+	if err := lv.tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	if v := lv.tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View(); strings.Contains(v, "not in the fleet") {
+		t.Fatalf("the entry's task is not found:\n%s", v)
+	}
+}

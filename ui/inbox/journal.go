@@ -117,7 +117,7 @@ func (j *Journal) show() {
 // entryRow is what an entry's lines show, for the filter.
 func entryRow(e approvals.Entry) model.Row {
 	r := model.Row{Agent: e.Agent, Text: []string{string(e.TaskID), e.MessageID, string(e.Kind), string(e.Result),
-		e.Approver, e.Reason, partsLine(e.Parts), e.Words(), e.Error, e.ContextID}}
+		e.Approver, e.Reason, partsLine(e.Parts), e.Words(), e.Error, e.ContextID, e.RecordedAs}}
 	if e.PromptState != "" {
 		r.States = append(r.States, e.PromptState)
 	}
@@ -402,15 +402,16 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 	}
 	if e.Observed() {
 		s := e.States[0]
-		head := fmt.Sprintf("%s%s  observed  %s  %s → %s", mark, stamp(s.At), keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}),
-			model.ShortState(s.From), model.ShortState(s.To))
+		head := fmt.Sprintf("%s%s  observed  %s%s  %s → %s", mark, stamp(s.At), keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}),
+			recordedAs(e), model.ShortState(s.From), model.ShortState(s.To))
 		out := []string{th.Muted.Render(sanitize.Line(head, j.w))}
 		if s.Note != "" {
 			out = append(out, th.Muted.Render(sanitize.Line("    "+s.Note, j.w)))
 		}
 		return out
 	}
-	head := fmt.Sprintf("%s%s  %-9s %s  by %s", mark, stamp(e.DecidedAt), e.Kind, keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}), e.Approver)
+	head := fmt.Sprintf("%s%s  %-9s %s%s  by %s", mark, stamp(e.DecidedAt), e.Kind, keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}),
+		recordedAs(e), e.Approver)
 	if e.Attempts > 1 {
 		head += fmt.Sprintf("  (sent %d times, same messageId)", e.Attempts)
 	}
@@ -443,6 +444,9 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 	out = append(out, "    "+th.Label.Render("outcome:  ")+sanitize.Line(e.Words(), max(j.w-14, 1)))
 	out = append(out, "    "+th.Label.Render("agent:    ")+sanitize.Line(statesLine(e), max(j.w-14, 1)))
 	if sel {
+		if id := identityLine(e); id != "" {
+			out = append(out, "    "+th.Label.Render("identity: ")+th.Muted.Render(sanitize.Line(id, max(j.w-14, 1))))
+		}
 		if e.Error != "" {
 			out = append(out, "    "+th.Label.Render("error:    ")+th.Error.Render(sanitize.Line(e.Error, max(j.w-14, 1))))
 		}
@@ -457,6 +461,36 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 		out = append(out, th.Muted.Render(sanitize.Line(fmt.Sprintf("    messageId %s · context %s · prompt %s", e.MessageID, e.ContextID, e.Prompt), j.w)))
 	}
 	return out
+}
+
+// recordedAs is " (recorded as 127.0.0.1:38667)" for an entry recorded
+// under another name than the one its agent has now (Entry.Agent): an
+// agent given as a URL, then configured under a name.
+func recordedAs(e approvals.Entry) string {
+	if e.RecordedAs == "" {
+		return ""
+	}
+	return " (recorded as " + e.RecordedAs + ")"
+}
+
+// identityLine is, for an entry recorded under another name or matched
+// by its URL, the identity its decisions are kept by and how it was
+// matched; "" when there is nothing to say.
+func identityLine(e approvals.Entry) string {
+	if e.RecordedAs == "" && e.AgentNote == "" {
+		return ""
+	}
+	id := e.AgentURL
+	if e.Tenant != "" {
+		id += " (tenant " + e.Tenant + ")"
+	}
+	switch {
+	case id == "":
+		return e.AgentNote
+	case e.AgentNote != "":
+		return id + " — " + e.AgentNote
+	}
+	return id + ", now " + e.Agent
 }
 
 // entries is "1 entry", "3 entries".
