@@ -89,6 +89,9 @@ func (m *Inbox) filtered(all []approvals.Item) []approvals.Item {
 func (m *Inbox) dropTarget() tea.Cmd {
 	k, st, prompt, from := m.target, m.stateOf(m.target), m.tprompt, m.tstate
 	hadDraft := m.mode == modeConfirm || m.mode == modeReason || m.ed.dirty()
+	if m.via != (model.TaskKey{}) {
+		m.sentVia = m.via // the chain's root leaving after its end is not news over this notice
+	}
 	delete(m.drafts, k)
 	m.closeDialog()
 	if !hadDraft {

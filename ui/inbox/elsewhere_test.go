@@ -288,3 +288,29 @@ func TestADamagedLineHidesTheJournalsSendAgain(t *testing.T) {
 		t.Fatalf("s on a blocked agent: confirmation %v, said %q", j.conf != nil, said)
 	}
 }
+
+// TestTheRootLeavingAfterItsEndKeepsTheNotice: an approve opened on a
+// chain's root goes to its end; another process answers the end, which
+// leaves the inbox, then the root leaves too. The footer keeps saying
+// who answered: the root leaving is the same news, not a newer one. It
+// used to be replaced by "planner · 5b1e0c7a left the inbox".
+func TestTheRootLeavingAfterItsEndKeepsTheNotice(t *testing.T) {
+	fx := newFixture(t, false)
+	m := newInbox(t, fx)
+	var c common.Component = m
+	c, _ = sendKeys(c, "a") // on the planner: the deployer's approve
+	if m.mode != modeConfirm || m.target != deploy {
+		t.Fatalf("a on the root: mode %d, target %v", m.mode, m.target)
+	}
+	decide(t, fx, otherProcess(t, fx), deploy, approvals.Input{Kind: approvals.KindApprove})
+	c = refreshed(t, fx, c)
+	fx.said()
+	c = moveOn(fx, c, deploy)
+	if said := fx.said(); !strings.Contains(said, "deployer · 23cf3710: answered elsewhere by ops@other") {
+		t.Fatalf("the end left: %q", said)
+	}
+	c = moveOn(fx, c, model.TaskKey{Agent: "planner", ID: idPlan})
+	if said := fx.said(); said != "" {
+		t.Fatalf("the root leaving said %q over who answered", said)
+	}
+}
