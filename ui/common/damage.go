@@ -25,6 +25,10 @@ func JournalDamage(ds []approvals.Damage) []string {
 		return nil
 	}
 	file, scope, lines := filepath.Base(ds[0].Path), damageScope(ds), damageLines(ds)
+	none := "no decisions on " + scope
+	if scope == "every agent" {
+		none = "no decisions on any agent"
+	}
 	torn := true
 	for _, d := range ds {
 		torn = torn && d.Torn
@@ -44,7 +48,7 @@ func JournalDamage(ds []approvals.Damage) []string {
 		v = []string{
 			fmt.Sprintf("decisions on %s are refused until an operator looks: %s %s %s damaged — run a2atop journal check", scope, file, lines, be),
 			fmt.Sprintf("decisions on %s refused: %s %s damaged — run a2atop journal check", scope, file, lines),
-			fmt.Sprintf("%s %s damaged: no decisions on %s · a2atop journal check", file, lines, scope),
+			fmt.Sprintf("%s %s damaged: %s · a2atop journal check", file, lines, none),
 		}
 	}
 	for i := range v {

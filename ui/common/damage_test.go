@@ -25,7 +25,9 @@ func TestJournalDamageNamesTheFileTheLinesAndTheAgents(t *testing.T) {
 		{[]approvals.Damage{d(3, "a", false, false), d(4, "b", false, false), d(5, "a", false, false), d(6, "c", false, false), d(7, "d", false, false)}, []string{
 			"decisions on a, b and 2 more agents are refused until an operator looks: journal.jsonl lines 3, 4, 5 and 2 more are damaged — run a2atop journal check"}},
 		{[]approvals.Damage{d(3, "deployer", false, false), d(8, "", true, false)}, []string{
-			"decisions on every agent are refused until an operator looks: journal.jsonl lines 3 and 8 are damaged — run a2atop journal check"}},
+			"decisions on every agent are refused until an operator looks: journal.jsonl lines 3 and 8 are damaged — run a2atop journal check",
+			"decisions on every agent refused: journal.jsonl lines 3 and 8 damaged — run a2atop journal check",
+			"journal.jsonl lines 3 and 8 damaged: no decisions on any agent · a2atop journal check"}},
 		{[]approvals.Damage{d(12, "deployer", false, true)}, []string{
 			"decisions on deployer wait: journal.jsonl line 12 holds a decision whose write never finished (never sent) — reconciled with the agent, or run a2atop journal check"}},
 		{[]approvals.Damage{d(12, "deploy\x1b]0;x\x07er", false, false)}, []string{
