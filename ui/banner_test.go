@@ -231,3 +231,29 @@ func TestAClickUnderTheBannerLandsOnItsRow(t *testing.T) {
 		t.Fatalf("a click on line %d selects:\n%s", y, m.View())
 	}
 }
+
+// TestTheTasksViewOffersNoReplyToABlockedAgent: r on a task of an agent
+// a damaged journal line blocks is not offered in the tasks view or the
+// detail, and pressed says why, where it was pressed, instead of opening
+// the inbox's editor.
+func TestTheTasksViewOffersNoReplyToABlockedAgent(t *testing.T) {
+	m := sized(withJournal(t, damagedJournal(t), Options{}), 200, 50)
+	press(m, "tab") // the Interrupted pane: the code-reviewer's question first
+	for _, step := range []struct {
+		keys    []string
+		task    string
+		offered bool
+	}{
+		{nil, "code-reviewer", true}, {[]string{"j"}, "deployer", false}, {[]string{"enter"}, "deployer's detail", false},
+	} {
+		press(m, step.keys...)
+		keys := " " + helpKeysOf(m.screens[m.view].ShortHelp()) + " "
+		if strings.Contains(keys, " r ") != step.offered {
+			t.Fatalf("%s: the footer offers %q", step.task, keys)
+		}
+	}
+	press(m, "r")
+	if f := footerOf(m); m.view != viewDetail || !strings.HasPrefix(f, "decisions on deployer are refused") {
+		t.Fatalf("r on the deployer's task: view %d, footer %q", m.view, f)
+	}
+}

@@ -123,7 +123,11 @@ func New(o Options) *Model {
 
 // newScreens builds every screen, ours and the ones Options supplies.
 func (m *Model) newScreens(o Options) {
-	act := func(k TaskKeys) taskActions { return newTaskActions(&m.ctx, k, o.QuietPeriod) }
+	act := func(k TaskKeys) taskActions {
+		a := newTaskActions(&m.ctx, k, o.QuietPeriod)
+		a.journal = o.Approvals
+		return a
+	}
 	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort)
 	m.screens[viewDetail] = newDetail(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)
 	m.screens[viewAgents] = newAgents(&m.ctx, m.keys.AgentsView, m.clip)

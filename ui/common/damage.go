@@ -109,6 +109,24 @@ func BlockingOn(ds []approvals.Damage, agent string) []approvals.Damage {
 	return out
 }
 
+// BlockedWords says, while a damaged line of svc's journal refuses
+// decisions on agent (Service.Blocked), which line and what to do, in w
+// cells (a footer cuts the rest); "" when decisions on agent may be sent,
+// or svc is nil.
+func BlockedWords(svc *approvals.Service, agent string, w int) string {
+	if svc == nil {
+		return ""
+	}
+	err := svc.Blocked(agent)
+	if err == nil {
+		return ""
+	}
+	if v := JournalDamage(BlockingOn(svc.Blocking(), agent)); v != nil {
+		return FirstFit(w, v...)
+	}
+	return err.Error()
+}
+
 // FirstFit is the first of texts that fits in w cells, else the last cut
 // to w with "…".
 func FirstFit(w int, texts ...string) string {

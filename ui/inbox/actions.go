@@ -280,20 +280,7 @@ func (m *Inbox) actionable() *approvals.Item {
 // agent (Service.Blocked), which line and what to do, in the inbox's
 // width; "" when decisions on agent may be sent.
 func (m *Inbox) blockedWords(agent string) string {
-	return blockedWords(m.svc, agent, m.w)
-}
-
-// blockedWords is what the inbox and the journal say of an agent whose
-// decisions a damaged journal line refuses.
-func blockedWords(svc *approvals.Service, agent string, w int) string {
-	err := svc.Blocked(agent)
-	if err == nil {
-		return ""
-	}
-	if v := common.JournalDamage(common.BlockingOn(svc.Blocking(), agent)); v != nil {
-		return common.FirstFit(w, v...)
-	}
-	return err.Error()
+	return common.BlockedWords(m.svc, agent, m.w)
 }
 
 func (m *Inbox) openEditor() tea.Cmd {

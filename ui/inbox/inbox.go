@@ -293,7 +293,7 @@ func (m *Inbox) ShortHelp() []key.Binding {
 	if it != nil {
 		leaf = m.find(it.Leaf.Key)
 	}
-	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.Writable(leaf.Key().Agent) && m.blockedWords(leaf.Key().Agent) == ""
+	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.Writable(leaf.Key().Agent) && m.svc.Blocked(leaf.Key().Agent) == nil
 	auth := can && leaf.Task.State == a2a.TaskStateAuthRequired
 	return []key.Binding{k.Up, k.Down, common.Offer(k.Reply, can), common.Offer(k.Approve, auth), common.Offer(k.Deny, auth),
 		common.Offer(k.Open, it != nil), k.Filter.Open, common.Offer(k.Copy, it != nil), k.Sort}

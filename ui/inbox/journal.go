@@ -321,7 +321,7 @@ func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decisio
 		j.ctx.Warn(j.ctx.ReadOnlyWords(e.Agent))
 		return nil
 	}
-	if w := blockedWords(j.svc, e.Agent, j.w); w != "" {
+	if w := common.BlockedWords(j.svc, e.Agent, j.w); w != "" {
 		j.ctx.Warn(w)
 		return nil
 	}
