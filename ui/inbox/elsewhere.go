@@ -29,6 +29,10 @@ type leftNote struct {
 	warn   bool
 }
 
+// maxLeftNotes bounds the notices that wait for the next read of the
+// journal: one footer shows one notice, so a few are plenty.
+const maxLeftNotes = 8
+
 // journalRefreshed takes what other processes decided.
 func (m *Inbox) journalRefreshed(msg common.JournalRefreshedMsg) tea.Cmd {
 	m.noteElsewhere(msg.Decisions)
@@ -87,6 +91,9 @@ func (m *Inbox) sayLeft(k model.TaskKey, prompt, bare, rest string, warn bool) {
 	m.say(bare, warn)
 	if prompt != "" {
 		m.leftNotes = append(m.leftNotes, leftNote{key: k, prompt: prompt, rest: rest, warn: warn})
+		if n := len(m.leftNotes); n > maxLeftNotes { // nothing reads the journal (no root follows it)
+			m.leftNotes = append(m.leftNotes[:0], m.leftNotes[n-maxLeftNotes:]...)
+		}
 	}
 }
 
