@@ -68,11 +68,15 @@ func (a *taskActions) reply(t *model.Task) {
 	case !a.ctx.Writable(t.Key.Agent):
 		a.ctx.Warn(a.ctx.ReadOnlyWords(t.Key.Agent))
 	case !a.decidable(t.Key.Agent):
-		a.ctx.Warn(common.BlockedWords(a.journal, t.Key.Agent, maxLineText))
+		a.ctx.Warn(common.BlockedWords(a.journal, t.Key.Agent, footerWords))
 	default:
 		a.ctx.Out.Send(common.ReplyToMsg{Key: t.Key})
 	}
 }
+
+// footerWords is the width the refusals of a blocked agent are worded
+// for: the footer of the narrowest screen the dashboard is drawn for.
+const footerWords = 80
 
 // decidable reports whether a decision on agent may be sent: no damaged
 // line of the journal refuses it.
