@@ -40,10 +40,23 @@ type live struct {
 	otherTo *a2aclient.Manager // the other process's connection to the agents
 }
 
-// watchStreams makes the dashboard hear every change as it happens;
-// without it the dashboard sweeps once a minute, so that what it shows
-// of a task stays put while another process answers it.
-type liveOptions struct{ watchStreams bool }
+// liveOptions say what the dashboard hears of the agents. watchStreams:
+// every change as it happens (the watchers stream and sweep). Else the
+// fleet is what GetTask said of the still tasks when the dashboard
+// started, and stays so: a dashboard that has not heard yet that a task
+// moved on, while another process answers it (a watcher that sweeps
+// rarely still sweeps again after a failed round, which a loaded machine
+// makes happen).
+type liveOptions struct {
+	watchStreams bool
+	still        []stillTask
+}
+
+// stillTask is a task of an agent.
+type stillTask struct {
+	agent string
+	id    a2a.TaskID
+}
 
 // startLive starts the demo agents without the planner client and the
 // other process's Service; the dashboard starts with dashboard().
@@ -93,19 +106,28 @@ func (lv *live) dashboard(o liveOptions) *approvals.Service {
 			continue
 		}
 		fleet.AddAgent(a.Name, a.URL)
-		ao := a2aclient.AgentOptions{Name: a.Name, URL: a.URL, SweepInterval: time.Minute, FullResync: time.Hour}
-		if o.watchStreams {
-			ao.Subscribe, ao.SweepInterval = true, 100*time.Millisecond
-		}
-		agents = append(agents, ao)
+		agents = append(agents, a2aclient.AgentOptions{Name: a.Name, URL: a.URL, Subscribe: true, SweepInterval: 100 * time.Millisecond})
 	}
 	mgr := a2aclient.New(agents, a2aclient.Options{})
-	done := make(chan struct{})
-	go func() { mgr.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
+	var events <-chan model.Event
+	if o.watchStreams {
+		events = mgr.Events()
+		done := make(chan struct{})
+		go func() { mgr.Run(ctx); close(done) }()
+		t.Cleanup(func() { cancel(); <-done })
+	} else {
+		t.Cleanup(cancel)
+		for _, st := range o.still {
+			task, err := lv.otherTo.Get(ctx, st.agent, st.id, 0, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: st.agent, Source: model.SourceSweep, At: time.Now(), Task: task}})
+		}
+	}
 	svc := lv.open(t, mgr, "ops@dash")
 	views := inbox.Options{Sort: model.SortAge}
-	m := ui.New(ui.Options{Fleet: fleet, Events: mgr.Events(), Backend: mgr, Approvals: svc,
+	m := ui.New(ui.Options{Fleet: fleet, Events: events, Backend: mgr, Approvals: svc,
 		Inbox: inbox.InboxFactory(svc, views), Journal: inbox.JournalFactory(svc, views),
 		Theme: theme.New(theme.Options{Mode: theme.ModeDark}), QuietPeriod: liveQuiet})
 	lv.tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 45))
@@ -222,7 +244,7 @@ func (lv *live) decisionsOn(id a2a.TaskID) int {
 func TestADecisionMadeElsewhereShowsInTheJournalView(t *testing.T) {
 	lv := startLive(t)
 	first, second := lv.deploy("9f3c2e1"), lv.deploy("0ddba11")
-	lv.dashboard(liveOptions{})
+	lv.dashboard(liveOptions{still: []stillTask{{demo.Deployer, first.ID}, {demo.Deployer, second.ID}}})
 	lv.press("4")
 	lv.see("the journal view", "Journal", "No decisions yet")
 	for _, task := range []*a2a.Task{first, second} {
@@ -275,7 +297,7 @@ func TestAJournalLineKeepsTheTaskLaterStates(t *testing.T) {
 func TestAnOpenConfirmationSaysItWasAnsweredElsewhere(t *testing.T) {
 	lv := startLive(t)
 	task := lv.deploy("9f3c2e1")
-	lv.dashboard(liveOptions{}) // hears of the task again in a minute: it stays in the inbox
+	lv.dashboard(liveOptions{still: []stillTask{{demo.Deployer, task.ID}}}) // the task stays in the inbox
 	lv.press("2")
 	lv.see("the inbox", "approve deploy of 9f3c2e1 to staging?")
 	lv.press("a")
@@ -318,7 +340,7 @@ func TestAReplyBeingWrittenSaysItWasAnsweredElsewhere(t *testing.T) {
 func TestTheReplyEditorSaysItWasAnsweredElsewhere(t *testing.T) {
 	lv := startLive(t)
 	task := lv.start(demo.CodeReviewer, "review PR #43", a2a.TaskStateInputRequired)
-	lv.dashboard(liveOptions{})
+	lv.dashboard(liveOptions{still: []stillTask{{demo.CodeReviewer, task.ID}}})
 	lv.press("2")
 	lv.see("the inbox", demo.BranchQuestion)
 	lv.press("r", "r", "e", "l", "e", "a", "s", "e")
@@ -371,7 +393,7 @@ func TestAnEntryMadeAgainstAURLShowsTheNameTheAgentHasNow(t *testing.T) {
 	}
 	svc.Close()
 	lv.await(task.ID, a2a.TaskStateCompleted)
-	lv.dashboard(liveOptions{})
+	lv.dashboard(liveOptions{still: []stillTask{{demo.Deployer, task.ID}}})
 	lv.press("4")
 	lv.see("the entry", "approve   deployer · "+model.ShortID(task.ID)+" (recorded as "+byURL+")  by ops@cli",
 		"identity: "+url+", now deployer")
