@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"a2atop/approvals"
 	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui/common"
@@ -32,6 +33,9 @@ type taskActions struct {
 	quiet   time.Duration          // before the cancel confirmation arms
 	dialog  *cancelDialog          // open while asking
 	pending map[model.TaskKey]bool // cancels sent, not yet answered
+	// journal, when set, refuses a reply to an agent a damaged line of
+	// it blocks (the inbox would refuse it): r is not offered there.
+	journal *approvals.Service
 }
 
 func newTaskActions(ctx *common.Context, keys TaskKeys, quiet time.Duration) taskActions {
@@ -63,9 +67,21 @@ func (a *taskActions) reply(t *model.Task) {
 		a.ctx.Warn("only interrupted tasks (input-required, auth-required) take a reply")
 	case !a.ctx.Writable(t.Key.Agent):
 		a.ctx.Warn(a.ctx.ReadOnlyWords(t.Key.Agent))
+	case !a.decidable(t.Key.Agent):
+		a.ctx.Warn(common.BlockedWords(a.journal, t.Key.Agent, footerWords))
 	default:
 		a.ctx.Out.Send(common.ReplyToMsg{Key: t.Key})
 	}
+}
+
+// footerWords is the width the refusals of a blocked agent are worded
+// for: the footer of the narrowest screen the dashboard is drawn for.
+const footerWords = 80
+
+// decidable reports whether a decision on agent may be sent: no damaged
+// line of the journal refuses it.
+func (a *taskActions) decidable(agent string) bool {
+	return a.journal == nil || a.journal.Blocked(agent) == nil
 }
 
 // askCancel opens the confirmation for t, or says why it cannot be
@@ -149,7 +165,7 @@ func (a *taskActions) shortHelp(keys ...key.Binding) []key.Binding {
 func (a *taskActions) offered(t *model.Task) (cancel, reply, copyID key.Binding) {
 	writable := t != nil && a.ctx.Writable(t.Key.Agent)
 	return common.Offer(a.keys.Cancel, writable && t.Class != model.ClassTerminal),
-		common.Offer(a.keys.Reply, writable && t.Class == model.ClassInterrupted),
+		common.Offer(a.keys.Reply, writable && t.Class == model.ClassInterrupted && a.decidable(t.Key.Agent)),
 		common.Offer(a.keys.Copy, t != nil)
 }
 

@@ -76,6 +76,9 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		Inbox:    inbox.InboxFactory(svc, views),
 		Journal:  inbox.JournalFactory(svc, views),
 		Output:   st.Out,
+
+		// The root follows the journal the inbox and the journal view show.
+		Approvals: svc,
 	})
 	if started != nil {
 		started(mgr)
