@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,6 +32,10 @@ type testAgent struct {
 	t       *testing.T
 	srv     *httptest.Server
 	handler a2asrv.RequestHandler
+
+	// delay holds a message on a waiting task this long before the agent
+	// takes it (an agent slower than its caller's timeout).
+	delay atomic.Int64
 
 	mu      sync.Mutex
 	perTask map[a2a.TaskID]int // SendMessage requests that named the task
@@ -122,6 +127,17 @@ func (ag *testAgent) begin(kind string) a2a.TaskID {
 	return res.(*a2a.Task).ID
 }
 
+// answer replies to a task on the agent itself, not through the hub (an
+// answer given elsewhere).
+func (ag *testAgent) answer(id a2a.TaskID) {
+	ag.t.Helper()
+	m := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("main"))
+	m.TaskID = id
+	if _, err := ag.handler.SendMessage(userCtx(), &a2a.SendMessageRequest{Message: m}); err != nil {
+		ag.t.Fatal(err)
+	}
+}
+
 // waitState polls the agent's own store until cond holds.
 func (ag *testAgent) waitState(id a2a.TaskID, cond func(a2a.TaskState) bool) *a2a.Task {
 	ctx := userCtx()
@@ -158,6 +174,7 @@ func (ti *testInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, r
 	ag.perTask[p.Message.TaskID]++
 	ch := ag.waiting[p.Message.TaskID]
 	ag.mu.Unlock()
+	time.Sleep(time.Duration(ag.delay.Load()))
 	task, err := ag.handler.GetTask(ctx, &a2a.GetTaskRequest{ID: p.Message.TaskID})
 	if err != nil || task.Status.State != a2a.TaskStateAuthRequired || ch == nil {
 		return ctx, nil, nil

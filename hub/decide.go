@@ -16,7 +16,7 @@ import (
 
 // winnerWait is how long a decision that came second waits for the first
 // one's send to end, to say how it ended rather than "being sent".
-const winnerWait = 3 * time.Second
+const winnerWait = 10 * time.Second
 
 // deciding is a decision the hub is sending on a prompt: the first one;
 // any other on the prompt meanwhile is refused with it.

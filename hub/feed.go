@@ -52,8 +52,19 @@ type subscriber struct {
 	// ns), 0 while none is: a reader that takes no bytes keeps a write
 	// under way.
 	writing atomic.Int64
-	jsent   int // the last journal line sent (the pump's)
+	// published and written count the bytes handed to the stream and the
+	// bytes written to the connection: the pump waits while more than
+	// maxInFlight are between them, so a slow reader holds at most that
+	// much of the hub's memory (r3labs' buffers hold 72 events, whatever
+	// their size).
+	published, written atomic.Int64
+	drained            chan struct{} // a write happened
+	jsent              int           // the last journal line sent (the pump's)
 }
+
+// maxInFlight is how many bytes a connection may have published and not
+// yet written.
+const maxInFlight = 1 << 20
 
 // subscribers are the connections to the feed. Safe for concurrent use.
 type subscribers struct {
@@ -167,7 +178,7 @@ func (h *Hub) serveFeed(w http.ResponseWriter, r *http.Request, op *Operator) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	s := &subscriber{h: h, id: newStreamID(), op: op, ctx: ctx, cancel: cancel, rc: http.NewResponseController(w),
-		readyc: make(chan struct{})}
+		readyc: make(chan struct{}), drained: make(chan struct{}, 1)}
 	lastID := r.Header.Get("Last-Event-ID")
 	from, resumed := h.feed.resumeFrom(lastID)
 	q := r.URL.Query()
@@ -187,7 +198,7 @@ func (h *Hub) serveFeed(w http.ResponseWriter, r *http.Request, op *Operator) {
 
 	pumped := make(chan struct{})
 	go func() { defer close(pumped); s.pump(from, resumed, snapshotReason(lastID, h.feed.epoch)) }()
-	h.sse.ServeHTTP(&timedWriter{ResponseWriter: w, since: &s.writing}, r2)
+	h.sse.ServeHTTP(&timedWriter{ResponseWriter: w, s: s}, r2)
 	cancel()
 	h.sse.RemoveStream(s.id)
 	<-pumped
@@ -240,18 +251,27 @@ func (s *subscriber) pump(pos uint64, resumed bool, reason string) {
 			continue
 		}
 		skipped := false
-		for _, e := range es {
+		for i := 0; i < len(es); i++ {
 			if s.ctx.Err() != nil {
 				return
 			}
-			skipped = !s.op.may(e.agent, RoleWatch)
-			if !skipped {
-				if e.name == EventJournal {
-					s.jsent = max(s.jsent, e.jmax)
-				}
-				s.publish(e.name, s.h.feed.id(e.seq), e.data)
-			}
+			e := es[i]
 			pos = e.seq + 1
+			if skipped = !s.op.may(e.agent, RoleWatch); skipped {
+				continue
+			}
+			if e.name == EventJournal {
+				s.jsent = max(s.jsent, e.jmax)
+			}
+			if e.name == EventEvents { // one feed event for a run of them
+				n, data := s.mergeEvents(es[i:])
+				i += n - 1
+				e = es[i]
+				pos = e.seq + 1
+				s.publish(e.name, s.h.feed.id(e.seq), data)
+				continue
+			}
+			s.publish(e.name, s.h.feed.id(e.seq), e.data)
 		}
 		if skipped {
 			s.publish(EventPosition, s.h.feed.id(pos-1), []byte(`{}`))
@@ -270,17 +290,17 @@ func (s *subscriber) snapshot(reason string) uint64 {
 		return s.h.feed.position() + 1
 	}
 	may := func(agent string) bool { return s.op.may(agent, RoleWatch) }
-	var agents, tasks, lines [][]byte
-	for _, p := range snap.agents {
-		if may(p.agent) {
-			agents = append(agents, p.data)
+	count := func(ps []piece) int {
+		n := 0
+		for _, p := range ps {
+			if may(p.agent) {
+				n++
+			}
 		}
+		return n
 	}
-	for _, p := range snap.tasks {
-		if may(p.agent) {
-			tasks = append(tasks, p.data)
-		}
-	}
+	agents, tasks := count(snap.agents), count(snap.tasks)
+	var lines [][]byte
 	from := s.jsent
 	for _, j := range snap.journal {
 		if j.line.N > from && may(j.agent) {
@@ -294,14 +314,59 @@ func (s *subscriber) snapshot(reason string) uint64 {
 			claims.Claims = append(claims.Claims, c)
 		}
 	}
-	s.publish(EventSnapshotBegin, "", encode(SnapshotBegin{Epoch: s.h.feed.epoch, Agents: len(agents) / 2, Tasks: len(tasks),
+	s.publish(EventSnapshotBegin, "", encode(SnapshotBegin{Epoch: s.h.feed.epoch, Agents: agents / 2, Tasks: tasks,
 		Lines: len(lines), Claims: len(claims.Claims), Reason: reason, JournalFrom: from}))
-	s.chunks(EventAgents, `{"events":[`, agents, `]}`)
-	s.chunks(EventTasks, `{"events":[`, tasks, `]}`)
+	s.pieces(EventAgents, snap.agents, may)
+	s.pieces(EventTasks, snap.tasks, may)
 	s.chunks(EventJournal, `{"lines":[`, lines, `]}`)
 	s.publish(EventClaims, "", encode(claims))
 	s.publish(EventSnapshotEnd, s.h.feed.id(snap.next-1), encode(SnapshotEnd{Epoch: s.h.feed.epoch}))
 	return snap.next
+}
+
+// mergeEvents joins the run of EventEvents entries at the start of es
+// that the operator may watch into one, under ChunkBytes (the first
+// alone may be more), and says how many it took.
+func (s *subscriber) mergeEvents(es []entry) (int, []byte) {
+	const head, tail = `{"events":[`, `]}`
+	n, size := 1, len(es[0].data)
+	for n < len(es) && es[n].name == EventEvents && s.op.may(es[n].agent, RoleWatch) && size+len(es[n].data) <= s.h.o.ChunkBytes {
+		size += len(es[n].data)
+		n++
+	}
+	if n == 1 {
+		return 1, es[0].data
+	}
+	items := make([][]byte, n)
+	for i := range n {
+		items[i] = es[i].data[len(head) : len(es[i].data)-len(tail)]
+	}
+	return n, joinItems(head, items, tail)
+}
+
+// pieces publishes the pieces the operator may watch in events named
+// name ({"events":[…]}), each under ChunkBytes, without copying the
+// list (a snapshot's may hold every task of the fleet).
+func (s *subscriber) pieces(name string, ps []piece, may func(string) bool) {
+	var items [][]byte
+	size := 0
+	for _, p := range ps {
+		if s.ctx.Err() != nil {
+			return
+		}
+		if !may(p.agent) {
+			continue
+		}
+		if len(items) > 0 && size+len(p.data)+1 > s.h.o.ChunkBytes {
+			s.publish(name, "", joinItems(`{"events":[`, items, `]}`))
+			items, size = items[:0], 0
+		}
+		items = append(items, p.data)
+		size += len(p.data) + 1
+	}
+	if len(items) > 0 {
+		s.publish(name, "", joinItems(`{"events":[`, items, `]}`))
+	}
 }
 
 // chunks publishes items in events named name, each under ChunkBytes.
@@ -325,29 +390,48 @@ func (s *subscriber) publish(name, id string, data []byte) {
 // while the stream's buffers are full (the connection's writes are stuck,
 // which closeStalled watches).
 func (s *subscriber) publishEvent(ev *sse.Event) {
+	for s.published.Load()-s.written.Load() > maxInFlight {
+		select {
+		case <-s.drained:
+		case <-s.ctx.Done():
+			return
+		}
+	}
 	if s.ctx.Err() == nil {
+		s.published.Add(int64(len(ev.Data)))
 		s.h.sse.Publish(s.id, ev)
 	}
 }
 
 // timedWriter is the connection as r3labs writes to it: each write and
-// flush notes when it began, until it returns.
+// flush notes when it began, until it returns, and what was written.
 type timedWriter struct {
 	http.ResponseWriter
-	since *atomic.Int64
+	s *subscriber
 }
 
 func (w *timedWriter) Write(p []byte) (int, error) {
-	w.since.Store(time.Now().UnixNano())
-	defer w.since.Store(0)
-	return w.ResponseWriter.Write(p)
+	w.s.writing.Store(time.Now().UnixNano())
+	defer w.s.writing.Store(0)
+	n, err := w.ResponseWriter.Write(p)
+	w.s.wrote(n)
+	return n, err
 }
 
 func (w *timedWriter) Flush() {
-	w.since.Store(time.Now().UnixNano())
-	defer w.since.Store(0)
+	w.s.writing.Store(time.Now().UnixNano())
+	defer w.s.writing.Store(0)
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
+	}
+}
+
+// wrote counts n bytes written and wakes a pump that waits for room.
+func (s *subscriber) wrote(n int) {
+	s.written.Add(int64(n))
+	select {
+	case s.drained <- struct{}{}:
+	default:
 	}
 }
 

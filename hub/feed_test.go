@@ -14,6 +14,7 @@ import (
 	"github.com/r3labs/sse/v2"
 	"gopkg.in/cenkalti/backoff.v1"
 
+	"a2atop/approvals"
 	"a2atop/hub"
 	"a2atop/model"
 )
@@ -185,8 +186,9 @@ func TestResumeWithinTheWindow(t *testing.T) {
 	want := after(stayed.wait("the new tasks", mentions(ids...)), pos)
 
 	back := fx.openFeed("alice", pos)
+	wantFlat := flatten(t, want)
 	got := back.wait("what it missed", func(es []rawEvent) bool {
-		return len(after(append([]rawEvent{{name: hub.EventPosition, id: pos}}, es...), pos)) >= len(want)
+		return len(flatten(t, after(append([]rawEvent{{name: hub.EventPosition, id: pos}}, es...), pos))) >= len(wantFlat)
 	})
 	if h := hello(t, got); !h.Resumed {
 		t.Fatalf("hello says resumed = false for an id within the window")
@@ -194,12 +196,37 @@ func TestResumeWithinTheWindow(t *testing.T) {
 	if has(hub.EventSnapshotBegin)(got) {
 		t.Fatal("a snapshot was sent to a subscriber that resumed")
 	}
-	got = after(append([]rawEvent{{name: hub.EventPosition, id: pos}}, got...), pos)
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("event %d after %s: resumed %+v, stayed %+v", i, pos, got[i], want[i])
+	gotFlat := flatten(t, after(append([]rawEvent{{name: hub.EventPosition, id: pos}}, got...), pos))
+	for i := range wantFlat {
+		if gotFlat[i] != wantFlat[i] {
+			t.Fatalf("item %d after %s: resumed %s, stayed %s", i, pos, gotFlat[i], wantFlat[i])
 		}
 	}
+}
+
+// flatten lists what events say, one item each: every watcher event of
+// an "events" feed event (the hub joins a run of them into one when a
+// subscriber reads behind), and every other event whole. Two feeds that
+// said the same things flatten alike, however they were cut.
+func flatten(t *testing.T, es []rawEvent) []string {
+	t.Helper()
+	var out []string
+	for _, e := range es {
+		switch e.name {
+		case hub.EventEvents:
+			var evs struct{ Events []json.RawMessage }
+			if err := json.Unmarshal([]byte(e.data), &evs); err != nil {
+				t.Fatal(err)
+			}
+			for _, ev := range evs.Events {
+				out = append(out, string(ev))
+			}
+		case hub.EventPosition:
+		default:
+			out = append(out, e.name+" "+e.data)
+		}
+	}
+	return out
 }
 
 // TestBeyondTheWindowASnapshot: an id older than the replay window, or of
@@ -273,4 +300,32 @@ func seqOf(id string) int {
 	_, n, _ := strings.Cut(id, "-")
 	v, _ := strconv.Atoi(n)
 	return v
+}
+
+// TestFeedShowsOnlyWhatTheOperatorMayWatch: an operator who may watch
+// another agent gets none of this agent's tasks, journal lines or
+// claims, in the snapshot or after, and positions that keep a resume
+// past them.
+func TestFeedShowsOnlyWhatTheOperatorMayWatch(t *testing.T) {
+	fx := newFixture(t)
+	erin := fx.openFeed("erin", "")
+	erin.wait("a snapshot", has(hub.EventSnapshotEnd))
+	alice := fx.attach("alice")
+	id := fx.ag.start("ask")
+	alice.waitFor("the question", func(f *model.Fleet) bool { return alice.inInbox(f, id) })
+	if o := alice.svc.Send(context.Background(), alice.prepare(id, approvals.Input{Kind: approvals.KindReply, Text: "main"})); o.Result != approvals.ResultAccepted {
+		t.Fatal(o.Words())
+	}
+	if err := alice.cl.Claim(context.Background(), "agent", id, "answering"); err != nil {
+		t.Fatal(err)
+	}
+	es := erin.wait("a position past the answer", func(es []rawEvent) bool {
+		return len(es) > 0 && es[len(es)-1].name == hub.EventPosition && seqOf(es[len(es)-1].id) >= seqOf(fx.h.Epoch()+"-"+strconv.FormatUint(fx.h.Stats().Position, 10))
+	})
+	late := fx.openFeed("erin", "").wait("a snapshot", has(hub.EventSnapshotEnd))
+	for _, e := range append(es, late...) {
+		if strings.Contains(e.data, string(id)) || e.name == hub.EventJournal || e.name == hub.EventClaim {
+			t.Fatalf("erin's feed shows %s: %.200s", e.name, e.data)
+		}
+	}
 }

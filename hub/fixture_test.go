@@ -28,12 +28,14 @@ var (
 		"bob":   "tok-bob-9f8e7d6c5b4a3921",
 		"carol": "tok-carol-0a1b2c3d4e5f6a7b",
 		"dave":  "tok-dave-77e6d5c4b3a29180",
+		"erin":  "tok-erin-1a2b3c4d5e6f7081",
 	}
 	roles = map[string]map[string][]hub.Role{
 		"alice": {hub.AllAgents: {hub.RoleWatch, hub.RoleAnswer, hub.RoleApprove, hub.RoleCancel}},
 		"bob":   {hub.AllAgents: {hub.RoleWatch, hub.RoleAnswer}},
 		"carol": {hub.AllAgents: {hub.RoleWatch}},
 		"dave":  {hub.AllAgents: {hub.RoleAnswer, hub.RoleApprove}},
+		"erin":  {"other": {hub.RoleWatch}}, // watches another agent, not the fixture's
 	}
 )
 

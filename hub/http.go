@@ -54,7 +54,7 @@ func (h *Hub) Handler() http.Handler {
 // serveMe is GET /v1/me.
 func (h *Hub) serveMe(w http.ResponseWriter, _ *http.Request, op *Operator) {
 	writeJSON(w, http.StatusOK, Me{Operator: op.Name, Approver: op.Name, Roles: op.Roles, Agents: h.o.Agents,
-		Templates: h.o.Journal.Templates, Epoch: h.feed.epoch})
+		Templates: h.o.Journal.Templates, ChainKeys: h.o.Fleet.ChainKeys, Epoch: h.feed.epoch})
 }
 
 // logRequests logs each request's method, path, status and time; never

@@ -246,7 +246,10 @@ type Me struct {
 	Agents   []Agent           `json:"agents"`
 	// Templates are the approve/deny shapes, by agent name.
 	Templates map[string]approvals.Template `json:"templates"`
-	Epoch     string                        `json:"epoch"`
+	// ChainKeys are the metadata keys that name a task's blocker, by
+	// agent (model.Options.ChainKeys), for a fleet built from the feed.
+	ChainKeys map[string]string `json:"chainKeys,omitempty"`
+	Epoch     string            `json:"epoch"`
 }
 
 // Allows reports whether the operator may act in role on agent.

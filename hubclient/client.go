@@ -208,6 +208,16 @@ func (e *statusError) Error() string {
 	return fmt.Sprintf("hub: %d %s: %s", e.status, http.StatusText(e.status), e.msg)
 }
 
+// Refused reports whether err is the hub's refusal, and its HTTP status
+// (401 for a token it does not know, 403 for a role the operator lacks).
+func Refused(err error) (int, bool) {
+	var se *statusError
+	if errors.As(err, &se) {
+		return se.status, true
+	}
+	return 0, false
+}
+
 // refusal reads a hub refusal's words from its body.
 func refusal(resp *http.Response) error {
 	var body hub.ErrorBody
