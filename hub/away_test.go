@@ -29,7 +29,7 @@ func TestHubAwayKeepsThePictureAndRefusesWrites(t *testing.T) {
 	fx.srv.CloseClientConnections()
 	alice.waitFor("the agent marked stale", func(f *model.Fleet) bool {
 		a := f.Agent("agent")
-		return a.Health.State == model.HealthUnreachable && strings.Contains(a.Health.Err, "the hub is unreachable")
+		return a.Health.State == model.HealthUnreachable && strings.Contains(a.Health.Err, "cannot be reached") && strings.Contains(a.Health.Err, "showing what the hub last sent")
 	})
 	alice.read(func(f *model.Fleet) {
 		if t2 := f.Task(model.TaskKey{Agent: "agent", ID: id}); t2 == nil || !t2.Stale {

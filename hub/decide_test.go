@@ -138,3 +138,32 @@ func TestClaimsInform(t *testing.T) {
 	late := fx.attach("carol")
 	eventually("a late dashboard sees the claim", func() bool { return claimed(late, "alice") })
 }
+
+// TestNoteLeftGoesToTheHubsJournal: a task that left the inbox while an
+// operator wrote an answer is journaled by the hub, under that
+// operator's name, and every dashboard's journal shows it.
+func TestNoteLeftGoesToTheHubsJournal(t *testing.T) {
+	fx := newFixture(t)
+	alice, bob := fx.attach("alice"), fx.attach("bob")
+	id := fx.ag.start("ask")
+	<-alice.cl.Synced()
+	if err := alice.svc.NoteLeft("agent", id, a2a.TaskStateInputRequired, a2a.TaskStateCompleted, "left the inbox while an answer was being written"); err != nil {
+		t.Fatal(err)
+	}
+	noted := func() bool {
+		for _, e := range bob.svc.Journal() {
+			for _, s := range e.States {
+				if e.TaskID == id && s.Note == "alice: left the inbox while an answer was being written" {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	bob.waitFor("alice's note in bob's journal", func(*model.Fleet) bool { return noted() })
+	carol := fx.attach("carol")
+	<-carol.cl.Synced()
+	if err := carol.svc.NoteLeft("agent", id, a2a.TaskStateInputRequired, a2a.TaskStateCompleted, "x"); err == nil || !strings.Contains(err.Error(), "403") {
+		t.Errorf("carol, who only watches, notes in the journal: %v", err)
+	}
+}

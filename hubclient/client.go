@@ -87,7 +87,7 @@ func New(o Options) (*Client, error) {
 	}
 	u, err := url.Parse(strings.TrimRight(o.URL, "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" {
-		return nil, fmt.Errorf("%q is not a hub URL: give its base URL, like https://hub.example.com:7717", o.URL)
+		return nil, fmt.Errorf("%q is not a hub URL: give its base URL, like https://hub.example.com:7717 (the token goes in $%s, never in the URL)", shownURL(o.URL), EnvToken)
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -112,6 +112,20 @@ func New(o Options) (*Client, error) {
 		c.log.Warn("the hub is reached over plain http on another host: the operator token crosses the network in clear; serve the hub with TLS", "hub", c.URL())
 	}
 	return c, nil
+}
+
+// shownURL is raw for a message: without a user name or password, and
+// without its query, where secrets would be.
+func shownURL(raw string) string {
+	if i := strings.IndexAny(raw, "?#"); i >= 0 {
+		raw = raw[:i] + "?…"
+	}
+	if scheme, rest, ok := strings.Cut(raw, "://"); ok {
+		if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+			return scheme + "://…" + rest[at:]
+		}
+	}
+	return raw
 }
 
 // noRedirects keeps the token on the hub's origin: a redirect is an

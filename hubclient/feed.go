@@ -374,10 +374,11 @@ func (c *Client) down(ctx context.Context, err error, retry time.Duration) {
 	if was {
 		c.log.Warn("feed: disconnected; reconnecting", "err", msg, "in", retry.Round(time.Millisecond).String())
 	}
-	words := "the hub is unreachable (" + msg + "); this is the picture it last sent"
+	words := msg + "; showing what the hub last sent"
 	if !picture.IsZero() {
-		words += " at " + picture.Format("15:04:05")
+		words += " (" + picture.Format("15:04:05") + ")"
 	}
+	words += ", reconnecting"
 	now := time.Now()
 	for _, a := range agents {
 		h := health[a]
