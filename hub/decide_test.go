@@ -167,3 +167,23 @@ func TestNoteLeftGoesToTheHubsJournal(t *testing.T) {
 		t.Errorf("carol, who only watches, notes in the journal: %v", err)
 	}
 }
+
+// TestClaimWords: what a dashboard shows of the others' claims, and the
+// roles it shows keys for.
+func TestClaimWords(t *testing.T) {
+	fx := newFixture(t)
+	alice, bob := fx.attach("alice"), fx.attach("bob")
+	id := fx.ag.start("ask")
+	<-alice.cl.Synced()
+	<-bob.cl.Synced()
+	if err := alice.cl.Claim(context.Background(), "agent", id, "answering"); err != nil {
+		t.Fatal(err)
+	}
+	bob.waitFor("alice's claim", func(*model.Fleet) bool { return bob.cl.ClaimWords("agent", id) == "alice is answering" })
+	if w := alice.cl.ClaimWords("agent", id); w != "" {
+		t.Errorf("alice's own claim shown to her: %q", w)
+	}
+	if !bob.cl.May("agent", "answer") || bob.cl.May("agent", "approve") || bob.cl.Operator() != "bob" {
+		t.Errorf("bob's roles as his dashboard sees them: answer %v, approve %v", bob.cl.May("agent", "answer"), bob.cl.May("agent", "approve"))
+	}
+}

@@ -308,3 +308,35 @@ func (c *Client) dropClaim(k claimKey) {
 	delete(c.claims, k)
 	c.claimsVer++
 }
+
+// Operator is the operator the token belongs to, as Me said ("" before Me).
+func (c *Client) Operator() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.me == nil {
+		return ""
+	}
+	return c.me.Operator
+}
+
+// May reports whether the operator may act in role ("watch", "answer",
+// "approve", "cancel") on agent, as Me said: what a dashboard shows keys
+// for. The hub checks again, whatever a dashboard shows.
+func (c *Client) May(agent, role string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.me != nil && c.me.Allows(agent, hub.Role(role))
+}
+
+// ClaimWords says who else is at work on a task: "alice is answering",
+// "alice is approving · bob is answering"; "" when nobody else is.
+func (c *Client) ClaimWords(agent string, id a2a.TaskID) string {
+	me := c.Operator()
+	var words []string
+	for _, cl := range c.ClaimsOn(agent, id) {
+		if cl.Operator != me {
+			words = append(words, cl.Operator+" is "+cl.What)
+		}
+	}
+	return strings.Join(words, " · ")
+}
