@@ -127,7 +127,7 @@ func (ss *subscribers) closeStalled(now time.Time, stall time.Duration, log *slo
 	}
 }
 
-func (ss *subscribers) closeAll(why string) {
+func (ss *subscribers) closeAll() {
 	for _, s := range ss.all() {
 		s.close()
 	}

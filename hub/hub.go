@@ -226,7 +226,7 @@ func (h *Hub) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-watched:
-			h.subs.closeAll("the hub is stopping")
+			h.subs.closeAll()
 			bg.Wait()
 			h.log.Info("hub stopped")
 			return nil

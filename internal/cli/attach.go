@@ -182,39 +182,17 @@ type hubFleet struct {
 	fleet *model.Fleet
 }
 
-// follow applies cl's events to a new fleet until ctx ends.
-func follow(ctx context.Context, cl *hubclient.Client, me hub.Me) *hubFleet {
-	hf := &hubFleet{fleet: model.NewFleet(model.Options{ChainKeys: me.ChainKeys})}
-	for _, a := range me.Agents {
-		hf.fleet.AddAgent(a.Name, a.URL)
-	}
-	go func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case ev := <-cl.Events():
-				hf.apply(ev)
-			}
-		}
-	}()
-	return hf
-}
-
 func (hf *hubFleet) apply(ev model.Event) {
 	hf.mu.Lock()
 	hf.fleet.Apply([]model.Event{ev})
 	hf.mu.Unlock()
 }
 
-// synced applies cl's events until the first snapshot has ended (or the
+// syncedFleet applies cl's events until the first snapshot has ended (or the
 // resumed feed is up), and what it sent before that, which waits in the
 // channel; then follow applies the rest. false when wait passed first.
 func syncedFleet(ctx context.Context, cl *hubclient.Client, me hub.Me, wait time.Duration) (*hubFleet, bool) {
-	hf := &hubFleet{fleet: model.NewFleet(model.Options{ChainKeys: me.ChainKeys})}
-	for _, a := range me.Agents {
-		hf.fleet.AddAgent(a.Name, a.URL)
-	}
+	hf := newHubFleet(me)
 	deadline := time.After(wait)
 	for synced := false; !synced; {
 		select {
@@ -236,17 +214,29 @@ func syncedFleet(ctx context.Context, cl *hubclient.Client, me hub.Me, wait time
 			more = false
 		}
 	}
-	go func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case ev := <-cl.Events():
-				hf.apply(ev)
-			}
-		}
-	}()
+	go hf.follow(ctx, cl)
 	return hf, true
+}
+
+// newHubFleet is an empty fleet of the hub's agents.
+func newHubFleet(me hub.Me) *hubFleet {
+	hf := &hubFleet{fleet: model.NewFleet(model.Options{ChainKeys: me.ChainKeys})}
+	for _, a := range me.Agents {
+		hf.fleet.AddAgent(a.Name, a.URL)
+	}
+	return hf
+}
+
+// follow applies cl's events until ctx ends.
+func (hf *hubFleet) follow(ctx context.Context, cl *hubclient.Client) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev := <-cl.Events():
+			hf.apply(ev)
+		}
+	}
 }
 
 // replyViaHub is `a2atop reply --hub URL AGENT TASK …`: the decision

@@ -244,7 +244,8 @@ func attachHeadless(t *testing.T, url, operator string) *headless {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &headless{cl: cl, svc: svc, hf: follow(ctx, cl, me)}
+	h := &headless{cl: cl, svc: svc, hf: newHubFleet(me)}
+	go h.hf.follow(ctx, cl)
 	ran := make(chan struct{})
 	go func() { cl.Run(ctx); close(ran) }()
 	t.Cleanup(func() { cancel(); <-ran; svc.Close() })
