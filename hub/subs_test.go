@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -77,19 +78,26 @@ func answerAll(t *testing.T, subscribers, n int) map[string]int {
 func TestFiftySubscribersCostTheAgentNothing(t *testing.T) {
 	one := answerAll(t, 1, 5)
 	fifty := answerAll(t, 50, 5)
-	// A stream that ends around a reply is read back with GetTask once
-	// more or less, as the agent's own timing has it; every other count
-	// is exact.
-	if d := one["GetTask"] - fifty["GetTask"]; d >= -1 && d <= 1 {
-		fifty["GetTask"] = one["GetTask"]
+	// The watchers' own timing moves a count by one or two between runs
+	// (a stream that ends around a reply is read back and reopened once
+	// more or less, a sweep falls before or after it); fifty dashboards
+	// asking the agent anything would move them by fifty. The replies
+	// are exact.
+	for _, m := range slices.Sorted(maps.Keys(merged(one, fifty))) {
+		if d := fifty[m] - one[m]; d < -2 || d > 2 {
+			t.Errorf("%s: %d with one dashboard, %d with fifty", m, one[m], fifty[m])
+		}
 	}
-	if !maps.Equal(one, fifty) {
-		t.Errorf("the agent's requests: %v with one dashboard, %v with fifty", one, fifty)
-	}
-	if one["SendMessage"] != 5 {
-		t.Errorf("the agent received %d SendMessage for 5 replies", one["SendMessage"])
+	if one["SendMessage"] != 5 || fifty["SendMessage"] != 5 {
+		t.Errorf("the agent received %d and %d SendMessage for 5 replies", one["SendMessage"], fifty["SendMessage"])
 	}
 	t.Logf("the agent's requests with 1 or 50 dashboards: %v", one)
+}
+
+func merged(a, b map[string]int) map[string]int {
+	out := maps.Clone(a)
+	maps.Copy(out, b)
+	return out
 }
 
 // TestSubscribersNeverReachTheAgent: fifty dashboards connecting, taking
@@ -137,16 +145,20 @@ func (fx *fixture) stuck() net.Conn {
 }
 
 // TestStuckSubscriberDelaysNoOne: a subscriber that stops reading while
-// 4 MiB go through the feed does not keep 49 others from getting all of
-// it: the hub never waits for it.
+// 4 MiB go through the feed does not keep 49 others (9 under the race
+// detector) from getting all of it: the hub never waits for it.
 func TestStuckSubscriberDelaysNoOne(t *testing.T) {
 	fx := newFixture(t, func(o *hub.Options) { o.StallTimeout = time.Hour })
+	healthy := 49
+	if raceEnabled {
+		healthy = 9
+	}
 	var dashes []*dash
-	for range 49 {
+	for range healthy {
 		dashes = append(dashes, fx.attach("carol"))
 	}
 	fx.stuck()
-	for fx.h.Stats().Subscribers < 50 {
+	for fx.h.Stats().Subscribers < healthy+1 {
 		time.Sleep(5 * time.Millisecond)
 	}
 	id := fx.ag.begin("big")
@@ -158,7 +170,7 @@ func TestStuckSubscriberDelaysNoOne(t *testing.T) {
 		d.waitFor("the big task done", done)
 	}
 	st := fx.h.Stats()
-	if st.Subscribers != 50 || st.Waiting < 1 {
+	if st.Subscribers != healthy+1 || st.Waiting < 1 {
 		t.Fatalf("after the 49: %+v, want the stuck subscriber still connected and its pump waiting", st)
 	}
 	for _, d := range dashes {

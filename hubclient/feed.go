@@ -32,8 +32,13 @@ import (
 // bytes read, under the client's handler.
 
 // defaultDead is how long a connection may stay silent before the hub's
-// hello has said how often it sends heartbeats.
-const defaultDead = 45 * time.Second
+// hello has said how often it sends heartbeats; minDead is the least
+// silence that ends one, however often they come (a busy hub or client
+// may miss a beat or two).
+const (
+	defaultDead = 45 * time.Second
+	minDead     = 5 * time.Second
+)
 
 // Run reads the feed until ctx ends, reconnecting with backoff and
 // jitter whenever the connection drops or stays silent for three
@@ -223,7 +228,7 @@ func (fc *feedConn) apply(name string, data []byte) error {
 			return err
 		}
 		if h.HeartbeatMS > 0 {
-			fc.dead.Store(int64(3 * time.Duration(h.HeartbeatMS) * time.Millisecond))
+			fc.dead.Store(int64(max(3*time.Duration(h.HeartbeatMS)*time.Millisecond, minDead)))
 		}
 		fc.hello.Store(true)
 		if h.Resumed {
