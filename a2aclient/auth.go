@@ -2,33 +2,73 @@ package a2aclient
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 )
 
-// authInterceptor adds the agent's secret headers to a call, but only when
-// the interface the call goes to is on the configured URL's origin or in
-// AllowedHosts: a card that points elsewhere does not get our token. The
-// SDK's own AuthInterceptor acts only with a session id and the card's
-// security requirements, hence this one. It also makes sure every call
-// says its A2A-Version.
-type authInterceptor struct {
+// versionInterceptor makes sure every call says its A2A-Version (the SDK
+// always sets it; this keeps the guarantee if that ever changes). Secrets
+// are not added here, where only the card's text says where a call goes:
+// the credential layer adds them to each HTTP request whose URL is on an
+// allowed origin, and grpcSecrets to each gRPC call whose connection was
+// dialled to one.
+type versionInterceptor struct {
 	sdk.PassthroughInterceptor
-	c *conn
 }
 
 // Before implements sdk.CallInterceptor.
-func (a *authInterceptor) Before(ctx context.Context, req *sdk.Request) (context.Context, any, error) {
+func (versionInterceptor) Before(ctx context.Context, req *sdk.Request) (context.Context, any, error) {
 	if _, ok := req.ServiceParams[a2a.SvcParamVersion]; !ok && len(req.ServiceParams.Get(a2a.SvcParamVersion)) == 0 {
-		// The SDK always sets it; keep the guarantee if that ever changes.
 		req.ServiceParams[a2a.SvcParamVersion] = []string{string(a2a.Version)}
 	}
-	if len(a.c.opts.Headers) == 0 || !a.c.allowed(hostPort(req.BaseURL)) {
-		return ctx, nil, nil
-	}
-	for _, h := range a.c.opts.Headers {
-		req.ServiceParams.Append(h.Name, h.Value)
-	}
 	return ctx, nil, nil
+}
+
+// credentialLayer adds the agent's secret headers to every request whose
+// origin (scheme, host and port of the URL it is sent to, redirects
+// included) is allowed; the card fetch goes through it too.
+type credentialLayer struct {
+	next http.RoundTripper
+	c    *conn
+}
+
+func (c *conn) credentialLayer(next http.RoundTripper) http.RoundTripper {
+	return credentialLayer{next: next, c: c}
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t credentialLayer) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !t.c.secretsConfigured() || !t.c.allowed(urlOrigin(req.URL)) {
+		return t.next.RoundTrip(req)
+	}
+	hs, err := t.c.secretHeaders(req.Context())
+	if err != nil {
+		if isCardFetch(req.Context()) {
+			// The card is read before the credential can be had (its
+			// token endpoint may be named by the card itself): ask for it
+			// with the static headers alone.
+			hs = t.c.opts.Headers
+		} else {
+			return nil, err
+		}
+	}
+	r2 := req.Clone(req.Context())
+	for _, h := range hs {
+		r2.Header.Set(h.Name, h.Value)
+	}
+	return t.next.RoundTrip(r2)
+}
+
+type cardFetchKey struct{}
+
+// cardFetch marks ctx as the card fetch's.
+func cardFetch(ctx context.Context) context.Context {
+	return context.WithValue(ctx, cardFetchKey{}, true)
+}
+
+func isCardFetch(ctx context.Context) bool {
+	v, _ := ctx.Value(cardFetchKey{}).(bool)
+	return v
 }

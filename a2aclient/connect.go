@@ -2,6 +2,7 @@ package a2aclient
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,11 +15,6 @@ import (
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
-	grpcv0 "github.com/a2aproject/a2a-go/v2/a2agrpc/v0"
-	grpcv1 "github.com/a2aproject/a2a-go/v2/a2agrpc/v1"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"a2atop/model"
 )
@@ -29,20 +25,38 @@ import (
 type conn struct {
 	opts   AgentOptions
 	hc     *http.Client
-	ring   *ring     // the raw capture (HTTP and gRPC)
-	red    *redactor // the agent's secrets, kept out of the capture and errors
-	origin string    // host:port of opts.URL
-	wire   atomic.Int64
+	ring   *ring       // the raw capture (HTTP and gRPC)
+	red    *redactor   // the agent's secrets, kept out of the capture and errors
+	origin origin      // of opts.URL: secrets go there and to AllowedHosts only
+	tls    *tls.Config // the agent's TLS settings; nil for the defaults
+	cred   credential  // the credential besides opts.Headers; nil when none
+	// certAsked is set once an agent's TLS server asked for a client
+	// certificate: certNone when we had none to give, certSent when we
+	// gave one (see watchCertRequests).
+	certAsked atomic.Int32
+	auth      *authChooser // the credential, when it is one of AuthOptions; nil when none
+	trust     *cardTrust   // the card's pinned signing keys
+	wire      atomic.Int64
 	// legacyREST: the chosen interface is A2A 0.3 HTTP+JSON, whose SDK
 	// conversion drops referenceTaskIds (rest03_reference_task_ids.go).
 	legacyREST atomic.Bool
+	bigStreams bigStreams // what its open streams hold in big events (stream_recycle.go)
 }
 
 func newConn(o AgentOptions, captureN int) *conn {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	base.ResponseHeaderTimeout = o.CallTimeout
 	base.MaxIdleConnsPerHost = o.MaxStreams + 8
-	c := &conn{opts: o, origin: hostPort(o.URL), ring: newRing(captureN), red: newRedactor(o.Headers)}
+	c := &conn{opts: o, origin: originOf(o.URL), ring: newRing(captureN), red: newRedactor(o.Headers)}
+	c.tls = c.watchCertRequests(o.TLS)
+	base.TLSClientConfig = c.tls
+	c.trust = newCardTrust(o.Auth.CardKeys, tokenClient(c.tls, o.CallTimeout))
+	if a := newAuthChooser(o.Name, o.Auth, c); a != nil {
+		c.auth, c.cred = a, a
+		for _, n := range a.names() {
+			c.red.names[strings.ToLower(n)] = true
+		}
+	}
 	// No Timeout: long streams must live, and the SDK's own default client
 	// would end every call after 3 minutes; every unary call carries a
 	// context deadline instead.
@@ -52,28 +66,34 @@ func newConn(o AgentOptions, captureN int) *conn {
 
 // resolveCard fetches and parses the card (0.3 and 1.0 shapes, which the
 // SDK's default parser does not both read). The SDK's card resolver goes
-// through no interceptor, so auth headers are its request headers, sent
-// only when the card URL is on an allowed origin.
+// through no interceptor but through our http.Client: the credential
+// layer adds the secrets when the card URL is on an allowed origin.
 func (c *conn) resolveCard(ctx context.Context) (*a2a.AgentCard, string, error) {
+	card, _, cardURL, err := c.resolveCardRaw(ctx)
+	return card, cardURL, err
+}
+
+// resolveCardRaw is resolveCard that also returns the card's bytes as the
+// agent sent them (its signatures are over them).
+func (c *conn) resolveCardRaw(ctx context.Context) (*a2a.AgentCard, []byte, string, error) {
 	base, path := c.opts.URL, c.opts.CardPath
 	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
 		u, err := url.Parse(path)
 		if err != nil {
-			return nil, path, fmt.Errorf("card_path %q: %w", path, err)
+			return nil, nil, path, fmt.Errorf("card_path %q: %w", path, err)
 		}
 		base, path = u.Scheme+"://"+u.Host, u.RequestURI()
 	}
 	cardURL, _ := url.JoinPath(base, path)
-	var ropts []agentcard.ResolveOption
-	ropts = append(ropts, agentcard.WithPath(path))
-	if c.allowed(hostPort(base)) {
-		for _, h := range c.opts.Headers {
-			ropts = append(ropts, agentcard.WithRequestHeader(h.Name, h.Value))
-		}
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.opts.CallTimeout)
+	ropts := []agentcard.ResolveOption{agentcard.WithPath(path)}
+	ctx, cancel := context.WithTimeout(cardFetch(idempotent(ctx)), c.opts.CallTimeout)
 	defer cancel()
-	res := &agentcard.Resolver{Client: c.hc, CardParser: a2av0.NewAgentCardParser()}
+	var raw []byte
+	parse := a2av0.NewAgentCardParser()
+	res := &agentcard.Resolver{Client: c.hc, CardParser: func(b []byte) (*a2a.AgentCard, error) {
+		raw = b
+		return parse(b)
+	}}
 	card, err := res.Resolve(ctx, base, ropts...)
 	var se *json.SyntaxError
 	switch {
@@ -82,7 +102,7 @@ func (c *conn) resolveCard(ctx context.Context) (*a2a.AgentCard, string, error) 
 	case err == nil && card.Name == "" && len(card.SupportedInterfaces) == 0:
 		err = fmt.Errorf("%w: JSON with no name and no interfaces", ErrNotACard)
 	}
-	return card, cardURL, err
+	return card, raw, cardURL, err
 }
 
 // chooseInterfaces filters the card's interfaces by the configured binding
@@ -129,17 +149,15 @@ func (c *conn) newClient(ctx context.Context, card *a2a.AgentCard) (*sdk.Client,
 	}
 	filtered := *card
 	filtered.SupportedInterfaces = ifaces
-	dial := c.grpcDialOptions()
-	f := sdk.NewFactory(
+	fopts := append([]sdk.FactoryOption{
 		sdk.WithDefaultsDisabled(),
 		sdk.WithJSONRPCTransport(c.hc),
 		sdk.WithRESTTransport(c.hc),
-		grpcv1.WithGRPCTransport(dial...),
 		a2av0.WithJSONRPCTransport(a2av0.JSONRPCTransportConfig{Client: c.hc}),
 		a2av0.WithRESTTransport(a2av0.RESTTransportConfig{Client: c.hc}),
-		sdk.WithCompatTransport(a2av0.Version, a2a.TransportProtocolGRPC, grpcv0.NewGRPCTransportFactory(dial...)),
-		sdk.WithCallInterceptors(&authInterceptor{c: c}, &rest03RefsInterceptor{c: c}),
-	)
+		sdk.WithCallInterceptors(versionInterceptor{}, &rest03RefsInterceptor{c: c}),
+	}, c.grpcFactories()...)
+	f := sdk.NewFactory(fopts...)
 	cl, err := f.CreateFromCard(ctx, &filtered)
 	if err != nil {
 		return nil, nil, err
@@ -157,19 +175,6 @@ func (c *conn) newClient(ctx context.Context, card *a2a.AgentCard) (*sdk.Client,
 
 func versionLess(a, b a2a.ProtocolVersion) bool {
 	return strings.TrimPrefix(string(a), "v") < strings.TrimPrefix(string(b), "v")
-}
-
-func (c *conn) grpcDialOptions() []grpc.DialOption {
-	creds := insecure.NewCredentials()
-	if strings.HasPrefix(c.opts.URL, "https://") {
-		creds = credentials.NewTLS(nil)
-	}
-	return []grpc.DialOption{
-		grpc.WithTransportCredentials(creds),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(int(c.opts.MaxMessageBytes))),
-		grpc.WithChainUnaryInterceptor(c.grpcUnary),
-		grpc.WithChainStreamInterceptor(c.grpcStream),
-	}
 }
 
 // agentInfo is what the card and our choice say, for the agents view.

@@ -30,12 +30,18 @@ func describe(err error) string {
 	if errors.As(err, &e) {
 		url, status, code = e.URL, e.Status, e.Code
 	}
+	if ce := credentialError(err); ce != nil {
+		return ce.Words
+	}
+	if e != nil {
+		if w := certWords(e.certAsked, e.Err); w != "" {
+			return w
+		}
+	}
 	inner := innermost(err)
 	c := a2aerr.Classify(err)
-	if c.Auth() && e != nil && e.withheld != "" {
-		return fmt.Sprintf("unauthorized%s: our credentials were not sent: the card's interface is on %s, "+
-			"another origin than the configured url; if you trust it, add %q to allowed_hosts",
-			statusWords(status, code), e.withheld, e.withheld)
+	if c.Auth() && e != nil && e.withheld != (origin{}) {
+		return withheldWords(statusWords(status, code), e.withheld, e.withheld.scheme == "http" && e.downgrade)
 	}
 	switch c {
 	case a2aerr.TooLarge:
@@ -123,4 +129,16 @@ func innermost(err error) string {
 		msg = msg[:max] + "…"
 	}
 	return msg
+}
+
+// withheldWords explains a refusal by an interface our secrets were kept
+// from: in plain http where https was configured, or on another origin.
+func withheldWords(status string, o origin, downgrade bool) string {
+	if downgrade {
+		return fmt.Sprintf("unauthorized%s: our credentials were not sent: the card's interface is %s, in plain http, "+
+			"while the configured url is https; a2atop never sends credentials in clear text (ask the agent's owner to fix the card)",
+			status, o)
+	}
+	return fmt.Sprintf("unauthorized%s: our credentials were not sent: the card's interface is on %s, "+
+		"another origin than the configured url; if you trust it, add %q to allowed_hosts", status, o, o.hostPort)
 }

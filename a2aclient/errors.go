@@ -25,9 +25,14 @@ type Error struct {
 	Err    error
 
 	red *redactor // the agent's secrets, kept out of Error and Describe
-	// withheld is the host:port of the interface our secrets were kept
-	// from (another origin, not in AllowedHosts); "" when they were sent.
-	withheld string
+	// withheld is the origin of the interface our secrets were kept from
+	// (another origin, not in AllowedHosts); zero when they were sent.
+	withheld origin
+	// downgrade: the configured URL is https and withheld is not.
+	downgrade bool
+	// certAsked is what the agent's TLS server asked of our client
+	// certificate (see watchCertRequests).
+	certAsked int32
 }
 
 // Error reads "agent "x": GetTask: <what happened>".

@@ -1,6 +1,7 @@
 package a2aclient
 
 import (
+	"crypto/tls"
 	"log/slog"
 	"time"
 
@@ -48,9 +49,16 @@ type AgentOptions struct {
 	Tenant string
 	// Headers are sent only to the origin of URL and to AllowedHosts.
 	Headers []Header
+	// Auth is the agent's credential besides Headers: a token that is
+	// re-read, refreshed or fetched (see AuthOptions).
+	Auth AuthOptions
 	// AllowedHosts are extra "host:port" values that may receive Headers
-	// (for a card whose interface lives on another host).
+	// (for a card whose interface lives on another host), over https, or
+	// over http when URL is http too.
 	AllowedHosts []string
+	// TLS configures the agent's TLS connections (HTTP and gRPC): the
+	// roots to trust, a client certificate; nil for the system defaults.
+	TLS *tls.Config
 	// SweepInterval is the ListTasks (or GetTask poll) period; 0 = 5s.
 	SweepInterval time.Duration
 	// FullResync is how often a sweep ignores the high-water mark; 0 = 1m.

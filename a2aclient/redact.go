@@ -3,14 +3,54 @@ package a2aclient
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // redactor removes secrets from captured text: every configured header
 // value (and the token after "Bearer "), and partial secrets cut at the
 // text's edges.
+// Tokens a credential fetches while running are learned as they are
+// used (the newest maxLearned of them). Safe for concurrent use.
 type redactor struct {
+	mu      sync.RWMutex
 	secrets []string
+	learned []string        // tokens learned from credentials, newest last
 	names   map[string]bool // lower-case header names that always hide their value
+}
+
+// maxLearned is how many learned tokens the redactor keeps.
+const maxLearned = 32
+
+// learn adds a secret header value (and its token after "Bearer ") to
+// what is redacted.
+func (r *redactor) learn(value string) {
+	if len(value) < 4 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range r.learned {
+		if s == value {
+			return
+		}
+	}
+	r.learned = append(r.learned, value)
+	if _, tok, ok := strings.Cut(value, " "); ok && len(tok) >= 4 {
+		r.learned = append(r.learned, tok)
+	}
+	if n := len(r.learned); n > maxLearned {
+		r.learned = append([]string(nil), r.learned[n-maxLearned:]...)
+	}
+}
+
+// all returns every secret to redact.
+func (r *redactor) all() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if len(r.learned) == 0 {
+		return r.secrets
+	}
+	return append(append([]string(nil), r.secrets...), r.learned...)
 }
 
 const redacted = "[redacted]"
@@ -38,7 +78,7 @@ func (r *redactor) header(name, value string) string {
 	if r.names[strings.ToLower(name)] {
 		return name + ": " + redacted
 	}
-	for _, s := range r.secrets {
+	for _, s := range r.all() {
 		if value == s {
 			return name + ": " + redacted
 		}
@@ -64,7 +104,7 @@ func redactQuery(s string) string {
 // replaced too.
 func (r *redactor) text(s string) string {
 	s = redactQuery(s)
-	for _, sec := range r.secrets {
+	for _, sec := range r.all() {
 		s = strings.ReplaceAll(s, sec, redacted)
 		for k := len(sec) - 1; k >= 4; k-- {
 			if strings.HasSuffix(s, sec[:k]) {

@@ -212,8 +212,16 @@ type userInterceptor struct {
 	noList   bool                   // refuse ListTasks with ErrUnsupportedOperation
 	lists    []bool                 // per ListTasks call: was it a full listing (no statusTimestampAfter)?
 	tenants  []string               // the tenant of every ListTasks and GetTask request
+	secrets  []string               // the authorization and x-api-key values of every call, "" when none
 	listReqs []a2a.ListTasksRequest // every ListTasks request, in order
 	gets     []a2a.TaskID           // the task of every GetTask request, in order
+}
+
+// seen returns the authorization and x-api-key values of every call so far.
+func (u *userInterceptor) seen() []string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return append([]string(nil), u.secrets...)
 }
 
 // listRequests returns the ListTasks requests so far.
@@ -255,8 +263,11 @@ func (u *userInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, re
 	}
 	if p := cc.ServiceParams(); p != nil {
 		v, _ := p.Get(strings.ToLower(a2a.SvcParamVersion))
+		auth, _ := p.Get("authorization")
+		key, _ := p.Get("x-api-key")
 		u.mu.Lock()
 		u.versions = append(u.versions, strings.Join(v, ","))
+		u.secrets = append(u.secrets, strings.Join(auth, ",")+strings.Join(key, ","))
 		u.mu.Unlock()
 	}
 	return ctx, nil, nil
@@ -287,10 +298,13 @@ type testAgent struct {
 	addr  string // host:port of the HTTP server (card)
 	gaddr string // host:port of the gRPC server
 	wrap  func(http.Handler) http.Handler
-	card  *a2a.AgentCard
-	mu    sync.Mutex
-	hs    *http.Server
-	gs    *grpc.Server
+	gopts []grpc.ServerOption // options of the gRPC server (TLS credentials)
+	// extended is the extended card the handler serves; nil for none.
+	extended *a2a.AgentCard
+	card     *a2a.AgentCard
+	mu       sync.Mutex
+	hs       *http.Server
+	gs       *grpc.Server
 }
 
 func startAgent(t testing.TB, kind agentKind, streaming bool, wrap func(http.Handler) http.Handler) *testAgent {
@@ -373,6 +387,10 @@ func (a *testAgent) mux() http.Handler {
 // start listens on the agent's fixed address (again, after stop).
 func (a *testAgent) start() {
 	a.t.Helper()
+	if a.extended != nil {
+		a.h = a2asrv.NewHandler(a.exec, a2asrv.WithTaskStore(a.store), a2asrv.WithCallInterceptors(a.icpt),
+			a2asrv.WithAgentInactivityTimeout(20*time.Second), a2asrv.WithExtendedAgentCard(a.extended))
+	}
 	var l net.Listener
 	var err error
 	for i := 0; i < 50; i++ { // the port may linger briefly after stop
@@ -390,11 +408,17 @@ func (a *testAgent) start() {
 	a.hs = hs
 	a.mu.Unlock()
 	if a.kind == kindGRPC {
-		gl, err := net.Listen("tcp", a.gaddr)
+		var gl net.Listener
+		for i := 0; i < 50; i++ { // as above: the port may linger after stop
+			if gl, err = net.Listen("tcp", a.gaddr); err == nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 		if err != nil {
 			a.t.Fatalf("listen %s: %v", a.gaddr, err)
 		}
-		gs := grpc.NewServer()
+		gs := grpc.NewServer(a.gopts...)
 		grpcv1.NewHandler(a.h).RegisterWith(gs)
 		go gs.Serve(gl)
 		a.mu.Lock()

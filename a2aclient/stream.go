@@ -54,7 +54,7 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 		if cl == nil {
 			return
 		}
-		sctx, stop := context.WithCancel(ctx)
+		sctx, stop := context.WithCancel(idempotent(ctx))
 		sctx, pr := withProbe(sctx)
 		sub := w.opened(id, stop)
 		got := 0

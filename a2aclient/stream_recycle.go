@@ -4,33 +4,76 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"sync"
 )
 
-// recycleEventBytes is the size of an SSE event after which its stream is
-// ended.
-const recycleEventBytes = 256 << 10
+// recycleEventBytes is the size of an SSE event past which its stream
+// draws on the agent's bigStreamBytes: twice a 256 KiB chunk of a
+// streamed log, and about 1.5 MiB of buffers that any open stream may
+// keep.
+const recycleEventBytes = 512 << 10
 
-// errStreamRecycled ends a stream after an event of more than
-// recycleEventBytes.
-var errStreamRecycled = errors.New("the stream was ended after an event of more than 256 KiB, to free the buffers that held it")
+// bigStreamBytes is what the open streams of one agent may have read in
+// events past recycleEventBytes, together, counting each stream's largest
+// event (the SDK holds two to three times that while the stream is open).
+// One stream of a max_message_bytes (8 MiB) snapshot fits; a stream that
+// would pass it is ended.
+const bigStreamBytes = 8 << 20
+
+// errStreamRecycled ends a stream after a big event that did not fit in
+// bigStreamBytes.
+var errStreamRecycled = errors.New("the stream was ended after a big event, to free the buffers that held it")
 
 // streamRecycle ends an SSE stream right after an event of more than
-// recycleEventBytes. The SDK's SSE reader (github.com/a2aproject/a2a-go/v2
-// v2.4.0, internal/sse ParseDataStream) keeps, for the life of a stream,
-// the buffers it grew for the largest line and event it read: one event of
-// max_message_bytes on each of max_streams streams would leave an agent
-// holding twice that per stream until the streams end, however small what
-// follows. Ending the stream (the body fails with errStreamRecycled once
-// the event is read) frees them; the watcher then reconciles with GetTask,
-// as after any stream that ends, and leaves the task to sweeps until its
-// status changes (stream.go): a task whose snapshot is big would grow the
-// buffers again at once. What the stream sent after the big event, in the
-// same read, is dropped with the stream. TestSDKStreamKeepsItsBuffers pins
-// the SDK's side: the day it fails, the reader lets go of its buffers and
-// this file can go.
-type streamRecycle struct{ next http.RoundTripper }
+// recycleEventBytes when the agent's other open streams already hold
+// bigStreamBytes of big events. The SDK's SSE reader
+// (github.com/a2aproject/a2a-go/v2 v2.4.0, internal/sse ParseDataStream)
+// keeps, for the life of a stream, the buffers it grew for the largest
+// line and event it read: one event of max_message_bytes on each of
+// max_streams streams would leave an agent holding two to three times
+// that per stream until the streams end, however small what follows. A
+// task that streams a big log (its snapshot, chunks of 256 KiB) is
+// followed live as long as few do at once; past bigStreamBytes, ending the
+// stream (the body fails with errStreamRecycled once the event is read)
+// frees the buffers; the watcher then reconciles with GetTask, as after
+// any stream that ends, and leaves the task to sweeps until its status
+// changes (stream.go): a task whose snapshot is big would grow the buffers
+// again at once. What the stream sent after the big event, in the same
+// read, is dropped with the stream. TestSDKStreamKeepsItsBuffers pins the
+// SDK's side: the day it fails, the reader lets go of its buffers and this
+// file can go.
+type streamRecycle struct {
+	next http.RoundTripper
+	big  *bigStreams
+}
 
-func streamRecycleLayer(next http.RoundTripper) http.RoundTripper { return streamRecycle{next} }
+func (c *conn) streamRecycleLayer(next http.RoundTripper) http.RoundTripper {
+	return streamRecycle{next, &c.bigStreams}
+}
+
+// bigStreams counts what the open streams of one agent hold in big
+// events, against bigStreamBytes.
+type bigStreams struct {
+	mu   sync.Mutex
+	held int
+}
+
+// grow takes n more bytes if they fit.
+func (p *bigStreams) grow(n int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held+n > bigStreamBytes {
+		return false
+	}
+	p.held += n
+	return true
+}
+
+func (p *bigStreams) release(n int) {
+	p.mu.Lock()
+	p.held -= n
+	p.mu.Unlock()
+}
 
 // RoundTrip implements http.RoundTripper.
 func (t streamRecycle) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -38,16 +81,20 @@ func (t streamRecycle) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || !isSSE(resp) {
 		return resp, err
 	}
-	resp.Body = &recycledBody{rc: resp.Body}
+	resp.Body = &recycledBody{rc: resp.Body, pool: t.big}
 	return resp, nil
 }
 
-// recycledBody is an SSE body that reports its end after a big event.
+// recycledBody is an SSE body that reports its end after a big event
+// that does not fit in its agent's bigStreamBytes.
 type recycledBody struct {
-	rc   io.ReadCloser
-	ev   sseEvents
-	n    int  // bytes of the current event
-	done bool // a big event ended: the stream ends here
+	rc     io.ReadCloser
+	pool   *bigStreams
+	ev     sseEvents
+	n      int  // bytes of the current event
+	held   int  // bytes taken from pool: the largest big event so far
+	done   bool // a big event ended: the stream ends here
+	closed sync.Once
 }
 
 func (b *recycledBody) Read(p []byte) (int, error) {
@@ -62,13 +109,19 @@ func (b *recycledBody) Read(p []byte) (int, error) {
 			break
 		}
 		end := n - len(rest)
-		if b.n > recycleEventBytes {
-			b.done = true
-			return end, nil // up to the blank line that ends the big event
+		if b.n > recycleEventBytes && b.n > b.held {
+			if !b.pool.grow(b.n - b.held) {
+				b.done = true
+				return end, nil // up to the blank line that ends the big event
+			}
+			b.held = b.n
 		}
 		b.n, off = 0, end
 	}
 	return n, err
 }
 
-func (b *recycledBody) Close() error { return b.rc.Close() }
+func (b *recycledBody) Close() error {
+	b.closed.Do(func() { b.pool.release(b.held) })
+	return b.rc.Close()
+}

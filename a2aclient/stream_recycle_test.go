@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -88,35 +89,96 @@ func liveHeap() uint64 {
 	return ms.HeapAlloc
 }
 
-// A stream that delivers an event of more than recycleEventBytes is ended
-// after it; the task is left to sweeps until its status changes, and its
-// end arrives as usual.
-func TestBigEventEndsTheStream(t *testing.T) {
+// TestBigEventsPastTheBudgetEndTheStream: an agent's streams may hold
+// bigStreamBytes of events past recycleEventBytes together. Five tasks
+// with a 2 MiB status each: three are streamed and stay so, the others'
+// streams end after their big event, are not opened again while the
+// status stays, and their end arrives by sweep; the row has no error.
+func TestBigEventsPastTheBudgetEndTheStream(t *testing.T) {
 	a := startAgent(t, kindJSONRPC, true, nil)
-	m, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
-	id := a.send(t, "bigwork:1048576")
-	c.waitFor(t, "the big status, by stream", 10*time.Second, func(evs []model.Event) bool {
+	o := fast("a", a.url())
+	o.MaxMessageBytes = 32 << 20 // a ListTasks page holds all five
+	m, c := runManager(t, []AgentOptions{o}, Options{})
+	const big = 2 << 20
+	var ids []a2a.TaskID
+	for range 5 {
+		ids = append(ids, a.send(t, "bigwork:"+strconv.Itoa(big)))
+	}
+	bigSeen := func(evs []model.Event, id a2a.TaskID) bool { // as a task or as a status update
 		for _, e := range evs {
-			if e.Kind == model.EventTask && e.Task.ID == id && e.Source == model.SourceStream &&
-				e.Task.Status.Message != nil && len(e.Task.Status.Message.Parts[0].Text()) == 1<<20 {
+			var st *a2a.TaskStatus
+			switch {
+			case e.Kind == model.EventTask && e.Task.ID == id:
+				st = &e.Task.Status
+			case e.Kind == model.EventStatus && e.Status.TaskID == id:
+				st = &e.Status.Status
+			}
+			if st != nil && st.Message != nil && len(st.Message.Parts[0].Text()) == big {
 				return true
 			}
 		}
 		return false
-	})
-	c.waitFor(t, "the stream ended", 10*time.Second, func([]model.Event) bool {
-		n, streaming := streamsOf(m, "a", id)
-		return n == 0 && !streaming
-	})
-	time.Sleep(200 * time.Millisecond) // sweeps go on; no stream is opened again
-	if n, _ := streamsOf(m, "a", id); n != 0 {
-		t.Errorf("%d streams open again on the task with the big status", n)
+	}
+	// streamed counts the tasks streamed now, ended counts those whose
+	// stream ended after their big status and waits for it to change.
+	streamed := func() (on, ended int) {
+		w := m.watchers["a"]
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		for _, id := range ids {
+			if t := w.tasks.get(id); t != nil {
+				switch {
+				case t.streaming:
+					on++
+				case t.noStream != "":
+					ended++
+				}
+			}
+		}
+		return on, ended
+	}
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		evs := c.snapshot()
+		seen := 0
+		for _, id := range ids {
+			if bigSeen(evs, id) {
+				seen++
+			}
+		}
+		on, ended := streamed()
+		if seen == len(ids) && on == 3 && ended == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d big statuses seen, %d tasks streamed, %d streams ended; want 5, 3, 2", seen, on, ended)
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // sweeps go on; no stream is opened again
+	if on, ended := streamed(); on != 3 || ended != 2 {
+		t.Errorf("%d of the five tasks streamed and %d ended, want the 3 whose big events fit in %d MiB and 2", on, ended, bigStreamBytes>>20)
 	}
 	a.exec.release()
-	c.waitFor(t, "completed", 10*time.Second, func(evs []model.Event) bool {
-		return hasTask(evs, "a", id, a2a.TaskStateCompleted)
+	c.waitFor(t, "all completed", 10*time.Second, func(evs []model.Event) bool {
+		for _, id := range ids {
+			if !hasTask(evs, "a", id, a2a.TaskStateCompleted) {
+				return false
+			}
+		}
+		return true
 	})
 	if h := lastHealth(c.snapshot(), "a"); h.Err != "" {
 		t.Errorf("the agent's row says %q", h.Err)
 	}
+	// The streams that ended gave their bytes back: a new big task streams.
+	c.waitFor(t, "no stream open", 10*time.Second, func([]model.Event) bool { n, _ := streamsOf(m, "a", ids[0]); return n == 0 })
+	id := a.send(t, "bigwork:"+strconv.Itoa(big))
+	c.waitFor(t, "the new big task streamed", 10*time.Second, func(evs []model.Event) bool {
+		_, on := streamsOf(m, "a", id)
+		return bigSeen(evs, id) && on
+	})
+	time.Sleep(300 * time.Millisecond)
+	if _, on := streamsOf(m, "a", id); !on {
+		t.Error("a big task after the others ended is no longer streamed: the budget was not given back")
+	}
+	a.exec.release()
 }

@@ -17,8 +17,10 @@ type layer func(next http.RoundTripper) http.RoundTripper
 // The order is what makes each of them right:
 //   - the layers that change a request (statusTimestampAfter and the 0.3
 //     referenceTaskIds rewrite) or send one more (subscribeGET) are above
-//     the origin guard, so the guard sees every request as it leaves, and
-//     the capture and the byte count below it see it as it was sent;
+//     the credential layer and the origin guard, so that each request, and
+//     each redirect net/http follows, is judged by the URL it is sent to
+//     as it leaves, and the capture and the byte count below them see it
+//     as it was sent;
 //   - the capture is below every layer that changes a response
 //     (restErrorBodies re-presents error bodies, rest03Refs reads bodies
 //     for what the SDK drops), so it keeps the bytes as the agent sent
@@ -28,7 +30,9 @@ type layer func(next http.RoundTripper) http.RoundTripper
 //     an error body, rest03Refs) reads at most MaxMessageBytes, and none
 //     waits on an SSE event the agent stopped sending half-way;
 //   - the probe is below subscribeGET, so it hears every attempt of a call
-//     and the last one is what the call reports;
+//     and the last one is what the call reports; the retry of a read
+//     refused 401 is below the probe (the call reports the retry's answer)
+//     and above the credential layer (the retry carries a fresh credential);
 //   - wireCount is last: it counts each attempt as it went on the wire.
 //
 // A new concern of the edge (a credential that refreshes itself, a memory
@@ -38,10 +42,12 @@ func newTransport(c *conn, base http.RoundTripper) http.RoundTripper {
 		statusTimestampAfterLayer, // REST ListTasks: the parameter the SDK does not send
 		rest03RefsLayer,           // A2A 0.3 HTTP+JSON: referenceTaskIds the SDK drops
 		restErrorBodiesLayer,      // REST errors in media types and shapes the SDK cannot read
-		streamRecycleLayer,        // SSE: a stream ends after an event past 256 KiB, whose buffers the SDK keeps
+		c.streamRecycleLayer,      // SSE: past 8 MiB of big events an agent's stream ends, whose buffers the SDK keeps
 		subscribeGETLayer,         // REST :subscribe answered 405 to POST: once more as GET
 		probeLayer,                // the call learns the HTTP status and the JSON-RPC code
-		c.originGuardLayer,        // secret headers only to the configured origins
+		c.retryUnauthorizedLayer,  // an idempotent read refused 401: once more, with a fresh credential
+		c.credentialLayer,         // the agent's secret headers, on allowed origins only
+		c.originGuardLayer,        // no secret header leaves for another origin
 		c.captureLayer,            // the raw view
 		sweepBytesLayer,           // MaxSweepBytes: the bytes of one sweep, all its pages
 		c.limitsLayer,             // MaxMessageBytes, stalled SSE events

@@ -54,22 +54,25 @@ func TestChooseInterfaces(t *testing.T) {
 
 func TestAllowedOrigins(t *testing.T) {
 	c := &conn{opts: AgentOptions{URL: "https://Agent.example.com/a2a", AllowedHosts: []string{"grpc.example.com:8443", "other.example.com"}}}
-	c.origin = hostPort(c.opts.URL)
+	c.origin = originOf(c.opts.URL)
 	for _, tc := range []struct {
 		target string
 		want   bool
 	}{
 		{"https://agent.example.com/x", true},
 		{"https://agent.example.com:443/x", true},
-		{"http://agent.example.com/x", false}, // another port: another origin
+		{"http://agent.example.com/x", false},     // another port: another origin
+		{"http://agent.example.com:443/x", false}, // same host and port, plain text: another origin
 		{"https://agent.example.com:8443/x", false},
 		{"https://evil.example.com/x", false},
-		{"grpc.example.com:8443", true},
-		{"grpc.example.com:9000", false},
+		{"https://grpc.example.com:8443", true},
+		{"http://grpc.example.com:8443", false}, // allowed over https only: the configured url is https
+		{"https://grpc.example.com:9000", false},
 		{"https://other.example.com/x", true}, // a bare host allows any port
-		{"agent.example.com.evil.net:443", false},
+		{"https://agent.example.com.evil.net:443", false},
+		{"ftp://agent.example.com:443", false},
 	} {
-		if got := c.allowed(hostPort(tc.target)); got != tc.want {
+		if got := c.allowed(originOf(tc.target)); got != tc.want {
 			t.Errorf("allowed(%q) = %v, want %v", tc.target, got, tc.want)
 		}
 	}

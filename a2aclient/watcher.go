@@ -3,6 +3,7 @@ package a2aclient
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"strings"
@@ -177,18 +178,31 @@ func (w *watcher) connect(ctx context.Context) error {
 		return nil
 	}
 	pctx, pr := withProbe(ctx)
-	card, cardURL, err := w.c.resolveCard(pctx)
+	card, raw, cardURL, err := w.c.resolveCardRaw(pctx)
 	if err != nil {
 		return w.wrap("card", cardURL, pr, err)
+	}
+	sig := w.c.trust.check(ctx, raw)
+	if w.o.Auth.CardKeys.Require && sig.state != sigValid {
+		return w.wrap("card", cardURL, nil, fmt.Errorf("%w: the card's signature does not verify (%s) and require_signed_card is set: "+
+			"a2atop does not talk to this agent", errUntrustedCard, sig.words()))
+	}
+	if w.c.auth != nil {
+		w.c.auth.bind(card)
 	}
 	cl, iface, err := w.c.newClient(ctx, card)
 	if err != nil {
 		return w.wrap("connect", w.o.URL, nil, err)
 	}
 	info := agentInfo(w.o, card, iface)
-	if hp := hostPort(iface.URL); len(w.o.Headers) > 0 && !w.c.allowed(hp) {
+	w.c.authInfo(info, card)
+	if sig.state != sigUnsigned || w.c.trust.pinned() {
+		info.Signature, info.SignatureOK = sig.words(), sig.state == sigValid
+	}
+	w.extendedCard(ctx, cl, card, info)
+	if o := w.c.interfaceOrigin(iface); w.c.secretsConfigured() && !w.c.allowed(o) {
 		w.log.Warn("the card's interface is on another origin: our credentials are not sent there; name it in allowed_hosts to send them",
-			"interface", hp)
+			"interface", o.String())
 	}
 	v03 := strings.TrimPrefix(string(iface.ProtocolVersion), "v") == string(a2av0.Version)
 	legacyRPC := v03 && iface.ProtocolBinding == a2a.TransportProtocolJSONRPC
@@ -216,7 +230,7 @@ func (w *watcher) wrap(op, url string, pr *probe, err error) error {
 	if err == nil {
 		return nil
 	}
-	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.red}
+	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.red, certAsked: w.c.certAsked.Load()}
 	if pr != nil {
 		s, c, u, g := pr.get()
 		e.Status, e.Code, e.GRPC = s, c, g
@@ -232,9 +246,9 @@ func (w *watcher) wrap(op, url string, pr *probe, err error) error {
 	if e.URL == "" && info != nil {
 		e.URL = info.InterfaceURL
 	}
-	if op != "card" && info != nil && len(w.o.Headers) > 0 {
-		if hp := hostPort(info.InterfaceURL); !w.c.allowed(hp) {
-			e.withheld = hp
+	if op != "card" && info != nil && w.c.secretsConfigured() {
+		if o := w.c.interfaceOrigin(&a2a.AgentInterface{URL: info.InterfaceURL, ProtocolBinding: a2a.TransportProtocol(info.Binding)}); !w.c.allowed(o) {
+			e.withheld, e.downgrade = o, w.c.origin.scheme == "https" && o.scheme != "https"
 		}
 	}
 	return e
@@ -255,6 +269,9 @@ func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Contex
 	ctx, cancel := context.WithTimeout(ctx, w.o.CallTimeout)
 	defer cancel()
 	ctx, pr := withProbe(ctx)
+	if idempotentOps[op] {
+		ctx = idempotent(ctx)
+	}
 	return w.wrap(op, "", pr, f(ctx, cl))
 }
 
@@ -269,6 +286,10 @@ const (
 )
 
 var errNotConnected = errors.New("not connected yet (the card has not been resolved)")
+
+// errUntrustedCard is wrapped by the refusal of a card that does not
+// verify while require_signed_card is set.
+var errUntrustedCard = errors.New("untrusted card")
 
 // runCtx is Run's context (Background before Run), which bounds how long
 // emit waits for room.

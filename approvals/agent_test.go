@@ -34,7 +34,8 @@ type testAgent struct {
 	handler a2asrv.RequestHandler
 
 	mu       sync.Mutex
-	received map[string]int // messageId -> times a SendMessage carried it
+	received map[string]int     // messageId -> times a SendMessage carried it
+	perTask  map[a2a.TaskID]int // taskId -> SendMessage requests on that task
 	waiting  map[a2a.TaskID]chan *a2a.Message
 
 	// hold makes the HTTP layer stall SendMessage until the client gives up:
@@ -48,7 +49,7 @@ type testAgent struct {
 
 func startAgent(t *testing.T) *testAgent {
 	t.Helper()
-	ag := &testAgent{t: t, received: map[string]int{}, waiting: map[a2a.TaskID]chan *a2a.Message{}}
+	ag := &testAgent{t: t, received: map[string]int{}, perTask: map[a2a.TaskID]int{}, waiting: map[a2a.TaskID]chan *a2a.Message{}}
 	ag.handler = a2asrv.NewHandler(&testExecutor{ag: ag},
 		a2asrv.WithCallInterceptors(&testInterceptor{ag: ag}),
 		a2asrv.WithLogger(slog.New(slog.DiscardHandler)))
@@ -64,6 +65,14 @@ func (ag *testAgent) times(id string) int {
 	ag.mu.Lock()
 	defer ag.mu.Unlock()
 	return ag.received[id]
+}
+
+// onTask reports how many SendMessage requests named this task: the
+// decisions that reached the agent, whatever their messageIds.
+func (ag *testAgent) onTask(id a2a.TaskID) int {
+	ag.mu.Lock()
+	defer ag.mu.Unlock()
+	return ag.perTask[id]
 }
 
 // grant resumes an "oob" (or "deploy") task out of band, with no
@@ -144,6 +153,9 @@ func (ti *testInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, r
 	ag := ti.ag
 	ag.mu.Lock()
 	ag.received[p.Message.ID]++
+	if p.Message.TaskID != "" {
+		ag.perTask[p.Message.TaskID]++
+	}
 	ag.mu.Unlock()
 	if p.Message.TaskID == "" {
 		return ctx, nil, nil

@@ -153,7 +153,6 @@ func TestClassify(t *testing.T) {
 		// read-only agent is read-only, whoever made it; an answer the
 		// agent began but did not finish leaves the outcome unknown.
 		{"agent read-only", &sentErr{err: fmt.Errorf("agent %q: %w", "a", a2aerr.ErrReadOnly)}, "", ProblemReadOnly},
-		{"session read-only", fmt.Errorf("agent %q is configured read_only: %w", "a", ErrReadOnly), "", ProblemReadOnly},
 		{"timeout after the headers", &sentErr{err: fmt.Errorf("failed to decode response: %w", context.DeadlineExceeded), status: 200}, "", ProblemTimeout},
 		{"reset after the headers", &sentErr{err: &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}, status: 200}, "", ProblemNoAnswer},
 	} {

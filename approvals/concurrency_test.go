@@ -58,8 +58,9 @@ func TestOnePromptOneDecisionUnderConcurrentSends(t *testing.T) {
 }
 
 // TestServiceSafeForConcurrentUse: a tea.Cmd goroutine sends and
-// reconciles while the UI goroutine reads Journal, Version, Prior and
-// Queue, as the dashboard does. Run with -race.
+// reconciles while the UI goroutine reads Journal, Version, Prior, Queue,
+// Observations and Blocking and a tick refreshes, as the dashboard does.
+// Run with -race.
 func TestServiceSafeForConcurrentUse(t *testing.T) {
 	fx := newFixture(t)
 	tasks := []*model.Task{fx.start(t, "ask"), fx.start(t, "ask"), fx.start(t, "deploy")}
@@ -110,9 +111,12 @@ func TestServiceSafeForConcurrentUse(t *testing.T) {
 		_ = fx.svc.Version()
 		for _, it := range fx.svc.Queue(f, model.SortAge) {
 			if it.Prior != nil {
-				_ = it.Prior.Result
+				_ = it.Prior.Result + Result(it.AnsweredElsewhere())
 			}
 		}
+		_ = fx.svc.Observations(f)
+		_, _ = fx.svc.Refresh() // the tick's tea.Cmd
+		_ = len(fx.svc.Blocking())
 	}
 	if got := len(fx.svc.Journal()); got != 3 {
 		t.Fatalf("journal holds %d decisions after %d reads, want 3", got, reads)

@@ -4,16 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/model"
 )
 
-// Send delivers a decision at most once: it records the decision in the
-// journal (fsync) BEFORE anything leaves, checks with GetTask that the
-// task still waits at the same prompt (and that our messageId is not
+// Send delivers a decision at most once. Holding the journal's lock, it
+// reads what other processes appended, refuses the decision as Prepare
+// would on the journal as it now is, and records it (fsync). Then, the
+// lock let go and before anything leaves, it checks with GetTask that
+// the task still waits at the same prompt (and that our messageId is not
 // already in its history), sends it, and records the outcome and the
 // agent's state change as two separate facts. A timeout is an unknown
 // outcome: it is never retried here (see Reconcile and Retry).
@@ -22,21 +26,20 @@ import (
 func (s *Service) Send(ctx context.Context, d *Decision) Outcome {
 	out := Outcome{MessageID: d.MessageID, Agent: d.Agent, TaskID: d.TaskID, Kind: d.Kind}
 	if s.o.ReadOnly {
-		return s.refuse(out, ProblemReadOnly, ErrReadOnly)
+		return s.refuse(out, ProblemJournal, ErrJournalReadOnly)
+	}
+	if s.o.Hub != nil {
+		return s.sendViaHub(ctx, d)
+	}
+	if s.o.Sender == nil {
+		return s.refuse(out, ProblemRejected, errNoSender)
 	}
 	if p, err := s.claim(d); err != nil {
 		return s.refuse(out, p, err)
 	}
 	defer s.release(d)
-
-	rec := record{Type: recDecision, ID: d.MessageID, At: d.At, Agent: d.Agent, Task: d.TaskID, Context: d.ContextID,
-		Kind: d.Kind, Prompt: d.Prompt, State: d.State, Parts: d.Message.Parts, Reason: d.Reason,
-		Approver: d.Approver, Refs: d.Message.ReferenceTasks, Attempt: d.Attempt}
-	if d.Attempt > 1 {
-		rec = record{Type: recRetry, ID: d.MessageID, Approver: d.Approver, Attempt: d.Attempt}
-	}
-	if err := s.write(rec); err != nil {
-		return s.refuse(out, ProblemJournal, err)
+	if p, err := s.commit(d); err != nil {
+		return s.refuse(out, p, err)
 	}
 
 	if d.Kind != KindFollowUp {
@@ -84,14 +87,17 @@ func (s *Service) Send(ctx context.Context, d *Decision) Outcome {
 	return out
 }
 
-// claim refuses a decision that is being sent already, one whose
-// messageId is in the journal (a double confirm), a retry of a decision
-// that is no longer unknown or not-delivered, any decision while
-// another one on the same prompt is being sent, a new decision on a
-// prompt whose last decision is pending or unknown (it may have arrived:
-// only Retry, with its messageId, may follow it), and a second decision on
-// a prompt the operator has not confirmed again. It marks d and its prompt
-// in flight until Send returns.
+var errNoSender = errors.New("send: this a2atop reads the journal only; it has no connection to agents")
+
+// sendMargin is added to a decision's send window for the journal writes
+// around the calls.
+const sendMargin = 10 * time.Second
+
+// claim marks d and its prompt in flight in this process until Send
+// returns, refusing a decision that is being sent already and any
+// decision while another one on the same prompt is being sent here. It
+// also refuses early what the journal, as this Service last read it,
+// refuses (see admit); commit asks again under the store's hold.
 func (s *Service) claim(d *Decision) (Problem, error) {
 	if d == nil || d.Message == nil || d.MessageID == "" || d.Message.ID != d.MessageID {
 		return ProblemRejected, errors.New("send: the decision is incomplete; build it with Prepare")
@@ -100,6 +106,58 @@ func (s *Service) claim(d *Decision) (Problem, error) {
 	defer s.mu.Unlock()
 	if s.inFlight[d.MessageID] {
 		return ProblemInFlight, fmt.Errorf("send: decision %s is being sent already", d.MessageID)
+	}
+	k := s.promptOf(d)
+	if other, busy := s.inFlightPrompt[k]; busy {
+		// Another decision on this prompt is between its claim and its
+		// journal record, where admit cannot see it.
+		return ProblemDecided, fmt.Errorf("%w: decision %s on this prompt is being sent now", ErrAlreadyDecided, other)
+	}
+	if p, err := s.admit(d); err != nil {
+		return p, err
+	}
+	s.inFlight[d.MessageID] = true
+	s.inFlightPrompt[k] = d.MessageID
+	return ProblemNone, nil
+}
+
+// commit journals d (a decision record, or a retry record for a later
+// attempt) under the store's exclusive hold, after reading what other
+// processes appended and asking admit again. Nothing is sent before it
+// returns nil; the hold ends before anything is sent.
+func (s *Service) commit(d *Decision) (Problem, error) {
+	rec := record{Type: recDecision, ID: d.MessageID, At: d.At, Agent: d.Agent, Task: d.TaskID, Context: d.ContextID,
+		Kind: d.Kind, Prompt: d.Prompt, State: d.State, Parts: d.Message.Parts, Reason: d.Reason,
+		Approver: d.Approver, Refs: d.Message.ReferenceTasks, Attempt: d.Attempt}
+	if d.Attempt > 1 {
+		rec = record{Type: recRetry, ID: d.MessageID, Agent: d.Agent, Task: d.TaskID, Approver: d.Approver, Attempt: d.Attempt}
+	}
+	p := ProblemNone
+	err := s.appendChecked(func() ([]record, error) {
+		var err error
+		if p, err = s.admit(d); err != nil {
+			return nil, err
+		}
+		rec.Host, rec.PID, rec.Until = s.host, os.Getpid(), s.o.Now().UTC().Add(2*s.o.SendTimeout+sendMargin)
+		return []record{rec}, nil
+	})
+	if err != nil && p == ProblemNone {
+		p = ProblemJournal
+	}
+	return p, err
+}
+
+// admit refuses what the journal holds against d: a damaged line that may
+// hide a decision on its agent; a messageId in the journal already (a
+// double confirm); a retry of a decision that is no longer unknown or
+// not-delivered; a new decision on a prompt whose last decision is being
+// sent by another process, or is pending or unknown (it may have arrived:
+// only Retry, with its messageId, may follow it); a second decision on a
+// prompt the operator has not confirmed again, or confirmed over an
+// earlier decision than the last one. Callers hold s.mu.
+func (s *Service) admit(d *Decision) (Problem, error) {
+	if dm := s.blocked(s.book.idOf(d.Agent)); dm != nil {
+		return ProblemDamaged, damagedErr(dm)
 	}
 	e, recorded := s.entries[d.MessageID]
 	if recorded && d.Attempt <= 1 {
@@ -114,29 +172,57 @@ func (s *Service) claim(d *Decision) (Problem, error) {
 		}
 		return ProblemDecided, fmt.Errorf("%w: decision %s is %s now; it is not sent again", ErrAlreadyDecided, d.MessageID, what)
 	}
-	k := promptKey(d.Agent, d.TaskID, d.Prompt)
-	if other, busy := s.inFlightPrompt[k]; busy {
-		// Another decision on this prompt is between its claim and its
-		// journal record, where the byPrompt check below cannot see it.
-		return ProblemDecided, fmt.Errorf("%w: decision %s on this prompt is being sent now", ErrAlreadyDecided, other)
+	ids := s.byPrompt[s.promptOf(d)]
+	if len(ids) == 0 || d.Attempt > 1 {
+		return ProblemNone, nil
 	}
-	if ids := s.byPrompt[k]; len(ids) > 0 && d.Attempt <= 1 {
-		if last := s.entries[ids[len(ids)-1]]; last.Result.Open() {
-			return ProblemOpen, openErr(copyEntry(last))
-		}
-		if !d.Again {
-			return ProblemDecided, ErrAlreadyDecided
-		}
+	last := s.entries[ids[len(ids)-1]]
+	switch {
+	case s.sendingElsewhere(last):
+		return ProblemDecided, fmt.Errorf("%w: another a2atop is sending %s's %s on this prompt now (decided at %s)",
+			ErrAlreadyDecided, last.Approver, last.Kind, last.DecidedAt.Local().Format("15:04:05"))
+	case last.Result.Open():
+		return ProblemOpen, openErr(copyEntry(last))
+	case !d.Again:
+		return ProblemDecided, fmt.Errorf("%w (%s)", ErrAlreadyDecided, priorWords(last))
+	case d.PriorID != last.MessageID:
+		return ProblemDecided, fmt.Errorf("%w: %s, after you confirmed yours", ErrAlreadyDecided, priorWords(last))
 	}
-	s.inFlight[d.MessageID] = true
-	s.inFlightPrompt[k] = d.MessageID
 	return ProblemNone, nil
+}
+
+// sendingElsewhere reports whether another process recorded e and may be
+// sending it now: it is pending, that process's send window (its
+// timeouts for the check and the send) has not passed, and, when it ran
+// on this host, it is still running. Otherwise e is open like any
+// decision a crash left pending. Callers hold s.mu.
+func (s *Service) sendingElsewhere(e *Entry) bool {
+	if e.self || e.Result != ResultPending || !s.o.Now().Before(e.until) {
+		return false
+	}
+	if e.host != "" && e.host == s.host {
+		return e.pid != os.Getpid() && processAlive(e.pid)
+	}
+	return true
+}
+
+// priorWords names a decision for a refusal: "approve by ops@host at
+// 2026-11-29T20:00:00Z: accepted", "answered elsewhere by …".
+func priorWords(e *Entry) string {
+	if w := e.ElsewhereWords(); w != "" {
+		return w
+	}
+	return fmt.Sprintf("%s by %s at %s: %s", e.Kind, e.Approver, e.DecidedAt.UTC().Format(time.RFC3339), e.Result)
+}
+
+func (s *Service) promptOf(d *Decision) string {
+	return promptKey(s.book.idOf(d.Agent), d.TaskID, d.Prompt)
 }
 
 func (s *Service) release(d *Decision) {
 	s.mu.Lock()
 	delete(s.inFlight, d.MessageID)
-	delete(s.inFlightPrompt, promptKey(d.Agent, d.TaskID, d.Prompt))
+	delete(s.inFlightPrompt, s.promptOf(d))
 	s.mu.Unlock()
 }
 
@@ -204,31 +290,52 @@ func (s *Service) refuse(out Outcome, p Problem, err error) Outcome {
 // record journals an outcome. A failure is logged: the decision then stays
 // pending, and Reconcile resolves it later.
 func (s *Service) record(out Outcome, via string) {
-	r := record{Type: recOutcome, ID: out.MessageID, Result: out.Result, State: out.State, Problem: out.Problem, Via: via}
+	s.recordIf(out, via, nil)
+}
+
+// recordIf journals an outcome if still (under the store's hold, after
+// reading what others appended) holds for the decision's entry; nil
+// always holds. It reports whether the outcome was written.
+func (s *Service) recordIf(out Outcome, via string, still func(*Entry) bool) bool {
+	r := record{Type: recOutcome, ID: out.MessageID, Agent: out.Agent, Task: out.TaskID, Result: out.Result, State: out.State,
+		Problem: out.Problem, Via: via}
 	if out.Err != nil {
 		r.Error = out.Err.Error()
 	}
-	if e, ok := s.Entry(out.MessageID); ok {
-		r.Attempt = e.Attempts
-	}
-	if err := s.write(r); err != nil {
+	wrote := false
+	err := s.appendChecked(func() ([]record, error) {
+		e := s.entries[out.MessageID]
+		if e != nil {
+			r.Attempt = e.Attempts
+		}
+		if still != nil && (e == nil || !still(e)) {
+			return nil, nil
+		}
+		wrote = true
+		return []record{r}, nil
+	})
+	if err != nil {
 		s.log.Error("journal: outcome not recorded; the decision stays pending until reconciled", "id", out.MessageID, "err", err)
+		return false
 	}
+	return wrote
 }
 
 // noteState journals the agent's state after a decision, when it differs
 // from the last one recorded for it.
 func (s *Service) noteState(d *Decision, t *a2a.Task, source, note string) {
 	to := model.NormalizeState(t.Status.State)
-	from := d.State
-	if e, ok := s.Entry(d.MessageID); ok && e.AgentState() != "" {
-		from = e.AgentState()
-	}
-	if to == from && note == "" {
-		return
-	}
-	r := record{Type: recState, ID: d.MessageID, Agent: d.Agent, Task: t.ID, From: from, To: to, Source: source, Note: note}
-	if err := s.write(r); err != nil {
+	err := s.appendChecked(func() ([]record, error) {
+		from := d.State
+		if e := s.entries[d.MessageID]; e != nil && e.AgentState() != "" {
+			from = e.AgentState()
+		}
+		if to == from && note == "" {
+			return nil, nil
+		}
+		return []record{{Type: recState, ID: d.MessageID, Agent: d.Agent, Task: t.ID, From: from, To: to, Source: source, Note: note}}, nil
+	})
+	if err != nil {
 		s.log.Error("journal: state change not recorded", "id", d.MessageID, "err", err)
 	}
 }

@@ -1,67 +1,11 @@
 package approvals
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
-
-// Record types in the journal file (see record).
-const (
-	recDecision = "decision"
-	recRetry    = "retry"
-	recOutcome  = "outcome"
-	recState    = "state"
-)
-
-// record is one line of the journal file: one JSON object per line
-// (JSONL), in a file of mode 0600, each fsynced before the call that wrote
-// it returns; a line torn by a crash is skipped when the journal is read
-// back. Every record has "v" (format version, 1), "type", "id" (the
-// decision's messageId, which ties records together) and "at" (RFC 3339,
-// when it was written). The types:
-//
-//   - "decision", written before anything is sent: agent, task, context,
-//     kind ("reply", "approve", "deny", "follow-up"), prompt (the status
-//     timestamp, or "message:ID" of the status message, the operator
-//     answered), state (the task's state when decided), parts (as sent),
-//     reason, approver (user@host), refs (referenceTaskIds: a follow-up
-//     names the ended task), attempt 1.
-//   - "retry": the operator confirmed sending the same decision again,
-//     with the same messageId: approver, attempt (2, 3, …).
-//   - "outcome": what a send, check or reconcile achieved: result, state
-//     (what the agent returned or GetTask showed), problem, error, via
-//     ("send", "check", "reconcile"), attempt.
-//   - "state": the agent's state change, a separate fact from the human
-//     decision (spec §7.6.4: a state change is not a grant): agent, task,
-//     from, to, source ("reply", "get", "fleet"), note. Its id is empty
-//     when no decision of ours is involved (a task resumed out of band
-//     while a reply was being written).
-type record struct {
-	V        int              `json:"v"`
-	Type     string           `json:"type"`
-	ID       string           `json:"id,omitempty"`
-	At       time.Time        `json:"at"`
-	Agent    string           `json:"agent,omitempty"`
-	Task     a2a.TaskID       `json:"task,omitempty"`
-	Context  string           `json:"context,omitempty"`
-	Kind     Kind             `json:"kind,omitempty"`
-	Prompt   string           `json:"prompt,omitempty"`
-	State    a2a.TaskState    `json:"state,omitempty"`
-	Parts    a2a.ContentParts `json:"parts,omitempty"`
-	Reason   string           `json:"reason,omitempty"`
-	Approver string           `json:"approver,omitempty"`
-	Refs     []a2a.TaskID     `json:"refs,omitempty"`
-	Attempt  int              `json:"attempt,omitempty"`
-	Result   Result           `json:"result,omitempty"`
-	Problem  Problem          `json:"problem,omitempty"`
-	Error    string           `json:"error,omitempty"`
-	Via      string           `json:"via,omitempty"`
-	From     a2a.TaskState    `json:"from,omitempty"`
-	To       a2a.TaskState    `json:"to,omitempty"`
-	Source   string           `json:"source,omitempty"`
-	Note     string           `json:"note,omitempty"`
-}
 
 // Result is where a decision stands.
 type Result string
@@ -100,8 +44,18 @@ type StateChange struct {
 // treated as read-only (copying them for every call of Journal would make
 // the journal view's cost grow with the journal).
 type Entry struct {
-	MessageID   string
-	Agent       string
+	MessageID string
+	// Agent is the name the agent has now (see Options.Agents): the name
+	// the fleet and the Sender know it by.
+	Agent string
+	// AgentURL and Tenant are the agent's identity, by which decisions are
+	// keyed; "" for an agent known by name only.
+	AgentURL, Tenant string
+	// RecordedAs is the name in the record when the agent has another now.
+	RecordedAs string
+	// AgentNote says how an agent of an older record was matched, or that
+	// it matches no configured agent; "" when there is nothing to say.
+	AgentNote   string
 	TaskID      a2a.TaskID
 	ContextID   string
 	Kind        Kind
@@ -121,6 +75,18 @@ type Entry struct {
 	Via      string // "send", "check", "reconcile"
 
 	States []StateChange // the agent's state changes, oldest first
+
+	// Elsewhere is true when another process or another approver made
+	// the decision: a record this Service did not write, that another
+	// process appended while it was open or that names another approver.
+	// ElsewhereWords puts it in words for the inbox.
+	Elsewhere bool
+
+	agentID string    // identity(AgentURL, Tenant), or nameID(Agent)
+	self    bool      // this Service wrote the decision
+	host    string    // the host and process that wrote its last decision or retry record
+	pid     int       //
+	until   time.Time // that process's send is over by then (see sendingElsewhere)
 }
 
 // Observed reports whether the entry is a bare observation (no decision).
@@ -133,6 +99,38 @@ func (e Entry) AgentState() a2a.TaskState {
 		return e.States[n-1].To
 	}
 	return ""
+}
+
+// ElsewhereWords says, for a decision made by another process or
+// approver, who made it, when (local time; with the date when it was not
+// today) and where it stands:
+// "answered elsewhere by ops@host at 14:02:11: approved". It is "" for a
+// decision of this Service's.
+func (e Entry) ElsewhereWords() string {
+	if !e.Elsewhere || e.MessageID == "" {
+		return ""
+	}
+	by := e.Approver
+	if by == "" {
+		by = "another a2atop"
+	}
+	what := map[Kind]string{KindApprove: "approved", KindDeny: "denied", KindReply: "replied", KindFollowUp: "sent a follow-up"}[e.Kind]
+	if what == "" {
+		what = string(e.Kind)
+	}
+	switch e.Result {
+	case ResultAccepted:
+	case ResultPending:
+		what += " (being sent, or its process stopped before the outcome)"
+	default:
+		what += " (" + e.Words() + ")"
+	}
+	at := e.DecidedAt.Local()
+	layout := "15:04:05"
+	if y, m, d := time.Now().Date(); at.Year() != y || at.Month() != m || at.Day() != d {
+		layout = "2006-01-02 15:04:05"
+	}
+	return fmt.Sprintf("answered elsewhere by %s at %s: %s", by, at.Format(layout), what)
 }
 
 // Words says in one line where the decision stands.
@@ -149,19 +147,20 @@ func (e Entry) Next() string {
 func (e *Entry) applyRecord(r record) {
 	switch r.Type {
 	case recDecision:
-		e.MessageID, e.Agent, e.TaskID, e.ContextID = r.ID, r.Agent, r.Task, r.Context
+		e.MessageID, e.TaskID, e.ContextID = r.ID, r.Task, r.Context
 		e.Kind, e.Prompt, e.PromptState = r.Kind, r.Prompt, r.State
 		e.Parts, e.Reason, e.Approver, e.DecidedAt = r.Parts, r.Reason, r.Approver, r.At
 		e.Refs, e.Attempts = r.Refs, max(r.Attempt, 1)
-		e.Result = ResultPending
+		e.Result, e.host, e.pid, e.until = ResultPending, r.Host, r.PID, r.Until
 	case recRetry:
 		e.Attempts = max(r.Attempt, e.Attempts+1)
 		e.Result, e.ResultAt, e.Problem, e.Error, e.Via = ResultPending, r.At, "", "", ""
+		e.host, e.pid, e.until = r.Host, r.PID, r.Until
 	case recOutcome:
 		e.Result, e.ResultAt, e.Problem, e.Error, e.Via = r.Result, r.At, r.Problem, r.Error, r.Via
 	case recState:
-		if e.Agent == "" {
-			e.Agent, e.TaskID = r.Agent, r.Task
+		if e.TaskID == "" {
+			e.TaskID = r.Task
 		}
 		e.States = append(e.States, StateChange{At: r.At, From: r.From, To: r.To, Source: r.Source, Note: r.Note})
 	}

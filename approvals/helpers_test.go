@@ -1,7 +1,9 @@
 package approvals
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -25,7 +27,8 @@ func newFixture(t *testing.T, mod ...func(*Options)) *fixture {
 	fx := &fixture{ag: startAgent(t), snd: newSDKSender()}
 	fx.snd.add(t, "agent", fx.ag.srv.URL, "")
 	fx.path = filepath.Join(t.TempDir(), "state", "journal.jsonl")
-	o := Options{JournalPath: fx.path, Sender: fx.snd, Approver: "ops@test", SendTimeout: 5 * time.Second}
+	o := Options{JournalPath: fx.path, Sender: fx.snd, Approver: "ops@test", SendTimeout: 5 * time.Second,
+		Agents: []Agent{{Name: "agent", URL: fx.ag.srv.URL}}}
 	for _, m := range mod {
 		m(&o)
 	}
@@ -36,6 +39,19 @@ func newFixture(t *testing.T, mod ...func(*Options)) *fixture {
 	t.Cleanup(func() { svc.Close() })
 	fx.svc = svc
 	return fx
+}
+
+// open opens another Service on the fixture's journal, as another
+// process would (its own file descriptors, locks and memory).
+func (fx *fixture) open(t *testing.T, approver string) *Service {
+	t.Helper()
+	svc, err := Open(Options{JournalPath: fx.path, Sender: fx.snd, Approver: approver, SendTimeout: 5 * time.Second,
+		Agents: []Agent{{Name: "agent", URL: fx.ag.srv.URL}}})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	return svc
 }
 
 // start begins a task on the agent ("ask", "deploy", "oob") and returns it
@@ -86,15 +102,49 @@ func (fx *fixture) mustPrepare(t *testing.T, mt *model.Task, in Input) *Decision
 	return d
 }
 
-// records reads the journal file back as records.
-func records(t *testing.T, path string) []record {
+// records reads the journal file back as records (the lines that are).
+func records(t testing.TB, path string) []record {
 	t.Helper()
-	j := &journal{path: path}
-	recs, _, err := j.readAll()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return recs
+	var out []record
+	for i, raw := range bytes.Split(b, []byte{'\n'}) {
+		if l := parseLine(i+1, raw, false); len(raw) > 0 && l.err == nil {
+			out = append(out, l.rec)
+		}
+	}
+	return out
+}
+
+// appendRecords appends records to the journal at path as a writer does.
+func appendRecords(t testing.TB, path string, recs ...record) {
+	t.Helper()
+	st, err := openFileStore(path, false, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	ignore := func([]line, bool) {}
+	if err := st.update(ignore, func() ([]record, error) { return recs, nil }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// journalLines reads the journal file's lines as parseLine sees them.
+func journalLines(t testing.TB, path string) []line {
+	t.Helper()
+	st, err := openFileStore(path, true, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	var out []line
+	if err := st.follow(func(ls []line, _ bool) { out = append(out, ls...) }); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // recordTypes lists "type:result" for the records of one decision.

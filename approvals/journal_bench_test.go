@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/model"
 )
 
 // writeJournal writes n decisions, each with its outcome and the agent's
@@ -16,27 +18,25 @@ import (
 func writeJournal(b *testing.B, n int) (string, int64) {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "journal.jsonl")
-	j, _, err := openJournal(path, false)
+	st, err := openFileStore(path, false, time.Now)
 	if err != nil {
 		b.Fatal(err)
 	}
-	f := j.f
-	j.f = noSync{f} // fsync per record is what Send pays; building the fixture need not
+	st.w = noSync{st.w} // fsync per record is what Send pays; building the fixture need not
 	at := time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)
+	var recs []record
 	for i := range n {
 		id := fmt.Sprintf("m%06d", i)
 		r := decisionRecord(id)
 		r.Task, r.Prompt, r.At = a2a.TaskID(fmt.Sprintf("t%06d", i)), at.Add(time.Duration(i)*time.Second).Format(time.RFC3339Nano), at.Add(time.Duration(i)*time.Second)
-		for _, rec := range []record{r,
-			{Type: recOutcome, ID: id, At: r.At, Result: ResultAccepted, State: a2a.TaskStateWorking, Via: "send", Attempt: 1},
-			{Type: recState, ID: id, At: r.At, Agent: r.Agent, Task: r.Task, From: a2a.TaskStateAuthRequired, To: a2a.TaskStateWorking, Source: "reply"},
-		} {
-			if err := j.append(rec); err != nil {
-				b.Fatal(err)
-			}
-		}
+		recs = append(recs, r,
+			record{Type: recOutcome, ID: id, At: r.At, Result: ResultAccepted, State: a2a.TaskStateWorking, Via: "send", Attempt: 1},
+			record{Type: recState, ID: id, At: r.At, Agent: r.Agent, Task: r.Task, From: a2a.TaskStateAuthRequired, To: a2a.TaskStateWorking, Source: "reply"})
 	}
-	j.close()
+	if err := st.update(func([]line, bool) {}, func() ([]record, error) { return recs, nil }); err != nil {
+		b.Fatal(err)
+	}
+	st.close()
 	fi, err := os.Stat(path)
 	if err != nil {
 		b.Fatal(err)
@@ -109,5 +109,40 @@ func TestJournalEntriesAreCopies(t *testing.T) {
 	again := s.Journal()[0]
 	if again.Parts[0] == nil || again.Parts[0].Text() != "approved" || len(again.States) != 0 || len(again.Refs) != 0 {
 		t.Fatalf("changing a returned entry changed the journal: %+v", again)
+	}
+}
+
+// BenchmarkRefreshIdle10k measures one Refresh (what the dashboard calls
+// on its tick) when nothing was appended, with 10,000 decisions in the
+// journal: it reads no bytes, whatever the journal's size.
+func BenchmarkRefreshIdle10k(b *testing.B) {
+	path, _ := writeJournal(b, 10_000)
+	s, err := Open(Options{JournalPath: path, ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Refresh(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkObservations10k measures Observations (called after each
+// fleet batch) with 10,000 decided tasks the journal has not seen end,
+// none of them in the fleet: the worst an old journal costs.
+func BenchmarkObservations10k(b *testing.B) {
+	path, _ := writeJournal(b, 10_000)
+	s, err := Open(Options{JournalPath: path, ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := model.NewFleet(model.Options{})
+	b.ReportAllocs()
+	for b.Loop() {
+		if obs := s.Observations(f); len(obs) != 0 {
+			b.Fatal(obs)
+		}
 	}
 }

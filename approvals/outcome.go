@@ -23,18 +23,46 @@ type Outcome struct {
 	// FollowUp is true when the task ended before the reply reached it:
 	// PrepareFollowUp builds a new task in the same context instead.
 	FollowUp bool
+	// Winner is, for a decision refused because another one on the
+	// prompt came first (through a team's hub), that decision.
+	Winner *Winner
 }
 
 // Words says in one line what happened.
-func (o Outcome) Words() string { return explain(o.Result, o.Problem, o.State).what }
+func (o Outcome) Words() string {
+	if o.Winner != nil {
+		return o.Winner.Words()
+	}
+	return explain(o.Result, o.Problem, o.State).what
+}
 
 // Next says what the operator can do now.
-func (o Outcome) Next() string { return explain(o.Result, o.Problem, o.State).next }
+func (o Outcome) Next() string {
+	if o.Winner != nil {
+		return "nothing was sent: the first decision on a prompt is the one the agent gets"
+	}
+	return explain(o.Result, o.Problem, o.State).next
+}
 
 type words struct{ what, next string }
 
+// acceptedNext says what follows a message the agent took, from the state
+// the task is in now: only a task still under way is worth watching.
+func acceptedNext(state a2a.TaskState) string {
+	switch model.ClassOf(state) {
+	case model.ClassTerminal:
+		return "nothing more to do: the task has ended (" + model.ShortState(state) + "); its status says why"
+	case model.ClassInterrupted:
+		return "the task waits again (" + model.ShortState(state) + "): answer its new prompt"
+	}
+	return "watch the task; the agent decides what happens next"
+}
+
 // explain puts a result and its problem into words a person can act on.
 func explain(r Result, p Problem, state a2a.TaskState) words {
+	if w, ok := teamWords(p); ok {
+		return w
+	}
 	now, taskNow := "", ""
 	if state != "" {
 		now = " (now " + model.ShortState(state) + ")"
@@ -44,7 +72,7 @@ func explain(r Result, p Problem, state a2a.TaskState) words {
 	case ResultPending:
 		return words{"recorded, not yet confirmed sent", "reconcile to check the task's history"}
 	case ResultAccepted:
-		return words{"the agent took the message" + taskNow, "watch the task; the agent decides what happens next"}
+		return words{"the agent took the message" + taskNow, acceptedNext(state)}
 	case ResultNotDelivered:
 		return words{"not delivered: the task's history does not hold it and the task still waits" + now,
 			"retry (same messageId) if you still mean it, or decide again"}
@@ -84,6 +112,8 @@ func explain(r Result, p Problem, state a2a.TaskState) words {
 		return words{"the last decision on this prompt may have arrived; nothing was sent", "reconcile it, then retry it (same messageId) if it was not delivered"}
 	case ProblemDecided:
 		return words{"this prompt already has a decision; nothing was sent", "confirm again to send a second decision"}
+	case ProblemDamaged:
+		return words{"a damaged journal line may hold a decision on this agent; nothing was sent", "look at the line (a2atop journal check), then accept it (a2atop journal check --accept LINE)"}
 	case ProblemRejected:
 		return words{"the agent refused the message", "read the error; correct the reply and decide again"}
 	}

@@ -33,6 +33,16 @@ type Item struct {
 	Prior *Entry
 }
 
+// AnsweredElsewhere says, when the prompt's last decision was made by
+// another process or approver, who answered and how ("answered elsewhere
+// by ops@host at 14:02:11: approved"); "" otherwise.
+func (it Item) AnsweredElsewhere() string {
+	if it.Prior == nil {
+		return ""
+	}
+	return it.Prior.ElsewhereWords()
+}
+
 // Key is the item's task key.
 func (it Item) Key() model.TaskKey { return it.Task.Key }
 

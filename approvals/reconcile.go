@@ -17,14 +17,25 @@ import (
 // confirms); absent after the task moved on means superseded. Nothing is
 // sent. Decisions the agent cannot be asked about now stay open. Call it
 // at start and on demand, from a tea.Cmd.
+//
+// It first reads what other processes appended, and leaves alone a
+// decision another process may be sending now (see sendingElsewhere). A
+// torn decision line (see Damage) is resolved too, once GetTask shows the
+// agent does not hold its messageId.
 func (s *Service) Reconcile(ctx context.Context) []Outcome {
-	if s.o.ReadOnly {
+	if s.o.Hub != nil && !s.o.ReadOnly {
+		return s.o.Hub.Reconcile(ctx)
+	}
+	if s.o.ReadOnly || s.o.Sender == nil {
 		return nil
+	}
+	if err := s.st.follow(s.foldFrom); err != nil {
+		s.log.Error("journal: reading what other processes appended", "err", err)
 	}
 	var open []string
 	s.mu.Lock()
 	for _, e := range s.order {
-		if e.MessageID != "" && e.Result.Open() && !s.inFlight[e.MessageID] {
+		if e.MessageID != "" && e.Result.Open() && !s.inFlight[e.MessageID] && !s.sendingElsewhere(e) {
 			open = append(open, e.MessageID)
 		}
 	}
@@ -33,6 +44,7 @@ func (s *Service) Reconcile(ctx context.Context) []Outcome {
 	for _, id := range open {
 		out = append(out, s.ReconcileOne(ctx, id))
 	}
+	s.reconcileTorn(ctx)
 	return out
 }
 
@@ -45,7 +57,7 @@ func (s *Service) ReconcileOne(ctx context.Context, messageID string) Outcome {
 	}
 	out := Outcome{MessageID: e.MessageID, Agent: e.Agent, TaskID: e.TaskID, Kind: e.Kind, Result: e.Result,
 		Problem: e.Problem, State: e.AgentState()}
-	if !e.Result.Open() || s.o.ReadOnly {
+	if !e.Result.Open() || s.o.ReadOnly || s.o.Sender == nil {
 		return out
 	}
 	// Hold the decision while reading the task back, as Send does: a
@@ -79,8 +91,7 @@ func (s *Service) ReconcileOne(ctx context.Context, messageID string) Outcome {
 			return out
 		}
 		out.Result, out.Problem, out.Err = ResultSuperseded, ProblemNotFound, err
-		s.record(out, "reconcile")
-		return out
+		return s.settle(out, e)
 	}
 	out.Task, out.State, out.Problem, out.Err = t, model.NormalizeState(t.Status.State), "", nil
 	d := &Decision{MessageID: e.MessageID, Agent: e.Agent, State: e.PromptState}
@@ -97,42 +108,31 @@ func (s *Service) ReconcileOne(ctx context.Context, messageID string) Outcome {
 			out.Problem = ProblemMoved
 		}
 	}
-	s.record(out, "reconcile")
-	if out.Result != ResultNotDelivered {
+	out = s.settle(out, e)
+	if out.Result != ResultNotDelivered && out.Task != nil {
 		s.noteState(d, t, "get", "")
 	}
 	return out
 }
 
+// settle journals a reconciled outcome, unless the decision moved on
+// while its task was read (another process retried it or reconciled it
+// first): then the outcome is the entry as it stands now.
+func (s *Service) settle(out Outcome, was Entry) Outcome {
+	if s.recordIf(out, "reconcile", func(e *Entry) bool { return e.Attempts == was.Attempts && e.Result.Open() }) {
+		return out
+	}
+	e, _ := s.Entry(out.MessageID)
+	return Outcome{MessageID: e.MessageID, Agent: e.Agent, TaskID: e.TaskID, Kind: e.Kind, Result: e.Result,
+		Problem: e.Problem, State: e.AgentState()}
+}
+
 // ObserveState records, as a fact separate from the decision, a state the
-// fleet reports for a task we decided on (the UI calls it for the tasks
-// that left the interrupted set). It does nothing for tasks without a
-// decision of ours, or when the state is the one already recorded.
+// fleet reports for a task we decided on. It does nothing for tasks
+// without a decision of ours, or when the state is the one already
+// recorded (by this process or another). See Observations.
 func (s *Service) ObserveState(agent string, id a2a.TaskID, state a2a.TaskState) error {
-	if s.o.ReadOnly {
-		return nil
-	}
-	var last *Entry
-	s.mu.Lock()
-	for i := len(s.order) - 1; i >= 0; i-- {
-		if e := s.order[i]; e.MessageID != "" && e.Agent == agent && e.TaskID == id && e.Kind != KindFollowUp {
-			last = e
-			break
-		}
-	}
-	var cur a2a.TaskState
-	if last != nil {
-		cur = last.AgentState()
-		if cur == "" {
-			cur = last.PromptState
-		}
-	}
-	s.mu.Unlock()
-	state = model.NormalizeState(state)
-	if last == nil || cur == state {
-		return nil
-	}
-	return s.write(record{Type: recState, ID: last.MessageID, Agent: agent, Task: id, From: cur, To: state, Source: "fleet"})
+	return s.Observe([]Observation{{Agent: agent, TaskID: id, State: state}})
 }
 
 // NoteLeft records that a task left the inbox with no decision of ours
@@ -142,6 +142,9 @@ func (s *Service) ObserveState(agent string, id a2a.TaskID, state a2a.TaskState)
 func (s *Service) NoteLeft(agent string, id a2a.TaskID, from, to a2a.TaskState, note string) error {
 	if s.o.ReadOnly {
 		return nil
+	}
+	if s.o.Hub != nil {
+		return s.o.Hub.NoteLeft(context.Background(), Note{Agent: agent, TaskID: id, From: from, To: to, Text: note})
 	}
 	return s.write(record{Type: recState, Agent: agent, Task: id, From: model.NormalizeState(from),
 		To: model.NormalizeState(to), Source: "fleet", Note: note})

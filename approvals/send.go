@@ -38,6 +38,12 @@ type Decision struct {
 	Message   *a2a.Message // exactly what will be sent
 	Attempt   int          // 1; n for the n-th send of the same messageId
 	Again     bool         // the operator confirmed a second decision on this prompt
+	// PriorID is the last decision on the prompt when this one was
+	// prepared ("" for none): a confirmed second decision is sent only
+	// over that one, not over a decision made since, here or elsewhere.
+	PriorID string
+
+	in Input // what the operator typed, for a hub that builds the message again
 }
 
 // Prepare validates the operator's input for an item and builds the
@@ -45,8 +51,12 @@ type Decision struct {
 // agent's template shape, on the task's taskId and contextId with a new
 // messageId. Nothing is sent or journaled yet.
 func (s *Service) Prepare(it Item, in Input) (*Decision, error) {
+	return s.prepare(it, in, s.author())
+}
+
+func (s *Service) prepare(it Item, in Input, a Author) (*Decision, error) {
 	if s.o.ReadOnly {
-		return nil, ErrReadOnly
+		return nil, ErrJournalReadOnly
 	}
 	t := it.Task
 	if t == nil || t.Snapshot == nil {
@@ -62,20 +72,25 @@ func (s *Service) Prepare(it Item, in Input) (*Decision, error) {
 		}
 		return nil, fmt.Errorf("%w: it waits on %s", ErrNotActionable, w)
 	}
+	if err := s.Blocked(t.Key.Agent); err != nil {
+		return nil, err
+	}
 	prompt := PromptOf(t.Snapshot)
+	priorID := ""
 	if prior, ok := s.Prior(t.Key.Agent, t.Key.ID, prompt); ok {
 		if prior.Result.Open() {
 			return nil, openErr(prior)
 		}
 		if !in.Again {
-			return nil, fmt.Errorf("%w (%s by %s at %s: %s)", ErrAlreadyDecided, prior.Kind, prior.Approver,
-				prior.DecidedAt.UTC().Format(time.RFC3339), prior.Result)
+			return nil, fmt.Errorf("%w (%s)", ErrAlreadyDecided, priorWords(&prior))
 		}
+		priorID = prior.MessageID
 	}
-	now := s.o.Now().UTC()
-	id := s.o.NewID()
+	a = a.fill(s.o)
+	now, id := a.At, a.MessageID
 	d := &Decision{MessageID: id, Agent: t.Key.Agent, TaskID: t.Key.ID, ContextID: t.Snapshot.ContextID,
-		Kind: in.Kind, Prompt: prompt, State: t.State, Approver: s.o.Approver, At: now, Attempt: 1, Again: in.Again}
+		Kind: in.Kind, Prompt: prompt, State: t.State, Approver: a.Approver, At: now, Attempt: 1, Again: in.Again,
+		PriorID: priorID, in: in}
 	var err error
 	switch in.Kind {
 	case KindReply:
@@ -85,7 +100,7 @@ func (s *Service) Prepare(it Item, in Input) (*Decision, error) {
 			return nil, fmt.Errorf("approve and deny answer AUTH_REQUIRED; this task is %s: reply instead", model.ShortState(t.State))
 		}
 		d.Reason = strings.TrimSpace(in.Reason)
-		v := DecisionValues{Approve: in.Kind == KindApprove, Reason: d.Reason, Approver: s.o.Approver, At: now}
+		v := DecisionValues{Approve: in.Kind == KindApprove, Reason: d.Reason, Approver: a.Approver, At: now}
 		d.Message, err = BuildDecision(t.Snapshot, v, s.o.Templates[t.Key.Agent], id)
 	default:
 		return nil, fmt.Errorf("unknown decision kind %q: use reply, approve or deny", in.Kind)
@@ -100,8 +115,12 @@ func (s *Service) Prepare(it Item, in Input) (*Decision, error) {
 // because its task had ended: a new task in the same context, naming the
 // ended task in referenceTaskIds, with the same parts and a new messageId.
 func (s *Service) PrepareFollowUp(messageID string) (*Decision, error) {
+	return s.prepareFollowUp(messageID, s.author())
+}
+
+func (s *Service) prepareFollowUp(messageID string, a Author) (*Decision, error) {
 	if s.o.ReadOnly {
-		return nil, ErrReadOnly
+		return nil, ErrJournalReadOnly
 	}
 	e, ok := s.Entry(messageID)
 	if !ok {
@@ -110,19 +129,27 @@ func (s *Service) PrepareFollowUp(messageID string) (*Decision, error) {
 	if e.Problem != ProblemTaskEnded {
 		return nil, fmt.Errorf("follow-up: the decision %s was not refused for an ended task (%s)", messageID, e.Result)
 	}
+	if err := s.Blocked(e.Agent); err != nil {
+		return nil, err
+	}
 	ended := &a2a.Task{ID: e.TaskID, ContextID: e.ContextID}
-	id := s.o.NewID()
+	a = a.fill(s.o)
+	id := a.MessageID
 	return &Decision{MessageID: id, Agent: e.Agent, TaskID: e.TaskID, ContextID: e.ContextID, Kind: KindFollowUp,
-		Prompt: "follow-up:" + messageID, State: e.AgentState(), Reason: e.Reason, Approver: s.o.Approver,
-		At: s.o.Now().UTC(), Message: BuildFollowUp(ended, e.Parts, id), Attempt: 1}, nil
+		Prompt: "follow-up:" + messageID, State: e.AgentState(), Reason: e.Reason, Approver: a.Approver,
+		At: a.At, Message: BuildFollowUp(ended, e.Parts, id), Attempt: 1}, nil
 }
 
 // Retry rebuilds a decision whose outcome is unknown or not-delivered, to
 // send it again with the SAME messageId (so the agent can tell it is a
 // repeat). Call it only after the operator has confirmed again.
 func (s *Service) Retry(messageID string) (*Decision, error) {
+	return s.retry(messageID, s.author())
+}
+
+func (s *Service) retry(messageID string, a Author) (*Decision, error) {
 	if s.o.ReadOnly {
-		return nil, ErrReadOnly
+		return nil, ErrJournalReadOnly
 	}
 	e, ok := s.Entry(messageID)
 	if !ok {
@@ -131,14 +158,32 @@ func (s *Service) Retry(messageID string) (*Decision, error) {
 	if !e.Result.Retryable() {
 		return nil, fmt.Errorf("retry: the decision is %s; only unknown or not-delivered decisions can be sent again", e.Result)
 	}
+	if err := s.Blocked(e.Agent); err != nil {
+		return nil, err
+	}
+	a.MessageID = e.MessageID // a retry is the same message
+	a = a.fill(s.o)
 	m := a2a.NewMessage(a2a.MessageRoleUser, clonePart(e.Parts)...)
 	m.ID, m.ContextID, m.ReferenceTasks = e.MessageID, e.ContextID, e.Refs
 	if e.Kind != KindFollowUp {
 		m.TaskID = e.TaskID
 	}
 	return &Decision{MessageID: e.MessageID, Agent: e.Agent, TaskID: e.TaskID, ContextID: e.ContextID, Kind: e.Kind,
-		Prompt: e.Prompt, State: e.PromptState, Reason: e.Reason, Approver: s.o.Approver, At: s.o.Now().UTC(),
+		Prompt: e.Prompt, State: e.PromptState, Reason: e.Reason, Approver: a.Approver, At: a.At,
 		Message: m, Attempt: e.Attempts + 1, Again: true}, nil
+}
+
+// Blocked returns, wrapping ErrJournalDamaged, why no decision on the
+// agent called name may be sent now (a damaged journal line that may
+// hold one), or nil. Prepare, Retry and Send ask it; the inbox may ask
+// it first to say so before the operator writes an answer.
+func (s *Service) Blocked(agent string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := s.blocked(s.book.idOf(agent)); d != nil {
+		return damagedErr(d)
+	}
+	return nil
 }
 
 func shortID(id a2a.TaskID) string {

@@ -41,7 +41,7 @@ const (
 	ProblemUnreachable  Problem = "unreachable"     // nothing was delivered (connection refused)
 	ProblemRejected     Problem = "rejected"        // the agent answered with another error
 	ProblemJournal      Problem = "journal"         // the journal could not be written: nothing sent
-	ProblemReadOnly     Problem = "read-only"       // the service was opened read-only
+	ProblemReadOnly     Problem = "read-only"       // the agent is read-only: nothing was sent to it
 	ProblemInFlight     Problem = "in-flight"       // this decision is being sent already
 	ProblemDecided      Problem = "already-decided" // the prompt has a decision and the operator did not confirm another
 	ProblemOpen         Problem = "outcome-open"    // the prompt's last decision may have arrived: reconcile, then retry it
@@ -49,10 +49,13 @@ const (
 
 // Errors callers can test for with errors.Is.
 var (
-	// ErrReadOnly is returned by every write when the service is read-only.
-	// It is a refusal of the shared vocabulary's read-only class:
-	// errors.Is(ErrReadOnly, a2aerr.ErrReadOnly) holds.
-	ErrReadOnly = a2aerr.NewReadOnly("read-only mode: a2atop sends nothing to agents; restart without --read-only to answer")
+	// ErrJournalReadOnly is returned by every call that would record in a
+	// journal opened for reading only (Options.ReadOnly): a decision is
+	// journaled before it is sent, so such a Service decides nothing. It
+	// is not a2aerr.ErrReadOnly, the refusal to send to an agent: that
+	// comes only from the layer that sends (the a2aclient Manager), for an
+	// agent configured read_only or a run with --read-only.
+	ErrJournalReadOnly = errors.New("the journal was opened for reading only: nothing is recorded, so nothing is decided")
 	// ErrAlreadyDecided is returned when the prompt already has a decision
 	// in the journal and the operator has not confirmed a second one.
 	ErrAlreadyDecided = errors.New("this prompt already has a decision in the journal; confirm again to send another")

@@ -11,21 +11,32 @@ import (
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/model"
 )
 
-// Options configure a Service. JournalPath and Sender are required
-// (Sender may be nil when ReadOnly).
+// Options configure a Service. JournalPath is required.
 type Options struct {
 	JournalPath string              // the JSONL journal in the state dir; created 0600
-	Sender      Sender              // *a2aclient.Manager
+	Sender      Sender              // *a2aclient.Manager; nil: Send refuses and Reconcile does nothing
 	Approver    string              // "user@host"; "" = DefaultApprover()
 	Templates   map[string]Template // agent name -> approve/deny shape; missing = default
-	Now         func() time.Time    // nil = time.Now
-	Logger      *slog.Logger        // nil discards: once the TUI runs nothing may print
+	// Agents are the configured agents, by the name the fleet and the
+	// Sender use and by identity (URL, tenant). Decisions are keyed by
+	// identity; entries show the name an agent has now. An agent not
+	// listed is known by its name alone.
+	Agents []Agent
+	Now    func() time.Time // nil = time.Now
+	Logger *slog.Logger     // nil discards: once the TUI runs nothing may print
 	// QuietPeriod is how long a confirmation waits with no keypress before
 	// it can be confirmed (see Arming). 0 = DefaultQuietPeriod.
 	QuietPeriod time.Duration
-	// ReadOnly refuses every write: nothing is sent, nothing is journaled.
+	// ReadOnly opens the journal for reading only (a2atop journal check, a
+	// --read-only dashboard: a viewer records nothing): nothing is
+	// recorded, so nothing is decided or sent (every such call fails with
+	// ErrJournalReadOnly). It is not the refusal to send to a read-only
+	// agent: that is the a2aclient Manager's alone, and the screens only
+	// hide the keys that would ask it.
 	ReadOnly bool
 	// SendTimeout bounds each Reply and GetTask call. 0 = 30s.
 	SendTimeout time.Duration
@@ -34,6 +45,16 @@ type Options struct {
 	ReconcileHistory int
 	// NewID makes messageIds. nil = a2a.NewMessageID (UUID).
 	NewID func() string
+
+	// Team mode (see Hub). Hub, when set, attaches the Service to a
+	// team's hub: it keeps the hub's journal as Follow delivers it
+	// (JournalPath and Sender are not used), and Send, Reconcile and
+	// NoteLeft go to the hub; Observe is the hub's own work.
+	Hub Hub
+	// OnJournal, when set, receives every line of the journal as it is
+	// read or written, in the journal's order, for a hub to publish. It
+	// runs under the journal's hold: it must not block or call back.
+	OnJournal func([]JournalLine)
 }
 
 // DefaultQuietPeriod is the quiet period used when Options leave it 0.
@@ -58,31 +79,71 @@ func DefaultApprover() string {
 
 // Service owns the journal and the sending of decisions. All methods are
 // safe for concurrent use; the ones that touch the network or the disk
-// block and belong in a tea.Cmd.
+// block and belong in a tea.Cmd. Several Services, in one process or in
+// several, may share one journal: each check-and-record is made under the
+// store's exclusive hold, after reading what the others appended.
 type Service struct {
-	o   Options
-	log *slog.Logger
-	j   *journal
+	o    Options
+	log  *slog.Logger
+	st   store
+	book agentBook
+	host string // os.Hostname, recorded with each decision
 
 	mu       sync.Mutex
 	entries  map[string]*Entry   // decisions by messageId
 	order    []*Entry            // decisions and observations, in journal order
 	byPrompt map[string][]string // promptKey -> messageIds, oldest first
+	tracked  map[taskRef]*Entry  // the last decision on each task the journal has not seen end
 	inFlight map[string]bool
 	// inFlightPrompt holds, per promptKey, the decision being sent on it.
 	inFlightPrompt map[string]string
-	version        uint64 // increments on every record folded in
+	damage         map[int]*Damage // lines that are not records, by line number
+	acks           map[ackKey]ack
+	loaded         bool     // the journal as it was at Open is folded in: later lines come from other writers
+	fresh          []string // decisions other writers journaled since the last Refresh
+	freshDamage    []int
+	version        uint64 // increments on every line folded in
+	refreshed      uint64 // version at the last Refresh
+}
+
+// taskRef is a task of an agent, by the agent's identity.
+type taskRef struct {
+	agent string
+	task  a2a.TaskID
 }
 
 // Open opens (or creates) the journal and loads it. It does not contact
 // any agent: call Reconcile to resolve what a crash left open.
 func Open(o Options) (*Service, error) {
-	if o.JournalPath == "" {
+	if o.JournalPath == "" && o.Hub == nil {
 		return nil, errors.New("approvals: no journal path; set the state directory")
 	}
-	if o.Sender == nil && !o.ReadOnly {
-		return nil, errors.New("approvals: no sender to reach agents")
+	o = o.withDefaults()
+	for agent, t := range o.Templates {
+		if err := t.Validate(); err != nil {
+			return nil, fmt.Errorf("approvals: agent %q: %w", agent, err)
+		}
 	}
+	st, err := openStore(o)
+	if err != nil {
+		return nil, err
+	}
+	host, _ := os.Hostname()
+	s := &Service{o: o, log: o.Logger, st: st, book: newAgentBook(o.Agents), host: host, entries: map[string]*Entry{},
+		byPrompt: map[string][]string{}, tracked: map[taskRef]*Entry{}, inFlight: map[string]bool{},
+		inFlightPrompt: map[string]string{}, damage: map[int]*Damage{}, acks: map[ackKey]ack{}}
+	if err := st.follow(s.foldFrom); err != nil {
+		st.close()
+		return nil, err
+	}
+	s.mu.Lock()
+	s.loaded, s.fresh, s.freshDamage, s.refreshed = true, nil, nil, s.version
+	s.mu.Unlock()
+	return s, nil
+}
+
+// withDefaults fills in what the options leave zero.
+func (o Options) withDefaults() Options {
 	if o.Approver == "" {
 		o.Approver = DefaultApprover()
 	}
@@ -101,30 +162,13 @@ func Open(o Options) (*Service, error) {
 	if o.NewID == nil {
 		o.NewID = a2a.NewMessageID
 	}
-	for agent, t := range o.Templates {
-		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("approvals: agent %q: %w", agent, err)
-		}
-	}
-	j, recs, err := openJournal(o.JournalPath, o.ReadOnly)
-	if err != nil {
-		return nil, err
-	}
-	s := &Service{o: o, log: o.Logger, j: j, entries: map[string]*Entry{},
-		byPrompt: map[string][]string{}, inFlight: map[string]bool{}, inFlightPrompt: map[string]string{}}
-	for _, r := range recs {
-		s.fold(r)
-	}
-	if j.damaged > 0 {
-		s.log.Warn("journal has unreadable lines; they were skipped", "path", o.JournalPath, "lines", j.damaged)
-	}
-	return s, nil
+	return o
 }
 
 // Close closes the journal file.
-func (s *Service) Close() error { return s.j.close() }
+func (s *Service) Close() error { return s.st.close() }
 
-// ReadOnly reports whether the service refuses every write.
+// ReadOnly reports whether the journal was opened for reading only.
 func (s *Service) ReadOnly() bool { return s.o.ReadOnly }
 
 // QuietPeriod is the quiet period confirmations use (see Arming).
@@ -133,20 +177,44 @@ func (s *Service) QuietPeriod() time.Duration { return s.o.QuietPeriod }
 // Approver is the "user@host" recorded with each decision.
 func (s *Service) Approver() string { return s.o.Approver }
 
-// Damaged is the number of journal lines that could not be read back
-// (not counting a torn last line).
-func (s *Service) Damaged() int { return s.j.damaged }
+// Path is where the journal is, for messages.
+func (s *Service) Path() string { return s.st.where() }
 
-func promptKey(agent string, id a2a.TaskID, prompt string) string {
-	return agent + "\x00" + string(id) + "\x00" + prompt
+func promptKey(agentID string, id a2a.TaskID, prompt string) string {
+	return agentID + "\x00" + string(id) + "\x00" + prompt
 }
 
-// fold applies one record to the in-memory view. Callers hold s.mu (or
-// own s exclusively, as Open does).
-func (s *Service) fold(r record) {
+// foldFrom folds lines the store read or wrote, and hands them to
+// Options.OnJournal.
+func (s *Service) foldFrom(lines []line, mine bool) {
+	s.mu.Lock()
+	for _, l := range lines {
+		if l.err != nil {
+			s.noteDamage(l)
+			continue
+		}
+		s.fold(l, mine)
+	}
+	s.mu.Unlock()
+	s.publish(lines)
+}
+
+// fold applies one record to the in-memory view. mine is true for a
+// record this Service wrote. Callers hold s.mu.
+func (s *Service) fold(l line, mine bool) {
+	r := l.rec
 	s.version++
+	switch r.Type {
+	case recTorn:
+		s.markTorn(r)
+		return
+	case recAck:
+		s.noteAck(r)
+		return
+	}
 	if r.ID == "" {
 		e := &Entry{}
+		s.resolveAgent(e, r)
 		e.applyRecord(r)
 		s.order = append(s.order, e)
 		return
@@ -154,36 +222,86 @@ func (s *Service) fold(r record) {
 	e := s.entries[r.ID]
 	if e == nil {
 		if r.Type != recDecision {
-			s.log.Warn("journal record for an unknown decision skipped", "id", r.ID, "type", r.Type)
+			s.noteOrphan(l)
 			return
 		}
-		e = &Entry{}
+		e = &Entry{self: mine, Elsewhere: !mine && (s.loaded || r.Approver != s.o.Approver)}
+		if s.o.Hub != nil { // every record is the hub's: another approver is elsewhere
+			e.Elsewhere = r.Approver != s.o.Approver
+		}
+		s.resolveAgent(e, r)
 		s.entries[r.ID] = e
 		s.order = append(s.order, e)
-		k := promptKey(r.Agent, r.Task, r.Prompt)
+		k := promptKey(e.agentID, r.Task, r.Prompt)
 		s.byPrompt[k] = append(s.byPrompt[k], r.ID)
+		if e.Elsewhere && s.loaded {
+			s.fresh = append(s.fresh, r.ID)
+		}
 	}
 	e.applyRecord(r)
+	s.track(e, r)
+}
+
+// resolveAgent sets the entry's agent: its identity and the name it has now.
+func (s *Service) resolveAgent(e *Entry, r record) {
+	rs := s.book.resolve(r.Agent, r.URL, r.Tenant)
+	e.agentID, e.Agent, e.AgentNote = rs.id, rs.name, rs.note
+	e.AgentURL, e.Tenant = r.URL, r.Tenant
+	if e.AgentURL == "" {
+		e.AgentURL, e.Tenant = s.book.urlOf(rs.name)
+	}
+	if r.Agent != rs.name {
+		e.RecordedAs = r.Agent
+	}
+}
+
+// track keeps, per task, the last decision on it until the journal
+// records that the task ended (see Observations).
+func (s *Service) track(e *Entry, r record) {
+	if e.Kind == KindFollowUp {
+		return
+	}
+	ref := taskRef{e.agentID, e.TaskID}
+	ended := (r.Type == recState && model.ClassOf(r.To) == model.ClassTerminal) ||
+		(r.Type == recOutcome && model.ClassOf(r.State) == model.ClassTerminal)
+	switch {
+	case r.Type == recDecision && !ended:
+		s.tracked[ref] = e
+	case ended && s.tracked[ref] == e:
+		delete(s.tracked, ref)
+	}
+}
+
+// appendChecked appends, under the store's exclusive hold and after
+// folding in what other writers appended, the records check returns.
+// check runs with s.mu held and sees the journal as it is in the file; it
+// returns no records to write nothing.
+func (s *Service) appendChecked(check func() ([]record, error)) error {
+	if s.o.ReadOnly {
+		return ErrJournalReadOnly
+	}
+	return s.st.update(s.foldFrom, func() ([]record, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		recs, err := check()
+		for i := range recs {
+			if recs[i].Agent != "" && recs[i].URL == "" { // the agent's identity, beside the name it has now
+				recs[i].URL, recs[i].Tenant = s.book.urlOf(recs[i].Agent)
+			}
+			if recs[i].At.IsZero() {
+				recs[i].At = s.o.Now().UTC()
+			}
+			if recs[i].Parts != nil { // the journal keeps its own parts, apart from the message sent
+				recs[i].Parts = clonePart(recs[i].Parts)
+			}
+		}
+		return recs, err
+	})
 }
 
 // write appends a record to the journal and folds it in.
 func (s *Service) write(r record) error {
-	if s.o.ReadOnly {
-		return ErrReadOnly
-	}
-	if r.At.IsZero() {
-		r.At = s.o.Now().UTC()
-	}
-	if err := s.j.append(r); err != nil {
-		return err
-	}
-	if r.Parts != nil { // the journal keeps its own parts, apart from the message sent
-		r.Parts = clonePart(r.Parts)
-	}
-	s.mu.Lock()
-	s.fold(r)
-	s.mu.Unlock()
-	return nil
+	return s.appendChecked(func() ([]record, error) { return []record{r}, nil })
 }
 
 // Journal returns every entry, newest first (by decision or observation
@@ -224,7 +342,7 @@ func (s *Service) Entry(messageID string) (Entry, bool) {
 func (s *Service) Prior(agent string, id a2a.TaskID, prompt string) (Entry, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ids := s.byPrompt[promptKey(agent, id, prompt)]
+	ids := s.byPrompt[promptKey(s.book.idOf(agent), id, prompt)]
 	if len(ids) == 0 {
 		return Entry{}, false
 	}

@@ -279,7 +279,9 @@ func TestRefusalsInWords(t *testing.T) {
 	})
 }
 
-func TestReadOnlyRefusesEveryWrite(t *testing.T) {
+// TestReadOnlyJournalRefusesEveryWrite: a journal opened for reading only
+// records nothing, so it decides and sends nothing.
+func TestReadOnlyJournalRefusesEveryWrite(t *testing.T) {
 	fx := newFixture(t)
 	mt := fx.start(t, "ask")
 	d := fx.mustPrepare(t, mt, Input{Kind: KindReply, Text: "main"})
@@ -288,10 +290,10 @@ func TestReadOnlyRefusesEveryWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ro.Prepare(ro.ItemFor(mt), Input{Kind: KindReply, Text: "main"}); !errors.Is(err, ErrReadOnly) {
+	if _, err := ro.Prepare(ro.ItemFor(mt), Input{Kind: KindReply, Text: "main"}); !errors.Is(err, ErrJournalReadOnly) {
 		t.Fatalf("Prepare: %v", err)
 	}
-	if out := ro.Send(context.Background(), d); out.Result != ResultRefused || out.Problem != ProblemReadOnly {
+	if out := ro.Send(context.Background(), d); out.Result != ResultRefused || out.Problem != ProblemJournal || !errors.Is(out.Err, ErrJournalReadOnly) {
 		t.Fatalf("Send: %s/%s", out.Result, out.Problem)
 	}
 	if err := ro.NoteLeft("agent", mt.Key.ID, "", "", ""); err != nil || ro.Reconcile(context.Background()) != nil {

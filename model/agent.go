@@ -1,6 +1,11 @@
 package model
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
 
 // applyGone marks a task the agent says it no longer knows. A task we
 // do not hold is not created just to be marked gone. A gone task counts
@@ -108,4 +113,21 @@ func byteSize(n int) string {
 		return strconv.Itoa(n>>10) + " KiB"
 	}
 	return strconv.Itoa(n) + " bytes"
+}
+
+// AgentStates returns the distinct states of the tasks the named agent
+// holds, in no order (a list's filter asks which agents hold a task in a
+// state). It costs the agent's tasks.
+func (f *Fleet) AgentStates(name string) []a2a.TaskState {
+	a := f.byName[name]
+	if a == nil {
+		return nil
+	}
+	var out []a2a.TaskState
+	for _, t := range a.held {
+		if !slices.Contains(out, t.State) {
+			out = append(out, t.State)
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"container/heap"
 	"hash/maphash"
+	"math"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
@@ -244,6 +245,7 @@ func (f *Fleet) touch(t *Task) {
 // indexes revisit t at the next query.
 func (f *Fleet) changed(t *Task) {
 	f.version++
+	t.Rev++
 	if !t.dirty {
 		t.dirty = true
 		f.dirty = append(f.dirty, t)
@@ -251,7 +253,9 @@ func (f *Fleet) changed(t *Task) {
 }
 
 func (f *Fleet) violation(t *Task) {
-	t.Violations++
+	if t.Violations < math.MaxInt32 {
+		t.Violations++
+	}
 	t.agent.Violations++
 	f.res.Violations++
 	f.version++

@@ -154,7 +154,6 @@ func (f *Fleet) trimDetails(t *Task) bool {
 	}
 	t.Snapshot = c
 	t.Partial = nil
-	t.artFull = true // a later append chunk would leave a gap
 	f.accountArtifacts(t, -t.artBytes)
 	t.artBytes = 0
 	f.account(t, int(t.msgBytes), contentSize(c))

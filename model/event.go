@@ -138,4 +138,22 @@ type AgentInfo struct {
 	Streaming       bool
 	Push            bool
 	ReadOnly        bool // the config forbids writes to this agent
+	// Auth is the credential a2atop sends, in words ("OAuth 2.0 client
+	// credentials (card scheme "corp")"); "" when none is configured.
+	Auth string
+	// AuthMissing says what the config lacks for the card's security
+	// requirements; "" when nothing.
+	AuthMissing string
+	// SignIn is true for an agent whose credential is a person's sign-in
+	// (the device flow): the agents view offers to sign in.
+	SignIn bool
+	// Signature is the card's signature status: "signed ✓ (key K)",
+	// "unsigned", "signature invalid: …", or "" when no key is pinned and
+	// the card is unsigned.
+	Signature string
+	// SignatureOK is true when the card's signature verified.
+	SignatureOK bool
+	// Extended is what the extended card adds ("+2 skills: deploy, rollback"),
+	// "" when the agent has none or it adds nothing.
+	Extended string
 }

@@ -11,7 +11,9 @@ import (
 // The zero value matches every task. Build one with ParseFilter.
 type Filter struct {
 	// Words are free-text words, each of which must occur, ignoring case,
-	// in the task id, the agent name or the status text.
+	// in what the task's row shows: the agent name, the task id, the
+	// state as rows write it ("failed", "input-required"), the status
+	// text or the task's own result hint ("1 failed / 11 passed").
 	Words []string
 	// Agents are agent:NAME values: the agent's name must start with
 	// each of them, ignoring case.
@@ -155,25 +157,102 @@ func (f Filter) Match(t *Task) bool {
 		}
 	}
 	for _, w := range f.Words {
-		if !containsFold(string(t.Key.ID), w) && !containsFold(t.Key.Agent, w) && !containsFold(t.Text, w) {
+		if !containsFold(string(t.Key.ID), w) && !containsFold(t.Key.Agent, w) && !containsFold(t.Text, w) &&
+			!stateContains(t.State, w) && !containsFold(t.Hint, w) {
 			return false
 		}
 	}
 	return true
 }
 
-func stateMatches(t *Task, s a2a.TaskState) bool {
-	if s == a2a.TaskStateUnspecified {
-		return t.Class == ClassUnknown
+// shortStates are ShortState of the known states, so that matching a
+// word against a row's state does not allocate.
+var shortStates = func() map[a2a.TaskState]string {
+	m := map[a2a.TaskState]string{a2a.TaskStateUnspecified: ShortState(a2a.TaskStateUnspecified)}
+	for _, s := range knownStates {
+		m[s] = ShortState(s)
 	}
-	if t.State == s {
+	return m
+}()
+
+// stateContains reports whether w (lower case) occurs in the state as a
+// row writes it: "failed", "input-required", "unknown(TASK_STATE_PAUSED)".
+func stateContains(s a2a.TaskState, w string) bool {
+	if short, ok := shortStates[s]; ok {
+		return containsFold(short, w)
+	}
+	return containsFold("unknown", w) || containsFold(string(s), w)
+}
+
+// Row is a row of a list that is not a pane of tasks (an inbox item, a
+// journal entry, an agent), as MatchRow reads it.
+type Row struct {
+	// Agent is the agent's name: agent:NAME matches its start.
+	Agent string
+	// States are the task states the row stands for (the state it shows,
+	// and for a journal entry the states the task went through):
+	// state:NAME matches one of them, class:NAME the class of one of
+	// them or one of Classes.
+	States  []a2a.TaskState
+	Classes []Class
+	// Text is everything else the row shows (ids, status text, a
+	// decision, an error): each free-text word must occur in one of
+	// Text, Agent or the States as rows write them.
+	Text []string
+}
+
+// MatchRow reports whether a row passes the filter, with the rules of
+// Match: every token must match.
+func (f Filter) MatchRow(r Row) bool {
+	if len(f.Invalid) > 0 {
+		return false
+	}
+	for _, c := range f.Classes {
+		if !slices.Contains(r.Classes, c) && !slices.ContainsFunc(r.States, func(s a2a.TaskState) bool { return ClassOf(s) == c }) {
+			return false
+		}
+	}
+	for _, a := range f.Agents {
+		if len(r.Agent) < len(a) || !strings.EqualFold(r.Agent[:len(a)], a) {
+			return false
+		}
+	}
+	for _, want := range f.States {
+		if !slices.ContainsFunc(r.States, func(s a2a.TaskState) bool { return rowStateMatches(s, want) }) {
+			return false
+		}
+	}
+	for _, w := range f.Words {
+		if !containsFold(r.Agent, w) && !slices.ContainsFunc(r.Text, func(s string) bool { return containsFold(s, w) }) &&
+			!slices.ContainsFunc(r.States, func(s a2a.TaskState) bool { return stateContains(NormalizeState(s), w) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowStateMatches is stateMatches for a state that is not a task's.
+func rowStateMatches(s, want a2a.TaskState) bool {
+	n := NormalizeState(s)
+	return stateIs(n, ClassOf(n), want)
+}
+
+func stateMatches(t *Task, s a2a.TaskState) bool { return stateIs(t.State, t.Class, s) }
+
+// stateIs reports whether a task in state (normalized) of class is in
+// state s as a state: token names it.
+func stateIs(state a2a.TaskState, class Class, s a2a.TaskState) bool {
+	if s == a2a.TaskStateUnspecified {
+		return class == ClassUnknown
+	}
+	if state == s {
 		return true
 	}
 	// An unknown name matches the task's unknown state, ignoring case
 	// and the TASK_STATE_ prefix.
-	got := strings.TrimPrefix(strings.ToUpper(string(t.State)), "TASK_STATE_")
+	got := strings.TrimPrefix(strings.ToUpper(string(state)), "TASK_STATE_")
 	want := strings.TrimPrefix(strings.ToUpper(string(s)), "TASK_STATE_")
-	return t.Class == ClassUnknown && got == want
+	return class == ClassUnknown && got == want
 }
 
 // containsFold reports whether sub (lower case) occurs in s, ignoring

@@ -56,6 +56,10 @@ type Task struct {
 	fp      uint64 // fingerprint of the last snapshot as received; 0 = unknown
 	agent   *Agent
 	mark    uint64 // the batch that last touched its class (apply.go)
+	// Rev moves each time the task's data changes (its snapshot, state,
+	// status or artifacts): a view that built something from the task
+	// compares it to know whether that is still current.
+	Rev uint64
 
 	// Cold: read by queries, set on creation, or rarely changed. Keep
 	// the Task within 320 bytes, a size class whose objects are 64-byte
@@ -72,11 +76,14 @@ type Task struct {
 	restBytes int32  // bytes held by history and metadata (estimate)
 	indexed   bool   // the pane indexes hold it under ixClass, ixUpd, ixSince
 	ixClass   Class
-	artFull   bool // an artifact was cut: later append chunks are dropped
 	trimmed   bool // details were trimmed for MaxAgentBytes (budget.go)
 	// Truncated is set when history or artifact content was cut to the
 	// Options caps; the detail view fetches the rest with GetTask.
 	Truncated bool
+	// Violations counts protocol violations seen on this task (events
+	// after it reached a terminal state), up to math.MaxInt32. An int32,
+	// so that the Task stays within 320 bytes.
+	Violations int32
 
 	// Since is the earliest time we know for the task: the status
 	// timestamp (or arrival time) of the first event we saw for it. It
@@ -89,9 +96,6 @@ type Task struct {
 	// that depend on other tasks or on the agent ("waiting on …",
 	// "stale: …") are computed by Fleet.RowHint.
 	Hint string
-	// Violations counts protocol violations seen on this task (events
-	// after it reached a terminal state).
-	Violations int
 	// Partial lists artifacts still being streamed: an append chunk
 	// arrived and no lastChunk yet. Cleared when the task ends.
 	Partial []a2a.ArtifactID

@@ -256,3 +256,103 @@ func TestIdleViewsDropped(t *testing.T) {
 	}
 	checkInvariants(t, f)
 }
+
+// TestFreeTextMatchesWhatTheRowShows: a free-text word matches a task
+// when it occurs in any cell of its row: agent, id, state, status text or
+// the task's own result hint. "failed" once listed only the completed run
+// whose status said "1 failed" and none of the tasks in state FAILED.
+func TestFreeTextMatchesWhatTheRowShows(t *testing.T) {
+	f := NewFleet(Options{})
+	summary := func(id a2a.TaskID, text string) Event {
+		e := snap("test-runner", id, a2a.TaskStateCompleted, 4)
+		e.Task.Status.Message = textMsg(text)
+		e.Task.Artifacts = []*a2a.Artifact{{ID: "summary", Parts: a2a.ContentParts{
+			a2a.NewDataPart(map[string]any{"passed": 11.0, "failed": 1.0})}}}
+		return e
+	}
+	f.Apply([]Event{
+		status("test-runner", "f1", a2a.TaskStateFailed, 1, textMsg("commit deadbee does not exist")),
+		status("deployer", "f2", a2a.TaskStateFailed, 2, textMsg("denied: not today")),
+		summary("c1", "1 failed, 11 passed"),
+		summary("c2", "suite finished"), // the hint alone says "1 failed / 11 passed"
+		status("test-runner", "w1", a2a.TaskStateWorking, 3, textMsg("running")),
+		status("code-reviewer", "i1", a2a.TaskStateInputRequired, 5, textMsg("Which branch?")),
+		status("code-reviewer", "p1", "TASK_STATE_PAUSED", 6, nil),
+	})
+	for _, tc := range []struct {
+		filter string
+		want   []a2a.TaskID
+	}{
+		{"failed", []a2a.TaskID{"f1", "f2", "c1", "c2"}},
+		{"FAILED deployer", []a2a.TaskID{"f2"}},
+		{"passed", []a2a.TaskID{"c1", "c2"}}, // c2 by its hint
+		{"11 passed", []a2a.TaskID{"c1", "c2"}},
+		{"input-req", []a2a.TaskID{"i1"}},
+		{"working", []a2a.TaskID{"w1"}},
+		{"paused", []a2a.TaskID{"p1"}},
+		{"unknown", []a2a.TaskID{"p1"}},
+	} {
+		flt := ParseFilter(tc.filter)
+		var got []a2a.TaskID
+		for _, id := range []a2a.TaskID{"f1", "f2", "c1", "c2", "w1", "i1", "p1"} {
+			for _, tk := range f.Lookup(id) {
+				if flt.Match(tk) {
+					got = append(got, id)
+				}
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("/%s matched %v, want %v", tc.filter, got, tc.want)
+		}
+		n := 0
+		for c := ClassUnknown; c <= ClassTerminal; c++ {
+			n += f.Count(c, Query{Filter: flt})
+		}
+		if n != len(tc.want) {
+			t.Errorf("/%s: the panes hold %d rows, want %d", tc.filter, n, len(tc.want))
+		}
+	}
+}
+
+func TestFilterMatchRow(t *testing.T) {
+	entry := Row{Agent: "deployer", States: []a2a.TaskState{a2a.TaskStateAuthRequired, a2a.TaskStateFailed},
+		Text: []string{"abfc4a03", "deny", "not today"}}
+	agent := Row{Agent: "test-runner", Classes: []Class{ClassActive, ClassTerminal}, Text: []string{"http://127.0.0.1:7001", "streaming"}}
+	for _, tc := range []struct {
+		filter       string
+		entry, agent bool
+	}{
+		{"", true, true},
+		{"deny", true, false},
+		{"TODAY agent:dep", true, false},
+		{"state:failed", true, false},
+		{"state:auth", true, false},
+		{"failed", true, false}, // the state as rows write it
+		{"class:interrupted", true, false},
+		{"class:active", false, true},
+		{"7001", false, true},
+		{"agent:test stream", false, true},
+		{"class:bogus", false, false},
+	} {
+		flt := ParseFilter(tc.filter)
+		if got := flt.MatchRow(entry); got != tc.entry {
+			t.Errorf("/%s on the entry = %v", tc.filter, got)
+		}
+		if got := flt.MatchRow(agent); got != tc.agent {
+			t.Errorf("/%s on the agent = %v", tc.filter, got)
+		}
+	}
+}
+
+func TestAgentStates(t *testing.T) {
+	f := NewFleet(Options{})
+	f.Apply([]Event{
+		status("a", "1", a2a.TaskStateWorking, 1, nil), status("a", "2", a2a.TaskStateWorking, 2, nil),
+		status("a", "3", a2a.TaskStateFailed, 3, nil), status("b", "4", a2a.TaskStateInputRequired, 4, nil),
+	})
+	got := f.AgentStates("a")
+	slices.Sort(got)
+	if !slices.Equal(got, []a2a.TaskState{a2a.TaskStateFailed, a2a.TaskStateWorking}) || f.AgentStates("nobody") != nil {
+		t.Fatalf("AgentStates(a) = %v", got)
+	}
+}

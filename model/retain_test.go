@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,26 +36,82 @@ func TestRetainArtifactBytes(t *testing.T) {
 		artifactEv("test-runner", "r1", "log", "more", true, true),
 	})
 	tk := f.Task(TaskKey{"test-runner", "r1"})
-	if got := artifactText(tk, "log"); got != "123456789" || !tk.Truncated {
-		t.Errorf("log = %q truncated = %v (want a cut at the rune boundary)", got, tk.Truncated)
+	if got := artifactText(tk, "log"); got != "789émore" || !tk.Truncated || tk.artBytes != 9 {
+		t.Errorf("log = %q truncated = %v bytes = %d (want the newest chunks, whole)", got, tk.Truncated, tk.artBytes)
 	}
 	// replacing the artifact frees its bytes
 	f.Apply([]Event{artifactEv("test-runner", "r1", "log", "abc", false, true)})
 	if got := artifactText(tk, "log"); got != "abc" || tk.artBytes != 3 {
 		t.Errorf("log = %q bytes = %d", got, tk.artBytes)
 	}
-	g := NewFleet(Options{MaxArtifactBytes: 8})
-	e := snap("a", "t1", a2a.TaskStateWorking, 1)
-	e.Task.Artifacts = []*a2a.Artifact{
-		{ID: "a", Parts: a2a.ContentParts{a2a.NewTextPart(strings.Repeat("x", 6))}},
-		{ID: "b", Name: "b.txt", Parts: a2a.ContentParts{a2a.NewTextPart("yyyy"), a2a.NewRawPart([]byte("zz"))}},
+	// a chunk larger than the cap keeps its end, cut at a rune boundary
+	f.Apply([]Event{artifactEv("test-runner", "r1", "log", "0123456789é!", true, false)})
+	if got := artifactText(tk, "log"); got != "3456789é!" || tk.artBytes != 10 {
+		t.Errorf("log = %q bytes = %d (want the end of the big chunk)", got, tk.artBytes)
 	}
-	g.Apply([]Event{e})
-	tk = g.Task(TaskKey{"a", "t1"})
-	if artifactText(tk, "a") != "xxxxxx" || artifactText(tk, "b") != "yy" || len(tk.Snapshot.Artifacts) != 2 {
-		t.Errorf("artifacts = %q %q", artifactText(tk, "a"), artifactText(tk, "b"))
+	// An ended task's snapshot keeps the start of each artifact (a report
+	// reads from the top); a running task's the end (a log's last lines,
+	// which later chunks continue).
+	for _, tc := range []struct {
+		state a2a.TaskState
+		a, b  string
+	}{{a2a.TaskStateCompleted, "xxxxxx", "yy"}, {a2a.TaskStateWorking, "xxxxxx", ""}} {
+		g := NewFleet(Options{MaxArtifactBytes: 8})
+		e := snap("a", "t1", tc.state, 1)
+		e.Task.Artifacts = []*a2a.Artifact{
+			{ID: "a", Parts: a2a.ContentParts{a2a.NewTextPart(strings.Repeat("x", 6))}},
+			{ID: "b", Name: "b.txt", Parts: a2a.ContentParts{a2a.NewTextPart("yyyy"), a2a.NewRawPart([]byte("zz"))}},
+		}
+		g.Apply([]Event{e})
+		tk = g.Task(TaskKey{"a", "t1"})
+		if artifactText(tk, "a") != tc.a || artifactText(tk, "b") != tc.b || len(tk.Snapshot.Artifacts) != 2 || tk.artBytes != 8 {
+			t.Errorf("%s: artifacts = %q %q, %d bytes", tc.state, artifactText(tk, "a"), artifactText(tk, "b"), tk.artBytes)
+		}
 	}
 }
+
+// TestRetainStreamedArtifactPastTheCap streams a log well past
+// MaxArtifactBytes: every chunk is applied and held until newer ones push
+// it out, so what the fleet holds is always the newest chunks, in order,
+// with no gap, the latest among them. Cutting at the cap used to keep the
+// first chunks and drop every later one while the task still showed the
+// artifact streaming.
+func TestRetainStreamedArtifactPastTheCap(t *testing.T) {
+	const limit = 1000
+	f := NewFleet(Options{MaxArtifactBytes: limit})
+	k := TaskKey{"test-runner", "r1"}
+	f.Apply([]Event{status(k.Agent, k.ID, a2a.TaskStateWorking, 1, nil)})
+	chunk := func(i int) string { return fmt.Sprintf("=== chunk %03d ===\n", i) } // 18 bytes
+	for i := range 300 {
+		v0 := f.Version()
+		f.Apply([]Event{artifactEv(k.Agent, k.ID, "log", chunk(i), i > 0, false)})
+		tk := f.Task(k)
+		if f.Version() == v0 {
+			t.Fatalf("chunk %d changed nothing", i)
+		}
+		got := artifactText(tk, "log")
+		first := max(0, i+1-limit/len(chunk(0)))
+		var want strings.Builder
+		for j := first; j <= i; j++ {
+			want.WriteString(chunk(j))
+		}
+		if got != want.String() {
+			t.Fatalf("after chunk %d the log holds %q…%q (%d bytes), want chunks %d..%d", i, head(got), tail(got), len(got), first, i)
+		}
+		if tk.artBytes > limit || tk.artBytes != len(got) {
+			t.Fatalf("after chunk %d: %d bytes counted, %d held, cap %d", i, tk.artBytes, len(got), limit)
+		}
+		if i > 0 && !slices.Contains(tk.Partial, "log") {
+			t.Fatalf("after chunk %d the log is not marked streaming", i)
+		}
+	}
+	if !f.Task(k).Truncated {
+		t.Error("a log cut to the cap is not marked Truncated")
+	}
+}
+
+func head(s string) string { return s[:min(len(s), 18)] }
+func tail(s string) string { return s[max(len(s)-18, 0):] }
 
 func TestRetainTerminalPerAgent(t *testing.T) {
 	f := NewFleet(Options{MaxTerminalPerAgent: 2})

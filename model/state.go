@@ -2,6 +2,8 @@ package model
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
@@ -85,8 +87,16 @@ func ClassOf(s a2a.TaskState) Class {
 	}
 }
 
+// maxUnknownState bounds the agent's own state name inside ShortState's
+// "unknown(...)", in runes.
+const maxUnknownState = 40
+
 // ShortState is the state as a person reads it in a row: "input-required",
-// "completed", "unknown(FOO)".
+// "completed", "unknown(FOO)". A name it does not know is the agent's own
+// text, which may carry escape sequences: inside "unknown(...)" every rune
+// that is not a printable character (controls, DEL, bidi and other format
+// characters, line separators, invalid UTF-8) is shown as '?', and the
+// name is cut to 40 runes, so the result is safe to print as it is.
 func ShortState(s a2a.TaskState) string {
 	n := NormalizeState(s)
 	switch n {
@@ -97,5 +107,25 @@ func ShortState(s a2a.TaskState) string {
 		a2a.TaskStateCanceled, a2a.TaskStateRejected:
 		return strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(string(n), "TASK_STATE_")), "_", "-")
 	}
-	return "unknown(" + string(s) + ")"
+	return "unknown(" + printableName(string(s)) + ")"
+}
+
+// printableName returns s with each rune that unicode.IsPrint rejects
+// (other than the space) as '?', at most maxUnknownState runes, "…" at
+// the end when cut.
+func printableName(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == maxUnknownState {
+			b.WriteString("…")
+			break
+		}
+		if !unicode.IsPrint(r) || r == utf8.RuneError {
+			r = '?'
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
 }

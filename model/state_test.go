@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -45,7 +46,11 @@ func TestClassOf(t *testing.T) {
 		// names we do not know: kept, shown, never a crash
 		{"TASK_STATE_PAUSED", "TASK_STATE_PAUSED", ClassUnknown, "unknown(TASK_STATE_PAUSED)"},
 		{"paused", "paused", ClassUnknown, "unknown(paused)"},
-		{"\x1b[31m", "\x1b[31m", ClassUnknown, "unknown(\x1b[31m)"},
+		// an agent's own name is its text: shown without controls, cut
+		{"\x1b[31m", "\x1b[31m", ClassUnknown, "unknown(?[31m)"},
+		{"TASK_STATE_\x1b]0;TITLE\x07X", "TASK_STATE_\x1b]0;TITLE\x07X", ClassUnknown, "unknown(TASK_STATE_?]0;TITLE?X)"},
+		{"a\u009b2J\u202eb\u2028c\x7fd\xffe", "a\u009b2J\u202eb\u2028c\x7fd\xffe", ClassUnknown, "unknown(a?2J?b?c?d?e)"},
+		{a2a.TaskState(strings.Repeat("x", 50)), a2a.TaskState(strings.Repeat("x", 50)), ClassUnknown, "unknown(" + strings.Repeat("x", 40) + "…)"},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.in), func(t *testing.T) {

@@ -26,7 +26,10 @@ type captureLoadedMsg struct {
 // AgentsKeyMap is the keys of the agents screen.
 type AgentsKeyMap struct {
 	ListKeys   // Up and Down select an agent; the page keys scroll its card
+	Filter     common.FilterKeys
 	Back, Quit key.Binding
+	// SignIn opens the device sign-in of an agent that signs a person in.
+	SignIn key.Binding
 	// Tasks is the global key the footer names; New sets it from
 	// KeyMap.Tasks.
 	Tasks key.Binding
@@ -36,8 +39,10 @@ type AgentsKeyMap struct {
 func DefaultAgentsKeyMap() AgentsKeyMap {
 	return AgentsKeyMap{
 		ListKeys: DefaultListKeys(),
+		Filter:   common.DefaultFilterKeys(),
 		Back:     bind("esc", "back", "esc"),
 		Quit:     bind("q", "back/quit", "q"),
+		SignIn:   bind("L", "sign in", "L"),
 	}
 }
 
@@ -51,18 +56,29 @@ type agentsScreen struct {
 	vp       viewport.Model
 	w, h     int
 	cursor   int
-	name     string // the selected agent, kept when agents are added
+	name     string         // the selected agent, kept when agents are added
+	list     []*model.Agent // the agents shown: all, or those the filter matches
+	filter   common.Filter
 	captures map[string][]model.Exchange
-	listTop  int // first listed agent (the list scrolls)
+	listTop  int           // first listed agent (the list scrolls)
+	clip     *clipboard    // for the sign-in dialog's copies
+	dialog   *signInDialog // the device sign-in, when open (signin.go)
 }
 
-func newAgents(ctx *common.Context, keys AgentsKeyMap) *agentsScreen {
-	return &agentsScreen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{}}
+func newAgents(ctx *common.Context, keys AgentsKeyMap, clip *clipboard) *agentsScreen {
+	return &agentsScreen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{},
+		clip: clip, filter: common.NewFilter(ctx.Theme, keys.Filter, "agents")}
 }
 
 // Update follows the fleet and the capture while shown, keys and the
 // mouse.
 func (v *agentsScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	switch msg.(type) {
+	case tea.KeyMsg, signInStartedMsg, signInDoneMsg:
+		if v.dialog != nil {
+			return v, v.updateDialog(msg)
+		}
+	}
 	switch msg := msg.(type) {
 	case common.ShownMsg:
 		v.shown = true
@@ -82,15 +98,76 @@ func (v *agentsScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case captureLoadedMsg:
 		v.loaded(msg)
 	case tea.KeyMsg:
-		if key.Matches(msg, v.keys.Back, v.keys.Quit) {
-			v.ctx.Out.Send(common.BackMsg{})
-			return v, nil
-		}
-		return v, v.move(msg)
+		return v, v.onKey(msg)
 	case tea.MouseMsg:
 		return v, v.mouse(msg)
 	}
 	return v, nil
+}
+
+// onKey handles the filter, leaving, then moving.
+func (v *agentsScreen) onKey(msg tea.KeyMsg) tea.Cmd {
+	if handled, changed, cmd := v.filter.Key(msg); handled {
+		if changed {
+			prev := v.name
+			v.sync()
+			if v.name != prev {
+				return tea.Batch(cmd, v.fetchCapture())
+			}
+		}
+		return cmd
+	}
+	if key.Matches(msg, v.keys.Back, v.keys.Quit) {
+		v.ctx.Out.Send(common.BackMsg{})
+		return nil
+	}
+	if key.Matches(msg, v.keys.SignIn) {
+		return v.signIn()
+	}
+	return v.move(msg)
+}
+
+// Capturing is true while the filter is typed or the sign-in dialog is
+// open: either takes every key.
+func (v *agentsScreen) Capturing() bool { return v.dialog != nil || v.filter.Editing() }
+
+// OpensText reports whether msg opens the filter, so that a paste
+// starting with it is typed into it.
+func (v *agentsScreen) OpensText(msg tea.KeyMsg) bool { return v.filter.Opens(msg) }
+
+// Footnote is the filter's line in the footer.
+func (v *agentsScreen) Footnote(w int) (string, bool) { return v.filter.Footnote(w) }
+
+// HelpNote is the filter's syntax: state: and class: keep the agents
+// that hold such a task.
+func (v *agentsScreen) HelpNote() string {
+	return common.FilterNote + " (agents holding such a task)"
+}
+
+// shownAgents is the fleet's agents the filter keeps.
+func (v *agentsScreen) shownAgents() []*model.Agent {
+	as := v.ctx.Fleet.Agents()
+	if !v.filter.Active() {
+		return as
+	}
+	q := v.filter.Query()
+	out := as[:0]
+	for _, a := range as {
+		r := model.Row{Agent: a.Name, Text: []string{a.URL, a.Info.CardName, a.Info.InterfaceURL, a.Info.Binding,
+			a.Info.ProtocolVersion, a.Health.State.String(), a.Health.Err}}
+		for c, n := range a.Counts {
+			if n > 0 {
+				r.Classes = append(r.Classes, model.Class(c))
+			}
+		}
+		if len(q.States) > 0 {
+			r.States = v.ctx.Fleet.AgentStates(a.Name)
+		}
+		if q.MatchRow(r) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // mouse scrolls the card with the wheel and selects the agent clicked.
@@ -110,27 +187,28 @@ func (v *agentsScreen) Title() string { return "agents" }
 
 // listHeight is how many agents are listed at once.
 func (v *agentsScreen) listHeight() int {
-	n := len(v.ctx.Fleet.Agents())
-	return clamp(n, 1, max(v.h/3, 3))
+	return clamp(len(v.list), 1, max(v.h/3, 3))
 }
 
 // SetSize gives the list and the card their cells.
 func (v *agentsScreen) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.vp.Width = w
-	v.vp.Height = max(h-v.listHeight()-2, 1)
+	v.filter.SetWidth(w)
 	v.sync()
 }
 
 // sync keeps the selected agent selected and refreshes its card.
 func (v *agentsScreen) sync() {
-	as := v.ctx.Fleet.Agents()
+	v.list = v.shownAgents()
+	as := v.list
 	for i, a := range as {
 		if a.Name == v.name {
 			v.cursor = i
 		}
 	}
 	v.cursor = clamp(v.cursor, 0, len(as)-1)
+	v.name = ""
 	if v.cursor >= 0 && v.cursor < len(as) {
 		v.name = as[v.cursor].Name
 	}
@@ -186,7 +264,7 @@ func (v *agentsScreen) move(msg tea.KeyMsg) tea.Cmd {
 
 // reselect settles a cursor move and fetches the new agent's capture.
 func (v *agentsScreen) reselect(prev int) tea.Cmd {
-	as := v.ctx.Fleet.Agents()
+	as := v.list
 	v.cursor = clamp(v.cursor, 0, len(as)-1)
 	if v.cursor == prev || v.cursor < 0 {
 		return nil
@@ -208,12 +286,23 @@ func (v *agentsScreen) click(y int) tea.Cmd {
 	return v.reselect(prev)
 }
 
-// View is the list, a rule, and the selected agent's card.
+// View is the list, a rule, and the selected agent's card; or the
+// sign-in dialog.
 func (v *agentsScreen) View() string {
+	if v.dialog != nil {
+		return v.dialog.view(v.ctx, v.w, v.h)
+	}
 	th := v.ctx.Theme
-	as := v.ctx.Fleet.Agents()
-	lines := []string{th.PaneTitleFocused.Render(" Agents " + strconv.Itoa(len(as)))}
-	if len(as) == 0 {
+	as := v.list
+	title := " Agents " + strconv.Itoa(len(v.ctx.Fleet.Agents()))
+	if v.filter.Active() {
+		title += " · " + strconv.Itoa(len(as)) + " shown"
+	}
+	lines := []string{th.PaneTitleFocused.Render(title)}
+	switch {
+	case len(as) == 0 && v.filter.Active():
+		lines = append(lines, th.Muted.Render("  no agent matches the filter"))
+	case len(as) == 0:
 		lines = append(lines, th.Muted.Render("  no agents configured"))
 	}
 	lh := v.listHeight()
@@ -267,11 +356,18 @@ func futureIn(now, t time.Time) string {
 // ShortHelp is the footer of the agents screen.
 func (v *agentsScreen) ShortHelp() []key.Binding {
 	k := v.keys
-	return []key.Binding{k.Down, k.Up, k.PageDown, k.PageUp, k.Tasks, k.Back}
+	if v.dialog != nil {
+		d := v.dialog.keys
+		return []key.Binding{d.CopyCode, d.CopyURL, d.Close}
+	}
+	if a := v.selected(); a != nil && a.Info.SignIn {
+		return []key.Binding{k.Down, k.Up, k.SignIn, k.PageDown, k.PageUp, k.Filter.Open, k.Tasks, k.Back}
+	}
+	return []key.Binding{k.Down, k.Up, k.PageDown, k.PageUp, k.Filter.Open, k.Tasks, k.Back}
 }
 
 // FullHelp is every key of the agents screen, grouped.
 func (v *agentsScreen) FullHelp() [][]key.Binding {
 	k := v.keys
-	return [][]key.Binding{{k.Up, k.Down}, {k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Back}}
+	return [][]key.Binding{{k.Up, k.Down}, {k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Filter.Open, keyHint(k.Filter.Clear, "clear filter"), k.SignIn, k.Back}}
 }

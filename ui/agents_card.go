@@ -63,6 +63,7 @@ func (v *agentsScreen) card() string {
 	if info.ReadOnly || v.ctx.ReadOnly {
 		b.field("writes", th.Warn.Render("read-only"))
 	}
+	v.trustFields(&b, info)
 	state := h.State.String()
 	if h.Streams > 0 {
 		state += " (" + plural(h.Streams, "stream") + " open)"

@@ -49,7 +49,7 @@ func BenchmarkTasksView(b *testing.B) {
 
 // BenchmarkTasksUpdate is what a batch of one status change costs the
 // dashboard before it draws, at 100,000 tasks: Fleet.Apply, then the
-// panes' counts, the pinned selections' new positions and the pages.
+// panes' counts, the selections' new positions and the pages.
 func BenchmarkTasksUpdate(b *testing.B) {
 	f := model.NewFleet(model.Options{MaxTerminalPerAgent: 100_000})
 	f.Apply(benchEvents(0, 100_000))

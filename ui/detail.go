@@ -53,11 +53,15 @@ type detailScreen struct {
 	seq     int
 	loading bool
 	fetched *a2a.Task
-	err     error
-	raw     bool
-	links   []a2a.TaskID
-	link    int
-	built   builtFrom // what of the fleet's task the content was built from
+	// fetchRev is the fleet task's Rev when the GetTask was asked: once
+	// it moves the fleet holds what came after (streamed chunks do not
+	// move the status timestamp).
+	fetchRev uint64
+	err      error
+	raw      bool
+	links    []a2a.TaskID
+	link     int
+	built    builtFrom // what of the fleet's task the content was built from
 
 	bodyKey    bodyKey // what bodyText was built from
 	bodyText   string  // references, history and artifacts (or the raw JSON)
@@ -77,7 +81,8 @@ func (v *detailScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		v.stack = nil
 		return v, v.open(msg.Key)
 	case common.FleetChangedMsg:
-		v.sync()
+		v.act.fleetChanged()
+		return v, v.sync()
 	case common.TickMsg:
 		if v.shown {
 			v.rebuild(false) // the ages
@@ -194,7 +199,14 @@ func (v *detailScreen) View() string {
 // ShortHelp is the footer of the detail screen.
 func (v *detailScreen) ShortHelp() []key.Binding {
 	k := v.keys
-	return v.act.shortHelp(k.Back, k.Down, k.Up, k.NextLink, k.Open, k.Raw, k.Cancel, k.Reply, k.Copy)
+	if v.raw {
+		back := key.NewBinding(key.WithKeys(append(k.Raw.Keys(), k.Back.Keys()...)...),
+			key.WithHelp(k.Raw.Help().Key+"/"+k.Back.Help().Key, "back to the task"))
+		return v.act.shortHelp(back, k.Down, k.Up, k.PageDown, k.PageUp)
+	}
+	links := len(v.links) > 0
+	cancel, reply, copyID := v.act.offered(v.ctx.Fleet.Task(v.key))
+	return v.act.shortHelp(k.Back, k.Down, k.Up, common.Offer(k.NextLink, links), common.Offer(k.Open, links), k.Raw, cancel, reply, copyID)
 }
 
 // FullHelp is every key of the detail screen, grouped.

@@ -72,18 +72,24 @@ func (v *detailScreen) body(key bodyKey, build func() string) string {
 	return v.bodyText
 }
 
-// snapshot is the newest task data we have: the GetTask answer when it
-// is at least as new as the fleet's snapshot.
+// snapshot is the newest task data we have: the GetTask answer, unless
+// the fleet's snapshot has a newer status or the fleet has heard more of
+// the task since the GetTask was asked (artifact chunks streamed since
+// then leave the status timestamp as it was). The answer keeps its
+// history either way.
 func (v *detailScreen) snapshot(t *model.Task) *a2a.Task {
-	if v.fetched != nil {
-		if t == nil || t.Snapshot == nil || !newer(t.Snapshot, v.fetched) {
-			return v.fetched
+	switch {
+	case v.fetched == nil:
+		if t != nil {
+			return t.Snapshot
 		}
-	}
-	if t != nil {
+		return nil
+	case t == nil || t.Snapshot == nil || newer(v.fetched, t.Snapshot):
+		return v.fetched
+	case newer(t.Snapshot, v.fetched) || t.Rev != v.fetchRev:
 		return t.Snapshot
 	}
-	return nil
+	return v.fetched
 }
 
 // newer reports whether a's status is strictly newer than b's.
@@ -129,7 +135,7 @@ func (v *detailScreen) overview(b *section, t *model.Task, snap *a2a.Task) {
 			b.field("hint", th.Warn.Render(sanitize.Line(t.Hint, maxLineText)))
 		}
 		if t.Violations > 0 {
-			b.field("violations", th.Error.Render(strconv.Itoa(t.Violations)+" protocol violations seen on this task"))
+			b.field("violations", th.Error.Render(strconv.Itoa(int(t.Violations))+" protocol violations seen on this task"))
 		}
 	}
 	b.field("agent", v.agentLine())
@@ -235,6 +241,9 @@ func artifacts(b *section, snap *a2a.Task, t *model.Task) {
 	head := "Artifacts (" + strconv.Itoa(len(snap.Artifacts)) + ")"
 	if t != nil && t.Truncated && snap == t.Snapshot {
 		head += " — cut to the in-memory cap"
+		if t.Class != model.ClassTerminal {
+			head += " (the newest content is kept)"
+		}
 	}
 	b.heading(head)
 	streaming := map[a2a.ArtifactID]bool{}

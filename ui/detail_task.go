@@ -65,6 +65,10 @@ func (v *detailScreen) fetch() tea.Cmd {
 	}
 	v.seq++
 	v.loading = true
+	v.fetchRev = 0
+	if t := v.ctx.Fleet.Task(v.key); t != nil {
+		v.fetchRev = t.Rev
+	}
 	k, seq, history := v.key, v.seq, v.history
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), fetchTimeout)
@@ -86,36 +90,52 @@ func (v *detailScreen) loaded(msg taskLoadedMsg) {
 	v.rebuild(false)
 }
 
-// sync rebuilds the content when the fleet holds a newer snapshot.
-func (v *detailScreen) sync() {
-	if t := v.ctx.Fleet.Task(v.key); t != nil && builtOf(t) != v.built {
+// sync rebuilds the content when the fleet holds a newer snapshot. When
+// the task shown has just ended it asks for it again: the GetTask answer
+// has the whole of its artifacts and history, past the fleet's caps.
+func (v *detailScreen) sync() tea.Cmd {
+	t := v.ctx.Fleet.Task(v.key)
+	if t == nil {
+		return nil
+	}
+	var cmd tea.Cmd
+	if v.shown && !v.loading && t.Class == model.ClassTerminal && v.fetched != nil &&
+		model.ClassOf(v.fetched.Status.State) != model.ClassTerminal {
+		cmd = v.fetch()
+	}
+	if builtOf(t) != v.built || cmd != nil {
 		v.rebuild(false)
 	}
+	return cmd
 }
 
 // builtFrom identifies the state of a fleet task: the Fleet updates tasks
-// (and may update snapshots) in place, and every event for the task moves
-// LastHeard.
+// (and their snapshots) in place. Rev moves with every change of the
+// task's data, an appended artifact chunk included (the snapshot pointer
+// and the streaming marks may stay as they were); LastHeard with every
+// event, for the "last heard" line.
 type builtFrom struct {
-	snap  *a2a.Task
+	rev   uint64
 	heard time.Time
-	parts int
 }
 
-func builtOf(t *model.Task) builtFrom {
-	return builtFrom{snap: t.Snapshot, heard: t.LastHeard, parts: len(t.Partial)}
-}
+func builtOf(t *model.Task) builtFrom { return builtFrom{rev: t.Rev, heard: t.LastHeard} }
 
 // rebuild lays the content out again; top scrolls back to the start.
+// Scrolled to the end (of a log being streamed, say), it stays at the
+// end as the content grows, like tail -f; anywhere else it stays put.
 func (v *detailScreen) rebuild(top bool) {
 	if v.key == (model.TaskKey{}) {
 		return
 	}
-	off := v.vp.YOffset
+	off, end := v.vp.YOffset, v.vp.YOffset > 0 && v.vp.AtBottom()
 	v.vp.SetContent(v.content())
-	if top {
+	switch {
+	case top:
 		v.vp.GotoTop()
-	} else {
+	case end:
+		v.vp.GotoBottom()
+	default:
 		v.vp.SetYOffset(off)
 	}
 }

@@ -8,16 +8,27 @@
 // into it (watcher events arrive through one channel, are drained in
 // batches by a tea.Cmd at most one batch every BatchInterval, applied
 // with Fleet.Apply in Update, and every screen gets a FleetChangedMsg),
-// the 1 Hz clock, which screen is shown, the command line, the help, the
-// notice in the footer and the global keys (1-4, :, ?, ctrl+c). It hands
+// the 1 Hz clock, the approvals journal it follows (on the clock a
+// tea.Cmd reads what other processes appended, Service.Refresh, and every
+// screen gets a JournalRefreshedMsg; after each batch the states decided
+// tasks went on to are recorded, Service.Observations then Observe in a
+// tea.Cmd; while damaged lines of it refuse decisions, Service.Blocking,
+// a one-line banner under the header names them on every screen and the
+// body is a line shorter), which screen is shown, the command line, the
+// help, the notice in the footer and the global keys (1-4, :, ?,
+// ctrl+c). It hands
 // the screen shown its keys and mouse presses, and does what a screen
 // asks through the common.Outbox (show a task, go back, reply, a notice,
 // apply an answer) before the next message. Each screen has its KeyMap
 // (tasks, detail, agents, help), handles its own keys, and does its
 // network calls (GetTask, CancelTask, the raw capture) in tea.Cmds
-// through common.Backend: Update and View do no I/O. View renders only
-// when something changed (or once a second for ages), and a screen draws
-// only the rows that are visible.
+// through common.Backend: Update and View do no I/O. Every list (the
+// tasks panes, the inbox, the journal, the agents) has the same `/`
+// filter, common.Filter: while it is typed the screen captures every key,
+// and keys that arrived in one read with the `/` (or the `:` of the
+// command line) are typed into it. View renders only when something
+// changed (or once a second for ages), and a screen draws only the rows
+// that are visible.
 //
 // To add a screen: write a type that implements common.Component (and
 // InputCapturer, Titled, Footnoter, HelpNoter where they apply) with a

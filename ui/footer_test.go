@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"a2atop/model"
 	"a2atop/ui/common"
 )
 
@@ -64,5 +65,53 @@ func TestPromptsSayWhatTheirKeysDo(t *testing.T) {
 	press(m, "enter", ":")
 	if f := footerOf(m); !strings.HasPrefix(f, ":") || !strings.Contains(f, "tab complete • enter run • esc close") || ansi.StringWidth(f) > 80 {
 		t.Errorf("command footer %q", f)
+	}
+}
+
+// TestFooterOffersOnlyWhatTheSelectedTaskTakes: the footer offers cancel
+// only for a task that runs or waits, reply only for one that waits on a
+// person, neither on an agent that is read-only here; the raw JSON view
+// offers its own keys, not the detail's. A completed task's detail
+// offered "c cancel task • r reply", which then refused.
+func TestFooterOffersOnlyWhatTheSelectedTaskTakes(t *testing.T) {
+	inbox := func(c common.Context) common.Component { return &recorder{ctx: c} }
+	for _, tc := range []struct {
+		name       string
+		keys       []string
+		readOnly   string // an agent configured read_only
+		has, lacks []string
+	}{
+		{"active row", nil, "", []string{"c cancel task", "Y copy id", "enter open"}, []string{"r reply"}},
+		{"interrupted row", []string{"tab"}, "", []string{"c cancel task", "r reply"}, nil},
+		{"terminal row", []string{"tab", "tab"}, "", []string{"Y copy id"}, []string{"c cancel task", "r reply"}},
+		{"completed detail", []string{"tab", "tab", "j", "enter"}, "", []string{"J raw json", "Y copy id"}, []string{"c cancel", "r reply"}},
+		{"interrupted detail", []string{"tab", "enter"}, "", []string{"c cancel task", "r reply"}, []string{"tab next link"}},
+		{"detail with links", []string{"tab", "j", "j", "enter"}, "", []string{"tab next link", "enter open"}, nil},
+		{"raw JSON", []string{"tab", "tab", "j", "enter", "J"}, "", []string{"J/esc back to the task"},
+			[]string{"c cancel", "r reply", "J raw json", "tab next link", "Y copy id"}},
+		{"read-only agent", []string{"tab"}, "deployer", nil, []string{"c cancel task", "r reply"}},
+	} {
+		m, _ := newTestModel(t, Options{Inbox: inbox})
+		sized(m, 200, 50)
+		if tc.readOnly != "" {
+			m.ctx.Fleet.Apply([]model.Event{{Kind: model.EventAgent, Agent: tc.readOnly, Info: &model.AgentInfo{ReadOnly: true}}})
+		}
+		press(m, tc.keys...)
+		if tc.name == "read-only agent" {
+			for tasksOf(m).selected().Key.Agent != tc.readOnly {
+				press(m, "j")
+			}
+		}
+		f := footerOf(m)
+		for _, want := range tc.has {
+			if !strings.Contains(f, want) {
+				t.Errorf("%s: the footer %q lacks %q", tc.name, f, want)
+			}
+		}
+		for _, not := range tc.lacks {
+			if strings.Contains(f, not) {
+				t.Errorf("%s: the footer %q offers %q", tc.name, f, not)
+			}
+		}
 	}
 }

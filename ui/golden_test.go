@@ -28,7 +28,7 @@ var goldenScreens = []struct {
 	{"help", []string{"?"}, "Keys", false},
 	{"filter", []string{"/", "d", "e", "p"}, "/dep", false},
 	{"cmdline", []string{":", "a", "g"}, ":ag", false},
-	{"cancel_confirm", []string{"c"}, "Cancel this task?", false},
+	{"cancel_confirm", []string{"c"}, "CancelTask", false},
 	{"hostile_detail", []string{"j", "j", "enter"}, "History (2", false},
 	{"tasks_read_only", nil, "READ-ONLY", true},
 	{"help_read_only", []string{"?"}, "Keys", true},

@@ -74,7 +74,7 @@ func TestInboxComponentIsWired(t *testing.T) {
 	if m.view != viewTasks {
 		t.Fatal("BackMsg from the inbox did not go back")
 	}
-	press(m, "tab", "r") // interrupted pane, top row: the newest, q-9
+	press(m, "tab", "g", "r") // interrupted pane, top row: the newest, q-9
 	if m.view != viewInbox {
 		t.Fatal("r did not open the inbox")
 	}

@@ -23,8 +23,8 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if m.capturing() {
 		return m.forward(msg)
 	}
-	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
-		return m.eachRune(msg)
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 0 && (len(msg.Runes) > 1 || msg.Paste) {
+		return m.burst(msg)
 	}
 	if cmd, ok := m.globalKey(msg); ok {
 		return cmd
@@ -32,21 +32,51 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	return m.forward(msg)
 }
 
-// eachRune handles keys that arrived in one read ("jjj" from a held key
-// over a slow link) one by one, as the person pressed them, each to what
-// takes keys by then. The overlays (help, command line) ignore the rest
-// of such a burst; a dialog's yes counts only after a quiet moment, so a
-// burst cannot answer it either ("cy" opens the cancel and stops there).
-func (m *Model) eachRune(msg tea.KeyMsg) tea.Cmd {
+// burst handles keys that arrived in one read ("jjj" from a held key
+// over a slow link, "/deployer" from tmux send-keys or a fast typist)
+// one by one, as the person pressed them, each to what takes keys by
+// then; once one of them has opened something that takes every key (the
+// command line, a filter, a reply, the help, a confirmation), the rest
+// of the read is its, in one message: typed into a field, or keys a
+// dialog does not answer (a confirmation's yes counts only after a quiet
+// moment, so "cy" opens the cancel and stops there).
+//
+// A paste is text, never keys: its first rune may open a field (":" the
+// command line, a list's "/" filter) and the rest is typed into it; a
+// paste that opens nothing is dropped, with a word in the footer.
+func (m *Model) burst(msg tea.KeyMsg) tea.Cmd {
+	first := tea.KeyMsg{Type: tea.KeyRunes, Runes: msg.Runes[:1], Alt: msg.Alt}
+	if msg.Paste && !m.opensText(first) {
+		m.status.set("a paste is text: it is typed only into a field (: command, / filter, a reply)", true, m.ctx.Now())
+		return nil
+	}
 	var cmds []tea.Cmd
-	for _, r := range msg.Runes {
-		if m.overlay != overlayNone {
-			break
+	for i, r := range msg.Runes {
+		if i > 0 && m.takesKeys() {
+			rest := tea.KeyMsg{Type: tea.KeyRunes, Runes: msg.Runes[i:], Alt: msg.Alt}
+			return tea.Batch(append(cmds, m.onKey(rest))...)
+		}
+		if msg.Paste && i > 0 {
+			break // what it opened does not take text
 		}
 		cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
 	}
 	return tea.Batch(cmds...)
 }
+
+// opensText reports whether msg opens a field that takes text: the
+// command line, or the screen's own (its filter).
+func (m *Model) opensText(msg tea.KeyMsg) bool {
+	if key.Matches(msg, m.keys.Command) {
+		return true
+	}
+	o, ok := m.screens[m.view].(common.TextOpener)
+	return ok && o.OpensText(msg)
+}
+
+// takesKeys reports whether an overlay or the screen shown takes every
+// key now.
+func (m *Model) takesKeys() bool { return m.overlay != overlayNone || m.capturing() }
 
 // globalKey handles the keys every screen shares.
 func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
@@ -77,7 +107,9 @@ func (m *Model) onMouse(msg tea.MouseMsg, wasDirty bool) tea.Cmd {
 		m.dirty = wasDirty
 		return nil
 	}
-	msg.Y--
+	if msg.Y -= m.bodyTop(); msg.Y < 0 { // the header or the banner
+		return nil
+	}
 	return m.forward(msg)
 }
 

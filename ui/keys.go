@@ -121,12 +121,13 @@ type TaskKeys struct {
 	Confirm, Decline    key.Binding
 }
 
-// DefaultTaskKeys are c, r, y and the confirmation's y and n/esc.
+// DefaultTaskKeys are c, r, Y and the confirmation's y and n/esc. Copy
+// is Y on every screen, so that it never meets a confirmation's yes.
 func DefaultTaskKeys() TaskKeys {
 	return TaskKeys{
 		Cancel:  bind("c", "cancel task", "c"),
 		Reply:   bind("r", "reply", "r"),
-		Copy:    bind("y", "copy id", "y"),
+		Copy:    bind("Y", "copy id", "Y"),
 		Confirm: bind("y", "yes", "y"),
 		Decline: bind("n/esc", "no", "n", "esc"),
 	}

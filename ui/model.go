@@ -78,6 +78,18 @@ type Model struct {
 	hm      help.Model  // draws the footer's keys
 	status  statusLine
 
+	// The approvals journal the root follows (see journal_follow.go);
+	// nil when the dashboard has none.
+	svc                     *approvals.Service
+	refreshing              bool // a Refresh is under way
+	observing, observeAgain bool // an Observe is under way; a batch came meanwhile
+	refreshErr, observeErr  string
+	// banner says, while damaged journal lines refuse decisions, which
+	// (common.JournalDamage: long to short); it takes the line under the
+	// header. bannerVer is the journal's version it was read at.
+	banner    []string
+	bannerVer uint64
+
 	dirty   bool   // something changed since the last View
 	cache   string // the last View
 	renders int    // how many times View rendered (BenchmarkBurst)
@@ -96,24 +108,29 @@ func New(o Options) *Model {
 	m := &Model{
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
 			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}},
-		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell,
-		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != ""}, dirty: true,
+		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell, svc: o.Approvals,
+		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != "", log: o.Logger}, dirty: true,
 		width: 80, height: 24,
 	}
 	m.hm = newHelpModel(o.Theme)
 	m.prompt = newPrompt(o.Theme, commandNames())
 	m.help = newHelp(&m.ctx, keys.HelpView, keys.globalHelp())
 	m.newScreens(o)
+	m.readBanner()
 	m.layout()
 	return m
 }
 
 // newScreens builds every screen, ours and the ones Options supplies.
 func (m *Model) newScreens(o Options) {
-	act := func(k TaskKeys) taskActions { return newTaskActions(&m.ctx, k, o.QuietPeriod, m.clip) }
+	act := func(k TaskKeys) taskActions {
+		a := newTaskActions(&m.ctx, k, o.QuietPeriod)
+		a.journal = o.Approvals
+		return a
+	}
 	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort)
 	m.screens[viewDetail] = newDetail(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)
-	m.screens[viewAgents] = newAgents(&m.ctx, m.keys.AgentsView)
+	m.screens[viewAgents] = newAgents(&m.ctx, m.keys.AgentsView, m.clip)
 	if o.Inbox != nil {
 		m.screens[viewInbox] = o.Inbox(m.ctx)
 	}
@@ -133,6 +150,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	wasDirty := m.dirty
 	m.dirty = true
+	m.checkBanner()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -141,11 +159,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.applyEvents(msg, wasDirty)
 	case tickMsg:
 		return m, m.onTick()
+	case common.JournalRefreshedMsg:
+		return m, m.onJournalRefreshed(msg)
+	case journalObservedMsg:
+		return m, m.onJournalObserved(msg)
 	case tea.KeyMsg:
 		return m, m.onKey(msg)
 	case tea.MouseMsg:
 		return m, m.onMouse(msg, wasDirty)
-	case common.StatusMsg, common.OpenTaskMsg, common.ReplyToMsg, common.BackMsg, common.ApplyMsg:
+	case common.StatusMsg, common.OpenTaskMsg, common.ReplyToMsg, common.BackMsg, common.ApplyMsg, common.CopyMsg:
 		return m, m.request(msg)
 	}
 	return m, m.broadcast(msg)
@@ -177,6 +199,8 @@ func (m *Model) request(msg tea.Msg) tea.Cmd {
 	case common.ApplyMsg:
 		cmd, _ := m.apply(msg.Events)
 		return cmd
+	case common.CopyMsg:
+		return m.clip.copy(msg.Text, "")
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"a2atop/approvals"
 	"a2atop/model"
 	"a2atop/ui/common"
 	"a2atop/ui/theme"
@@ -41,6 +42,12 @@ type Options struct {
 	// (inbox.InboxFactory and inbox.JournalFactory) with the root's
 	// Context. nil leaves those keys and commands disabled.
 	Inbox, Journal func(common.Context) common.Component
+	// Approvals is the journal the inbox and the journal view show (the
+	// one their factories were built over). The root follows it: on the
+	// clock it reads what other processes appended and hands every screen
+	// a common.JournalRefreshedMsg, and after each batch it records the
+	// states decided tasks went on to. nil follows nothing.
+	Approvals *approvals.Service
 	// Output receives the bell and the OSC 52 clipboard sequence; nil is
 	// os.Stdout. It must be the terminal the program draws on.
 	Output io.Writer

@@ -13,9 +13,9 @@ import (
 	"a2atop/ui/theme"
 )
 
-// promptModel is a one-line input in the footer: the tasks filter (/)
-// and the command line (:). Completion on tab comes from textinput's
-// suggestions.
+// promptModel is the command line's one-line input in the footer (:);
+// the lists' filters are common.Filter. Completion on tab comes from
+// textinput's suggestions.
 type promptModel struct {
 	input    textinput.Model
 	commands []string // what tab completes; nil for none

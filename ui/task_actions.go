@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"a2atop/approvals"
 	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui/common"
@@ -29,14 +30,16 @@ const cancelTimeout = 20 * time.Second
 type taskActions struct {
 	ctx     *common.Context
 	keys    TaskKeys
-	quiet   time.Duration // before the cancel confirmation arms
-	clip    *clipboard
+	quiet   time.Duration          // before the cancel confirmation arms
 	dialog  *cancelDialog          // open while asking
 	pending map[model.TaskKey]bool // cancels sent, not yet answered
+	// journal, when set, refuses a reply to an agent a damaged line of
+	// it blocks (the inbox would refuse it): r is not offered there.
+	journal *approvals.Service
 }
 
-func newTaskActions(ctx *common.Context, keys TaskKeys, quiet time.Duration, clip *clipboard) taskActions {
-	return taskActions{ctx: ctx, keys: keys, quiet: quiet, clip: clip, pending: map[model.TaskKey]bool{}}
+func newTaskActions(ctx *common.Context, keys TaskKeys, quiet time.Duration) taskActions {
+	return taskActions{ctx: ctx, keys: keys, quiet: quiet, pending: map[model.TaskKey]bool{}}
 }
 
 // key handles cancel, reply and copy on t, and reports whether msg was
@@ -49,10 +52,10 @@ func (a *taskActions) key(msg tea.KeyMsg, t *model.Task) (tea.Cmd, bool) {
 		a.reply(t)
 		return nil, true
 	case key.Matches(msg, a.keys.Copy):
-		if t == nil {
-			return nil, true
+		if t != nil {
+			a.ctx.Out.Send(common.CopyMsg{Text: string(t.Key.ID)})
 		}
-		return a.clip.copyID(t.Key, a.ctx.Logger()), true
+		return nil, true
 	}
 	return nil, false
 }
@@ -64,9 +67,21 @@ func (a *taskActions) reply(t *model.Task) {
 		a.ctx.Warn("only interrupted tasks (input-required, auth-required) take a reply")
 	case !a.ctx.Writable(t.Key.Agent):
 		a.ctx.Warn(a.ctx.ReadOnlyWords(t.Key.Agent))
+	case !a.decidable(t.Key.Agent):
+		a.ctx.Warn(common.BlockedWords(a.journal, t.Key.Agent, footerWords))
 	default:
 		a.ctx.Out.Send(common.ReplyToMsg{Key: t.Key})
 	}
+}
+
+// footerWords is the width the refusals of a blocked agent are worded
+// for: the footer of the narrowest screen the dashboard is drawn for.
+const footerWords = 80
+
+// decidable reports whether a decision on agent may be sent: no damaged
+// line of the journal refuses it.
+func (a *taskActions) decidable(agent string) bool {
+	return a.journal == nil || a.journal.Blocked(agent) == nil
 }
 
 // askCancel opens the confirmation for t, or says why it cannot be
@@ -87,6 +102,28 @@ func (a *taskActions) askCancel(t *model.Task) tea.Cmd {
 		return wake
 	}
 	return nil
+}
+
+// fleetChanged closes the cancel confirmation when its task ended (or
+// left the fleet) while it asked: there is nothing left to cancel, and
+// nothing was sent. It reports whether it closed the dialog.
+func (a *taskActions) fleetChanged() bool {
+	if a.dialog == nil {
+		return false
+	}
+	k := a.dialog.key
+	t := a.ctx.Fleet.Task(k)
+	switch {
+	case t == nil:
+		a.dialog = nil
+		a.ctx.Warn(taskName(k) + " left the fleet while the cancel asked; nothing was sent")
+	case t.Class == model.ClassTerminal:
+		a.dialog = nil
+		a.ctx.Warn(taskName(k) + " is " + stateText(t.State) + " already; nothing was sent")
+	default:
+		return false
+	}
+	return true
 }
 
 // confirming reports whether the cancel confirmation is open: it takes
@@ -118,6 +155,18 @@ func (a *taskActions) shortHelp(keys ...key.Binding) []key.Binding {
 		return []key.Binding{a.keys.Confirm, a.keys.Decline}
 	}
 	return keys
+}
+
+// offered are the task keys as the footer shows them for t: only what t
+// takes (cancel while it runs or waits, reply while it waits on a
+// person, copy when there is a task) and nothing that writes to an agent
+// that is read-only here. Pressing a key that is not offered still says
+// why nothing happens; the a2aclient Manager alone refuses sends.
+func (a *taskActions) offered(t *model.Task) (cancel, reply, copyID key.Binding) {
+	writable := t != nil && a.ctx.Writable(t.Key.Agent)
+	return common.Offer(a.keys.Cancel, writable && t.Class != model.ClassTerminal),
+		common.Offer(a.keys.Reply, writable && t.Class == model.ClassInterrupted && a.decidable(t.Key.Agent)),
+		common.Offer(a.keys.Copy, t != nil)
 }
 
 // view is the confirmation centred in w×h cells.
@@ -194,39 +243,54 @@ type cancelDialog struct {
 	answer common.Confirm
 }
 
-// view is the dialog centred in w×h cells.
+// view is the dialog centred in w×h cells: the task it acts on by name
+// (agent · short id, then the whole id), its state and its status text,
+// so that a cursor moved under the finger could not go unnoticed.
 func (c *cancelDialog) view(ctx *common.Context, w, h int) string {
 	th := ctx.Theme
 	inner := min(max(w-8, 20), 70)
-	body := th.DialogTitle.Render("Cancel this task?") + "\n\n" +
-		sanitize.Line(c.key.Agent+" · "+string(c.key.ID), inner) + "\n" +
-		th.State(c.state).Render(stateText(c.state)) + "  " + sanitize.Line(c.text, max(inner-16, 1)) + "\n\n" +
-		"The agent is asked to stop (CancelTask); what it says\nhappened is shown afterwards.\n\n" +
+	text := "(no status message)"
+	if c.text != "" {
+		text = sanitize.Line(c.text, maxLineText)
+	}
+	status := strings.Split(wrap(text, inner), "\n")
+	if len(status) > 4 {
+		status = append(status[:3], "…")
+	}
+	body := th.DialogTitle.Render("Cancel "+taskName(c.key)+"?") + "\n\n" +
+		th.State(c.state).Render(stateText(c.state)) + "  " + th.Muted.Render(sanitize.Line("id "+string(c.key.ID), max(inner-18, 1))) + "\n" +
+		strings.Join(status, "\n") + "\n\n" +
+		"The agent is asked to stop (CancelTask); what it says happened is shown afterwards.\n\n" +
 		c.answer.Hint(th, ctx.Now(), "cancel the task", "keep it")
 	box := th.Dialog.Width(inner).Render(body)
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
 }
 
-// clipboard writes task ids to the terminal's clipboard with OSC 52.
+// clipboard writes to the terminal's clipboard with OSC 52.
 type clipboard struct {
 	out  io.Writer // the terminal the program draws on
 	tmux bool      // inside tmux: write the sequence for tmux too
+	log  *slog.Logger
 }
 
-// copyID writes the task id to the clipboard with OSC 52: our own escape
-// sequence, through the program's output, never agent text. Inside tmux
-// it is written twice: plain, which tmux takes itself when set-clipboard
-// is on, and wrapped for passthrough, which reaches the outer terminal
-// when allow-passthrough is on (off by default since tmux 3.3, which then
-// drops the wrapped one: wrapped alone, y copied nothing). The Cmd's
-// answer is the notice of what it did.
-func (c *clipboard) copyID(k model.TaskKey, log *slog.Logger) tea.Cmd {
-	out, tmux := c.out, c.tmux
-	id := string(k.ID)
+// copy writes text (a task id, a sign-in code) to the clipboard with OSC
+// 52: our own escape sequence, through the program's output, with the
+// text sanitized. Inside tmux it is written twice: plain, which tmux
+// takes itself when set-clipboard is on, and wrapped for passthrough,
+// which reaches the outer terminal when allow-passthrough is on (off by
+// default since tmux 3.3, which then drops the wrapped one: wrapped
+// alone, y copied nothing). The Cmd's answer is the notice of what it
+// did, naming what ("the code"), or the text itself when what is "".
+func (c *clipboard) copy(text, what string) tea.Cmd {
+	out, tmux, log := c.out, c.tmux, c.log
+	text = sanitize.Line(text, 2048)
+	if what == "" {
+		what = text
+	}
 	return func() tea.Msg {
-		seqs := []osc52.Sequence{osc52.New(id)}
+		seqs := []osc52.Sequence{osc52.New(text)}
 		if tmux {
-			seqs = append(seqs, osc52.New(id).Tmux())
+			seqs = append(seqs, osc52.New(text).Tmux())
 		}
 		for _, seq := range seqs {
 			if _, err := seq.WriteTo(out); err != nil {
@@ -234,6 +298,6 @@ func (c *clipboard) copyID(k model.TaskKey, log *slog.Logger) tea.Cmd {
 				return common.StatusMsg{Text: "copy failed: " + err.Error(), Err: true}
 			}
 		}
-		return common.StatusMsg{Text: "copied " + id + " (OSC 52; your terminal decides whether to accept it)"}
+		return common.StatusMsg{Text: "copied " + what + " (OSC 52; your terminal decides whether to accept it)"}
 	}
 }

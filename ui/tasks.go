@@ -1,13 +1,9 @@
 package ui
 
 import (
-	"strings"
-
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui/common"
 )
@@ -18,10 +14,8 @@ type TasksKeyMap struct {
 	TaskKeys
 	NextPane, PrevPane key.Binding
 	Open               key.Binding // the selected task's detail
-	// Filter opens the filter; while it is typed Accept keeps it and Back
-	// clears it. Outside it, Back clears a kept filter.
-	Filter, Accept, Back key.Binding
-	Quit                 key.Binding
+	Filter             common.FilterKeys
+	Quit               key.Binding
 	// Agents and Inbox are the global keys the footer names; New sets
 	// them from KeyMap.Agents and KeyMap.Inbox.
 	Agents, Inbox key.Binding
@@ -35,9 +29,7 @@ func DefaultTasksKeyMap() TasksKeyMap {
 		NextPane: bind("tab", "next pane", "tab"),
 		PrevPane: bind("shift+tab", "prev pane", "shift+tab"),
 		Open:     bind("enter", "open", "enter"),
-		Filter:   bind("/", "filter", "/"),
-		Accept:   bind("enter", "keep", "enter"),
-		Back:     bind("esc", "back", "esc"),
+		Filter:   common.DefaultFilterKeys(),
 		Quit:     bind("q", "back/quit", "q"),
 	}
 }
@@ -51,11 +43,9 @@ type tasksScreen struct {
 	panes   [4]*pane // active, interrupted, terminal, unknown
 	focus   model.Class
 	query   model.Query
-	filter  string
-	editing bool        // the filter is being typed
-	prompt  promptModel // the filter's input
-	hm      help.Model  // draws the filter's key hint
+	filter  common.Filter
 	w, h    int
+	shown   bool // on screen: only then does it say that the selected task left
 	side    bool
 	columns [][]*pane // the panes of each column, top to bottom
 	paint   rowPaint
@@ -63,7 +53,7 @@ type tasksScreen struct {
 
 func newTasks(ctx *common.Context, keys TasksKeyMap, act taskActions, sort model.SortBy) *tasksScreen {
 	v := &tasksScreen{ctx: ctx, keys: keys, act: act, focus: model.ClassActive, query: model.Query{Sort: sort},
-		prompt: newPrompt(ctx.Theme, nil), hm: newHelpModel(ctx.Theme)}
+		filter: common.NewFilter(ctx.Theme, keys.Filter, "tasks"), shown: true} // the first screen
 	for i, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal, model.ClassUnknown} {
 		v.panes[i] = &pane{class: c}
 	}
@@ -76,7 +66,9 @@ func newTasks(ctx *common.Context, keys TasksKeyMap, act taskActions, sort model
 func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.FleetChangedMsg:
-		v.sync()
+		v.fleetChanged()
+	case common.ShownMsg, common.HiddenMsg:
+		v.shown = msg == common.ShownMsg{}
 	case cancelDoneMsg:
 		v.act.done(msg)
 	case tea.KeyMsg:
@@ -87,25 +79,45 @@ func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	return v, nil
 }
 
-// onKey handles, in order, the confirmation, the filter being typed, the
-// actions on the selected task, then moving.
+// fleetChanged follows the fleet and, while on screen, says so when the
+// task selected in the focused pane left it: the cursor is then on its
+// neighbour, and an action must not land there unnoticed.
+func (v *tasksScreen) fleetChanged() {
+	closed := v.act.fleetChanged() // it said what became of the task
+	left := v.sync()
+	if left == (model.TaskKey{}) || !v.shown || closed {
+		return
+	}
+	why := "no longer held"
+	if t := v.ctx.Fleet.Task(left); t != nil && t.Class != v.focus {
+		why = "now " + stateText(t.State)
+	} else if t != nil {
+		why = "it no longer matches the filter"
+	}
+	next := paneName(v.focus) + " is empty now"
+	if sel := v.selected(); sel != nil {
+		next = "the cursor is on " + taskName(sel.Key)
+	}
+	v.ctx.Say(taskName(left) + " left " + paneName(v.focus) + " (" + why + "); " + next)
+}
+
+// onKey handles, in order, the confirmation, the filter, the actions on
+// the selected task, then moving.
 func (v *tasksScreen) onKey(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case v.act.confirming():
+	if v.act.confirming() {
 		return v.act.confirmKey(msg)
-	case v.editing:
-		return v.filterKey(msg)
+	}
+	if handled, changed, cmd := v.filter.Key(msg); handled {
+		if changed {
+			v.filterChanged()
+		}
+		return cmd
 	}
 	k := v.keys
 	sel := v.selected()
 	switch {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
-	case key.Matches(msg, k.Back):
-		v.setFilter("")
-	case key.Matches(msg, k.Filter):
-		v.editing = true
-		return v.prompt.open("/", v.filter, false)
 	case key.Matches(msg, k.Open):
 		if sel != nil {
 			v.ctx.Out.Send(common.OpenTaskMsg{Key: sel.Key})
@@ -119,25 +131,21 @@ func (v *tasksScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// filterKey edits the filter, applied live: Accept keeps it, Back clears
-// it.
-func (v *tasksScreen) filterKey(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case key.Matches(msg, v.keys.Back):
-		v.editing = false
-		v.prompt.close()
-		if v.filter != "" {
-			v.setFilter("")
-		}
-		return nil
-	case key.Matches(msg, v.keys.Accept):
-		v.editing = false
-		v.prompt.close()
-		return nil
+// filterChanged shows the rows of the filter in effect. When it leaves
+// the focused pane empty, focus moves to the first pane with rows.
+func (v *tasksScreen) filterChanged() {
+	v.query.Filter = v.filter.Query()
+	v.sync()
+	if v.focused().count > 0 {
+		return
 	}
-	cmd := v.prompt.update(msg)
-	v.setFilter(v.prompt.value())
-	return cmd
+	for _, p := range v.visible() {
+		if p.count > 0 {
+			v.focus = p.class
+			v.sync()
+			return
+		}
+	}
 }
 
 // mouse scrolls the pane under the wheel and selects the row clicked;
@@ -165,43 +173,35 @@ func (v *tasksScreen) View() string {
 // SetSize gives the panes their cells.
 func (v *tasksScreen) SetSize(w, h int) {
 	v.w, v.h = w, h
-	v.prompt.setWidth(w)
+	v.filter.SetWidth(w)
 	v.sync()
 }
 
 // Capturing is true while the filter is typed or the cancel asks.
-func (v *tasksScreen) Capturing() bool { return v.editing || v.act.confirming() }
+func (v *tasksScreen) Capturing() bool { return v.filter.Editing() || v.act.confirming() }
 
 // Title is the header's name of the screen.
 func (v *tasksScreen) Title() string { return "tasks" }
 
-// Footnote is the filter: being typed (with what its keys do), or kept
-// ("/dep (esc clears)" and what in it matches nothing).
-func (v *tasksScreen) Footnote(w int) (string, bool) {
-	if v.editing {
-		hint := shortKeys(v.hm, []key.Binding{keyHint(v.keys.Accept, "keep"), keyHint(v.keys.Back, "clear")}, promptHintWidth)
-		return v.prompt.line(hint, w), true
-	}
-	if v.filter == "" {
-		return "", false
-	}
-	t := v.ctx.Theme
-	s := t.Prompt.Render("/") + t.Text.Render(sanitize.Line(v.filter, 40)) + t.Muted.Render(" (esc clears)") + "  "
-	if bad := v.query.Filter.Invalid; len(bad) > 0 {
-		s += t.Error.Render("matches nothing: "+sanitize.Line(strings.Join(bad, " "), 40)) + "  "
-	}
-	return s, false
+// OpensText reports whether msg opens the filter, so that a paste
+// starting with it is typed into it.
+func (v *tasksScreen) OpensText(msg tea.KeyMsg) bool {
+	return !v.act.confirming() && v.filter.Opens(msg)
 }
 
+// Footnote is the filter: being typed (with what its keys do), or kept
+// ("/dep filters tasks (esc clears)" and what in it matches nothing).
+func (v *tasksScreen) Footnote(w int) (string, bool) { return v.filter.Footnote(w) }
+
 // HelpNote is the filter's syntax.
-func (v *tasksScreen) HelpNote() string {
-	return "filter: free text, agent:NAME, state:input-required, class:terminal"
-}
+func (v *tasksScreen) HelpNote() string { return common.FilterNote }
 
 // ShortHelp is the footer of the tasks screen.
 func (v *tasksScreen) ShortHelp() []key.Binding {
 	k := v.keys
-	return v.act.shortHelp(k.Open, k.NextPane, k.Filter, k.Cancel, k.Reply, k.Copy, k.Agents, k.Inbox, k.Quit)
+	sel := v.selected()
+	cancel, reply, copyID := v.act.offered(sel)
+	return v.act.shortHelp(common.Offer(k.Open, sel != nil), k.NextPane, k.Filter.Open, cancel, reply, copyID, k.Agents, k.Inbox, k.Quit)
 }
 
 // FullHelp is every key of the tasks screen, grouped.
@@ -209,16 +209,16 @@ func (v *tasksScreen) FullHelp() [][]key.Binding {
 	k := v.keys
 	return [][]key.Binding{
 		k.ListKeys.all(),
-		{k.NextPane, k.PrevPane, k.Open, k.Filter, k.Back},
+		{k.NextPane, k.PrevPane, k.Open, k.Filter.Open, keyHint(k.Filter.Clear, "clear filter")},
 		k.TaskKeys.all(),
 	}
 }
 
-// setFilter applies the filter text live.
+// setFilter puts a filter in effect, as if typed and kept.
 func (v *tasksScreen) setFilter(s string) {
-	v.filter = s
-	v.query.Filter = model.ParseFilter(s)
-	v.sync()
+	if v.filter.Set(s) {
+		v.filterChanged()
+	}
 }
 
-func (v *tasksScreen) filterText() string { return v.filter }
+func (v *tasksScreen) filterText() string { return v.filter.Text() }

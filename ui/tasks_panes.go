@@ -19,7 +19,10 @@ func (r rect) contains(x, y int) bool {
 }
 
 // pane is one class of tasks: its count, the cursor, and the visible page.
-// The selection is a TaskKey, so it follows its task when rows move.
+// The selection is a TaskKey: it stays on its task whatever arrives
+// above or below it, on the first row as on any other. When the task
+// leaves the pane the cursor stays where it was, on the neighbour that
+// took its row.
 type pane struct {
 	class          model.Class
 	count          int
@@ -28,10 +31,6 @@ type pane struct {
 	rows           []*model.Task // the visible page, from offset
 	rect           rect
 	header         bool // a column header line is drawn
-	// pinned is set when the cursor is below the first row: the selected
-	// task then stays selected wherever it moves. On the first row the
-	// cursor stays on top and follows the newest task, like tail -f.
-	pinned bool
 }
 
 // rowsHeight is how many rows fit under the title (and column header).
@@ -66,8 +65,10 @@ func (v *tasksScreen) paneOf(c model.Class) *pane {
 func (v *tasksScreen) counts(c model.Class) int { return v.paneOf(c).count }
 
 // sync re-reads counts and visible pages from the fleet, keeping each
-// pane's selected task selected wherever it moved.
-func (v *tasksScreen) sync() {
+// pane's selected task selected wherever it moved. It returns the task
+// that was selected in the focused pane and is no longer in it (the zero
+// key if none).
+func (v *tasksScreen) sync() model.TaskKey {
 	f := v.ctx.Fleet
 	for _, p := range v.panes {
 		p.count = f.Count(p.class, v.query)
@@ -76,14 +77,37 @@ func (v *tasksScreen) sync() {
 		v.focus = model.ClassActive
 	}
 	v.arrange()
+	var left model.TaskKey
 	for _, p := range v.visible() {
-		if p.pinned && p.sel != (model.TaskKey{}) {
-			if i := f.Index(p.class, v.query, p.sel); i >= 0 {
-				p.cursor = i
-			}
-		}
+		sel := p.sel
 		v.place(p)
+		if sel == (model.TaskKey{}) || p.sel == sel {
+			continue
+		}
+		// The rows moved: find the selected task on the page read
+		// (rows move by a few when tasks arrive), else in the pane.
+		if j := indexOf(p.rows, sel); j >= 0 {
+			p.cursor, p.sel = p.offset+j, sel
+			continue
+		}
+		if i := f.Index(p.class, v.query, sel); i >= 0 {
+			p.cursor = i
+			v.place(p)
+		} else if p.class == v.focus {
+			left = sel
+		}
 	}
+	return left
+}
+
+// indexOf is the row of rows that holds task k, or -1.
+func indexOf(rows []*model.Task, k model.TaskKey) int {
+	for i, t := range rows {
+		if t.Key == k {
+			return i
+		}
+	}
+	return -1
 }
 
 // place clamps the cursor, scrolls it into view and reads the page.
@@ -97,7 +121,6 @@ func (v *tasksScreen) place(p *pane) {
 		p.offset = p.cursor - n + 1
 	}
 	p.offset = clamp(p.offset, 0, max(p.count-n, 0))
-	p.pinned = p.cursor > 0
 	p.rows = v.ctx.Fleet.Page(p.class, v.query, p.offset, n)
 	p.sel = model.TaskKey{}
 	if i := p.cursor - p.offset; i >= 0 && i < len(p.rows) {
@@ -140,19 +163,23 @@ func (v *tasksScreen) arrange() {
 
 // stack shares the height among panes drawn one above the other: each
 // gets a title and a row, then lines go round, in pane order, to panes
-// with rows still hidden; what is left goes to the pane with most tasks.
-// The layout does not depend on focus, so nothing jumps when tab moves.
+// with rows still hidden (a pane needs its title, its column header and
+// its rows; an empty one its title and "no tasks"), so the lines a pane
+// does not need go to the panes that would be cut. When every pane has
+// all its rows, what is left is blank under the last pane, at the bottom
+// of the screen, never inside a pane above another. The layout does not
+// depend on focus, so nothing jumps when tab moves.
 func (v *tasksScreen) stack(ps []*pane, x, w int) {
 	need := make([]int, len(ps))
 	alloc := make([]int, len(ps))
-	left, big := v.h, 0
+	left := v.h
 	for i, p := range ps {
-		need[i] = 2 + max(p.count, 1)
+		need[i] = 2
+		if p.count > 0 {
+			need[i] = 2 + p.count
+		}
 		alloc[i] = min(2, left)
 		left -= alloc[i]
-		if p.count > ps[big].count {
-			big = i
-		}
 	}
 	for left > 0 {
 		gave := false
@@ -167,11 +194,13 @@ func (v *tasksScreen) stack(ps []*pane, x, w int) {
 			break
 		}
 	}
-	alloc[big] += left
+	if len(ps) > 0 {
+		alloc[len(ps)-1] += left
+	}
 	y := 0
 	for i, p := range ps {
 		p.rect = rect{x: x, y: y, w: w, h: alloc[i]}
-		p.header = alloc[i] >= 3
+		p.header = alloc[i] >= 3 && p.count > 0
 		y += alloc[i]
 	}
 }

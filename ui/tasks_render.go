@@ -15,26 +15,10 @@ import (
 	"a2atop/ui/theme"
 )
 
-// paint is a style reduced to the escape sequences around its text, so a
-// row costs string concatenation rather than a lipgloss render per cell.
-// Only for styles without padding, width or borders.
-type paint struct{ pre, post string }
+// paint is common.Paint, as the rows use it.
+type paint = common.Paint
 
-func newPaint(s lipgloss.Style) paint {
-	out := s.Render("\x1f")
-	i := strings.IndexByte(out, '\x1f')
-	if i < 0 {
-		return paint{}
-	}
-	return paint{pre: out[:i], post: out[i+1:]}
-}
-
-func (p paint) on(s string) string {
-	if p.pre == "" && p.post == "" {
-		return s
-	}
-	return p.pre + s + p.post
-}
+func newPaint(s lipgloss.Style) paint { return common.NewPaint(s) }
 
 // rowPaint holds the paints rows are drawn with.
 type rowPaint struct {
@@ -85,7 +69,7 @@ func (v *tasksScreen) panesView() string {
 	if len(blocks) == 1 {
 		return strings.Join(blocks[0], "\n")
 	}
-	sep := v.paint.muted.on("│")
+	sep := v.paint.muted.On("│")
 	lines := make([]string, v.h)
 	for y := range lines {
 		var b strings.Builder
@@ -114,7 +98,7 @@ func (v *tasksScreen) paneLines(p *pane, aw int) []string {
 	lines := make([]string, 0, p.rect.h)
 	lines = append(lines, v.title(p, w))
 	if p.header {
-		lines = append(lines, v.paint.muted.on(common.Pad(headerRow(cols, v.ageHeader()), w)))
+		lines = append(lines, v.paint.muted.On(common.Pad(headerRow(cols, v.ageHeader()), w)))
 	}
 	now := v.ctx.Now()
 	focused := p.class == v.focus
@@ -127,10 +111,10 @@ func (v *tasksScreen) paneLines(p *pane, aw int) []string {
 	}
 	if p.count == 0 && len(lines) < p.rect.h {
 		msg := "  no tasks"
-		if v.filter != "" {
+		if v.filter.Active() {
 			msg = "  no tasks match the filter"
 		}
-		lines = append(lines, v.paint.muted.on(common.Pad(msg, w)))
+		lines = append(lines, v.paint.muted.On(common.Pad(msg, w)))
 	}
 	for len(lines) < p.rect.h {
 		lines = append(lines, strings.Repeat(" ", w))
@@ -141,9 +125,7 @@ func (v *tasksScreen) paneLines(p *pane, aw int) []string {
 // title is "Active 12 ──── 3/12", in the focus style when focused.
 func (v *tasksScreen) title(p *pane, w int) string {
 	t := v.ctx.Theme
-	name := map[model.Class]string{model.ClassActive: "Active", model.ClassInterrupted: "Interrupted",
-		model.ClassTerminal: "Terminal", model.ClassUnknown: "Unknown state"}[p.class]
-	head := " " + name + " " + strconv.Itoa(p.count) + " "
+	head := " " + paneName(p.class) + " " + strconv.Itoa(p.count) + " "
 	pos := ""
 	if p.count > 0 {
 		pos = " " + strconv.Itoa(p.cursor+1) + "/" + strconv.Itoa(p.count) + " "
@@ -159,7 +141,20 @@ func (v *tasksScreen) title(p *pane, w int) string {
 		style = t.StateUnknown
 	}
 	rule := max(w-ansi.StringWidth(head)-ansi.StringWidth(pos), 0)
-	return ansi.Truncate(style.Render(head)+v.paint.muted.on(strings.Repeat("─", rule)+pos), w, "")
+	return ansi.Truncate(style.Render(head)+v.paint.muted.On(strings.Repeat("─", rule)+pos), w, "")
+}
+
+// paneName is the title of the pane of class c.
+func paneName(c model.Class) string {
+	switch c {
+	case model.ClassActive:
+		return "Active"
+	case model.ClassInterrupted:
+		return "Interrupted"
+	case model.ClassTerminal:
+		return "Terminal"
+	}
+	return "Unknown state"
 }
 
 // ageOf is the time the age column counts from: when the task began
@@ -223,7 +218,7 @@ func (r rowCells) join(b *strings.Builder, c columns, rp *rowPaint) {
 		if rp == nil {
 			return s
 		}
-		return p.on(s)
+		return p.On(s)
 	}
 	var muted paint
 	if rp != nil {
@@ -265,12 +260,12 @@ func (v *tasksScreen) row(t *model.Task, h rowHint, c columns, w int, now time.T
 	}
 	if sel && focused {
 		r.join(&b, c, nil)
-		return v.paint.selected.on(common.Pad(b.String(), w))
+		return v.paint.selected.On(common.Pad(b.String(), w))
 	}
 	r.join(&b, c, &v.paint)
 	line := b.String()
 	if sel {
-		line = v.paint.marked.on(line)
+		line = v.paint.marked.On(line)
 	}
 	return line + strings.Repeat(" ", max(w-1-c.total(), 0))
 }

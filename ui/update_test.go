@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -34,14 +35,72 @@ func TestSelectionFollowsTaskWhenRowsMove(t *testing.T) {
 	}
 }
 
-func TestTopRowFollowsTheNewestTask(t *testing.T) {
+// TestSelectionStaysOnItsTaskOnTheTopRow: with the cursor on the first
+// row of a pane, a task arriving above it does not take the cursor, in
+// any pane, and c then asks about the task selected, by name. On the top
+// row the cursor used to follow the newest task, and c opened "Cancel
+// this task?" for one the operator never selected.
+func TestSelectionStaysOnItsTaskOnTheTopRow(t *testing.T) {
+	for _, tc := range []struct {
+		keys  []string
+		state a2a.TaskState
+	}{
+		{nil, a2a.TaskStateWorking},
+		{[]string{"tab"}, a2a.TaskStateInputRequired},
+		{[]string{"tab", "tab"}, a2a.TaskStateCompleted},
+	} {
+		m, _ := newTestModel(t, Options{})
+		sized(m, 120, 40)
+		press(m, tc.keys...)
+		was := tasksOf(m).selected()
+		if was == nil || tasksOf(m).focused().cursor != 0 {
+			t.Fatalf("%s: no task on the top row", tc.state)
+		}
+		ev := taskEvent("code-reviewer", "11110000-new", tc.state, 0, "running 12 unit tests at 9f3c2e1")
+		m.Update(eventsMsg{batch: []model.Event{ev}})
+		if got := tasksOf(m).selected(); got == nil || got.Key != was.Key {
+			t.Fatalf("%s: after a new task on top the selection is %v, want %v", tc.state, got, was.Key)
+		}
+		if p := tasksOf(m).focused(); p.cursor != 1 {
+			t.Fatalf("%s: cursor %d, want 1 (moved down with its task)", tc.state, p.cursor)
+		}
+		if was.Class == model.ClassTerminal {
+			continue
+		}
+		press(m, "c")
+		if v := m.View(); !confirming(m) || !strings.Contains(v, taskName(was.Key)) || !strings.Contains(v, was.Text) ||
+			strings.Contains(v, "11110000") {
+			t.Fatalf("%s: c asks:\n%s\nwant the selected task %s with its status", tc.state, v, taskName(was.Key))
+		}
+	}
+}
+
+// TestSelectedTaskLeavingSaysWhereTheCursorWent: when the selected task
+// leaves its pane the cursor stays on the row, now its neighbour's, and
+// the footer names the task that left and the one selected now.
+func TestSelectedTaskLeavingSaysWhereTheCursorWent(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
-	press(m, "tab") // interrupted pane, cursor on the first row
-	ev := taskEvent("code-reviewer", "11110000-new", a2a.TaskStateInputRequired, 0, "another question")
-	m.Update(eventsMsg{batch: []model.Event{ev}})
-	if got := tasksOf(m).selected(); got == nil || got.Key.ID != "11110000-new" {
-		t.Fatalf("the top row selects %v, want the newest task", got)
+	press(m, "j") // Active, second row: the running suite
+	if got := tasksOf(m).selected(); got == nil || got.Key.ID != idRunning {
+		t.Fatalf("selected %v, want the running suite", got)
+	}
+	next := tasksOf(m).focused().rows[2].Key
+	done := taskEvent("test-runner", idRunning, a2a.TaskStateCompleted, 0, "done")
+	m.Update(eventsMsg{batch: []model.Event{done}})
+	if got := tasksOf(m).selected(); got == nil || got.Key != next {
+		t.Fatalf("after the selected task ended the selection is %v, want its neighbour %v", got, next)
+	}
+	want := taskName(model.TaskKey{Agent: "test-runner", ID: idRunning}) + " left Active (now completed); the cursor is on " + taskName(next)
+	if m.status.text != want {
+		t.Fatalf("footer %q, want %q", m.status.text, want)
+	}
+	// Away from the tasks screen nothing is said about it.
+	press(m, "3")
+	m.status = statusLine{}
+	m.Update(eventsMsg{batch: []model.Event{taskEvent(next.Agent, next.ID, a2a.TaskStateFailed, 0, "x")}})
+	if m.status.text != "" {
+		t.Fatalf("a hidden tasks screen said %q", m.status.text)
 	}
 }
 
@@ -162,7 +221,7 @@ func TestCopyWritesOSC52WithTheTaskID(t *testing.T) {
 	var out bytes.Buffer
 	m, _ := newTestModel(t, Options{Output: &out})
 	sized(m, 120, 40)
-	press(m, "y")
+	press(m, "Y")
 	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(idQueued))
 	if !strings.Contains(out.String(), want) {
 		t.Fatalf("output %q lacks %q", out.String(), want)
@@ -410,7 +469,7 @@ func TestCopyInsideTmuxWritesPlainAndPassthrough(t *testing.T) {
 	m, _ := newTestModel(t, Options{Output: &out})
 	m.clip.tmux = true
 	sized(m, 120, 40)
-	press(m, "y")
+	press(m, "Y")
 	b64 := base64.StdEncoding.EncodeToString([]byte(idQueued))
 	plain := "\x1b]52;c;" + b64 + "\x07"
 	wrapped := "\x1bPtmux;\x1b\x1b]52;c;" + b64 + "\x07\x1b\\"
@@ -517,5 +576,53 @@ func TestCancelAnswerIsTakenOnceByItsScreen(t *testing.T) {
 	m.Update(cancelDoneMsg{Key: k, Task: done})
 	if m.status.text != "" || m.ctx.Fleet.Task(k).State != a2a.TaskStateWorking {
 		t.Fatalf("an answer to no cancel: status %q, task %s", m.status.text, m.ctx.Fleet.Task(k).State)
+	}
+}
+
+// TestCancelDialogClosesWhenItsTaskEnds: a task that ends while its
+// cancel asks leaves nothing to cancel; the dialog closes and says so.
+func TestCancelDialogClosesWhenItsTaskEnds(t *testing.T) {
+	m, b := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, "j", "c") // the running suite
+	if !confirming(m) {
+		t.Fatal("c did not ask")
+	}
+	m.Update(eventsMsg{batch: []model.Event{taskEvent("test-runner", idRunning, a2a.TaskStateCompleted, 0, "done")}})
+	if confirming(m) || len(b.cancels) != 0 || !strings.Contains(m.status.text, "is completed already; nothing was sent") {
+		t.Fatalf("after the task ended: confirming %v, cancels %v, footer %q", confirming(m), b.cancels, m.status.text)
+	}
+}
+
+// TestDetailAtTheBottomFollowsTheLog: scrolled to the end of a streaming
+// log, the detail stays at the end as chunks arrive, like tail -f; away
+// from the end it stays where the person put it.
+func TestDetailAtTheBottomFollowsTheLog(t *testing.T) {
+	m, _ := newTestModel(t, Options{Backend: nilBackend{}})
+	sized(m, 120, 24)
+	press(m, "j", "enter") // the running suite
+	chunk := func(i int, more bool) model.Event {
+		var b strings.Builder
+		for j := range 6 {
+			fmt.Fprintf(&b, "--- PASS: TestChunk%02dCase%d\n", i, j)
+		}
+		return model.Event{Kind: model.EventArtifact, Agent: "test-runner", At: testNow, Artifact: &a2a.TaskArtifactUpdateEvent{
+			TaskID: idRunning, ContextID: "ctx-5b1d7c20", Append: i > 0, LastChunk: !more,
+			Artifact: &a2a.Artifact{ID: "log", Name: "test.log", Parts: a2a.ContentParts{a2a.NewTextPart(b.String())}}}}
+	}
+	for i := range 4 {
+		m.Update(eventsMsg{batch: []model.Event{chunk(i, true)}})
+	}
+	press(m, "G")
+	for i := 4; i < 8; i++ {
+		m.Update(eventsMsg{batch: []model.Event{chunk(i, true)}})
+		if v := m.View(); !strings.Contains(v, fmt.Sprintf("TestChunk%02dCase5", i)) {
+			t.Fatalf("at the bottom, chunk %d is not on screen:\n%s", i, v)
+		}
+	}
+	press(m, "g")
+	m.Update(eventsMsg{batch: []model.Event{chunk(8, false)}})
+	if v := m.View(); strings.Contains(v, "TestChunk08") || !strings.Contains(v, "state") {
+		t.Fatalf("at the top, a new chunk moved the view:\n%s", v)
 	}
 }

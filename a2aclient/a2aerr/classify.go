@@ -43,6 +43,8 @@ func Classify(err error) Class {
 		return TooLarge
 	case errors.Is(err, ErrStalled):
 		return Stalled
+	case errors.Is(err, ErrCredential):
+		return Unauthenticated
 	case isTLS(err, msg):
 		return TLS
 	case status == 401 || code == -31401 || g == grpcUnauthenticated:
@@ -117,8 +119,8 @@ func text(err error) (string, bool) {
 // isTLS reports a failed TLS handshake, or an https URL answered in
 // plain http (net/http says so only in words).
 func isTLS(err error, msg string) bool {
-	if strings.Contains(msg, "server gave HTTP response to HTTPS client") {
-		return true
+	if strings.Contains(msg, "server gave HTTP response to HTTPS client") || strings.Contains(msg, "remote error: tls:") {
+		return true // the second: the peer's alert, such as "certificate required"
 	}
 	var cv *tls.CertificateVerificationError
 	var rh tls.RecordHeaderError

@@ -1,9 +1,10 @@
 // Package a2aerr is the vocabulary of failures that a2aclient and
 // approvals share: the classes a failure falls in (Class), the errors
 // a2atop itself reports at the edge (ErrReadOnly, ErrTooLarge, ErrStalled,
-// ErrNotACard), and Classify, which sorts any error by what it carries:
-// an a2a sentinel of the SDK, the JSON-RPC code, HTTP status and gRPC code
-// seen on the wire, and the network or TLS error below it.
+// ErrNotACard, ErrCredential), and Classify, which sorts any error by
+// what it carries: an a2a sentinel of the SDK, the JSON-RPC code, HTTP
+// status and gRPC code seen on the wire, and the network or TLS error
+// below it.
 //
 // a2aclient builds its errors and its words (Describe, an agent's health)
 // on it; approvals decides from it whether a decision reached the agent.

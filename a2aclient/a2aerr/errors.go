@@ -30,3 +30,10 @@ var ErrStalled = errors.New("the agent stalled mid-event")
 // and no interfaces (a JSON-RPC endpoint mounted on "/" answers any path
 // so), or no JSON at all.
 var ErrNotACard = errors.New("not an agent card")
+
+// ErrCredential is wrapped by the errors of a call that a2atop did not
+// send because it could not get the agent's credential: a token endpoint
+// that refused, a revoked refresh token, a sign-in that is still needed,
+// a credential command that failed. Classify reads it as
+// Unauthenticated; nothing reached the agent.
+var ErrCredential = errors.New("no credential for the agent")

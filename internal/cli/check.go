@@ -17,7 +17,7 @@ func runCheck(ctx context.Context, args []string, st Streams) int {
 	o := newOptions("check", st)
 	o.configFlag()
 	o.timeoutFlag(defaultFirstRound, "how long to wait for every agent's first answer")
-	r, code := o.firstRound(ctx, args)
+	r, code := o.firstRound(ctx, args, nil)
 	if r == nil {
 		return code
 	}
@@ -28,7 +28,7 @@ func runCheck(ctx context.Context, args []string, st Streams) int {
 // answered.
 func printCheck(w io.Writer, results []*agentResult, timeout time.Duration) int {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tURL\tVERSION\tBINDING\tSTREAMING\tPUSH\tLISTTASKS\tSTATUS")
+	fmt.Fprintln(tw, "NAME\tURL\tVERSION\tBINDING\tSTREAMING\tPUSH\tLISTTASKS\tAUTH\tCARD\tSTATUS")
 	ok := 0
 	for _, r := range results {
 		version, binding, streaming, push := "-", "-", "-", "-"
@@ -46,8 +46,9 @@ func printCheck(w io.Writer, results []*agentResult, timeout time.Duration) int 
 		if p := r.Problem(timeout); p != "" {
 			status += sanitize.Line(p, 300)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(r.Name, 64), cell(r.URL, 80),
-			version, binding, streaming, push, listing(r), status)
+		auth, card := authCells(r)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(r.Name, 64), cell(r.URL, 80),
+			version, binding, streaming, push, listing(r), auth, card, status)
 	}
 	_ = tw.Flush()
 	fmt.Fprintf(w, "%d of %d agents reachable\n", ok, len(results))
@@ -71,8 +72,8 @@ func listing(r *agentResult) string {
 	}
 }
 
-// cell sanitizes agent-supplied text for one table cell; tabs would break
-// the columns, and Line turns them into spaces.
+// cell makes agent text safe for one table cell (sanitize.Line), "-" when
+// empty; tabs would break the columns, and Line turns them into spaces.
 func cell(s string, max int) string {
 	if s == "" {
 		return "-"
@@ -85,4 +86,17 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// authCells say which credential a2atop picked for the agent (and what
+// the config lacks for the card's requirements) and the card's signature.
+func authCells(r *agentResult) (auth, card string) {
+	if r.Info == nil {
+		return "-", "-"
+	}
+	auth = cell(r.Info.Auth, 80)
+	if r.Info.AuthMissing != "" {
+		auth += " (missing: " + sanitize.Line(r.Info.AuthMissing, 200) + ")"
+	}
+	return auth, cell(r.Info.Signature, 120)
 }

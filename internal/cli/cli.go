@@ -21,41 +21,6 @@ type Streams struct {
 	Out, Err io.Writer
 }
 
-const usageText = `a2atop — a terminal dashboard for A2A agents
-
-Usage:
-  a2atop [--config FILE] [--read-only] [URL...]
-        open the dashboard on the configured agents plus the agent base URLs given
-  a2atop demo [--agents-only] [--pace D] [--base-port N] [--read-only]
-        start five demo agents on 127.0.0.1 and open the dashboard on them;
-        --agents-only prints "NAME URL" per agent and serves until Ctrl+C;
-        --base-port puts them on ports N..N+4, so they keep their URLs when restarted
-  a2atop check [--config FILE] [--timeout D] [URL...]
-        fetch every agent's card and try ListTasks; print a table
-  a2atop tasks --json [--config FILE] [--timeout D] [URL...]
-        sweep every agent once and print agents and tasks as one JSON document
-  a2atop watch --jsonl [--config FILE] [URL...]
-        print every event as it arrives, one JSON object per line, until Ctrl+C
-  a2atop reply [--config FILE] AGENT TASK (--text T | --data JSON | --approve | --deny --reason R)
-        answer a waiting task as the inbox would: journaled first, sent once;
-        AGENT is a configured name or the agent's base URL
-  a2atop version
-        print the version
-  a2atop help
-        print this text
-
-The config file is --config FILE, else $A2ATOP_CONFIG, else
-~/.config/a2atop/config.toml (see config.example.toml). Logs go to the
-log_path file (default ~/.local/state/a2atop/a2atop.log), never to the terminal.
-
-Exit status:
-  0  success (check, tasks: every agent answered; reply: the agent took it)
-  1  an agent could not be reached or answered with an error, or refused the
-     reply, or the run failed
-  2  the command line or the configuration is wrong (the message names the
-     file, line and key)
-`
-
 // Main runs the a2atop command line args (without the program name) and
 // returns the exit status. It first points the process-wide loggers at the
 // log sink (see captureProcessLogs), so it is called once, from main.
@@ -72,10 +37,9 @@ func run(ctx context.Context, args []string, st Streams) int {
 	}
 	switch cmd {
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(st.Out, usageText)
-		return exitOK
+		return runHelp(ctx, rest, st)
 	case "version", "--version":
-		return runVersion(st)
+		return runVersion(rest, st)
 	case "demo":
 		return runDemo(ctx, rest, st)
 	case "check":
@@ -86,10 +50,30 @@ func run(ctx context.Context, args []string, st Streams) int {
 		return runWatch(ctx, rest, st)
 	case "reply":
 		return runReply(ctx, rest, st)
+	case "journal":
+		return runJournal(ctx, rest, st)
+	case "login":
+		return runLogin(ctx, rest, st)
+	case "serve":
+		return runServe(ctx, rest, st)
 	}
 	if cmd != "" && !strings.HasPrefix(cmd, "-") && !strings.Contains(cmd, "://") {
 		fmt.Fprintf(st.Err, "a2atop: unknown command %q; agent URLs start with http:// or https:// (a2atop help lists the commands)\n", cmd)
 		return exitUsage
 	}
 	return runDashboard(ctx, args, st)
+}
+
+// runHelp implements `a2atop help [COMMAND]`: the whole usage text, or
+// the usage of one command (what `a2atop COMMAND -h` prints).
+func runHelp(ctx context.Context, args []string, st Streams) int {
+	if len(args) == 0 {
+		fmt.Fprint(st.Out, usageText())
+		return exitOK
+	}
+	if d, ok := docOf(args[0]); !ok || d.name == "" || d.name == "help" {
+		fmt.Fprintf(st.Err, "a2atop help: unknown command %q (a2atop help lists the commands)\n", args[0])
+		return exitUsage
+	}
+	return run(ctx, []string{args[0], "-h"}, st)
 }

@@ -99,7 +99,7 @@ func TestUsageAndVersion(t *testing.T) {
 		{[]string{"--help"}, exitOK, "a2atop check"},
 		{[]string{"version"}, exitOK, "a2atop "},
 		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate"`},
-		{[]string{"tasks"}, exitUsage, "add --json"},
+		{[]string{"tasks"}, exitUsage, "no agents"},
 		{[]string{"watch", "http://127.0.0.1:1"}, exitUsage, "add --jsonl"},
 		{[]string{"check"}, exitUsage, "no agents"},
 		{[]string{"tasks", "--json"}, exitUsage, "no agents"},
@@ -108,7 +108,7 @@ func TestUsageAndVersion(t *testing.T) {
 		{[]string{"check", "--bogus"}, exitUsage, "flag provided but not defined"},
 		{[]string{"check", "localhost:9000"}, exitUsage, "absolute http:// or https:// URL"},
 		{[]string{"demo", "--pace", "0s"}, exitUsage, "--pace must be positive"},
-		{[]string{"reply", "deployer", "t1", "--approve"}, exitUsage, `no agent "deployer"; configured: none`},
+		{[]string{"reply", "deployer", "t1", "--approve"}, exitUsage, `no agent "deployer": no config file was read`},
 		{[]string{"check", "--config", "/nonexistent.toml"}, exitUsage, "a2atop check: config: /nonexistent.toml"},
 	}
 	for _, tt := range tests {
@@ -236,14 +236,14 @@ func TestDemoAgentsOnly(t *testing.T) {
 	}
 }
 
-func TestEscapeRisky(t *testing.T) {
-	in := map[string]string{"s": "a\u009b31m\u202eb\u2066c\x1b[0m日本"}
+func TestWriteJSONEscapesRisky(t *testing.T) {
+	in := map[string]string{"s": "a\u009b31m\u202eb\u2066c\x1b[0m\x7f\u2028日本"}
 	var b bytes.Buffer
 	if err := writeJSON(&b, in); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, bad := range []string{"\u009b", "\u202e", "\u2066", "\x1b"} {
+	for _, bad := range []string{"\u009b", "\u202e", "\u2066", "\x1b", "\x7f", "\u2028"} {
 		if strings.Contains(out, bad) {
 			t.Errorf("output %q contains %q", out, bad)
 		}

@@ -13,6 +13,7 @@
 // (configFlag, readOnlyFlag, timeoutFlag) and its own, calls parse, then
 // connect (or load and open) to reach its agents, and reports problems
 // with failf, so that every message starts with "a2atop name:". Add it to
-// the switch in run and to usageText, and test it through run against the
-// demo agents on loopback.
+// the switch in run and to commandDocs (its synopsis and what it does,
+// which `a2atop help` and `a2atop name -h` print), and test it through run
+// against the demo agents on loopback.
 package cli

@@ -14,7 +14,8 @@ import (
 // first answer.
 const defaultFirstRound = 15 * time.Second
 
-// round is what check and tasks learn from one first round.
+// round is what check and tasks learn from one first round. Agents are
+// under the names the commands print (agentNames) in results and events.
 type round struct {
 	cfg     *config.Config
 	results []*agentResult // one per agent, in config order
@@ -22,10 +23,11 @@ type round struct {
 }
 
 // firstRound is the start that check and tasks share: it parses the
-// command line (flags and agent URLs), checks --timeout, loads the
-// configuration, opens the log and reaches every agent once, waiting at
-// most --timeout. A nil round comes with the exit status to return.
-func (o *options) firstRound(ctx context.Context, args []string) (*round, int) {
+// command line (flags and agent URLs), checks --timeout and, when not
+// nil, the command's own flags (a usage error), loads the configuration,
+// opens the log and reaches every agent once, waiting at most --timeout.
+// A nil round comes with the exit status to return.
+func (o *options) firstRound(ctx context.Context, args []string, checkFlags func() error) (*round, int) {
 	urls, err := o.parse(args)
 	if err != nil {
 		return nil, flagStatus(err)
@@ -33,13 +35,40 @@ func (o *options) firstRound(ctx context.Context, args []string) (*round, int) {
 	if o.timeout <= 0 {
 		return nil, o.failf(exitUsage, "--timeout must be positive")
 	}
+	if checkFlags != nil {
+		if err := checkFlags(); err != nil {
+			return nil, o.failf(exitUsage, "%v", err)
+		}
+	}
 	s, mgr, code := o.connect(urls)
 	if s == nil {
 		return nil, code
 	}
 	defer s.Close()
 	results, events := collectFirstRound(ctx, s.cfg, mgr, o.timeout)
+	nameAfterCards(s.cfg, results, events)
 	return &round{cfg: s.cfg, results: results, events: events}, exitOK
+}
+
+// nameAfterCards gives the agents of a first round the names the
+// commands print (agentNames), in results and in events.
+func nameAfterCards(cfg *config.Config, results []*agentResult, events []model.Event) {
+	names := newAgentNames(cfg.Agents)
+	for _, r := range results {
+		card := ""
+		if r.Info != nil {
+			card = r.Info.CardName
+		}
+		names.learn(r.Name, card)
+	}
+	for _, r := range results {
+		r.Name, _ = names.name(r.Name)
+	}
+	for i := range events {
+		if p, ok := names.name(events[i].Agent); ok {
+			events[i].Agent = p
+		}
+	}
 }
 
 // agentResult is what the first round learned about one agent.

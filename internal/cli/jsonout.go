@@ -1,49 +1,22 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
-	"unicode/utf8"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sanitize"
 	"a2atop/model"
 )
 
-// writeJSON writes v as one line of JSON. Agent text is kept as data, but
-// the characters a terminal could act on even inside a JSON string (C1
-// controls, bidi overrides; encoding/json already escapes C0 and U+2028/9)
-// are written as \uXXXX escapes, so piping the output to a terminal is safe
+// writeJSON writes v as one line of JSON: every JSON that tasks and watch
+// print goes through it. Agent text is kept as data, but the characters a
+// terminal could act on even inside a JSON string are written as \uXXXX
+// escapes (sanitize.WriteJSON), so piping the output to a terminal is safe
 // and a JSON reader gets the same string.
-func writeJSON(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b = append(escapeRisky(b), '\n')
-	_, err = w.Write(b)
-	return err
-}
-
-// escapeRisky rewrites C1 controls and bidi formatting characters in
-// JSON text as \u escapes. Outside strings JSON holds only ASCII, so every
-// such rune is inside a string.
-func escapeRisky(b []byte) []byte {
-	out := b[:0:0]
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
-			r == 0x200e || r == 0x200f || r == 0x061c {
-			out = fmt.Appendf(out, `\u%04x`, r)
-		} else {
-			out = append(out, b[i:i+size]...)
-		}
-		i += size
-	}
-	return out
-}
+func writeJSON(w io.Writer, v any) error { return sanitize.WriteJSON(w, v) }
 
 // jsonHealth is an agent's connection state in JSON.
 type jsonHealth struct {

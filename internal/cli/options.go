@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"a2atop/internal/config"
+	"a2atop/internal/sanitize"
 )
 
 // noAgents is what every command that watches agents says when neither
@@ -26,6 +27,7 @@ type options struct {
 
 	config   string        // --config FILE; "" means $A2ATOP_CONFIG, then the default path
 	readOnly bool          // --read-only
+	hub      string        // --hub URL: attach to a team's hub
 	timeout  time.Duration // --timeout D
 	format   *formatFlag
 }
@@ -39,21 +41,16 @@ type formatFlag struct {
 }
 
 // newOptions returns the options of the command cmd, "" for the
-// dashboard. Flag errors go to st.Err; -h prints the command's flags, or
-// for the dashboard the whole usage text.
+// dashboard. -h and --help print the command's usage (printUsage) on
+// st.Out; a flag error prints the error and the usage on st.Err.
 func newOptions(cmd string, st Streams) *options {
 	o := &options{cmd: cmd, name: "a2atop " + cmd, st: st}
-	usage := func() {
-		fmt.Fprintf(st.Err, "usage of %s:\n", o.name)
-		o.fs.PrintDefaults()
-	}
 	if cmd == "" {
 		o.cmd, o.name = "dashboard", "a2atop"
-		usage = func() { fmt.Fprint(st.Err, usageText) }
 	}
 	o.fs = flag.NewFlagSet(o.name, flag.ContinueOnError)
 	o.fs.SetOutput(st.Err)
-	o.fs.Usage = usage
+	o.fs.Usage = func() {} // parseFlags prints the usage where it belongs
 	return o
 }
 
@@ -98,6 +95,11 @@ func (o *options) parseFlags(args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := o.fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				o.printUsage(o.st.Out)
+			} else {
+				o.printUsage(o.st.Err)
+			}
 			return nil, err
 		}
 		args = o.fs.Args()
@@ -120,10 +122,15 @@ func flagStatus(err error) int {
 	return exitUsage
 }
 
+// maxMessage bounds one message on stderr, in cells.
+const maxMessage = 2000
+
 // failf prints "a2atop CMD: " and the message on the error stream and
 // returns code, so that a command ends with `return o.failf(exitUsage, …)`.
+// The whole message goes through sanitize.Line: errors carry agent text
+// (a task's state, an agent's error message) wherever they were made.
 func (o *options) failf(code int, format string, args ...any) int {
-	fmt.Fprintf(o.st.Err, "%s: %s\n", o.name, fmt.Sprintf(format, args...))
+	fmt.Fprintf(o.st.Err, "%s: %s\n", o.name, sanitize.Line(fmt.Sprintf(format, args...), maxMessage))
 	return code
 }
 

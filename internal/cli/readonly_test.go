@@ -10,6 +10,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/a2aclient"
 	"a2atop/approvals"
 	"a2atop/demo"
 	"a2atop/internal/config"
@@ -43,7 +44,7 @@ func TestReadOnlyAgentRefusesApprovals(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc, err := approvals.Open(approvals.Options{JournalPath: filepath.Join(dir, "journal.jsonl"),
-		Sender: newSender(cfg, mgr), SendTimeout: 10 * time.Second})
+		Sender: mgr, SendTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,10 +62,27 @@ func TestReadOnlyAgentRefusesApprovals(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := svc.Send(ctx, d)
-	if out.Result != approvals.ResultRefused || out.Problem != approvals.ProblemReadOnly || !errors.Is(out.Err, approvals.ErrReadOnly) {
+	if out.Result != approvals.ResultRefused || out.Problem != approvals.ProblemReadOnly || !errors.Is(out.Err, a2aclient.ErrReadOnly) {
 		t.Errorf("outcome = %s / %s / %v, want refused as read-only", out.Result, out.Problem, out.Err)
 	}
 	if now, err := mgr.Get(ctx, demo.Deployer, deploy, 0, false); err != nil || now.Status.State != a2a.TaskStateAuthRequired {
 		t.Errorf("the read-only agent's task moved: %v, %v", now, err)
+	}
+
+	// --read-only (the whole run) makes every agent read-only at the
+	// Manager, the one place that refuses a send.
+	cfg.ReadOnly = true
+	all, err := newManager(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range cfg.Agents {
+		msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("hello"))
+		if _, err := all.Reply(ctx, a.Name, msg); !errors.Is(err, a2aclient.ErrReadOnly) {
+			t.Errorf("--read-only: Reply to %s = %v, want a2aclient.ErrReadOnly", a.Name, err)
+		}
+		if _, err := all.Cancel(ctx, a.Name, deploy); !errors.Is(err, a2aclient.ErrReadOnly) {
+			t.Errorf("--read-only: Cancel on %s = %v, want a2aclient.ErrReadOnly", a.Name, err)
+		}
 	}
 }

@@ -34,6 +34,7 @@ func (f *replyFlags) define(o *options) {
 	fs.BoolVar(&f.deny, "deny", false, "deny a task waiting for authorization; needs --reason")
 	fs.StringVar(&f.reason, "reason", "", "why (required with --deny, optional with --approve)")
 	fs.BoolVar(&f.again, "again", false, "send even though the journal already holds a decision for this prompt")
+	o.hubFlag()
 }
 
 // kind checks that exactly one action was asked for and names it.
@@ -73,7 +74,13 @@ func runReply(ctx context.Context, args []string, st Streams) int {
 	if err != nil {
 		return o.failf(exitUsage, "%v", err)
 	}
-	agentArg, taskID := pos[0], a2a.TaskID(pos[1])
+	agentArg, taskArg := pos[0], pos[1]
+	if taskArg == "" {
+		return o.failf(exitUsage, "TASK is empty: give the task's id, or its start")
+	}
+	if o.hub != "" {
+		return replyViaHub(ctx, o, agentArg, taskArg, kind, &f)
+	}
 	var urls []string
 	if strings.Contains(agentArg, "://") {
 		urls = []string{agentArg}
@@ -84,47 +91,63 @@ func runReply(ctx context.Context, args []string, st Streams) int {
 	}
 	agent, ok := findAgent(cfg, agentArg)
 	if !ok {
-		return o.failf(exitUsage, "no agent %q; configured: %s", agentArg, agentList(cfg))
+		return o.failf(exitUsage, "%s", noSuchAgent(cfg, agentArg, "reply http://host:port TASK ..."))
 	}
 	if cfg.ReadOnly || agent.ReadOnly {
-		fmt.Fprintf(st.Err, "a2atop reply: %v\n", approvals.ErrReadOnly)
-		return exitUsage
+		// The command's way of hiding a key: nothing is journaled for an
+		// agent nothing may be sent to (the Manager would refuse the send).
+		return o.failf(exitUsage, "agent %q is read-only (--read-only, or read_only = true in the config): reply sends nothing to it", agent.Name)
 	}
 	s := o.open(cfg)
 	defer s.Close()
-	return sendReply(ctx, s, agent.Name, taskID, kind, &f)
+	return sendReply(ctx, s, agent, taskArg, kind, &f)
 }
 
 // findAgent finds a configured agent by name, or by URL for an agent
-// given as a URL argument.
+// given as a URL argument: its base URL, or its card's URL, which the
+// configuration splits into the base URL and card_path.
 func findAgent(cfg *config.Config, arg string) (config.Agent, bool) {
+	arg = strings.TrimRight(arg, "/")
 	for _, a := range cfg.Agents {
-		if a.Name == arg || strings.TrimRight(a.URL, "/") == strings.TrimRight(arg, "/") {
+		base := strings.TrimRight(a.URL, "/")
+		if a.Name == arg || base == arg || a.CardPath != "" && base+a.CardPath == arg {
 			return a, true
 		}
 	}
 	return config.Agent{}, false
 }
 
-// agentList names the configured agents, "none" when there are none.
-func agentList(cfg *config.Config) string {
-	if len(cfg.Agents) == 0 {
-		return "none"
+// noSuchAgent says that arg names no agent, which file was read (or
+// where one was looked for) and how to name an agent without one: usage
+// is the command line that does ("reply http://host:port TASK ...").
+func noSuchAgent(cfg *config.Config, arg, usage string) string {
+	byURL := "name the agent by its base URL (a2atop " + usage + ")"
+	if cfg.Path != "" {
+		names := "none"
+		if len(cfg.Agents) > 0 {
+			names = strings.Join(cfg.AgentNames(), ", ")
+		}
+		return fmt.Sprintf("no agent %q in %s (configured: %s); use one of those names, or %s", arg, cfg.Path, names, byURL)
 	}
-	return strings.Join(cfg.AgentNames(), ", ")
+	where := "and no user config directory to look in"
+	if p, _ := config.Locate(""); p != "" {
+		where = "and " + p + " does not exist"
+	}
+	return fmt.Sprintf("no agent %q: no config file was read (no --config, $%s not set, %s); %s, or configure it "+
+		"in an [[agent]] table there (see config.example.toml)", arg, config.EnvConfig, where, byURL)
 }
 
 // sendReply fetches the task, prepares the decision with package
 // approvals (validation, the agent's template, a new messageId, the
 // journal's memory of earlier decisions), sends it once and prints the
 // outcome. Exit: 0 accepted, 1 refused/unknown/unreachable, 2 bad input.
-func sendReply(ctx context.Context, s *session, agent string, id a2a.TaskID, kind approvals.Kind, f *replyFlags) int {
-	cfg, log, st, timeout := s.cfg, s.log, s.st, s.timeout
+func sendReply(ctx context.Context, s *session, agent config.Agent, taskArg string, kind approvals.Kind, f *replyFlags) int {
+	cfg, log, timeout := s.cfg, s.log, s.timeout
 	mgr, code := s.manager()
 	if mgr == nil {
 		return code
 	}
-	svc, err := approvals.Open(approvals.Options{JournalPath: cfg.JournalPath, Sender: mgr, Approver: cfg.Approver,
+	svc, err := approvals.Open(approvals.Options{JournalPath: cfg.JournalPath, Sender: mgr, Approver: cfg.Approver, Agents: journalAgents(cfg),
 		Templates: cfg.Templates(), Logger: log, SendTimeout: timeout})
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %v", cfg.JournalPath, err)
@@ -139,7 +162,7 @@ func sendReply(ctx context.Context, s *session, agent string, id a2a.TaskID, kin
 	}
 	cancel()
 
-	t, code := s.fetchTask(ctx, mgr, agent, id)
+	t, code := s.fetchTask(ctx, mgr, agent, taskArg)
 	if t == nil {
 		return code
 	}
@@ -150,39 +173,62 @@ func sendReply(ctx context.Context, s *session, agent string, id a2a.TaskID, kin
 			errors.Is(err, approvals.ErrReasonRequired) {
 			code = exitUsage
 		}
-		return s.failf(code, "%s · %s: %v", agent, id, err)
+		return s.failf(code, "%s · %s: %v", agent.Name, t.Key.ID, err)
 	}
-	out := svc.Send(ctx, d)
-	fmt.Fprintf(st.Out, "%s → %s · %s: %s\n", d.Kind, agent, id, sanitize.Line(out.Words(), 300))
+	return s.reportReply(d, svc.Send(ctx, d), cfg.JournalPath)
+}
+
+// reportReply prints what a send achieved and returns the exit status:
+// 0 accepted, 1 otherwise.
+func (s *session) reportReply(d *approvals.Decision, out approvals.Outcome, journal string) int {
+	st := s.st
+	fmt.Fprintf(st.Out, "%s → %s · %s: %s\n", d.Kind, sanitize.Line(d.Agent, maxNameRunes), sanitize.Line(string(d.TaskID), 200), sanitize.Line(out.Words(), 300))
 	if next := out.Next(); next != "" {
 		fmt.Fprintf(st.Out, "next: %s\n", sanitize.Line(next, 300))
 	}
-	fmt.Fprintf(st.Out, "messageId %s (journal %s)\n", d.MessageID, cfg.JournalPath)
+	fmt.Fprintf(st.Out, "messageId %s (journal %s)\n", d.MessageID, journal)
 	if out.Result != approvals.ResultAccepted {
 		if out.Err != nil {
-			return s.failf(exitFailed, "%s", sanitize.Line(a2aclient.Describe(out.Err), 500))
+			return s.failf(exitFailed, "%s", a2aclient.Describe(out.Err))
 		}
 		return exitFailed
 	}
 	return exitOK
 }
 
-// fetchTask gets the task from the agent (waiting at most --timeout) and
-// returns it as the fleet sees it, which is what approvals prepares a
-// decision for. A nil task comes with the exit status to return.
-func (s *session) fetchTask(ctx context.Context, mgr *a2aclient.Manager, agent string, id a2a.TaskID) (*model.Task, int) {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
-	task, err := mgr.Get(ctx, agent, id, 0, false)
-	cancel()
-	if err != nil {
-		return nil, s.failf(exitFailed, "%s · %s: %s", agent, id, sanitize.Line(a2aclient.Describe(err), 500))
+// fetchTask gets the task arg names from the agent (waiting at most
+// --timeout for each call) and returns it as the fleet sees it, which is
+// what approvals prepares a decision for. arg is the task's id, or its
+// start, or the short id the screens show (resolveTaskID). A nil task
+// comes with the exit status to return.
+func (s *session) fetchTask(ctx context.Context, mgr *a2aclient.Manager, agent config.Agent, arg string) (*model.Task, int) {
+	id := a2a.TaskID(arg)
+	task, err := s.getTask(ctx, mgr, agent.Name, id)
+	if errors.Is(err, a2a.ErrTaskNotFound) {
+		if id, err = s.resolveTaskID(ctx, agent, arg); err == nil {
+			task, err = s.getTask(ctx, mgr, agent.Name, id)
+		}
+	}
+	var ref *taskRefError
+	switch {
+	case errors.As(err, &ref):
+		return nil, s.failf(ref.code, "%s · %s: %s", agent.Name, arg, ref.msg)
+	case err != nil:
+		return nil, s.failf(exitFailed, "%s · %s: %s", agent.Name, arg, a2aclient.Describe(err))
 	}
 	fleet := model.NewFleet(model.Options{ChainKeys: s.cfg.ChainKeys()})
-	fleet.AddAgent(agent, "")
-	fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: agent, Source: model.SourcePoll, At: time.Now(), Task: task}})
-	t := fleet.Task(model.TaskKey{Agent: agent, ID: id})
+	fleet.AddAgent(agent.Name, "")
+	fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: agent.Name, Source: model.SourcePoll, At: time.Now(), Task: task}})
+	t := fleet.Task(model.TaskKey{Agent: agent.Name, ID: id})
 	if t == nil {
-		return nil, s.failf(exitFailed, "%s answered GetTask for %s with task %s", agent, id, sanitize.Line(string(task.ID), 80))
+		return nil, s.failf(exitFailed, "%s answered GetTask for %s with task %s", agent.Name, id, task.ID)
 	}
 	return t, exitOK
+}
+
+// getTask is one GetTask, bounded by --timeout.
+func (s *session) getTask(ctx context.Context, mgr *a2aclient.Manager, agent string, id a2a.TaskID) (*a2a.Task, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	return mgr.Get(ctx, agent, id, 0, false)
 }

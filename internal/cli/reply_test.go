@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -57,16 +58,20 @@ func TestReply(t *testing.T) {
 		args []string
 		code int
 		want string // in stdout+stderr
+		next string // the "next:" line, when one is printed
 	}{
-		{"no action", []string{demo.Deployer, string(deploy)}, exitUsage, "say what to send"},
-		{"unknown agent", []string{"nobody", "x", "--approve"}, exitUsage, `no agent "nobody"`},
-		{"deny needs a reason", []string{demo.Deployer, string(other), "--deny"}, exitUsage, "needs a reason"},
-		{"bad json", []string{demo.CodeReviewer, string(question), "--data", "{bad"}, exitUsage, "not valid JSON"},
-		{"unknown task", []string{demo.Deployer, "no-such-task", "--approve"}, exitFailed, "task not found"},
-		{"approve", []string{demo.Deployer, string(deploy), "--approve", "--reason", "ship it"}, exitOK, "approve → deployer"},
-		{"approve again", []string{demo.Deployer, string(deploy), "--approve"}, exitFailed, "no longer waits"},
-		{"answer a question", []string{demo.CodeReviewer, string(question), "--text", "main"}, exitOK, "reply → code-reviewer"},
-		{"by url", []string{agents[2].URL, string(other), "--deny", "--reason", "not today"}, exitOK, "deny → "},
+		{"no action", []string{demo.Deployer, string(deploy)}, exitUsage, "say what to send", ""},
+		{"unknown agent", []string{"nobody", "x", "--approve"}, exitUsage, `no agent "nobody"`, ""},
+		{"deny needs a reason", []string{demo.Deployer, string(other), "--deny"}, exitUsage, "needs a reason", ""},
+		{"bad json", []string{demo.CodeReviewer, string(question), "--data", "{bad"}, exitUsage, "not valid JSON", ""},
+		{"unknown task", []string{demo.Deployer, "no-such-task", "--approve"}, exitFailed, "task not found", ""},
+		{"approve", []string{demo.Deployer, string(deploy), "--approve", "--reason", "ship it"}, exitOK, "approve → deployer",
+			"next: watch the task; the agent decides what happens next"},
+		{"approve again", []string{demo.Deployer, string(deploy), "--approve"}, exitFailed, "no longer waits", ""},
+		{"answer a question", []string{demo.CodeReviewer, string(question), "--text", "main"}, exitOK, "reply → code-reviewer", ""},
+		// The deployer fails a denied task: nothing is left to watch.
+		{"by url", []string{agents[2].URL, string(other), "--deny", "--reason", "not today"}, exitOK, "(task now failed)",
+			"next: nothing more to do: the task has ended (failed); its status says why\n"},
 	}
 	for _, tt := range tests {
 		args := append([]string{"reply", "--config", cfg}, tt.args...)
@@ -74,6 +79,31 @@ func TestReply(t *testing.T) {
 		t.Logf("%s: %d\n%s%s", tt.name, code, out, errOut)
 		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
 			t.Errorf("%s: a2atop %v = %d\n%s%s\nwant %d and %q", tt.name, args, code, out, errOut, tt.code, tt.want)
+		}
+		if tt.next != "" && !strings.Contains(out, tt.next) {
+			t.Errorf("%s: stdout lacks %q:\n%s", tt.name, tt.next, out)
+		}
+	}
+}
+
+// An agent name that nothing configures is answered with where the
+// configuration was looked for, and how to name the agent by URL instead.
+func TestReplyUnknownAgentSaysWhereItLooked(t *testing.T) {
+	dir := isolate(t)
+	ctx := context.Background()
+	code, out, errOut := runCmd(ctx, "reply", "code-reviewer", "4b9393bc", "--approve")
+	def := filepath.Join(dir, "config", "a2atop", "config.toml")
+	for _, want := range []string{`no agent "code-reviewer"`, "no --config", "$A2ATOP_CONFIG not set", def + " does not exist",
+		"base URL (a2atop reply http://host:port TASK", "[[agent]]"} {
+		if code != exitUsage || !strings.Contains(errOut, want) {
+			t.Errorf("without a config: %d %q %q; want %d and %q", code, out, errOut, exitUsage, want)
+		}
+	}
+	cfg := writeConfig(t, dir, []demo.Agent{{Name: "deployer", URL: "http://127.0.0.1:1"}})
+	code, _, errOut = runCmd(ctx, "reply", "--config", cfg, "code-reviewer", "4b9393bc", "--approve")
+	for _, want := range []string{`no agent "code-reviewer" in ` + cfg, "(configured: deployer)", "base URL"} {
+		if code != exitUsage || !strings.Contains(errOut, want) {
+			t.Errorf("with a config: %d %q; want %d and %q", code, errOut, exitUsage, want)
 		}
 	}
 }

@@ -2,13 +2,9 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 
-	"github.com/a2aproject/a2a-go/v2/a2a"
-
 	"a2atop/a2aclient"
-	"a2atop/approvals"
 	"a2atop/internal/config"
 )
 
@@ -20,6 +16,9 @@ type session struct {
 	cfg      *config.Config
 	log      *slog.Logger
 	closeLog func()
+	// journalNote is what the dashboard's journal view says of the
+	// journal (the demo's is a temporary file); "" says nothing.
+	journalNote string
 }
 
 // open opens the log file cfg names (see openLog) for the command's run;
@@ -88,31 +87,4 @@ func runWatchers(ctx context.Context, mgr *a2aclient.Manager) (stop func()) {
 			}
 		}
 	}
-}
-
-// readOnlySender is the approvals.Sender of the dashboard: the Manager,
-// except that a reply to an agent configured read_only = true fails with
-// approvals.ErrReadOnly, so the inbox records "read-only" (refused,
-// nothing sent) rather than an unknown outcome it would later try to
-// reconcile. The Manager refuses such replies too, with its own error.
-type readOnlySender struct {
-	*a2aclient.Manager
-	readOnly map[string]bool // agent name -> read_only
-}
-
-// newSender wraps mgr with the per-agent read_only settings of cfg.
-func newSender(cfg *config.Config, mgr *a2aclient.Manager) approvals.Sender {
-	ro := map[string]bool{}
-	for _, a := range cfg.Agents {
-		ro[a.Name] = cfg.ReadOnly || a.ReadOnly
-	}
-	return readOnlySender{Manager: mgr, readOnly: ro}
-}
-
-// Reply implements approvals.Sender.
-func (s readOnlySender) Reply(ctx context.Context, agent string, msg *a2a.Message) (*a2a.Task, error) {
-	if s.readOnly[agent] {
-		return nil, fmt.Errorf("agent %q is configured read_only: %w", agent, approvals.ErrReadOnly)
-	}
-	return s.Manager.Reply(ctx, agent, msg)
 }

@@ -10,8 +10,17 @@ import (
 // empty, the module and VCS information of the build is used.
 var version = ""
 
-// runVersion prints the version, the commit when known, and the SDK.
-func runVersion(st Streams) int {
+// runVersion implements `a2atop version`: the version, the commit when
+// known, and the SDK.
+func runVersion(args []string, st Streams) int {
+	o := newOptions("version", st)
+	rest, err := o.parse(args)
+	if err != nil {
+		return flagStatus(err)
+	}
+	if len(rest) > 0 {
+		return o.failf(exitUsage, "unexpected argument %q", rest[0])
+	}
 	fmt.Fprintln(st.Out, versionString())
 	return exitOK
 }

@@ -49,6 +49,17 @@ type Config struct {
 	// Agents are the [[agent]] tables, in file order, then URL arguments.
 	Agents []Agent `toml:"agent"`
 
+	// Team mode (a2atop serve, a2atop --hub). TLSCertFile and TLSKeyFile
+	// are the hub's certificate and key (PEM files): a hub on any address
+	// but loopback needs them unless --insecure. HubTokenFile holds the
+	// operator token a dashboard attached to a hub sends, when
+	// $A2ATOP_HUB_TOKEN is not set. Operators are the [[operator]]
+	// tables: who the hub serves, and what each may do.
+	TLSCertFile  string     `toml:"tls_cert_file"`
+	TLSKeyFile   string     `toml:"tls_key_file"`
+	HubTokenFile string     `toml:"hub_token_file"`
+	Operators    []Operator `toml:"operator"`
+
 	// Path is the file this came from; "" when no file was read.
 	Path string `toml:"-"`
 	// lines locates the keys of the file, for Validate's errors.
@@ -119,6 +130,39 @@ type Auth struct {
 	// helpful error instead of "unknown key".
 	Token  *string `toml:"token"`
 	APIKey *string `toml:"api_key"`
+
+	// The credential beyond a static token, and the card's trust (see
+	// auth.go, which validates and resolves them).
+
+	// Type is "bearer", "api_key", "oauth2_client_credentials",
+	// "oauth2_device", "command" or "mtls"; "" lets the card's security
+	// requirements choose among what this table provides.
+	Type string `toml:"type"`
+	// ClientID and the client secret (from an environment variable or a
+	// file) identify a2atop to an OAuth 2.0 token endpoint.
+	ClientID         string `toml:"client_id"`
+	ClientSecretEnv  string `toml:"client_secret_env"`
+	ClientSecretFile string `toml:"client_secret_file"`
+	// Scopes are asked for; none means the card's.
+	Scopes []string `toml:"scopes"`
+	// TokenURL and DeviceAuthorizationURL override the card's endpoints.
+	TokenURL               string `toml:"token_url"`
+	DeviceAuthorizationURL string `toml:"device_authorization_url"`
+	// Command is a credential command and its arguments.
+	Command        []string  `toml:"command"`
+	CommandTimeout *Duration `toml:"command_timeout"`
+	// CertFile and KeyFile are a client certificate (mTLS); CAFile the
+	// roots to trust for the agent's TLS certificate.
+	CertFile string `toml:"cert_file"`
+	KeyFile  string `toml:"key_file"`
+	CAFile   string `toml:"ca_file"`
+	// JWKSURL or CardKeyFile pin the keys the card must be signed with;
+	// RequireSignedCard refuses an agent whose card does not verify.
+	JWKSURL           string `toml:"jwks_url"`
+	CardKeyFile       string `toml:"card_key_file"`
+	RequireSignedCard bool   `toml:"require_signed_card"`
+	// ClientSecret exists only to refuse a literal secret.
+	ClientSecret *string `toml:"client_secret"`
 }
 
 // Approval is an agent's [agent.approval] table: the shape of the message

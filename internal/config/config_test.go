@@ -306,7 +306,7 @@ func keysOf(t reflect.Type) []string {
 			keys = append(keys, keysOf(f.Type)...) // its keys are the outer table's
 			continue
 		}
-		if tag == "" || tag == "-" || tag == "token" || tag == "api_key" || tag == "value" {
+		if tag == "" || tag == "-" || tag == "token" || tag == "api_key" || tag == "value" || tag == "client_secret" {
 			continue
 		}
 		keys = append(keys, tag)

@@ -8,10 +8,16 @@
 // found by Locate: --config, then $A2ATOP_CONFIG, then
 // os.UserConfigDir()/a2atop/config.toml. Secrets are never written in the
 // file: the file names an environment variable or a file, and
-// Config.AgentOptions reads them when a2atop starts.
+// Config.AgentOptions checks them when a2atop starts (a token file is read
+// again by a2aclient whenever it changes). The credential keys of
+// [agent.auth] (type, OAuth 2.0, command, mTLS, the card's pinned keys)
+// are validated and resolved in auth.go.
+// For team mode, Config.HubOperators reads the operators' tokens (kept
+// as hashes) and Config.HubToken a dashboard's own.
 //
 // config owns parsing, defaults, validation and secret resolution. It may
 // import the standard library, go-toml, the A2A SDK's a2a types,
-// a2atop/a2aclient and a2atop/approvals (for the options and templates it
-// produces); never ui, bubbletea, bubbles or lipgloss.
+// a2atop/a2aclient, a2atop/approvals and a2atop/hub (for the options,
+// templates and operators it produces); never ui, bubbletea, bubbles or
+// lipgloss.
 package config

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -28,6 +30,10 @@ func (c *Config) AgentOptions() ([]a2aclient.AgentOptions, error) {
 		if err != nil {
 			return nil, fmt.Errorf("agent %q: %w", a.Name, err)
 		}
+		auth, tlsCfg, err := c.resolveCredential(a.Name, a.Auth)
+		if err != nil {
+			return nil, fmt.Errorf("agent %q: %w", a.Name, err)
+		}
 		sweep := c.SweepInterval.Duration
 		if a.SweepInterval != nil {
 			sweep = a.SweepInterval.Duration
@@ -44,6 +50,8 @@ func (c *Config) AgentOptions() ([]a2aclient.AgentOptions, error) {
 			Protocol:         orAuto(a.Protocol),
 			Tenant:           a.Tenant,
 			Headers:          headers,
+			Auth:             auth,
+			TLS:              tlsCfg,
 			AllowedHosts:     append([]string(nil), a.Auth.AllowedHosts...),
 			SweepInterval:    sweep,
 			FullResync:       c.FullResync.Duration,
@@ -72,20 +80,10 @@ func orAuto(s string) string {
 	return s
 }
 
-// resolveAuth reads an agent's secrets into headers.
+// resolveAuth reads an agent's static secret headers ([[agent.auth.headers]]);
+// the token is the credential's (resolveCredential).
 func (c *Config) resolveAuth(au Auth) ([]a2aclient.Header, error) {
 	var out []a2aclient.Header
-	if au.TokenEnv != "" || au.TokenFile != "" {
-		tok, err := c.secret("auth.token_env", au.TokenEnv, "auth.token_file", au.TokenFile)
-		if err != nil {
-			return nil, err
-		}
-		if au.APIKeyHeader != "" {
-			out = append(out, a2aclient.Header{Name: au.APIKeyHeader, Value: tok})
-		} else {
-			out = append(out, a2aclient.Header{Name: "Authorization", Value: "Bearer " + tok})
-		}
-	}
 	for i, h := range au.Headers {
 		key := fmt.Sprintf("auth.headers[%d]", i+1)
 		v, err := c.secret(key+".value_env", h.ValueEnv, key+".value_file", h.ValueFile)
@@ -142,11 +140,52 @@ func (c *Config) resolvePath(p string) string {
 }
 
 // ExpandPaths resolves JournalPath and LogPath as AgentOptions resolves
-// secret files: "~/" is home, relative paths are relative to the config
-// file.
+// secret files ("~/" is home, relative paths are relative to the config
+// file), and splits an agent url that names the card itself into the
+// base URL and card_path (see splitCardURL).
 func (c *Config) ExpandPaths() {
 	c.JournalPath = c.resolvePath(c.JournalPath)
 	c.LogPath = c.resolvePath(c.LogPath)
+	for _, p := range []*string{&c.TLSCertFile, &c.TLSKeyFile, &c.HubTokenFile} {
+		if *p != "" {
+			*p = c.resolvePath(*p)
+		}
+	}
+	for i := range c.Agents {
+		c.Agents[i].splitCardURL()
+	}
+}
+
+// wellKnownCards are the card paths of A2A 1.0 and of older agents.
+var wellKnownCards = []string{"/.well-known/agent-card.json", "/.well-known/agent.json"}
+
+// splitCardURL accepts the card's own URL where the base URL belongs, as
+// people copy it from a browser: "http://h:p/.well-known/agent-card.json"
+// becomes url "http://h:p" and card_path "/.well-known/agent-card.json"
+// (the base ends where the well-known path starts), and a url whose last
+// segment ends in ".json" ("http://h:p/agents/x/card.json") becomes the
+// directory and the file. A url with a query or a fragment, and an agent
+// that sets card_path, are left as they are.
+func (a *Agent) splitCardURL() {
+	u, err := url.Parse(a.URL)
+	if a.CardPath != "" || err != nil || u.RawQuery != "" || u.Fragment != "" {
+		return
+	}
+	base, card := "", ""
+	for _, wk := range wellKnownCards {
+		if b, ok := strings.CutSuffix(u.Path, wk); ok {
+			base, card = b, wk
+			break
+		}
+	}
+	if card == "" && strings.HasSuffix(u.Path, ".json") {
+		base, card = path.Dir(u.Path), "/"+path.Base(u.Path)
+	}
+	if card == "" {
+		return
+	}
+	u.Path, u.RawPath = strings.TrimRight(base, "/"), ""
+	a.URL, a.CardPath = u.String(), card
 }
 
 // AgentNames returns the agents' names in config order.

@@ -30,15 +30,15 @@ func TestAgentOptionsResolvesSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, b := opts[0], opts[1]
-	if len(a.Headers) != 2 || a.Headers[0].Name != "Authorization" || a.Headers[0].Value != "Bearer tok-123" ||
-		a.Headers[1].Name != "X-Team" || a.Headers[1].Value != "team-secret" {
-		t.Errorf("a headers = %+v", a.Headers)
+	if len(a.Headers) != 1 || a.Headers[0].Name != "X-Team" || a.Headers[0].Value != "team-secret" ||
+		a.Auth.Token.Value != "tok-123" || a.Auth.Type != "" {
+		t.Errorf("a headers = %+v, auth = %+v", a.Headers, a.Auth)
 	}
 	if a.Binding != "rest" || a.Protocol != "auto" || a.Subscribe || !a.ReadOnly || a.SweepInterval != 7*time.Second ||
 		len(a.Tasks) != 1 || a.Tasks[0] != "t1" || a.ChainMetadataKey != "waitingOn" || a.AllowedHosts[0] != "h:1" {
 		t.Errorf("a = %+v", a)
 	}
-	if len(b.Headers) != 1 || b.Headers[0].Name != "X-Api-Key" || b.Headers[0].Value != "tok-123" ||
+	if len(b.Headers) != 0 || b.Auth.APIKeyHeader != "X-Api-Key" || b.Auth.Token.Value != "tok-123" ||
 		!b.Subscribe || b.SweepInterval != time.Second || b.MaxStreams != 32 || b.MaxMessageBytes != 8<<20 {
 		t.Errorf("b = %+v", b)
 	}

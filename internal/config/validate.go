@@ -78,7 +78,7 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
-	return nil
+	return c.validateTeam()
 }
 
 // validateAgent checks the agent at index i, given the names seen before
@@ -285,7 +285,7 @@ func (au *Auth) validate() error {
 				"%q must be host:port, like \"auth.example.com:443\"", hp)
 		}
 	}
-	return nil
+	return au.validateCredential()
 }
 
 // validHeaderName reports whether s is an HTTP header field name (RFC 9110 token).

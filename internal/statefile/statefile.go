@@ -51,10 +51,11 @@ func OpenAppend(path string) (*os.File, error) {
 	return f, nil
 }
 
-// ReadFile reads the state file at path, as os.ReadFile does, after the
-// checks OpenAppend makes; it creates nothing. A file or directory that
-// does not exist is an error for which errors.Is(err, fs.ErrNotExist).
-func ReadFile(path string) ([]byte, error) {
+// Open opens the state file at path for reading, after the checks
+// OpenAppend makes; it creates nothing. It is for a reader that follows
+// a file as it grows (the journal, read by offset). A file or directory
+// that does not exist is an error for which errors.Is(err, fs.ErrNotExist).
+func Open(path string) (*os.File, error) {
 	if err := CheckDir(filepath.Dir(path)); err != nil {
 		return nil, err
 	}
@@ -65,10 +66,22 @@ func ReadFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	defer f.Close()
 	if err := checkFile(f, path); err != nil {
+		f.Close()
 		return nil, err
 	}
+	return f, nil
+}
+
+// ReadFile reads the state file at path, as os.ReadFile does, after the
+// checks OpenAppend makes; it creates nothing. A file or directory that
+// does not exist is an error for which errors.Is(err, fs.ErrNotExist).
+func ReadFile(path string) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
 	b, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, plain(err))
@@ -104,4 +117,44 @@ const (
 // unsafe is a refusal of what: what is wrong with it and what to do.
 func unsafe(what, problem, fix string) error {
 	return fmt.Errorf("%w: %s %s: %s", ErrUnsafe, what, problem, fix)
+}
+
+// WriteFile replaces the state file at path with data, whole or not at
+// all: it writes a new file beside it (created exclusively, mode 0600),
+// syncs it and renames it over path, so a reader never sees half a file
+// and a symbolic link at path is replaced, never followed. The directory
+// is created (0700) and checked as OpenAppend checks it.
+func WriteFile(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, DirMode); err != nil {
+		return fmt.Errorf("create the state directory %s: %w", dir, plain(err))
+	}
+	if err := CheckDir(dir); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w (is the state directory writable?)", path, plain(err))
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // after a successful rename there is nothing left to remove
+	if err := f.Chmod(FileMode); err != nil {
+		f.Close()
+		return fmt.Errorf("make %s private (0600): %w", tmp, plain(err))
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, plain(err))
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, plain(err))
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, plain(err))
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, plain(err))
+	}
+	return nil
 }

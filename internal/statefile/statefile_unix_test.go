@@ -116,6 +116,8 @@ func TestSymlinkedStateFile(t *testing.T) {
 	wantUnsafe(t, err, "is a symbolic link")
 	_, err = ReadFile(link)
 	wantUnsafe(t, err, "is a symbolic link")
+	_, err = Open(link)
+	wantUnsafe(t, err, "is a symbolic link")
 	// A dangling link would have been created through.
 	dangling := filepath.Join(dir, "a2atop.log")
 	target := filepath.Join(t.TempDir(), "created-through-the-link")
@@ -223,5 +225,33 @@ func TestCreatesPrivate(t *testing.T) {
 	}
 	if _, err := ReadFile(filepath.Join(root, "a", "missing.jsonl")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("ReadFile(missing file) = %v, want fs.ErrNotExist", err)
+	}
+}
+
+// WriteFile makes a private file and replaces a planted symbolic link
+// instead of writing through it.
+func TestWriteFileReplacesWhole(t *testing.T) {
+	v := newVictim(t)
+	dir := filepath.Join(t.TempDir(), "state")
+	path := filepath.Join(dir, "tokens", "agent.json")
+	if err := WriteFile(path, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != FileMode {
+		t.Fatalf("stat = %v, %v; want mode 0600", fi, err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(v.path, path); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(path, []byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	v.untouched(t)
+	if b, err := ReadFile(path); err != nil || string(b) != "two" {
+		t.Fatalf("ReadFile = %q, %v", b, err)
 	}
 }

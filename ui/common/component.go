@@ -55,3 +55,12 @@ type Footnoter interface {
 type HelpNoter interface {
 	HelpNote() string
 }
+
+// TextOpener is implemented by a Component with a field that a key opens
+// outside any dialog (the `/` filter of a list). The root hands it a
+// paste that starts with that key: the key opens the field and the rest
+// is typed into it. Any other paste outside a field is text, never keys,
+// and is dropped.
+type TextOpener interface {
+	OpensText(tea.KeyMsg) bool
+}

@@ -3,6 +3,7 @@ package common
 import (
 	"time"
 
+	"a2atop/approvals"
 	"a2atop/model"
 )
 
@@ -19,6 +20,23 @@ type FleetChangedMsg struct {
 // TickMsg is the 1 Hz clock the root sends every screen, shown or not,
 // so that ages stay current.
 type TickMsg struct{ Now time.Time }
+
+// JournalRefreshedMsg is sent by the root to every screen each time it
+// has read what other processes (another dashboard, `a2atop reply`)
+// appended to the approvals journal, about once a second. Changed says
+// the journal gained records (the inbox and the journal view rebuild on
+// Service.Version); Decisions are the decisions made elsewhere since the
+// last one (a dialog open on one of their prompts says so and sends
+// nothing); Damage the damaged lines found. Err is why the journal could
+// not be read; the root says it in the footer.
+type JournalRefreshedMsg struct {
+	approvals.Refreshed
+	Err error
+}
+
+// JournalChangedMsg is sent by the root to every screen after it wrote
+// to the journal itself (the states decided tasks went on to).
+type JournalChangedMsg struct{}
 
 // ShownMsg is sent to a screen as it comes on screen, HiddenMsg as it
 // leaves: a screen that polls (the agents' raw capture) or redraws ages
@@ -59,3 +77,9 @@ type StatusMsg struct {
 // returned), as it applies a batch from the watchers: every screen then
 // gets the FleetChangedMsg.
 type ApplyMsg struct{ Events []model.Event }
+
+// CopyMsg asks the root to put Text (a task id) on the terminal's
+// clipboard with OSC 52; the root says in the footer what it did. Every
+// screen's copy key sends it: the same key everywhere, never a
+// confirmation's yes.
+type CopyMsg struct{ Text string }

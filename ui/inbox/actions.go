@@ -21,7 +21,16 @@ import (
 // is shown; the task of an open editor or confirmation closes it (the
 // draft is noted in the journal, nothing was sent).
 func (m *Inbox) refresh() []tea.Cmd {
-	m.items = m.svc.Queue(m.ctx.Fleet, m.sort)
+	selPrompt := ""
+	if it := m.find(m.sel); it != nil {
+		selPrompt = it.Prompt
+	}
+	m.all = m.svc.Queue(m.ctx.Fleet, m.sort)
+	m.byKey = make(map[model.TaskKey]int, len(m.all))
+	for i := range m.all {
+		m.byKey[m.all[i].Key()] = i
+	}
+	m.items = m.filtered(m.all)
 	m.agentW = 8
 	for _, it := range m.items { // here, not in View: a View costs the visible rows only
 		m.agentW = max(m.agentW, min(len(it.Task.Key.Agent)+2*it.Depth, 24))
@@ -31,15 +40,16 @@ func (m *Inbox) refresh() []tea.Cmd {
 	var cmds []tea.Cmd
 	followUp := m.conf != nil && m.conf.d.Kind == approvals.KindFollowUp
 	dropped := false
-	if m.mode != modeList && !followUp && m.index(m.target) < 0 {
+	if m.mode != modeList && !followUp && m.find(m.target) == nil {
 		cmds = append(cmds, m.dropTarget())
 		dropped = true
 	}
+	cmds = append(cmds, m.dropLeftDrafts()...)
 	if i := m.index(m.sel); i >= 0 {
 		m.cursor = i
 	} else if m.sel != (model.TaskKey{}) {
-		if !dropped && m.sel != m.sentKey && m.shown {
-			m.ctx.Say(fmt.Sprintf("%s left the inbox (now %s)", keyName(m.sel), m.stateOf(m.sel)))
+		if !dropped && m.sel != m.sentKey && m.sel != m.sentVia && m.shown {
+			m.sayLeft(m.sel, selPrompt, fmt.Sprintf("%s left the inbox (now %s)", keyName(m.sel), m.stateOf(m.sel)), "", false)
 		}
 		m.cursor = min(m.cursor, len(m.items)-1)
 	}
@@ -52,27 +62,73 @@ func (m *Inbox) refresh() []tea.Cmd {
 	return cmds
 }
 
+// filtered is the queue the filter shows: a chain whole when one of its
+// tasks matches, so that the task that takes the answer is there.
+func (m *Inbox) filtered(all []approvals.Item) []approvals.Item {
+	if !m.filter.Active() {
+		return all
+	}
+	q := m.filter.Query()
+	shown := map[*model.Task]bool{}
+	for _, it := range all {
+		if q.Match(it.Task) {
+			shown[it.Leaf] = true
+		}
+	}
+	out := make([]approvals.Item, 0, len(shown))
+	for _, it := range all {
+		if shown[it.Leaf] {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 // dropTarget closes the dialog of a task that left the inbox and notes
 // the dropped draft in the journal.
 func (m *Inbox) dropTarget() tea.Cmd {
-	k, st := m.target, m.stateOf(m.target)
+	k, st, prompt, from := m.target, m.stateOf(m.target), m.tprompt, m.tstate
 	hadDraft := m.mode == modeConfirm || m.mode == modeReason || m.ed.dirty()
+	if m.via != (model.TaskKey{}) {
+		m.sentVia = m.via // the chain's root leaving after its end is not news over this notice
+	}
+	delete(m.drafts, k)
 	m.closeDialog()
 	if !hadDraft {
-		m.ctx.Say(fmt.Sprintf("%s left the inbox (now %s); nothing was sent", keyName(k), st))
+		m.sayLeft(k, prompt, fmt.Sprintf("%s left the inbox (now %s); nothing was sent", keyName(k), st), "nothing was sent", false)
 		return nil
 	}
-	m.ctx.Warn(fmt.Sprintf("%s left the inbox (now %s) while you were answering: draft dropped, nothing was sent", keyName(k), st))
+	m.sayLeft(k, prompt, fmt.Sprintf("%s left the inbox (now %s) while you were answering: draft dropped, nothing was sent", keyName(k), st),
+		"draft dropped, nothing was sent", true)
 	svc := m.svc
-	from := m.tstate
 	to := model.NormalizeState(m.taskState(k))
 	return func() tea.Msg {
 		return NotedMsg{Err: svc.NoteLeft(k.Agent, k.ID, from, to, "left the inbox while an answer was being written; the draft was dropped, nothing was sent")}
 	}
 }
 
+// dropLeftDrafts drops the kept drafts of tasks that left the inbox,
+// says so, and notes in the journal that nothing was sent.
+func (m *Inbox) dropLeftDrafts() []tea.Cmd {
+	var cmds []tea.Cmd
+	for k, d := range m.drafts {
+		if m.find(k) != nil || k == m.target {
+			continue
+		}
+		delete(m.drafts, k)
+		m.sayLeft(k, d.prompt, fmt.Sprintf("%s left the inbox (now %s): its kept draft is dropped, nothing was sent", keyName(k), m.stateOf(k)),
+			"its kept draft is dropped, nothing was sent", true)
+		svc, from, to := m.svc, d.from, model.NormalizeState(m.taskState(k))
+		cmds = append(cmds, func() tea.Msg {
+			return NotedMsg{Err: svc.NoteLeft(k.Agent, k.ID, from, to, "left the inbox with a kept draft; the draft was dropped, nothing was sent")}
+		})
+	}
+	return cmds
+}
+
 func (m *Inbox) closeDialog() {
-	m.mode, m.conf, m.rerr, m.target, m.tstate = modeList, nil, "", model.TaskKey{}, ""
+	m.mode, m.conf, m.rerr, m.target, m.tstate, m.via = modeList, nil, "", model.TaskKey{}, "", model.TaskKey{}
+	m.tprompt, m.elsewhere = "", ""
 	m.ed = editor{}
 }
 
@@ -86,6 +142,15 @@ func (m *Inbox) index(k model.TaskKey) int {
 		}
 	}
 	return -1
+}
+
+// find is the queue's item of task k, shown or not, or nil: a dialog
+// stays on its task whatever the filter shows.
+func (m *Inbox) find(k model.TaskKey) *approvals.Item {
+	if i, ok := m.byKey[k]; ok {
+		return &m.all[i]
+	}
+	return nil
 }
 
 func (m *Inbox) taskState(k model.TaskKey) a2a.TaskState {
@@ -118,6 +183,12 @@ func (m *Inbox) key(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
+	if handled, changed, cmd := m.filter.Key(msg); handled {
+		if changed {
+			m.refresh()
+		}
+		return cmd
+	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Up):
@@ -138,6 +209,10 @@ func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Open):
 		if it := m.selected(); it != nil {
 			m.ctx.Out.Send(common.OpenTaskMsg{Key: it.Key()})
+		}
+	case key.Matches(msg, k.Copy):
+		if it := m.selected(); it != nil {
+			m.ctx.Out.Send(common.CopyMsg{Text: string(it.Key().ID)})
 		}
 	case key.Matches(msg, k.Reply):
 		return m.openEditor()
@@ -169,24 +244,43 @@ func nextSort(s model.SortBy) model.SortBy {
 	return model.SortAge
 }
 
-// actionable returns the selected item if it can be answered, or says
-// why not.
+// actionable returns the item an answer from the selected row goes to,
+// or says why there is none: the selected item, or for a chain's root or
+// middle the task at the end of its chain, the one that asks (m.via then
+// names the row the answer was started from, so every step says so).
 func (m *Inbox) actionable() *approvals.Item {
 	it := m.selected()
+	m.via = model.TaskKey{}
 	switch {
 	case m.ctx.ReadOnly:
-		m.ctx.Warn(approvals.ErrReadOnly.Error())
+		m.ctx.Warn(m.ctx.ReadOnlyWords(""))
 		return nil
 	case it == nil:
 		return nil
-	case !m.ctx.Writable(it.Key().Agent):
+	case !it.Actionable:
+		leaf := m.find(it.Leaf.Key)
+		if leaf == nil {
+			m.ctx.Warn(fmt.Sprintf("%s waits on %s, which is not in the inbox now", keyName(it.Key()), keyName(it.Leaf.Key)))
+			return nil
+		}
+		m.via, it = it.Key(), leaf
+	}
+	if !m.ctx.Writable(it.Key().Agent) {
 		m.ctx.Warn(m.ctx.ReadOnlyWords(it.Key().Agent))
 		return nil
-	case !it.Actionable:
-		m.ctx.Warn(fmt.Sprintf("%s waits on %s: answer that one", keyName(it.Key()), keyName(it.Leaf.Key)))
+	}
+	if w := m.blockedWords(it.Key().Agent); w != "" {
+		m.ctx.Warn(w)
 		return nil
 	}
 	return it
+}
+
+// blockedWords says, while a damaged journal line refuses decisions on
+// agent (Service.Blocked), which line and what to do, in the inbox's
+// width; "" when decisions on agent may be sent.
+func (m *Inbox) blockedWords(agent string) string {
+	return common.BlockedWords(m.svc, agent, m.w)
 }
 
 func (m *Inbox) openEditor() tea.Cmd {
@@ -194,8 +288,11 @@ func (m *Inbox) openEditor() tea.Cmd {
 	if it == nil {
 		return nil
 	}
-	m.mode, m.target, m.tstate, m.ed = modeEditor, it.Key(), it.Task.State, newEditor()
-	m.ed.setSize(m.w, m.editorHeight())
+	m.mode, m.target, m.tstate, m.tprompt, m.ed = modeEditor, it.Key(), it.Task.State, it.Prompt, newEditor()
+	m.ed.setWidth(m.w)
+	if d, ok := m.drafts[it.Key()]; ok {
+		m.ed.restore(d)
+	}
 	return nil
 }
 
@@ -214,7 +311,7 @@ func (m *Inbox) openReason() tea.Cmd {
 	ti.Width = max(m.w-12, 10)
 	ti.Cursor.SetMode(cursor.CursorStatic)
 	ti.Focus()
-	m.mode, m.target, m.tstate, m.reason, m.rerr = modeReason, it.Key(), it.Task.State, ti, ""
+	m.mode, m.target, m.tstate, m.tprompt, m.reason, m.rerr = modeReason, it.Key(), it.Task.State, it.Prompt, ti, ""
 	return nil
 }
 
@@ -247,27 +344,39 @@ func (m *Inbox) prepare(it approvals.Item, in approvals.Input, from mode) tea.Cm
 	}
 	var wake tea.Cmd
 	m.conf, wake = newConfirm(m.svc, m.keys, d, it.Key(), it.Prior, m.ctx.Now())
-	m.conf.from = from
-	m.mode, m.target, m.tstate = modeConfirm, it.Key(), it.Task.State
+	m.conf.from, m.conf.ask, m.conf.via, m.conf.elsewhere = from, it.Question(), m.via, m.elsewhere
+	m.mode, m.target, m.tstate, m.tprompt = modeConfirm, it.Key(), it.Task.State, it.Prompt
 	return wake
 }
 
 func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
-	case key.Matches(msg, k.Back):
+	case key.Matches(msg, k.Keep):
+		tk := m.target
+		if m.ed.dirty() {
+			m.drafts[tk] = m.ed.draft(m.tstate, m.tprompt)
+			m.ctx.Say("draft kept for " + keyName(tk) + ": r opens it again, ctrl+x in the editor discards it; nothing was sent")
+		} else {
+			delete(m.drafts, tk)
+			m.ctx.Say("reply closed; nothing was sent")
+		}
 		m.closeDialog()
-		m.ctx.Say("reply abandoned; nothing was sent")
+		return nil
+	case key.Matches(msg, k.Discard):
+		delete(m.drafts, m.target)
+		m.ctx.Say("draft discarded for " + keyName(m.target) + "; nothing was sent")
+		m.closeDialog()
 		return nil
 	case key.Matches(msg, k.Switch):
 		m.ed.toggle()
 		return nil
 	case key.Matches(msg, k.Send):
-		i := m.index(m.target)
-		if i < 0 {
+		it := m.find(m.target)
+		if it == nil || m.refusedElsewhere(k.Keep.Help().Key+" keeps your draft") {
 			return nil
 		}
-		return m.prepare(m.items[i], approvals.Input{Kind: approvals.KindReply, Text: m.ed.text.Value(), JSON: m.ed.data.Value()}, modeEditor)
+		return m.prepare(*it, approvals.Input{Kind: approvals.KindReply, Text: m.ed.text.Value(), JSON: m.ed.data.Value()}, modeEditor)
 	}
 	return m.ed.update(msg)
 }
@@ -278,11 +387,11 @@ func (m *Inbox) reasonKey(msg tea.KeyMsg) tea.Cmd {
 		m.closeDialog()
 		return nil
 	case key.Matches(msg, m.keys.Continue):
-		i := m.index(m.target)
-		if i < 0 {
+		it := m.find(m.target)
+		if it == nil || m.refusedElsewhere(m.keys.Back.Help().Key+" goes back") {
 			return nil
 		}
-		return m.prepare(m.items[i], approvals.Input{Kind: approvals.KindDeny, Reason: m.reason.Value()}, modeReason)
+		return m.prepare(*it, approvals.Input{Kind: approvals.KindDeny, Reason: m.reason.Value()}, modeReason)
 	}
 	var cmd tea.Cmd
 	m.reason, cmd = m.reason.Update(msg)
@@ -302,7 +411,15 @@ func (m *Inbox) confirmKey(msg tea.KeyMsg) tea.Cmd {
 			m.target = model.TaskKey{}
 		}
 	case common.Yes:
+		if c.elsewhere != "" {
+			m.ctx.Warn("not sent: " + c.elsewhere + " — " + m.keys.Decline.Help().Key + " goes back; to send a second decision, answer the task again")
+			return nil
+		}
 		d, k := c.d, c.key
+		m.sentVia = c.via // its root leaving with it is the expected effect too
+		if d.Kind == approvals.KindReply {
+			delete(m.drafts, k) // sent: the journal has it now
+		}
 		m.closeDialog()
 		m.ctx.Say(fmt.Sprintf("sending %s to %s…", d.Kind, keyName(k)))
 		return sendCmd(m.svc, k, d, fromInbox)

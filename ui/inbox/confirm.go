@@ -2,10 +2,14 @@ package inbox
 
 import (
 	"fmt"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
 	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"a2atop/approvals"
 	"a2atop/internal/sanitize"
@@ -22,6 +26,15 @@ type confirm struct {
 	answer common.Confirm
 	prior  *approvals.Entry // the prompt's earlier decision, when this is a second one
 	from   mode             // where n/esc returns to
+	// ask is the question being decided (the task's status message),
+	// shown above what will be sent; nil when the task asks nothing now.
+	ask *a2a.Message
+	// via is the chain's root the decision was taken on, when the task
+	// it goes to is the end of that chain.
+	via model.TaskKey
+	// elsewhere says who answered the prompt from another process while
+	// the dialog was open: then y sends nothing.
+	elsewhere string
 }
 
 // newConfirm opens the dialog for d, armed after the service's quiet
@@ -44,23 +57,104 @@ func (c *confirm) title() string {
 	return "Send this reply?"
 }
 
-// view draws the dialog within w columns and, when it can, h lines: a
-// payload too long for the screen is cut in the middle with a line that
-// says how much more will be sent, so the answer keys stay on screen.
+// view draws the dialog within w columns and, when it can, h lines: the
+// task it goes to, the question being decided, the ids, then what will
+// be sent. When that does not fit, the ids shrink to a line, then the
+// payload is cut in the middle with a line that says how much more will
+// be sent, then the question, so that the task, the question and the
+// answer keys stay on screen.
 func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	inner := max(w-4, 20)
-	var b strings.Builder
-	b.WriteString(th.DialogTitle.Render(c.title()) + "\n")
+	var head []string
+	head = append(head, th.DialogTitle.Render(c.title()))
 	if c.prior != nil {
-		b.WriteString(th.Warn.Render(sanitize.Line(fmt.Sprintf("already decided: %s by %s at %s (%s) — this sends a second decision",
-			c.prior.Kind, c.prior.Approver, c.prior.DecidedAt.UTC().Format("15:04:05Z"), c.prior.Result), inner)) + "\n")
+		head = append(head, th.Warn.Render(sanitize.Line(fmt.Sprintf("already decided: %s by %s at %s (%s) — this sends a second decision",
+			c.prior.Kind, c.prior.Approver, c.prior.DecidedAt.UTC().Format("15:04:05Z"), c.prior.Result), inner)))
 	}
-	m := c.d.Message
-	to := fmt.Sprintf("to %s · %s", c.d.Agent, model.ShortID(c.d.TaskID))
+	if c.elsewhere != "" {
+		head = append(head, strings.Split(th.Error.Render(wrapText(line(c.elsewhere+" — nothing is sent from here"), inner)), "\n")...)
+	}
+	head = append(head, strings.Split(wrapText(line(c.to()), inner), "\n")...)
+	ask := c.question(th, inner)
+	ids := strings.Split(th.Muted.Render(wrapText(line(c.ids()), inner)), "\n")
+	parts := strings.Split(renderParts(th, c.d.Message.Parts, inner), "\n")
+	sends := th.Label.Render("sends:")
+	keys := c.answer.Hint(th, now, "send", "back")
+	if c.elsewhere != "" { // y sends nothing now
+		keys = th.Muted.Render(c.answer.No.Help().Key + ": back")
+	}
+	// The keys' lines as the dialog wraps them; then the room between the
+	// borders, the head, "sends:" and the keys.
+	keyLines := strings.Count(lipgloss.NewStyle().Width(inner).Render(keys), "\n") + 1
+	room := h - 2 - len(head) - 1 - keyLines
+	if len(ask)+len(ids)+len(parts) > room && len(ids) > 1 {
+		ids = []string{th.Muted.Render(sanitize.Line(line(c.ids()), inner))}
+	}
+	// What is left is shared: the question keeps at least a third of it
+	// (its first lines are what is decided), the payload the rest.
+	if avail := room - len(ids); len(ask)+len(parts) > avail {
+		askKeep := min(len(ask), max(avail-len(parts), avail/3, 1))
+		if askKeep < len(ask) {
+			ask = append(ask[:max(askKeep-1, 1)], th.Muted.Render(fitting(inner,
+				"… the rest of the question is in the task's detail", "… more in the task's detail")))
+		}
+		if keep := max(avail-len(ask), 2); keep < len(parts) {
+			more := len(parts) - keep + 1
+			parts = append(parts[:keep-1], th.Warn.Render(fitting(inner,
+				fmt.Sprintf("… %d more lines of the payload do not fit here; all of it is sent", more),
+				fmt.Sprintf("… %d more lines not shown; all are sent", more))))
+		}
+	}
+	body := append(append(append(head, ask...), ids...), sends)
+	body = append(append(body, parts...), keys)
+	return th.Dialog.Width(max(w-2, 10)).Render(strings.Join(body, "\n"))
+}
+
+// fitting is the first of texts that fits in w cells on one line (a
+// line that wrapped would push the dialog's keys off the screen), else
+// the last cut to w.
+func fitting(w int, texts ...string) string {
+	for _, t := range texts {
+		if ansi.StringWidth(t) <= w {
+			return t
+		}
+	}
+	return sanitize.Line(texts[len(texts)-1], w)
+}
+
+// to names the task the decision goes to, and when it was taken on the
+// chain's root, that this task is the end of the root's chain.
+func (c *confirm) to() string {
 	if c.d.Kind == approvals.KindFollowUp {
-		to = fmt.Sprintf("to %s · new task in context %s, naming %s", c.d.Agent, c.d.ContextID, model.ShortID(c.d.TaskID))
+		return fmt.Sprintf("to %s · new task in context %s, naming %s", c.d.Agent, c.d.ContextID, model.ShortID(c.d.TaskID))
 	}
-	b.WriteString(wrapText(line(to), inner) + "\n")
+	s := "to " + keyName(model.TaskKey{Agent: c.d.Agent, ID: c.d.TaskID}) + " · " + model.ShortState(c.d.State)
+	if c.via != (model.TaskKey{}) {
+		s += " — the end of " + keyName(c.via) + "'s chain, the task that asks"
+	}
+	return s
+}
+
+// question is the question being decided, its first line led by "asks:".
+func (c *confirm) question(th *theme.Theme, w int) []string {
+	if c.ask == nil || len(c.ask.Parts) == 0 {
+		return nil
+	}
+	label := "asks: "
+	lines := strings.Split(renderParts(th, c.ask.Parts, max(w-len(label), 10)), "\n")
+	for i := range lines {
+		if i == 0 {
+			lines[i] = th.Label.Render(label) + lines[i]
+		} else {
+			lines[i] = strings.Repeat(" ", len(label)) + lines[i]
+		}
+	}
+	return lines
+}
+
+// ids are the message's ids as sent.
+func (c *confirm) ids() string {
+	m := c.d.Message
 	tid := string(m.TaskID)
 	if tid == "" {
 		tid = "(new task)"
@@ -69,14 +163,5 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	for _, r := range m.ReferenceTasks {
 		ids += " · referenceTaskIds " + string(r)
 	}
-	b.WriteString(th.Muted.Render(wrapText(line(ids), inner)) + "\n")
-	keys := c.answer.Hint(th, now, "send", "back")
-	head := b.String()
-	parts := strings.Split(renderParts(th, m.Parts, inner), "\n")
-	room := h - 2 - strings.Count(head, "\n") - 1 // borders, head, keys
-	if len(parts) > room && room >= 2 {
-		more := len(parts) - room + 1
-		parts = append(parts[:room-1], th.Warn.Render(fmt.Sprintf("… %d more lines of the payload do not fit here; all of it is sent", more)))
-	}
-	return th.Dialog.Width(max(w-2, 10)).Render(head + strings.Join(parts, "\n") + "\n" + keys)
+	return ids
 }

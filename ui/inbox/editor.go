@@ -3,6 +3,8 @@ package inbox
 import (
 	"strings"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
@@ -36,11 +38,11 @@ func newEditor() editor {
 	return e
 }
 
-// setSize gives both fields the width and splits the height.
-func (e *editor) setSize(w, h int) {
+// setWidth gives both fields the width; the inbox's layout sets their
+// height as it draws.
+func (e *editor) setWidth(w int) {
 	e.text.SetWidth(max(w-2, 10))
 	e.data.SetWidth(max(w-2, 10))
-	e.setFieldHeight(max((h-4)/2, 1))
 }
 
 // setFieldHeight gives each field fh lines.
@@ -87,6 +89,27 @@ func (e *editor) validate() {
 	}
 }
 
+// draft is a reply written and kept for a task, and the task's state
+// when it was written.
+type draft struct {
+	text, data string
+	from       a2a.TaskState
+	prompt     string // the prompt it answers
+}
+
+// draft is what the fields hold, written while the task was in state from
+// and asked prompt.
+func (e *editor) draft(from a2a.TaskState, prompt string) draft {
+	return draft{text: e.text.Value(), data: e.data.Value(), from: from, prompt: prompt}
+}
+
+// restore puts a kept draft back in the fields.
+func (e *editor) restore(d draft) {
+	e.text.SetValue(d.text)
+	e.data.SetValue(d.data)
+	e.validate()
+}
+
 // dirty reports whether anything was typed (a draft worth noting if the
 // task leaves the inbox).
 func (e *editor) dirty() bool {
@@ -119,5 +142,5 @@ func (e *editor) statusLine(th *theme.Theme, w int) string {
 	case strings.TrimSpace(e.data.Value()) != "":
 		return th.OK.Render("✓ valid JSON")
 	}
-	return th.Muted.Render("tab: text/json · ctrl+s: send… · esc: abandon")
+	return th.Muted.Render("tab: text/json · ctrl+s: send… · esc: keep the draft · ctrl+x: discard it")
 }

@@ -54,11 +54,13 @@ var goldenScreens = []struct {
 	wait    string
 }{
 	{"inbox", false, []string{"j", "j"}, "diff.patch"},
-	{"chain", false, nil, "waiting on deployer · 23cf3710: the answer"},
+	{"chain", false, nil, "the end of the chain: answers go there"},
 	{"editor", false, []string{"j", "j", "r", "m", "a", "i", "n", "tab", "{", "\"", "b", "\"", ":"}, "✗ the data part"},
 	{"confirm", false, []string{"j", "a", "+"}, "y: send"},
 	{"deny_reason", false, []string{"j", "d", "enter"}, "a deny needs a reason"},
 	{"journal", true, nil, "Journal"},
+	{"filter", false, []string{"/", "d", "e", "p", "enter"}, "· 3 shown"},
+	{"draft", false, []string{"j", "j", "r", "m", "a", "i", "n", "esc"}, "✎ draft"},
 }
 
 // TestGolden draws each screen at each size with a fixed clock and the

@@ -29,6 +29,10 @@ type Options struct {
 	Sort model.SortBy
 	// KeyMap overrides DefaultKeyMap when non-nil.
 	KeyMap *KeyMap
+	// JournalNote is said under the journal view's title: where the
+	// journal is kept, and for the demo that it is a temporary file.
+	// "" says nothing.
+	JournalNote string
 }
 
 // Inbox is the approvals inbox: a common.Component. Build it with New.
@@ -39,24 +43,39 @@ type Inbox struct {
 	sort model.SortBy
 	w, h int
 
-	items  []approvals.Item
-	agentW int    // the agent column: the longest name with its tree indent
-	fver   uint64 // fleet version the items were built at
-	jver   uint64 // journal version they were built at (Item.Prior)
+	all    []approvals.Item      // the queue
+	byKey  map[model.TaskKey]int // the index in all of each task
+	items  []approvals.Item      // what is shown of it: all, or the chains the filter shows
+	filter common.Filter
+	agentW int        // the agent column: the longest name with its tree indent
+	rp     *rowPaints // the rows' paints, made on first use
+	fver   uint64     // fleet version the items were built at
+	jver   uint64     // journal version they were built at (Item.Prior)
 	cursor int
 	sel    model.TaskKey // the selected task: kept when rows move
 	top    int           // first visible row
 
 	shown   bool          // on screen: only then does it say that the selected task left
 	sentKey model.TaskKey // the task of the last send
+	sentVia model.TaskKey // the chain root it was sent from, if any
 
 	mode   mode
 	target model.TaskKey // the task the editor, reason or confirmation is about
+	via    model.TaskKey // the chain's root it was opened on, when target is the end of its chain
 	tstate a2a.TaskState // its state when the dialog opened
 	ed     editor
+	drafts map[model.TaskKey]draft // replies written and kept (esc), by task, until sent or discarded
 	reason textinput.Model
 	rerr   string // deny reason error, in place
 	conf   *confirm
+
+	// tprompt is the prompt the dialog answers (approvals.PromptOf);
+	// elsewhere says who answered it from another process while the
+	// dialog was open: the dialog then sends nothing. leftNotes are the
+	// tasks that left the inbox whose notices wait for the next read of
+	// the journal (see sayLeft).
+	tprompt, elsewhere string
+	leftNotes          []leftNote
 
 	reconciled bool // the start-up reconcile was asked for
 }
@@ -70,14 +89,31 @@ func InboxFactory(svc *approvals.Service, o Options) func(common.Context) common
 // NewInbox builds the inbox component.
 func NewInbox(ctx common.Context, svc *approvals.Service, o Options) *Inbox {
 	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
-	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), sort: o.Sort, w: 80, h: 20}
+	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), sort: o.Sort, w: 80, h: 20, drafts: map[model.TaskKey]draft{}}
+	m.filter = common.NewFilter(ctx.Theme, m.keys.Filter, "the inbox")
 	m.refresh()
 	return m
 }
 
-// Capturing reports whether typed keys belong to the inbox (editor,
-// reason, confirmation), so the root does not take "q" or "2".
-func (m *Inbox) Capturing() bool { return m.mode != modeList }
+// Capturing reports whether typed keys belong to the inbox (the filter,
+// the editor, the reason, a confirmation), so the root does not take "q"
+// or "2".
+func (m *Inbox) Capturing() bool { return m.mode != modeList || m.filter.Editing() }
+
+// OpensText reports whether msg opens the filter, so that a paste
+// starting with it is typed into it.
+func (m *Inbox) OpensText(msg tea.KeyMsg) bool { return m.mode == modeList && m.filter.Opens(msg) }
+
+// Footnote is the filter's line in the footer.
+func (m *Inbox) Footnote(w int) (string, bool) {
+	if m.mode != modeList {
+		return "", false
+	}
+	return m.filter.Footnote(w)
+}
+
+// HelpNote is the filter's syntax.
+func (m *Inbox) HelpNote() string { return common.FilterNote }
 
 // Title is the header's view name.
 func (m *Inbox) Title() string { return "inbox" }
@@ -85,8 +121,9 @@ func (m *Inbox) Title() string { return "inbox" }
 // SetSize gives the inbox its cells.
 func (m *Inbox) SetSize(w, h int) {
 	m.w, m.h = max(w, 20), max(h, 5)
+	m.filter.SetWidth(w)
 	if m.mode == modeEditor {
-		m.ed.setSize(m.w, m.editorHeight())
+		m.ed.setWidth(m.w)
 	}
 	m.reason.Width = max(m.w-12, 10)
 }
@@ -98,6 +135,10 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		return m, m.fleetChanged(msg.Result)
 	case common.TickMsg:
 		return m, m.tick()
+	case common.JournalRefreshedMsg:
+		return m, m.journalRefreshed(msg)
+	case common.JournalChangedMsg:
+		return m, m.journalChanged()
 	case common.ShownMsg, common.HiddenMsg:
 		m.shown = msg == common.ShownMsg{}
 		return m, nil
@@ -153,46 +194,32 @@ func (m *Inbox) tick() tea.Cmd {
 }
 
 // fleetChanged rebuilds the queue; items that left the interrupted set
-// leave at once, with a notice when they were selected or being answered.
+// leave at once, with a notice when they were selected, being answered or
+// had a kept draft.
 // While the person only browses and the selected task stayed, the
 // rebuild waits for the next View, key or click (ensure): a batch then
 // costs nothing while the inbox is not on screen, however many wait.
+// (The root records in the journal the states decided tasks went on to.)
 func (m *Inbox) fleetChanged(res model.ApplyResult) tea.Cmd {
-	left := map[model.TaskKey]bool{}
+	left, drafted := map[model.TaskKey]bool{}, false
 	for _, k := range res.Left {
 		left[k] = true
+		_, ok := m.drafts[k]
+		drafted = drafted || ok
 	}
-	var cmds []tea.Cmd
-	if m.mode != modeList || left[m.sel] {
-		cmds = m.refresh()
+	if m.mode != modeList || left[m.sel] || drafted {
+		return tea.Batch(m.refresh()...)
 	}
-	if !m.ctx.ReadOnly && len(res.Left) > 0 {
-		cmds = append(cmds, m.observe(res.Left))
-	}
-	return tea.Batch(cmds...)
+	return nil
 }
 
-// observe journals, for tasks we decided on, the state they left for.
-func (m *Inbox) observe(keys []model.TaskKey) tea.Cmd {
-	type obs struct {
-		k  model.TaskKey
-		st a2a.TaskState
+// journalChanged brings a dialog's queue up to date with the journal (the
+// prompts' earlier decisions); a browsing queue waits for ensure.
+func (m *Inbox) journalChanged() tea.Cmd {
+	if m.mode != modeList && m.svc.Version() != m.jver {
+		return tea.Batch(m.refresh()...)
 	}
-	var list []obs
-	for _, k := range keys {
-		if t := m.ctx.Fleet.Task(k); t != nil {
-			list = append(list, obs{k, t.State})
-		}
-	}
-	svc := m.svc
-	return func() tea.Msg {
-		for _, o := range list {
-			if err := svc.ObserveState(o.k.Agent, o.k.ID, o.st); err != nil {
-				return NotedMsg{Err: err}
-			}
-		}
-		return nil
-	}
+	return nil
 }
 
 // mouse scrolls the queue with the wheel and selects the row clicked.
@@ -233,6 +260,11 @@ func (m *Inbox) selected() *approvals.Item {
 	return &m.items[m.cursor]
 }
 
+// filterClear is the filter's clear key as the help names it.
+func filterClear(k common.FilterKeys) key.Binding {
+	return key.NewBinding(key.WithKeys(k.Clear.Keys()...), key.WithHelp(k.Clear.Help().Key, "clear filter"))
+}
+
 func (m *Inbox) selectKey(k model.TaskKey) {
 	m.refresh()
 	for i, it := range m.items {
@@ -248,21 +280,31 @@ func (m *Inbox) ShortHelp() []key.Binding {
 	k := m.keys
 	switch m.mode {
 	case modeEditor:
-		return []key.Binding{k.Switch, k.Send, k.Back}
+		return []key.Binding{k.Switch, k.Send, k.Keep, k.Discard}
 	case modeReason:
 		return []key.Binding{k.Continue, k.Back}
 	case modeConfirm:
 		return []key.Binding{k.Confirm, k.Decline}
 	}
-	return []key.Binding{k.Up, k.Down, k.Reply, k.Approve, k.Deny, k.Open, k.Sort}
+	// What the selected row takes: an answer goes to the end of its
+	// chain, approve and deny answer an authorization.
+	it := m.selected()
+	var leaf *approvals.Item
+	if it != nil {
+		leaf = m.find(it.Leaf.Key)
+	}
+	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.Writable(leaf.Key().Agent) && m.svc.Blocked(leaf.Key().Agent) == nil
+	auth := can && leaf.Task.State == a2a.TaskStateAuthRequired
+	return []key.Binding{k.Up, k.Down, common.Offer(k.Reply, can), common.Offer(k.Approve, auth), common.Offer(k.Deny, auth),
+		common.Offer(k.Open, it != nil), k.Filter.Open, common.Offer(k.Copy, it != nil), k.Sort}
 }
 
 // FullHelp is every inbox key, grouped.
 func (m *Inbox) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Sort},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Copy, k.Sort, k.Filter.Open, filterClear(k.Filter)},
 		{k.Reply, k.Approve, k.Deny},
-		{k.Switch, k.Send, k.Continue, k.Confirm, k.Decline, k.Back},
+		{k.Switch, k.Send, k.Keep, k.Discard, k.Continue, k.Confirm, k.Decline, k.Back},
 	}
 }

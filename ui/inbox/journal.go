@@ -25,11 +25,15 @@ type Journal struct {
 	keys KeyMap
 	w, h int
 
-	entries []approvals.Entry
+	all     []approvals.Entry // the journal, newest first
+	entries []approvals.Entry // what is shown of it: all, or what the filter keeps
+	filter  common.Filter
 	ver     uint64
 	cursor  int
+	sel     string // entryID of the selected entry: kept when entries come in above it
 	top     int
 	conf    *confirm // "send again?" for an unknown or not-delivered decision
+	note    string   // Options.JournalNote
 }
 
 // journalPage is how many entries pgup and pgdn move.
@@ -44,25 +48,106 @@ func JournalFactory(svc *approvals.Service, o Options) func(common.Context) comm
 // NewJournal builds the journal component.
 func NewJournal(ctx common.Context, svc *approvals.Service, o Options) *Journal {
 	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
-	j := &Journal{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20}
+	j := &Journal{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20, note: o.JournalNote}
+	j.filter = common.NewFilter(ctx.Theme, j.keys.Filter, "the journal")
 	j.reload()
 	return j
 }
 
-// Capturing is true while the "send again?" confirmation is open.
-func (j *Journal) Capturing() bool { return j.conf != nil }
+// Capturing is true while the filter is typed or the "send again?"
+// confirmation is open.
+func (j *Journal) Capturing() bool { return j.conf != nil || j.filter.Editing() }
+
+// OpensText reports whether msg opens the filter, so that a paste
+// starting with it is typed into it.
+func (j *Journal) OpensText(msg tea.KeyMsg) bool { return j.conf == nil && j.filter.Opens(msg) }
+
+// Footnote is the filter's line in the footer.
+func (j *Journal) Footnote(w int) (string, bool) {
+	if j.conf != nil {
+		return "", false
+	}
+	return j.filter.Footnote(w)
+}
+
+// HelpNote is the filter's syntax.
+func (j *Journal) HelpNote() string { return common.FilterNote }
 
 // Title is the header's view name.
 func (j *Journal) Title() string { return "journal" }
 
 // SetSize gives the view its cells.
-func (j *Journal) SetSize(w, h int) { j.w, j.h = max(w, 20), max(h, 5) }
+func (j *Journal) SetSize(w, h int) {
+	j.w, j.h = max(w, 20), max(h, 5)
+	j.filter.SetWidth(w)
+}
 
+// reload reads the journal again when it changed, keeping the selection
+// on the entry it was on (new entries come in above it, newest first).
 func (j *Journal) reload() {
-	if v := j.svc.Version(); v != j.ver || j.entries == nil {
-		j.entries, j.ver = j.svc.Journal(), v
-		j.cursor = max(min(j.cursor, len(j.entries)-1), 0)
+	if v := j.svc.Version(); v != j.ver || j.all == nil {
+		j.all, j.ver = j.svc.Journal(), v
+		j.show()
 	}
+}
+
+// show keeps the entries the filter matches, and the selection on the
+// entry it was on.
+func (j *Journal) show() {
+	j.entries = j.all
+	if j.filter.Active() {
+		q := j.filter.Query()
+		j.entries = make([]approvals.Entry, 0, len(j.all))
+		for _, e := range j.all {
+			if q.MatchRow(entryRow(e)) {
+				j.entries = append(j.entries, e)
+			}
+		}
+	}
+	for i := range j.entries {
+		if j.sel != "" && entryID(j.entries[i]) == j.sel {
+			j.cursor = i
+			break
+		}
+	}
+	j.cursor = max(min(j.cursor, len(j.entries)-1), 0)
+	j.keep()
+}
+
+// entryRow is what an entry's lines show, for the filter.
+func entryRow(e approvals.Entry) model.Row {
+	r := model.Row{Agent: e.Agent, Text: []string{string(e.TaskID), e.MessageID, string(e.Kind), string(e.Result),
+		e.Approver, e.Reason, partsLine(e.Parts), e.Words(), e.Error, e.ContextID, e.RecordedAs}}
+	if e.PromptState != "" {
+		r.States = append(r.States, e.PromptState)
+	}
+	for _, c := range e.States {
+		r.States = append(r.States, c.From, c.To)
+		r.Text = append(r.Text, c.Note)
+	}
+	return r
+}
+
+// keep remembers the selected entry.
+func (j *Journal) keep() {
+	j.sel = ""
+	if e := j.selected(); e != nil {
+		j.sel = entryID(*e)
+	}
+}
+
+// entryID names an entry for as long as the journal holds it: its
+// decision's messageId, or for an observation its task and first state
+// change.
+func entryID(e approvals.Entry) string {
+	if !e.Observed() {
+		return e.MessageID
+	}
+	id := "observed " + e.Agent + " " + string(e.TaskID)
+	if len(e.States) > 0 {
+		id += " " + e.States[0].At.UTC().Format(time.RFC3339Nano)
+	}
+	return id
 }
 
 // Update handles the clock, results and keys. The journal says what its
@@ -70,6 +155,8 @@ func (j *Journal) reload() {
 func (j *Journal) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	j.reload()
 	switch msg := msg.(type) {
+	case common.JournalRefreshedMsg:
+		j.noteElsewhere(msg.Decisions)
 	case ReconciledMsg:
 		if msg.from == fromJournal {
 			j.ctx.Out.Send(reconciledNotice(msg.Outcomes))
@@ -81,9 +168,12 @@ func (j *Journal) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		}
 		j.reload()
 	case tea.KeyMsg:
-		return j, j.key(msg)
+		cmd := j.key(msg)
+		j.keep()
+		return j, cmd
 	case tea.MouseMsg:
 		j.mouse(msg)
+		j.keep()
 	}
 	return j, nil
 }
@@ -107,9 +197,13 @@ func (j *Journal) mouse(msg tea.MouseMsg) {
 }
 
 // entryAt is the entry drawn at line y of the view, or -1. It follows
-// View: the title, then whole entries from top, the selected one taller.
+// View: the title (and the note), then whole entries from top, the
+// selected one taller.
 func (j *Journal) entryAt(y int) int {
 	line := 1
+	if j.note != "" {
+		line++
+	}
 	if y < line {
 		return -1
 	}
@@ -124,12 +218,24 @@ func (j *Journal) entryAt(y int) int {
 
 func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 	k := j.keys
+	if c := j.conf; c == nil {
+		if handled, changed, cmd := j.filter.Key(msg); handled {
+			if changed {
+				j.show()
+			}
+			return cmd
+		}
+	}
 	if c := j.conf; c != nil {
 		answer, wake := c.answer.Key(msg, j.ctx.Now())
 		switch answer {
 		case common.No:
 			j.conf = nil
 		case common.Yes:
+			if c.elsewhere != "" {
+				j.ctx.Warn("not sent: " + c.elsewhere + " — " + j.keys.Decline.Help().Key + " goes back")
+				return nil
+			}
 			j.conf = nil
 			j.ctx.Say("sending again with the same messageId…")
 			return sendCmd(j.svc, c.key, c.d, fromJournal)
@@ -160,10 +266,28 @@ func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 		if e := j.selected(); e != nil {
 			j.ctx.Out.Send(common.OpenTaskMsg{Key: model.TaskKey{Agent: e.Agent, ID: e.TaskID}})
 		}
+	case key.Matches(msg, k.Copy):
+		if e := j.selected(); e != nil {
+			j.ctx.Out.Send(common.CopyMsg{Text: string(e.TaskID)})
+		}
 	case key.Matches(msg, k.Back, k.Quit):
 		j.ctx.Out.Send(common.BackMsg{})
 	}
 	return nil
+}
+
+// noteElsewhere marks the "send again?" confirmation when another
+// process decided its prompt since it opened: y then sends nothing.
+func (j *Journal) noteElsewhere(ds []approvals.Entry) {
+	c := j.conf
+	if c == nil || c.d.Kind == approvals.KindFollowUp {
+		return
+	}
+	for _, e := range ds {
+		if e.MessageID != c.d.MessageID && answers(e, c.key, c.d.Prompt) {
+			c.elsewhere = e.ElsewhereWords()
+		}
+	}
 }
 
 func (j *Journal) selected() *approvals.Entry {
@@ -197,6 +321,10 @@ func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decisio
 		j.ctx.Warn(j.ctx.ReadOnlyWords(e.Agent))
 		return nil
 	}
+	if w := common.BlockedWords(j.svc, e.Agent, j.w); w != "" {
+		j.ctx.Warn(w)
+		return nil
+	}
 	d, err := prepare(e.MessageID)
 	if err != nil {
 		j.ctx.Warn(err.Error())
@@ -206,25 +334,39 @@ func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decisio
 	if withPrior {
 		prior = e
 	}
+	k := model.TaskKey{Agent: e.Agent, ID: e.TaskID}
 	var wake tea.Cmd
-	j.conf, wake = newConfirm(j.svc, j.keys, d, model.TaskKey{Agent: e.Agent, ID: e.TaskID}, prior, j.ctx.Now())
+	j.conf, wake = newConfirm(j.svc, j.keys, d, k, prior, j.ctx.Now())
+	if t := j.ctx.Fleet.Task(k); t != nil && t.Class == model.ClassInterrupted && t.Snapshot != nil {
+		j.conf.ask = t.Snapshot.Status.Message // the question it still asks
+	}
 	return wake
 }
 
 // View draws the entries that fit, the selected one in full.
 func (j *Journal) View() string {
 	th := j.ctx.Theme
-	title := fmt.Sprintf(" · %d entries · newest first", len(j.entries))
+	title := " · " + entries(len(j.all)) + " · newest first"
+	if j.filter.Active() {
+		title = fmt.Sprintf(" · %s · %d shown · newest first", entries(len(j.all)), len(j.entries))
+	}
 	if j.w >= 100 {
 		title += " · a decision is not the grant: the agent's state is its own fact"
 	}
 	lines := []string{th.Title.Render("Journal") + th.Muted.Render(title)}
+	if j.note != "" {
+		lines = append(lines, th.Warn.Render(sanitize.Line(j.note, j.w)))
+	}
 	if j.conf != nil {
 		lines = append(lines, strings.Split(j.conf.view(th, j.w, j.h-len(lines), j.ctx.Now()), "\n")...)
 		return fit(lines, j.w, j.h)
 	}
 	if len(j.entries) == 0 {
-		lines = append(lines, "", th.Muted.Render("No decisions yet. Replies, approvals and denials you send are recorded here first."))
+		empty := "No decisions yet. Replies, approvals and denials you send are recorded here first."
+		if len(j.all) > 0 {
+			empty = "No entry matches the filter (" + j.keys.Filter.Clear.Help().Key + " clears it)."
+		}
+		lines = append(lines, "", th.Muted.Render(empty))
 		return fit(lines, j.w, j.h)
 	}
 	j.scrollTo(j.h - len(lines))
@@ -260,15 +402,16 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 	}
 	if e.Observed() {
 		s := e.States[0]
-		head := fmt.Sprintf("%s%s  observed  %s  %s → %s", mark, stamp(s.At), keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}),
-			model.ShortState(s.From), model.ShortState(s.To))
+		head := fmt.Sprintf("%s%s  observed  %s%s  %s → %s", mark, stamp(s.At), keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}),
+			recordedAs(e), model.ShortState(s.From), model.ShortState(s.To))
 		out := []string{th.Muted.Render(sanitize.Line(head, j.w))}
 		if s.Note != "" {
 			out = append(out, th.Muted.Render(sanitize.Line("    "+s.Note, j.w)))
 		}
 		return out
 	}
-	head := fmt.Sprintf("%s%s  %-9s %s  by %s", mark, stamp(e.DecidedAt), e.Kind, keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}), e.Approver)
+	head := fmt.Sprintf("%s%s  %-9s %s%s  by %s", mark, stamp(e.DecidedAt), e.Kind, keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}),
+		recordedAs(e), e.Approver)
 	if e.Attempts > 1 {
 		head += fmt.Sprintf("  (sent %d times, same messageId)", e.Attempts)
 	}
@@ -301,20 +444,61 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 	out = append(out, "    "+th.Label.Render("outcome:  ")+sanitize.Line(e.Words(), max(j.w-14, 1)))
 	out = append(out, "    "+th.Label.Render("agent:    ")+sanitize.Line(statesLine(e), max(j.w-14, 1)))
 	if sel {
+		if id := identityLine(e); id != "" {
+			out = append(out, "    "+th.Label.Render("identity: ")+th.Muted.Render(sanitize.Line(id, max(j.w-14, 1))))
+		}
 		if e.Error != "" {
 			out = append(out, "    "+th.Label.Render("error:    ")+th.Error.Render(sanitize.Line(e.Error, max(j.w-14, 1))))
 		}
-		next := e.Next()
-		if e.Result.Retryable() && j.ctx.Writable(e.Agent) {
+		next, can := e.Next(), j.canDecide(e.Agent)
+		if e.Result.Retryable() && can {
 			next += " (s: send again)"
 		}
-		if e.Problem == approvals.ProblemTaskEnded && e.Result == approvals.ResultRefused && j.ctx.Writable(e.Agent) {
+		if e.Problem == approvals.ProblemTaskEnded && e.Result == approvals.ResultRefused && can {
 			next += " (f: follow-up task)"
 		}
 		out = append(out, "    "+th.Label.Render("next:     ")+th.Muted.Render(sanitize.Line(next, max(j.w-14, 1))))
 		out = append(out, th.Muted.Render(sanitize.Line(fmt.Sprintf("    messageId %s · context %s · prompt %s", e.MessageID, e.ContextID, e.Prompt), j.w)))
 	}
 	return out
+}
+
+// recordedAs is " (recorded as 127.0.0.1:38667)" for an entry recorded
+// under another name than the one its agent has now (Entry.Agent): an
+// agent given as a URL, then configured under a name.
+func recordedAs(e approvals.Entry) string {
+	if e.RecordedAs == "" {
+		return ""
+	}
+	return " (recorded as " + e.RecordedAs + ")"
+}
+
+// identityLine is, for an entry recorded under another name or matched
+// by its URL, the identity its decisions are kept by and how it was
+// matched; "" when there is nothing to say.
+func identityLine(e approvals.Entry) string {
+	if e.RecordedAs == "" && e.AgentNote == "" {
+		return ""
+	}
+	id := e.AgentURL
+	if e.Tenant != "" {
+		id += " (tenant " + e.Tenant + ")"
+	}
+	switch {
+	case id == "":
+		return e.AgentNote
+	case e.AgentNote != "":
+		return id + " — " + e.AgentNote
+	}
+	return id + ", now " + e.Agent
+}
+
+// entries is "1 entry", "3 entries".
+func entries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("01-02 15:04:05Z") }
@@ -354,8 +538,10 @@ func (j *Journal) ShortHelp() []key.Binding {
 	if j.conf != nil {
 		return []key.Binding{j.keys.Confirm, j.keys.Decline}
 	}
-	keys := []key.Binding{j.keys.Up, j.keys.Down, j.keys.Open, j.keys.Reconcile}
-	if e := j.selected(); e != nil && !e.Observed() {
+	e := j.selected()
+	keys := []key.Binding{j.keys.Up, j.keys.Down, common.Offer(j.keys.Open, e != nil), j.keys.Filter.Open,
+		common.Offer(j.keys.Copy, e != nil), j.keys.Reconcile}
+	if e != nil && !e.Observed() && j.canDecide(e.Agent) {
 		if e.Result.Retryable() {
 			keys = append(keys, j.keys.Retry)
 		}
@@ -366,8 +552,14 @@ func (j *Journal) ShortHelp() []key.Binding {
 	return keys
 }
 
+// canDecide reports whether a decision on agent may be sent from here:
+// the agent is writable and no damaged journal line refuses it.
+func (j *Journal) canDecide(agent string) bool {
+	return j.ctx.Writable(agent) && j.svc.Blocked(agent) == nil
+}
+
 // FullHelp is every journal key.
 func (j *Journal) FullHelp() [][]key.Binding {
 	k := j.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open}, {k.Reconcile, k.Retry, k.FollowUp, k.Confirm, k.Decline, k.Back}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Copy, k.Filter.Open, filterClear(k.Filter)}, {k.Reconcile, k.Retry, k.FollowUp, k.Confirm, k.Decline, k.Back}}
 }

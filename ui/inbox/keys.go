@@ -1,6 +1,10 @@
 package inbox
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"a2atop/ui/common"
+)
 
 // KeyMap is every key the inbox and journal views answer to. Reply,
 // Approve, Deny, Retry and Reconcile write (to agents or the journal):
@@ -13,11 +17,17 @@ type KeyMap struct {
 	Reply, Approve, Deny  key.Binding
 	Send                  key.Binding // editor: to the confirmation
 	Switch                key.Binding // editor: text <-> JSON data
+	Keep                  key.Binding // editor: close it, keeping the draft for the task
+	Discard               key.Binding // editor: close it, throwing the draft away
 	Continue              key.Binding // deny reason: on to the confirmation
 	Confirm, Decline      key.Binding
 	Back, Quit            key.Binding // back to the view before (q only outside dialogs)
 	Reconcile, Retry      key.Binding // journal view
 	FollowUp              key.Binding // journal view: a refused reply to an ended task
+	Filter                common.FilterKeys
+	// Copy puts the selected task's id on the clipboard: Y, as on every
+	// screen, never a confirmation's yes.
+	Copy key.Binding
 }
 
 // DefaultKeyMap returns the inbox and journal keys. People and scripts
@@ -40,6 +50,8 @@ func DefaultKeyMap() KeyMap {
 		Deny:      b("d", "deny", "d"),
 		Send:      b("ctrl+s", "send…", "ctrl+s"),
 		Switch:    b("tab", "text/json", "tab"),
+		Keep:      b("esc", "keep draft", "esc"),
+		Discard:   b("ctrl+x", "discard draft", "ctrl+x"),
 		Continue:  b("enter", "continue", "enter"),
 		Confirm:   b("y", "yes, send", "y"),
 		Decline:   b("n/esc", "no", "n", "esc"),
@@ -48,6 +60,8 @@ func DefaultKeyMap() KeyMap {
 		Reconcile: b("R", "reconcile open", "R"),
 		Retry:     b("s", "send again…", "s"),
 		FollowUp:  b("f", "follow-up task…", "f"),
+		Filter:    common.DefaultFilterKeys(),
+		Copy:      b("Y", "copy id", "Y"),
 	}
 }
 

@@ -161,27 +161,31 @@ func replyConfirm(t *testing.T, n int) (*Inbox, string) {
 }
 
 func TestConfirmationKeepsItsPayloadAndKeysOnScreen(t *testing.T) {
-	// 10 keys: the whole payload fits once the queue makes room.
-	_, v := replyConfirm(t, 10)
-	for _, want := range []string{"Send this reply?", `"k09": 9`, "y arms after a quiet moment"} {
+	// 4 keys: the whole payload fits, under the question, once the queue
+	// makes room.
+	_, v := replyConfirm(t, 4)
+	for _, want := range []string{"Send this reply?", "asks: Which branch", `"k03": 3`, "y arms after a quiet moment"} {
 		if !strings.Contains(v, want) {
-			t.Errorf("with 10 keys the confirmation lacks %q:\n%s", want, v)
+			t.Errorf("with 4 keys the confirmation lacks %q:\n%s", want, v)
 		}
 	}
 	// 40 keys cannot fit: cut in the middle, saying so, keys still shown.
 	_, v = replyConfirm(t, 40)
-	for _, want := range []string{"Send this reply?", "more lines of the payload do not fit here; all of it is sent", "y arms after a quiet moment"} {
+	for _, want := range []string{"Send this reply?", "asks: Which branch", "more lines of the payload do not fit here; all of it is sent", "y arms after a quiet moment"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("with 40 keys the confirmation lacks %q:\n%s", want, v)
 		}
 	}
 }
 
-// helpKeys are the help names of bindings.
+// helpKeys are the help names of the bindings the footer shows (the
+// enabled ones).
 func helpKeys(bs []key.Binding) string {
 	var out []string
 	for _, b := range bs {
-		out = append(out, b.Help().Key)
+		if b.Enabled() {
+			out = append(out, b.Help().Key)
+		}
 	}
 	return strings.Join(out, " ")
 }
@@ -214,6 +218,45 @@ func TestJournalFooterOffersOnlyWhatTheEntryTakes(t *testing.T) {
 	j.cursor = 0
 	if got := " " + helpKeys(j.ShortHelp()) + " "; !strings.Contains(got, " s ") {
 		t.Errorf("the %s reply is retryable, yet the footer keys are %q", j.entries[0].Result, got)
+	}
+	// ... but not to an agent that is read-only in the config.
+	fx.fleet.Apply([]model.Event{{Kind: model.EventAgent, Agent: "code-reviewer", Info: &model.AgentInfo{ReadOnly: true}}})
+	if got := " " + helpKeys(j.ShortHelp()) + " "; strings.Contains(got, " s ") {
+		t.Errorf("the agent is read-only, yet the footer keys are %q", got)
+	}
+}
+
+// TestInboxFooterOffersOnlyWhatTheItemTakes: reply for a question,
+// approve and deny (and reply) for an authorization, what the end of the
+// chain takes on a root, nothing that writes on a read-only agent.
+func TestInboxFooterOffersOnlyWhatTheItemTakes(t *testing.T) {
+	fx := newFixture(t, false)
+	m := newInbox(t, fx)
+	for _, tc := range []struct {
+		row        int
+		has, lacks string
+	}{
+		{0, "r a d enter / Y", ""}, // the planner's root: its leaf asks for authorization
+		{1, "r a d enter / Y", ""}, // the deployer
+		{2, "r enter / Y", "a d"},  // the code-reviewer's question
+	} {
+		m.cursor = tc.row
+		got := " " + helpKeys(m.ShortHelp()) + " "
+		for _, k := range strings.Fields(tc.has) {
+			if !strings.Contains(got, " "+k+" ") {
+				t.Errorf("row %d: the footer keys %q lack %s", tc.row, got, k)
+			}
+		}
+		for _, k := range strings.Fields(tc.lacks) {
+			if strings.Contains(got, " "+k+" ") {
+				t.Errorf("row %d: the footer keys %q offer %s", tc.row, got, k)
+			}
+		}
+	}
+	fx.fleet.Apply([]model.Event{{Kind: model.EventAgent, Agent: "deployer", Info: &model.AgentInfo{ReadOnly: true}}})
+	m.cursor = 1
+	if got := " " + helpKeys(m.ShortHelp()) + " "; strings.Contains(got, " a ") || strings.Contains(got, " r ") {
+		t.Errorf("on a read-only agent the footer keys are %q", got)
 	}
 }
 
@@ -260,5 +303,25 @@ func TestPageKeysMoveInTheInboxAndTheJournal(t *testing.T) {
 	sendKeys(j, "pgdown", "pgdown")
 	if j.cursor != 2*journalPage {
 		t.Fatalf("pgdn twice moved the journal cursor to %d, want %d", j.cursor, 2*journalPage)
+	}
+}
+
+// TestJournalSaysWhereItIsKept: the journal view says the note it was
+// given (the demo's: a temporary file), and a click still lands on the
+// entry under the pointer.
+func TestJournalSaysWhereItIsKept(t *testing.T) {
+	fx := newFixture(t, false)
+	seedJournal(t, fx)
+	note := "kept in /tmp/a2atop-demo-1/journal.jsonl: a temporary file of this demo, deleted when it exits"
+	j := NewJournal(fx.ctx, fx.svc, Options{JournalNote: note})
+	j.SetSize(120, 38)
+	v := j.View()
+	if !strings.Contains(v, note) {
+		t.Fatalf("the journal view does not say where it is kept:\n%s", v)
+	}
+	y := lineOf(v, "deny ")
+	j.Update(click(y))
+	if e := j.selected(); e == nil || e.Kind != approvals.KindDeny {
+		t.Fatalf("a click on line %d selects %v:\n%s", y, e, v)
 	}
 }

@@ -7,27 +7,77 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"a2atop/approvals"
 	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui/common"
+	"a2atop/ui/theme"
 )
 
-// listShare is the part of the height the queue may take.
-func (m *Inbox) listRows() int {
+// The inbox's lines are shared out like the tasks panes: each part gets
+// what its lines need, and the queue the rest. While browsing, the
+// question of the selected task gets its lines (up to half the height
+// when the queue is longer than the rest; enter shows it all) and the
+// queue the rest. While an answer is written, the question answered
+// comes first (leaving the editor's fields a line each), then the fields
+// up to a comfortable height, then the queue's rows, then the fields
+// grow. A line stays blank only when everything fits.
+const (
+	fieldComfort = 2 // lines per editor field before the queue gets more rows
+	fieldMost    = 8 // lines per editor field at most
+)
+
+// layout is the lines of each part in the current mode.
+type layout struct{ list, question, field int }
+
+// layout shares m.h among the parts of the current mode, for a question
+// of qn lines.
+func (m *Inbox) layout(qn int) layout {
 	n := len(m.items)
 	switch m.mode {
 	case modeList:
-		return max(min(n, m.h/3), 1)
-	default:
-		return max(min(n, m.h/6), 1)
+		avail := m.h - 2 // title, rule
+		q := min(qn, max(avail-n, m.h/2))
+		return layout{list: m.fitList(avail - q), question: q}
+	case modeEditor:
+		status := strings.Count(m.ed.statusLine(m.ctx.Theme, m.w), "\n") + 1
+		avail := m.h - 4 - status - len(m.elsewhereLines()) // title, rule, the fields' labels, the status line
+		q := min(qn, max(avail-4, 3))
+		fh := min(max((avail-q-2)/2, 1), fieldComfort)
+		list := m.fitList(avail - q - 2*fh)
+		fh += min(max((avail-q-2*fh-m.listLines(list))/2, 0), fieldMost-fh)
+		return layout{list: list, question: q, field: fh}
+	case modeReason:
+		avail := m.h - 5 - len(m.elsewhereLines()) // title, rule, a blank line, the title and the input
+		if m.rerr != "" {
+			avail--
+		}
+		q := min(qn, max(avail-2, 3))
+		return layout{list: m.fitList(avail - q), question: q}
 	}
+	return layout{list: max(min(n, m.h/6), 1)}
 }
 
-// editorHeight is what the editor gets below the list and the question.
-func (m *Inbox) editorHeight() int { return max(m.h-m.listRows()-8, 6) }
+// fitList is how many queue rows fit in avail lines, with the line that
+// says how many there are when not all fit.
+func (m *Inbox) fitList(avail int) int {
+	if n := len(m.items); n <= avail {
+		return max(n, 1)
+	}
+	return max(avail-1, 1)
+}
+
+// listLines is the lines list rows take: the rows, and the range line
+// when the queue is longer.
+func (m *Inbox) listLines(list int) int {
+	if len(m.items) > list {
+		return list + 1
+	}
+	return list
+}
+
+// listRows is how many queue rows are drawn.
+func (m *Inbox) listRows() int { return m.layout(len(m.questionLines())).list }
 
 // View draws the queue, then the selected item (or the open dialog).
 func (m *Inbox) View() string {
@@ -36,19 +86,30 @@ func (m *Inbox) View() string {
 	var lines []string
 	lines = append(lines, m.titleLine())
 	if len(m.items) == 0 && m.mode == modeList {
-		lines = append(lines, "", th.Muted.Render("Nothing is waiting for a person. Interrupted tasks (input-required, auth-required) show here."))
+		empty := "Nothing is waiting for a person. Interrupted tasks (input-required, auth-required) show here."
+		if len(m.all) > 0 {
+			empty = "Nothing waiting matches the filter (" + m.keys.Filter.Clear.Help().Key + " clears it)."
+		}
+		lines = append(lines, "", th.Muted.Render(empty))
 		return fit(lines, m.w, m.h)
 	}
+	var q []string // the question, measured once
+	if m.mode != modeConfirm {
+		q = m.questionLines()
+	}
+	l := m.layout(len(q))
 	top := len(lines) // the title
-	lines = append(lines, m.rows()...)
+	lines = append(lines, m.rows(l.list)...)
 	lines = append(lines, th.HelpSep.Render(strings.Repeat("─", m.w)))
 	switch m.mode {
 	case modeEditor:
-		ed := m.editorLines(m.h - len(lines))
-		lines = append(lines, m.question(max(m.h-len(lines)-len(ed), 3))...)
-		lines = append(lines, ed...)
+		lines = append(lines, m.elsewhereLines()...)
+		lines = append(lines, m.cutQuestion(q, l.question)...)
+		m.ed.setFieldHeight(l.field)
+		lines = append(lines, strings.Split(m.ed.view(th, m.w), "\n")...)
 	case modeReason:
-		lines = append(lines, m.question(max(m.h-len(lines)-4, 3))...)
+		lines = append(lines, m.elsewhereLines()...)
+		lines = append(lines, m.cutQuestion(q, l.question)...)
 		lines = append(lines, "", th.DialogTitle.Render("Deny: say why"), m.reason.View())
 		if m.rerr != "" {
 			lines = append(lines, th.Error.Render(sanitize.Line("✗ "+m.rerr, m.w)))
@@ -60,27 +121,18 @@ func (m *Inbox) View() string {
 		}
 		lines = append(lines, dlg...)
 	default:
-		lines = append(lines, m.question(max(m.h-len(lines), 3))...)
+		lines = append(lines, m.cutQuestion(q, max(m.h-len(lines), l.question))...)
 	}
 	return fit(lines, m.w, m.h)
 }
 
-// editorLines draws the editor in what is left below the queue (avail
-// lines), sharing it with the question it answers: the fields shrink,
-// down to one line each, until the whole question shows; they never
-// grow past what SetSize gave them.
-func (m *Inbox) editorLines(avail int) []string {
-	th := m.ctx.Theme
-	q := len(m.question(avail))
-	status := strings.Count(m.ed.statusLine(th, m.w), "\n") + 1
-	full := max((m.editorHeight()-4)/2, 1)
-	m.ed.setFieldHeight(max(min((avail-q-2-status)/2, full), 1))
-	return strings.Split(m.ed.view(th, m.w), "\n")
-}
-
 func (m *Inbox) titleLine() string {
 	th := m.ctx.Theme
-	s := th.Title.Render("Inbox") + th.Muted.Render(fmt.Sprintf(" · %d waiting · %s", len(m.items), sortName(m.sort)))
+	count := fmt.Sprintf(" · %d waiting", len(m.all))
+	if m.filter.Active() {
+		count += fmt.Sprintf(" · %d shown", len(m.items))
+	}
+	s := th.Title.Render("Inbox") + th.Muted.Render(count+" · "+sortName(m.sort))
 	if m.ctx.ReadOnly {
 		s += " " + th.Badge.Render("READ-ONLY")
 	}
@@ -105,9 +157,8 @@ func fit(lines []string, w, h int) string {
 
 // rows draws the visible part of the queue as trees: ancestors first,
 // "└" before a task that others wait on.
-func (m *Inbox) rows() []string {
+func (m *Inbox) rows(n int) []string {
 	th := m.ctx.Theme
-	n := m.listRows()
 	if m.cursor < m.top {
 		m.top = m.cursor
 	}
@@ -117,6 +168,7 @@ func (m *Inbox) rows() []string {
 	m.top = max(min(m.top, len(m.items)-n), 0)
 	agentW := m.agentW
 	now := m.ctx.Now()
+	p := m.paints()
 	var out []string
 	for i := m.top; i < min(m.top+n, len(m.items)); i++ {
 		it := m.items[i]
@@ -125,26 +177,54 @@ func (m *Inbox) rows() []string {
 		if it.Depth > 0 {
 			tree = strings.Repeat("  ", it.Depth-1) + "└ "
 		}
-		name := sanitize.Line(tree+t.Key.Agent, agentW)
-		state := sanitize.Line(model.ShortState(t.State), 14)
-		age := common.Age(now, t.Since)
-		head := fmt.Sprintf("%s %s %s %s ", common.Pad(name, agentW), common.Pad(sanitize.Line(model.ShortID(t.Key.ID), 8), 8),
-			th.State(t.State).Render(common.Pad(state, 14)), common.Pad(age, 4))
-		rest := m.w - ansi.StringWidth(head) - 2
-		what := th.Muted.Render(sanitize.Line(m.rowText(it), max(rest, 1)))
-		if it.Actionable {
-			what = th.Text.Render(sanitize.Line(m.rowText(it), max(rest, 1)))
-		}
-		row := "  " + head + what
+		name := common.Pad(sanitize.Line(tree+t.Key.Agent, agentW), agentW)
+		id := common.Pad(sanitize.Line(model.ShortID(t.Key.ID), 8), 8)
+		state := common.Pad(sanitize.Line(model.ShortState(t.State), 14), 14)
+		age := common.Pad(common.Age(now, t.Since), 4)
+		rest := m.w - (agentW + 8 + 14 + 4 + 4) - 2
+		what := sanitize.Line(m.rowText(it), max(rest, 1))
 		if i == m.cursor {
-			row = th.RowSelected.Render("▸ " + ansi.Strip(head) + ansi.Strip(what))
+			out = append(out, p.selected.On("▸ "+name+" "+id+" "+state+" "+age+" "+what))
+			continue
 		}
-		out = append(out, row)
+		text := p.muted
+		if it.Actionable {
+			text = p.text
+		}
+		out = append(out, "  "+name+" "+id+" "+p.state(t.State).On(state)+" "+age+" "+text.On(what))
 	}
 	if len(m.items) > n {
 		out = append(out, th.Muted.Render(fmt.Sprintf("  %d–%d of %d", m.top+1, min(m.top+n, len(m.items)), len(m.items))))
 	}
 	return out
+}
+
+// rowPaints are the paints the queue's rows are drawn with: a row costs
+// string concatenation, not a lipgloss render per cell.
+type rowPaints struct {
+	muted, text, selected common.Paint
+	states                map[a2a.TaskState]common.Paint
+	th                    *theme.Theme
+}
+
+// paints are the inbox's row paints, made on first use.
+func (m *Inbox) paints() *rowPaints {
+	if m.rp == nil {
+		th := m.ctx.Theme
+		m.rp = &rowPaints{muted: common.NewPaint(th.Muted), text: common.NewPaint(th.Text),
+			selected: common.NewPaint(th.RowSelected), states: map[a2a.TaskState]common.Paint{}, th: th}
+	}
+	return m.rp
+}
+
+// state is the paint of a task state, as the theme styles it.
+func (p *rowPaints) state(s a2a.TaskState) common.Paint {
+	if c, ok := p.states[s]; ok {
+		return c
+	}
+	c := common.NewPaint(p.th.State(s))
+	p.states[s] = c
+	return c
 }
 
 // rowText is what a row says after its columns.
@@ -153,21 +233,26 @@ func (m *Inbox) rowText(it approvals.Item) string {
 		return "waiting on " + it.WaitingOn.Key.Agent + " · " + model.ShortID(it.WaitingOn.Key.ID)
 	}
 	s := it.Task.Text
-	if it.Prior != nil {
+	if w := it.AnsweredElsewhere(); w != "" {
+		s = "[" + w + "] " + s
+	} else if it.Prior != nil {
 		s = "[" + string(it.Prior.Kind) + ": " + string(it.Prior.Result) + "] " + s
+	}
+	if _, ok := m.drafts[it.Key()]; ok {
+		s = "✎ draft · " + s
 	}
 	return s
 }
 
-// question draws the selected item: who asks, its chain, every part of
-// its status message, and the earlier decision on this prompt. At most
-// max lines.
-func (m *Inbox) question(maxLines int) []string {
+// questionLines draws the selected item (or the one a dialog is about):
+// who asks, its chain, every part of its status message, and the
+// earlier decision on this prompt.
+func (m *Inbox) questionLines() []string {
 	th := m.ctx.Theme
 	it := m.selected()
 	if m.mode != modeList {
-		if i := m.index(m.target); i >= 0 {
-			it = &m.items[i]
+		if t := m.find(m.target); t != nil {
+			it = t
 		}
 	}
 	if it == nil {
@@ -192,29 +277,44 @@ func (m *Inbox) question(maxLines int) []string {
 		}
 		lines = append(lines, th.Label.Render("chain: ")+sanitize.Line(strings.Join(names, " → "), m.w-7))
 	}
-	if !it.Actionable {
-		lines = append(lines, th.Warn.Render(sanitize.Line("waiting on "+keyName(it.Leaf.Key)+": the answer goes there", m.w)))
+	switch {
+	case m.mode != modeList && m.via != (model.TaskKey{}):
+		lines = append(lines, th.Warn.Render(wrapText(line("answering "+keyName(it.Key())+" — the end of "+keyName(m.via)+"'s chain, the task that asks"), m.w)))
+	case !it.Actionable:
+		lines = append(lines, th.Warn.Render(wrapText(line("waiting on "+keyName(it.Leaf.Key)+", the end of the chain: answers go there"), m.w)))
 	}
 	if q := it.Question(); q != nil {
 		lines = append(lines, strings.Split(renderParts(th, q.Parts, m.w), "\n")...)
 	} else {
 		lines = append(lines, th.Muted.Render("(the agent sent no status message)"))
 	}
-	if p := it.Prior; p != nil {
+	if w := it.AnsweredElsewhere(); w != "" {
+		lines = append(lines, strings.Split(th.Warn.Render(wrapText(line(w+" → "+it.Prior.Words()), m.w)), "\n")...)
+	} else if p := it.Prior; p != nil {
 		lines = append(lines, th.Warn.Render(sanitize.Line(fmt.Sprintf("decided: %s by %s at %s → %s", p.Kind, p.Approver,
 			p.DecidedAt.UTC().Format("15:04:05Z"), p.Words()), m.w)))
 	}
-	if it.Actionable && m.ctx.Writable(it.Key().Agent) && m.mode == modeList {
-		lines = append(lines, th.Muted.Render(actionHint(it)))
-	}
-	if len(lines) > maxLines {
-		where := " more lines (enter: detail)"
-		if m.mode != modeList { // enter belongs to the dialog
-			where = " more lines (the task's detail view has them)"
+	if leaf := m.find(it.Leaf.Key); leaf != nil && m.ctx.Writable(leaf.Key().Agent) && !m.ctx.ReadOnly && m.mode == modeList {
+		if w := m.blockedWords(leaf.Key().Agent); w != "" {
+			lines = append(lines, th.Error.Render(w))
+		} else {
+			lines = append(lines, th.Muted.Render(actionHint(leaf)))
 		}
-		lines = append(lines[:max(maxLines-1, 1)], th.Muted.Render("… "+strconv.Itoa(len(lines)-maxLines+1)+where))
 	}
 	return lines
+}
+
+// cutQuestion is the question's lines cut to at most maxLines, the last
+// one saying how many more there are and where they are.
+func (m *Inbox) cutQuestion(lines []string, maxLines int) []string {
+	if len(lines) <= maxLines {
+		return lines
+	}
+	where := " more lines (enter: detail)"
+	if m.mode != modeList { // enter belongs to the dialog
+		where = " more lines (the task's detail view has them)"
+	}
+	return append(lines[:max(maxLines-1, 1):max(maxLines-1, 1)], m.ctx.Theme.Muted.Render("… "+strconv.Itoa(len(lines)-maxLines+1)+where))
 }
 
 func actionHint(it *approvals.Item) string {

@@ -54,7 +54,7 @@ func TestQueueDrawsChainsAsTrees(t *testing.T) {
 	fx := newFixture(t, false)
 	v := newInbox(t, fx).View()
 	for _, want := range []string{"Inbox · 4 waiting · oldest first", "planner", "└ deployer", "waiting on deployer · 23cf3710",
-		"code-reviewer", "chain: planner · 5b1e0c7a → deployer · 23cf3710 (asks)", "waiting on deployer · 23cf3710: the answer goes there"} {
+		"code-reviewer", "chain: planner · 5b1e0c7a → deployer · 23cf3710 (asks)", "waiting on deployer · 23cf3710, the end of the chain: answers go there"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
@@ -67,11 +67,11 @@ func TestQueueDrawsChainsAsTrees(t *testing.T) {
 func TestApproveArmsOnlyAfterQuiet(t *testing.T) {
 	fx := newFixture(t, false)
 	var c common.Component = newInbox(t, fx)
-	c, _ = sendKeys(c, "a") // on the root: refused
-	if said := fx.said(); !strings.Contains(said, "waits on deployer · 23cf3710: answer that one") {
-		t.Fatalf("approve on the root: %q", said)
+	c, _ = sendKeys(c, "a") // on the root: the leaf's confirmation
+	if m := c.(*Inbox); m.mode != modeConfirm || m.conf.key.ID != idDeploy {
+		t.Fatalf("approve on the root: mode %d, said %q", m.mode, fx.said())
 	}
-	c, _ = sendKeys(c, "j", "a", "y") // type-ahead "y" right after "a"
+	c, _ = sendKeys(c, "esc", "j", "a", "y") // type-ahead "y" right after "a"
 	if len(fx.snd.sent) != 0 || !c.(*Inbox).Capturing() {
 		t.Fatal("a y typed ahead approved")
 	}

@@ -1,0 +1,79 @@
+package a2aclient
+
+import (
+	"crypto/tls"
+	"errors"
+	"net"
+	"strings"
+
+	"a2atop/a2aclient/a2aerr"
+)
+
+// What an agent's TLS server asked of our client certificate.
+const (
+	certNotAsked int32 = iota
+	certNone           // it asked, and a2atop had none to give
+	certSent           // it asked, and a2atop gave one
+)
+
+// watchCertRequests returns the agent's TLS configuration (a copy of
+// base, or the defaults) with a GetClientCertificate that presents the
+// configured certificate and remembers that the server asked for one. A
+// server that refuses a connection for want of a certificate (or for the
+// one it got) may close it with an alert or a reset, which alone say
+// nothing a person can act on; knowing it asked, the words can.
+func (c *conn) watchCertRequests(base *tls.Config) *tls.Config {
+	var cfg *tls.Config
+	if base != nil {
+		cfg = base.Clone()
+	} else {
+		cfg = &tls.Config{}
+	}
+	certs := cfg.Certificates
+	cfg.Certificates = nil
+	cfg.GetClientCertificate = func(cri *tls.CertificateRequestInfo) (*tls.Certificate, error) {
+		for i := range certs {
+			if cri.SupportsCertificate(&certs[i]) == nil {
+				c.certAsked.Store(certSent)
+				return &certs[i], nil
+			}
+		}
+		if len(certs) > 0 {
+			c.certAsked.Store(certSent)
+			return &certs[0], nil
+		}
+		c.certAsked.Store(certNone)
+		return &tls.Certificate{}, nil
+	}
+	return cfg
+}
+
+// certWords explains a failure after an agent asked for a client
+// certificate, or returns "".
+func certWords(asked int32, err error) string {
+	if asked == certNotAsked || err == nil {
+		return ""
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return "" // the connection was never made
+	}
+	c := a2aerr.Classify(err)
+	msg := err.Error()
+	if c != a2aerr.TLS && c != a2aerr.NoAnswer && !strings.Contains(msg, "remote error: tls") &&
+		!strings.Contains(msg, "broken pipe") && !strings.Contains(msg, "connection reset") {
+		return ""
+	}
+	if asked == certNone {
+		return "the agent requires a client certificate and a2atop has none for it: set cert_file and key_file in its [agent.auth] (type = \"mtls\", or with any other type)"
+	}
+	return "the agent refused our client certificate (" + tlsAlert(msg) + "): check cert_file and key_file in its [agent.auth], and that the agent trusts the certificate's issuer"
+}
+
+// tlsAlert is the TLS alert in msg, or what happened to the connection.
+func tlsAlert(msg string) string {
+	if _, a, ok := strings.Cut(msg, "remote error: tls: "); ok {
+		return a
+	}
+	return "the connection was closed during the handshake"
+}

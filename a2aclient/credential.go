@@ -1,0 +1,174 @@
+package a2aclient
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"a2atop/a2aclient/a2aerr"
+)
+
+// credential supplies the secret headers of one agent's calls besides
+// the static AgentOptions.Headers: a token read from a file, printed by a
+// command, or issued by an OAuth 2.0 token endpoint. Implementations are
+// safe for concurrent use.
+type credential interface {
+	// headers returns the headers for a call now, fetching them anew
+	// when the cached ones are about to expire.
+	headers(ctx context.Context) ([]Header, error)
+	// refused tells the credential the agent refused value (HTTP 401,
+	// gRPC UNAUTHENTICATED): it drops value from its cache and reports
+	// whether a fresh credential may differ, so that one retry is worth it.
+	refused(value string) bool
+	// names are the header names it sets.
+	names() []string
+}
+
+// CredentialError is a call a2atop did not send because it could not get
+// the agent's credential. Its text says what happened and what to do
+// ("the refresh token was revoked: press L to sign in again"); it never
+// holds a secret. errors.Is(err, a2aerr.ErrCredential) holds.
+type CredentialError struct {
+	// Words say what happened and what to do.
+	Words string
+	// SignIn is true when signing in (a2atop login, or L in the
+	// dashboard) is what fixes it.
+	SignIn bool
+	// Err is the cause, for the log; its text may name URLs, never secrets.
+	Err error
+}
+
+// Error implements error.
+func (e *CredentialError) Error() string { return e.Words }
+
+// Unwrap returns the cause and a2aerr.ErrCredential.
+func (e *CredentialError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{a2aerr.ErrCredential}
+	}
+	return []error{a2aerr.ErrCredential, e.Err}
+}
+
+// credentialError returns the CredentialError err wraps, or nil.
+func credentialError(err error) *CredentialError {
+	var ce *CredentialError
+	if errors.As(err, &ce) {
+		return ce
+	}
+	return nil
+}
+
+// tokenSource yields a token and when it expires (zero when unknown).
+type tokenSource interface {
+	token(ctx context.Context) (tok string, expiry time.Time, err error)
+}
+
+// cachedToken is a credential over a tokenSource: the token is kept
+// until a quarter of its lifetime (at most five minutes) before it
+// expires, then fetched anew, so that calls never carry an expired one; a
+// token without an expiry is kept until the agent refuses it. One fetch
+// runs at a time; a failed fetch is not retried for errorHold, so a
+// refusing token endpoint is not hammered by every stream and sweep.
+type cachedToken struct {
+	src    tokenSource
+	header string // "Authorization"
+	prefix string // "Bearer "
+	now    func() time.Time
+
+	mu      sync.Mutex
+	tok     string
+	issued  time.Time
+	expiry  time.Time
+	err     error
+	errAt   time.Time
+	fetches int // how many times src was asked (for tests and the log)
+}
+
+// errorHold is how long a failed fetch stands before the next attempt.
+const errorHold = 2 * time.Second
+
+func newCachedToken(src tokenSource, header, prefix string) *cachedToken {
+	return &cachedToken{src: src, header: header, prefix: prefix, now: time.Now}
+}
+
+func (c *cachedToken) headers(ctx context.Context) ([]Header, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.now()
+	if c.tok != "" && !c.due(now) {
+		return []Header{{Name: c.header, Value: c.prefix + c.tok}}, nil
+	}
+	if c.err != nil && now.Sub(c.errAt) < errorHold {
+		return nil, c.err
+	}
+	c.fetches++
+	tok, exp, err := c.src.token(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err // our own deadline: nothing to remember
+		}
+		c.err, c.errAt = err, now
+		if c.tok != "" && (c.expiry.IsZero() || now.Before(c.expiry)) {
+			// Refreshing ahead failed; the token we hold is still good.
+			return []Header{{Name: c.header, Value: c.prefix + c.tok}}, nil
+		}
+		c.tok = ""
+		return nil, err
+	}
+	c.tok, c.issued, c.expiry, c.err = tok, now, exp, nil
+	return []Header{{Name: c.header, Value: c.prefix + tok}}, nil
+}
+
+// due reports whether the token held should be fetched anew at now.
+func (c *cachedToken) due(now time.Time) bool {
+	if c.expiry.IsZero() {
+		return false
+	}
+	ahead := min(c.expiry.Sub(c.issued)/4, 5*time.Minute)
+	return !now.Before(c.expiry.Add(-ahead))
+}
+
+func (c *cachedToken) refused(value string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tok == "" || c.prefix+c.tok != value {
+		return c.tok != "" // already replaced: the next call has a fresh one
+	}
+	c.tok, c.err = "", nil
+	return true
+}
+
+func (c *cachedToken) names() []string { return []string{c.header} }
+
+// secretsConfigured reports whether the agent has any secret to send.
+func (c *conn) secretsConfigured() bool { return len(c.opts.Headers) > 0 || c.cred != nil }
+
+// secretHeaders returns the secret headers for a call now: the static
+// ones and the credential's. Every value is taught to the redactor, so
+// that an agent echoing a token back never shows it.
+func (c *conn) secretHeaders(ctx context.Context) ([]Header, error) {
+	if c.cred == nil {
+		return c.opts.Headers, nil
+	}
+	hs, err := c.cred.headers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range hs {
+		c.red.learn(h.Value)
+	}
+	return append(append([]Header(nil), c.opts.Headers...), hs...), nil
+}
+
+// secretNames are the names of the headers that carry secrets.
+func (c *conn) secretNames() []string {
+	names := make([]string, 0, len(c.opts.Headers)+1)
+	for _, h := range c.opts.Headers {
+		names = append(names, h.Name)
+	}
+	if c.cred != nil {
+		names = append(names, c.cred.names()...)
+	}
+	return names
+}

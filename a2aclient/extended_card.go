@@ -1,0 +1,68 @@
+package a2aclient
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
+
+	"a2atop/model"
+)
+
+// extendedCard fetches the extended card of an agent whose card says it
+// has one, once a2atop has credentials for it, and writes in info what it
+// adds: skills and interfaces the public card does not list. A failure
+// is logged and shown as such; it does not stop the watcher.
+func (w *watcher) extendedCard(ctx context.Context, cl *sdk.Client, card *a2a.AgentCard, info *model.AgentInfo) {
+	if !card.Capabilities.ExtendedAgentCard || !w.c.secretsConfigured() {
+		return
+	}
+	cctx, cancel := context.WithTimeout(idempotent(ctx), w.o.CallTimeout)
+	defer cancel()
+	cctx, pr := withProbe(cctx)
+	ext, err := cl.GetExtendedAgentCard(cctx, &a2a.GetExtendedAgentCardRequest{Tenant: w.o.Tenant})
+	err = w.wrap("GetExtendedAgentCard", "", pr, err)
+	if err != nil {
+		w.log.Warn("extended card", "err", Describe(err))
+		info.Extended = "not read: " + Describe(err)
+		return
+	}
+	info.Extended = cardAdds(card, ext)
+}
+
+// cardAdds says what ext adds to card: "+2 skills: deploy, rollback; +1 interface".
+func cardAdds(card, ext *a2a.AgentCard) string {
+	var skills []string
+	for _, s := range ext.Skills {
+		if !slices.ContainsFunc(card.Skills, func(p a2a.AgentSkill) bool { return p.ID == s.ID }) {
+			skills = append(skills, orDefault(s.Name, s.ID))
+		}
+	}
+	ifaces := 0
+	for _, i := range ext.SupportedInterfaces {
+		if i != nil && !slices.ContainsFunc(card.SupportedInterfaces, func(p *a2a.AgentInterface) bool { return p != nil && *p == *i }) {
+			ifaces++
+		}
+	}
+	var parts []string
+	if len(skills) > 0 {
+		parts = append(parts, "+"+plural(len(skills), "skill")+": "+strings.Join(skills, ", "))
+	}
+	if ifaces > 0 {
+		parts = append(parts, "+"+plural(ifaces, "interface"))
+	}
+	if len(parts) == 0 {
+		return "nothing the public card lacks"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}

@@ -1,0 +1,248 @@
+package a2aclient
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"sync"
+	"time"
+
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
+
+	"a2atop/internal/statefile"
+)
+
+// The OAuth 2.0 credentials are built on golang.org/x/oauth2: the client
+// credentials grant (clientcredentials), the device authorization grant
+// (Config.DeviceAuth, DeviceAccessToken) and the refresh token grant
+// (Config.TokenSource). cachedToken decides when to ask; these sources
+// only ask. Every request to a token endpoint goes through tokenClient:
+// no redirect is followed (the client secret would follow it), and the
+// endpoint was judged by the origin rules before (authChooser.endpoint).
+
+// tokenClient is the http.Client of the token endpoints.
+func tokenClient(tc *tls.Config, timeout time.Duration) *http.Client {
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	if tc != nil {
+		base.TLSClientConfig = tc.Clone()
+	}
+	return &http.Client{
+		Transport: base,
+		Timeout:   timeout,
+		CheckRedirect: func(req *http.Request, _ []*http.Request) error {
+			return fmt.Errorf("the token endpoint redirected to %s: a2atop does not follow a token endpoint's redirects", urlOrigin(req.URL))
+		},
+	}
+}
+
+// clientCredentialsSource asks the token endpoint for a token with the
+// client's id and secret (RFC 6749 §4.4).
+type clientCredentialsSource struct {
+	cfg    clientcredentials.Config
+	secret Secret
+	hc     *http.Client
+}
+
+func (s *clientCredentialsSource) token(ctx context.Context) (string, time.Time, error) {
+	cfg := s.cfg
+	sec, err := readSecret(s.secret, "client secret")
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	cfg.ClientSecret = sec
+	tok, err := cfg.Token(context.WithValue(ctx, oauth2.HTTPClient, s.hc))
+	if err != nil {
+		return "", time.Time{}, tokenEndpointError("the token endpoint", cfg.TokenURL, err, false)
+	}
+	return tok.AccessToken, tok.Expiry, nil
+}
+
+// readSecret reads a Secret now (a file is read at every use, so a
+// rotated client secret is picked up).
+func readSecret(s Secret, what string) (string, error) {
+	if s.File == "" {
+		return s.Value, nil
+	}
+	f := &fileToken{path: s.File}
+	if err := f.reloadLocked(true); err != nil {
+		var ce *CredentialError
+		if errors.As(err, &ce) {
+			ce.Words = what + ": " + ce.Words
+		}
+		return "", err
+	}
+	return f.tok, nil
+}
+
+// tokenEndpointError says in words why a token endpoint gave no token.
+func tokenEndpointError(what, url string, err error, refresh bool) error {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		switch re.ErrorCode {
+		case "invalid_grant":
+			if refresh {
+				return &CredentialError{Words: "the refresh token was revoked or has expired: press L to sign in again", SignIn: true, Err: err}
+			}
+		case "invalid_client", "unauthorized_client":
+			return &CredentialError{Words: fmt.Sprintf("%s %s refused the client id or secret (%s): check client_id and the client secret", what, shownURL(url), re.ErrorCode), Err: err}
+		}
+		if re.ErrorCode != "" {
+			return &CredentialError{Words: fmt.Sprintf("%s %s refused: %s", what, shownURL(url), re.ErrorCode), SignIn: refresh, Err: err}
+		}
+		status := 0
+		if re.Response != nil {
+			status = re.Response.StatusCode
+		}
+		return &CredentialError{Words: fmt.Sprintf("%s %s answered HTTP %d", what, shownURL(url), status), Err: err}
+	}
+	return &CredentialError{Words: fmt.Sprintf("%s %s could not be reached: %v", what, shownURL(url), redactQuery(err.Error())), Err: err}
+}
+
+// deviceSource refreshes the access token with the refresh token the
+// device flow left in store (RFC 6749 §6), and stores the new one when
+// the endpoint rotates it. With no refresh token stored, it says to sign
+// in.
+type deviceSource struct {
+	cfg   oauth2.Config
+	store *refreshStore
+	hc    *http.Client
+	agent string
+
+	mu      sync.Mutex
+	pending *oauth2.Token // the access token a sign-in just brought, used once
+}
+
+func (s *deviceSource) token(ctx context.Context) (string, time.Time, error) {
+	s.mu.Lock()
+	p := s.pending
+	s.pending = nil
+	s.mu.Unlock()
+	if p != nil && p.Valid() {
+		return p.AccessToken, p.Expiry, nil
+	}
+	rt, err := s.store.load()
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	if rt == "" {
+		return "", time.Time{}, &CredentialError{Words: "not signed in: press L to sign in (or run a2atop login " + s.agent + ")", SignIn: true}
+	}
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, s.hc)
+	tok, err := s.cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: rt}).Token()
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) && re.ErrorCode == "invalid_grant" {
+		// Another a2atop (a login, a second dashboard) may have rotated
+		// the stored token meanwhile: try the stored one, once.
+		if now, lerr := s.store.load(); lerr == nil && now != "" && now != rt {
+			rt = now
+			tok, err = s.cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: rt}).Token()
+		}
+	}
+	if err != nil {
+		return "", time.Time{}, tokenEndpointError("the token endpoint", s.cfg.Endpoint.TokenURL, err, true)
+	}
+	if tok.RefreshToken != "" && tok.RefreshToken != rt {
+		if err := s.store.save(tok.RefreshToken); err != nil {
+			return "", time.Time{}, err
+		}
+	}
+	return tok.AccessToken, tok.Expiry, nil
+}
+
+// DeviceCode is what a person needs to sign in with the device flow: the
+// page to open and the code to enter there. It holds no secret a person
+// may not see.
+type DeviceCode struct {
+	VerificationURI         string
+	VerificationURIComplete string
+	UserCode                string
+	Expiry                  time.Time
+	resp                    *oauth2.DeviceAuthResponse
+}
+
+// start asks the device authorization endpoint for a code.
+func (s *deviceSource) start(ctx context.Context) (*DeviceCode, error) {
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, s.hc)
+	da, err := s.cfg.DeviceAuth(ctx, oauth2.AccessTypeOffline)
+	if err != nil {
+		return nil, tokenEndpointError("the device authorization endpoint", s.cfg.Endpoint.DeviceAuthURL, err, false)
+	}
+	return &DeviceCode{VerificationURI: da.VerificationURI, VerificationURIComplete: da.VerificationURIComplete,
+		UserCode: da.UserCode, Expiry: da.Expiry, resp: da}, nil
+}
+
+// await polls the token endpoint until the person approved (or refused,
+// or the code expired) and stores the refresh token.
+func (s *deviceSource) await(ctx context.Context, dc *DeviceCode) error {
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, s.hc)
+	tok, err := s.cfg.DeviceAccessToken(ctx, dc.resp)
+	if err != nil {
+		var re *oauth2.RetrieveError
+		switch {
+		case errors.As(err, &re) && re.ErrorCode == "access_denied":
+			return &CredentialError{Words: "the sign-in was refused on the provider's page", SignIn: true, Err: err}
+		case errors.As(err, &re) && re.ErrorCode == "expired_token", errors.Is(err, context.DeadlineExceeded):
+			return &CredentialError{Words: "the code expired before it was entered: sign in again", SignIn: true, Err: err}
+		case errors.Is(err, context.Canceled):
+			return err
+		}
+		return tokenEndpointError("the token endpoint", s.cfg.Endpoint.TokenURL, err, false)
+	}
+	if tok.RefreshToken == "" {
+		return &CredentialError{Words: "the provider issued no refresh token (is offline_access allowed for this client?): a2atop would have to sign in again every hour", SignIn: true}
+	}
+	if err := s.store.save(tok.RefreshToken); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.pending = tok
+	s.mu.Unlock()
+	return nil
+}
+
+// refreshStore keeps one agent's refresh token in a 0600 file in the
+// state directory (never in the config), written whole through a rename.
+type refreshStore struct {
+	path string
+	mu   sync.Mutex
+}
+
+// storedToken is the content of a refresh token file.
+type storedToken struct {
+	RefreshToken string    `json:"refresh_token"`
+	SavedAt      time.Time `json:"saved_at"`
+}
+
+// load returns the stored refresh token, "" when none is stored.
+func (r *refreshStore) load() (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b, err := statefile.ReadFile(r.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", &CredentialError{Words: "cannot read the stored sign-in: " + err.Error(), Err: err}
+	}
+	var st storedToken
+	if err := json.Unmarshal(b, &st); err != nil || st.RefreshToken == "" {
+		return "", &CredentialError{Words: fmt.Sprintf("the stored sign-in %s is damaged: press L to sign in again", r.path), SignIn: true}
+	}
+	return st.RefreshToken, nil
+}
+
+// save stores a refresh token.
+func (r *refreshStore) save(rt string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b, _ := json.Marshal(storedToken{RefreshToken: rt, SavedAt: time.Now().UTC()})
+	if err := statefile.WriteFile(r.path, b); err != nil {
+		return &CredentialError{Words: "cannot store the sign-in: " + err.Error(), Err: err}
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package common
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"a2atop/internal/sanitize"
+	"a2atop/model"
+	"a2atop/ui/theme"
+)
+
+// FilterKeys open, keep and clear a list's filter.
+type FilterKeys struct {
+	// Open starts typing the filter. While it is typed Keep keeps it and
+	// Clear clears it; outside it, Clear clears a kept filter.
+	Open, Keep, Clear key.Binding
+}
+
+// DefaultFilterKeys are /, enter and esc.
+func DefaultFilterKeys() FilterKeys {
+	return FilterKeys{
+		Open:  key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Keep:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep")),
+		Clear: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear")),
+	}
+}
+
+// FilterNote is the syntax every list's filter takes, for the help.
+const FilterNote = "filter: free text, agent:NAME, state:input-required, class:terminal"
+
+// Filter is the `/` filter of a list, the same on every screen: the text
+// typed (applied as it is typed), read with model.ParseFilter, and the
+// footer line that shows it and names the list it filters. While it is
+// typed every key goes to it (the screen reports Capturing), so no key
+// typed into a filter can reach the list's actions. Build it with
+// NewFilter; the zero value is not usable.
+type Filter struct {
+	keys    FilterKeys
+	th      *theme.Theme
+	of      string // the list it filters, for the footer: "tasks", "the inbox"
+	input   textinput.Model
+	text    string // the filter in effect
+	parsed  model.Filter
+	editing bool
+}
+
+// NewFilter builds an empty filter of the list named of.
+func NewFilter(th *theme.Theme, keys FilterKeys, of string) Filter {
+	in := textinput.New()
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.Prompt = "/"
+	in.PromptStyle = th.Prompt
+	in.TextStyle = th.Text
+	in.CharLimit = 256
+	return Filter{keys: keys, th: th, of: of, input: in}
+}
+
+// SetWidth gives the input the room the footer leaves it in w cells:
+// beside it the keys and the name of the list, when at least 10 cells
+// are left for typing.
+func (f *Filter) SetWidth(w int) {
+	if rest := w - lipgloss.Width(f.hint()) - 4; rest >= 10 {
+		w = rest + 2
+	}
+	f.input.Width = min(max(w-4, 1), 60)
+}
+
+// hint is what the filter's keys do while it is typed, and what it
+// filters.
+func (f *Filter) hint() string {
+	th := f.th
+	return th.HelpKey.Render(f.keys.Keep.Help().Key) + " " + th.HelpDesc.Render("keep") + th.HelpSep.Render(" • ") +
+		th.HelpKey.Render(f.keys.Clear.Help().Key) + " " + th.HelpDesc.Render("clear") + th.Muted.Render(" · filters "+f.of)
+}
+
+// Opens reports whether msg opens the filter.
+func (f *Filter) Opens(msg tea.KeyMsg) bool { return !f.editing && key.Matches(msg, f.keys.Open) }
+
+// Editing reports whether the filter is being typed.
+func (f *Filter) Editing() bool { return f.editing }
+
+// Active reports whether a filter is in effect.
+func (f *Filter) Active() bool { return f.text != "" }
+
+// Query is the filter in effect.
+func (f *Filter) Query() model.Filter { return f.parsed }
+
+// Text is the filter in effect as typed.
+func (f *Filter) Text() string { return f.text }
+
+// Key handles a key of the list. Outside the filter it opens the filter
+// on Open and clears a kept one on Clear; while the filter is typed it
+// takes every key. It reports whether the key was the filter's, and
+// whether the filter in effect changed (the list shows other rows).
+func (f *Filter) Key(msg tea.KeyMsg) (handled, changed bool, cmd tea.Cmd) {
+	if !f.editing {
+		switch {
+		case key.Matches(msg, f.keys.Open):
+			f.editing = true
+			f.input.SetValue(f.text)
+			f.input.CursorEnd()
+			return true, false, f.input.Focus()
+		case key.Matches(msg, f.keys.Clear) && f.text != "":
+			return true, f.set(""), nil
+		}
+		return false, false, nil
+	}
+	switch {
+	case key.Matches(msg, f.keys.Clear):
+		f.close()
+		return true, f.set(""), nil
+	case key.Matches(msg, f.keys.Keep):
+		f.close()
+		return true, false, nil
+	}
+	f.input, cmd = f.input.Update(msg)
+	return true, f.set(f.input.Value()), cmd
+}
+
+// Set puts text in effect, as if typed and kept.
+func (f *Filter) Set(text string) bool {
+	f.close()
+	return f.set(text)
+}
+
+func (f *Filter) close() {
+	f.editing = false
+	f.input.Blur()
+}
+
+// set puts s in effect and reports whether that changed the filter.
+func (f *Filter) set(s string) bool {
+	if s == f.text {
+		return false
+	}
+	f.text = s
+	f.parsed = model.ParseFilter(s)
+	return true
+}
+
+// Footnote is the filter's line at the start of the footer, within w
+// cells: while typed, the input, its keys and the list it filters (and
+// editing is true: then it is the whole footer); kept, "/dep filters the
+// inbox (esc clears)" and the tokens that match nothing. "" when no
+// filter is in effect.
+func (f *Filter) Footnote(w int) (string, bool) {
+	th := f.th
+	if f.editing {
+		line, hint := f.input.View(), f.hint()
+		if lipgloss.Width(line)+2+lipgloss.Width(hint) <= w {
+			line += "  " + hint
+		}
+		return ansi.Truncate(line, w, ""), true
+	}
+	if f.text == "" {
+		return "", false
+	}
+	s := th.Prompt.Render("/") + th.Text.Render(sanitize.Line(f.text, 40)) +
+		th.Muted.Render(" filters "+f.of+" ("+f.keys.Clear.Help().Key+" clears)") + "  "
+	if bad := f.parsed.Invalid; len(bad) > 0 {
+		s += th.Error.Render("matches nothing: "+sanitize.Line(strings.Join(bad, " "), 40)) + "  "
+	}
+	return s, false
+}
