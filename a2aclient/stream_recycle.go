@@ -8,10 +8,9 @@ import (
 )
 
 // recycleEventBytes is the size of an SSE event past which its stream
-// draws on the agent's bigStreamBytes: twice a 256 KiB chunk of a
-// streamed log, and about 1.5 MiB of buffers that any open stream may
-// keep.
-const recycleEventBytes = 512 << 10
+// draws on the agent's bigStreamBytes. Smaller events stream freely: an
+// open stream keeps at most about three times this in the SDK's buffers.
+const recycleEventBytes = 64 << 10
 
 // bigStreamBytes is what the open streams of one agent may have read in
 // events past recycleEventBytes, together, counting each stream's largest
