@@ -131,10 +131,14 @@ func rpcErrorCode(buf []byte, sse bool) int {
 	return v.Error.Code
 }
 
-// Capture limits: how much of each body the raw view keeps.
+// Capture limits: how much of each body the raw view keeps. A stream
+// keeps the tail of what it sent, at most twice captureStreamBytes while
+// it is open: a fleet holds one per open stream (1,500 in a fleet of 50
+// agents streaming 30 tasks each), so it is kept small.
 const (
 	captureRequestBytes  = 16 << 10
 	captureResponseBytes = 64 << 10
+	captureStreamBytes   = 8 << 10
 )
 
 // record is one exchange being captured. It is filled while the response
@@ -162,9 +166,14 @@ func (r *record) appendResponse(p []byte, tail bool) {
 		r.rsp = append(r.rsp, p...)
 		return
 	}
+	if len(p) >= captureStreamBytes { // a big event: its tail alone, in a buffer of its own
+		r.cut = r.cut || len(r.rsp) > 0 || len(p) > captureStreamBytes
+		r.rsp = append(make([]byte, 0, 2*captureStreamBytes), p[len(p)-captureStreamBytes:]...)
+		return
+	}
 	r.rsp = append(r.rsp, p...)
-	if len(r.rsp) > 2*captureResponseBytes {
-		n := copy(r.rsp, r.rsp[len(r.rsp)-captureResponseBytes:])
+	if len(r.rsp) > 2*captureStreamBytes {
+		n := copy(r.rsp, r.rsp[len(r.rsp)-captureStreamBytes:])
 		r.rsp, r.cut = r.rsp[:n], true
 	}
 }
