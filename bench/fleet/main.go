@@ -85,7 +85,7 @@ func orchestrate() error {
 	flag.IntVar(&c.bigInt, "big-interrupted", 500, "big: tasks waiting for a person")
 	flag.IntVar(&c.keep, "keep", 1000, "terminal_per_agent")
 	flag.BoolVar(&c.bare, "bare", true, "also time the SDK's bare client on the same listings")
-	flag.StringVar(&c.profile, "cpuprofile", "", "write CPU profiles of a2atop's side (PREFIX-SCENARIO-MODE for the idle window, .churn for the churn)")
+	flag.StringVar(&c.profile, "cpuprofile", "", "write profiles of a2atop's side: CPU (PREFIX-SCENARIO-MODE for the idle window, .churn for the churn) and the heap after the churn (.heap)")
 	flag.Parse()
 
 	rep := &report{start: time.Now(), load: [2]string{loadAvg(), ""}, c: c}

@@ -144,6 +144,7 @@ func watchMain(spec watchSpec) error {
 		lat.fill(&res)
 		res.RSSFirstHalf, res.RSSSecondHalf, res.HeapFirstHalf, res.HeapSecondHalf = rss.halves()
 		res.RSS, res.HeapInuse, res.HeapAlloc = memNow()
+		writeHeapProfile(spec.Profile, ".heap")
 		if err := get(ctl + "/churn?rate=0"); err != nil {
 			return err
 		}
@@ -183,6 +184,18 @@ func profile(path, suffix string) func() {
 		return func() {}
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }
+}
+
+// writeHeapProfile writes the heap profile into path+suffix when path is
+// set.
+func writeHeapProfile(path, suffix string) {
+	if path == "" {
+		return
+	}
+	if f, err := os.Create(path + suffix); err == nil {
+		pprof.Lookup("heap").WriteTo(f, 0)
+		f.Close()
+	}
 }
 
 // statusOf is the status timestamp of a status change the watchers
