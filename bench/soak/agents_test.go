@@ -223,16 +223,14 @@ func (a *soakAgent) holds(t *testing.T) map[a2a.TaskID]*a2a.Task {
 	}
 }
 
-// closeIdle closes the agent's idle keep-alive connections (and so the
-// clients' ends of them), so that connections pooled at one point of rest
-// and not at another are not counted as leaks.
-func (a *soakAgent) closeIdle() {
+// keepAlives turns the agent's HTTP keep-alives on or off; off closes the
+// idle connections, and each other one once it has answered.
+func (a *soakAgent) keepAlives(on bool) {
 	a.mu.Lock()
 	srv := a.srv
 	a.mu.Unlock()
 	if srv != nil {
-		srv.SetKeepAlivesEnabled(false) // closes the idle ones
-		srv.SetKeepAlivesEnabled(true)
+		srv.SetKeepAlivesEnabled(on)
 	}
 }
 
