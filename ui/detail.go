@@ -116,7 +116,7 @@ func (v *detailScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Open):
 		return v.followLink()
 	}
-	if cmd, ok := v.act.key(msg, v.ctx.Fleet.Task(v.key)); ok {
+	if cmd, ok := v.act.key(msg, v.ctx.Fleet.Task(v.key), nil); ok {
 		return cmd
 	}
 	v.scroll(msg)
@@ -205,8 +205,8 @@ func (v *detailScreen) ShortHelp() []key.Binding {
 		return v.act.shortHelp(back, k.Down, k.Up, k.PageDown, k.PageUp)
 	}
 	links := len(v.links) > 0
-	cancel, reply, copyID := v.act.offered(v.ctx.Fleet.Task(v.key))
-	return v.act.shortHelp(k.Back, k.Down, k.Up, common.Offer(k.NextLink, links), common.Offer(k.Open, links), k.Raw, cancel, reply, copyID)
+	keys := []key.Binding{k.Back, k.Down, k.Up, common.Offer(k.NextLink, links), common.Offer(k.Open, links), k.Raw}
+	return v.act.shortHelp(append(keys, v.act.offered(v.ctx.Fleet.Task(v.key), 0).list()...)...)
 }
 
 // FullHelp is every key of the detail screen, grouped.

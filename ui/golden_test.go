@@ -4,6 +4,9 @@ import (
 	"a2atop/ui/internal/uitest"
 	"fmt"
 	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -32,6 +35,27 @@ var goldenScreens = []struct {
 	{"hostile_detail", []string{"j", "j", "enter"}, "History (2", false},
 	{"tasks_read_only", nil, "READ-ONLY", true},
 	{"help_read_only", []string{"?"}, "Keys", true},
+	{"marks", []string{"space", "j", "space"}, "2 marked", false},
+	{"cancel_many", []string{"space", "j", "space", "c"}, "Cancel 2 tasks?", false},
+	{"cancel_results", []string{"space", "j", "space", "c", "+", "y"}, "2 sent", false},
+}
+
+// clocked is the dashboard with a clock a golden moves: "+" moves it a
+// second, so that a confirmation arms.
+type clocked struct {
+	*Model
+	clk *clock
+}
+
+type advanceMsg struct{}
+
+func (c clocked) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(advanceMsg); ok {
+		c.clk.add(time.Second)
+		return c, nil
+	}
+	_, cmd := c.Model.Update(msg)
+	return c, cmd
 }
 
 // TestGolden runs the dashboard in teatest for every screen and size and
@@ -40,9 +64,14 @@ func TestGolden(t *testing.T) {
 	for _, sc := range goldenScreens {
 		for _, sz := range goldenSizes {
 			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, sz[0], sz[1]), func(t *testing.T) {
-				m, _ := newTestModel(t, Options{ReadOnly: sc.readOnly})
-				tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(sz[0], sz[1]))
+				clk := newClock()
+				m, _ := newTestModel(t, Options{ReadOnly: sc.readOnly, Now: clk.Now})
+				tm := teatest.NewTestModel(t, clocked{m, clk}, teatest.WithInitialTermSize(sz[0], sz[1]))
 				for _, k := range sc.keys {
+					if k == "+" {
+						tm.Send(advanceMsg{})
+						continue
+					}
 					tm.Send(uitest.Key(k))
 				}
 				out := uitest.Frame(t, tm, sc.wait, sz[0], sz[1], true)

@@ -57,12 +57,19 @@ func bind(help, desc string, keys ...string) key.Binding {
 // settle disables what cannot work here (the keys that write to agents in
 // read-only or without a backend, the views that are not wired) and puts
 // the global keys a screen's footer names into that screen's KeyMap.
-func (k *KeyMap) settle(readOnly, backend, inbox, journal bool) {
+func (k *KeyMap) settle(readOnly, backend, inbox, journal, compose bool) {
 	k.Inbox.SetEnabled(inbox)
 	k.Journal.SetEnabled(journal)
 	for _, t := range []*TaskKeys{&k.TasksView.TaskKeys, &k.DetailView.TaskKeys} {
 		t.Cancel.SetEnabled(!readOnly && backend)
-		t.Reply.SetEnabled(!readOnly && inbox)
+		for _, b := range []*key.Binding{&t.Reply, &t.Approve, &t.Deny} {
+			b.SetEnabled(!readOnly && inbox)
+		}
+		t.FollowUp.SetEnabled(!readOnly && compose)
+	}
+	// Marks serve the actions on many, which all write.
+	for _, b := range []*key.Binding{&k.TasksView.Marks.Mark, &k.TasksView.Marks.All, &k.TasksView.Marks.Clear} {
+		b.SetEnabled(!readOnly)
 	}
 	k.TasksView.Agents, k.TasksView.Inbox = k.Agents, k.Inbox
 	k.AgentsView.Tasks = k.Tasks
@@ -113,29 +120,36 @@ func (k ListKeys) page(vp *viewport.Model, msg tea.KeyMsg) bool {
 	return true
 }
 
-// TaskKeys act on one task, on the tasks and the detail screens. Cancel
-// and Reply write to agents: disabled in read-only. Confirm and Decline
-// answer the cancel's confirmation.
+// TaskKeys act on a task, on the tasks and the detail screens: the one
+// selected, or on the tasks screen every marked one. Cancel, Reply,
+// Approve, Deny and FollowUp write to agents: disabled in read-only.
+// Confirm and Decline answer the cancel's confirmation.
 type TaskKeys struct {
-	Cancel, Reply, Copy key.Binding
-	Confirm, Decline    key.Binding
+	Cancel, Reply, Approve, Deny, FollowUp, Copy key.Binding
+	Confirm, Decline                             key.Binding `keys:"dialog"`
 }
 
-// DefaultTaskKeys are c, r, Y and the confirmation's y and n/esc. Copy
-// is Y on every screen, so that it never meets a confirmation's yes.
+// DefaultTaskKeys are c, r, a, d, f, Y and the confirmation's y and
+// n/esc. Copy is Y on every screen, so that it never meets a
+// confirmation's yes.
 func DefaultTaskKeys() TaskKeys {
 	return TaskKeys{
-		Cancel:  bind("c", "cancel task", "c"),
-		Reply:   bind("r", "reply", "r"),
-		Copy:    bind("Y", "copy id", "Y"),
-		Confirm: bind("y", "yes", "y"),
-		Decline: bind("n/esc", "no", "n", "esc"),
+		Cancel:   bind("c", "cancel task", "c"),
+		Reply:    bind("r", "reply", "r"),
+		Approve:  bind("a", "approve", "a"),
+		Deny:     bind("d", "deny", "d"),
+		FollowUp: bind("f", "follow-up", "f"),
+		Copy:     bind("Y", "copy id", "Y"),
+		Confirm:  bind("y", "yes", "y"),
+		Decline:  bind("n/esc", "no", "n", "esc"),
 	}
 }
 
 // all is the group the full help shows (the answers show in the
 // footer while the confirmation asks).
-func (k TaskKeys) all() []key.Binding { return []key.Binding{k.Cancel, k.Reply, k.Copy} }
+func (k TaskKeys) all() []key.Binding {
+	return []key.Binding{k.Cancel, k.Reply, k.Approve, k.Deny, k.FollowUp, k.Copy}
+}
 
 // wheelRows is how far one wheel notch scrolls.
 const wheelRows = 3

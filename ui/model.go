@@ -23,12 +23,13 @@ const (
 	viewAgents
 	viewJournal
 	viewDetail
+	viewCompose
 	viewCount
 )
 
 // viewNames are the header's word for each view, and for the views on
 // 1-4 the command that shows them.
-var viewNames = [viewCount]string{"tasks", "inbox", "agents", "journal", "task"}
+var viewNames = [viewCount]string{"tasks", "inbox", "agents", "journal", "task", "new message"}
 
 // viewNamed is the view a command shows.
 func viewNamed(name string) (view, bool) {
@@ -92,7 +93,7 @@ func New(o Options) *Model {
 	if o.KeyMap != nil {
 		keys = *o.KeyMap
 	}
-	keys.settle(o.ReadOnly, o.Backend != nil, o.Inbox != nil, o.Journal != nil)
+	keys.settle(o.ReadOnly, o.Backend != nil, o.Inbox != nil, o.Journal != nil, o.Compose != nil)
 	m := &Model{
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
 			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}},
@@ -120,6 +121,9 @@ func (m *Model) newScreens(o Options) {
 	if o.Journal != nil {
 		m.screens[viewJournal] = o.Journal(m.ctx)
 	}
+	if o.Compose != nil {
+		m.screens[viewCompose] = o.Compose(m.ctx)
+	}
 }
 
 // Init starts the event batches and the clock, and tells the first
@@ -145,7 +149,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onKey(msg)
 	case tea.MouseMsg:
 		return m, m.onMouse(msg, wasDirty)
-	case common.StatusMsg, common.OpenTaskMsg, common.ReplyToMsg, common.BackMsg, common.ApplyMsg, common.CopyMsg:
+	case common.StatusMsg, common.OpenTaskMsg, common.ReplyToMsg, common.DecideMsg, common.ComposeMsg,
+		common.BackMsg, common.ApplyMsg, common.CopyMsg:
 		return m, m.request(msg)
 	}
 	return m, m.broadcast(msg)
@@ -170,8 +175,10 @@ func (m *Model) request(msg tea.Msg) tea.Cmd {
 		m.status.set(msg.Text, msg.Err, m.ctx.Now())
 	case common.OpenTaskMsg:
 		return m.showWith(viewDetail, msg)
-	case common.ReplyToMsg:
+	case common.ReplyToMsg, common.DecideMsg:
 		return m.showWith(viewInbox, msg)
+	case common.ComposeMsg:
+		return m.showWith(viewCompose, msg)
 	case common.BackMsg:
 		return m.back()
 	case common.ApplyMsg:

@@ -41,6 +41,10 @@ type Options struct {
 	// (inbox.InboxFactory and inbox.JournalFactory) with the root's
 	// Context. nil leaves those keys and commands disabled.
 	Inbox, Journal func(common.Context) common.Component
+	// Compose builds the screen that writes a new message to an agent
+	// (n) or a follow-up of an ended task (f) (inbox.ComposeFactory).
+	// nil leaves those keys disabled.
+	Compose func(common.Context) common.Component
 	// Output receives the bell and the OSC 52 clipboard sequence; nil is
 	// os.Stdout. It must be the terminal the program draws on.
 	Output io.Writer

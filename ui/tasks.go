@@ -15,10 +15,11 @@ type TasksKeyMap struct {
 	NextPane, PrevPane key.Binding
 	Open               key.Binding // the selected task's detail
 	Filter             common.FilterKeys
-	Quit               key.Binding
+	Marks              common.MarkKeys
+	Quit               key.Binding `keys:"global"`
 	// Agents and Inbox are the global keys the footer names; New sets
 	// them from KeyMap.Agents and KeyMap.Inbox.
-	Agents, Inbox key.Binding
+	Agents, Inbox key.Binding `keys:"-"`
 }
 
 // DefaultTasksKeyMap returns the tasks screen's keys.
@@ -30,6 +31,7 @@ func DefaultTasksKeyMap() TasksKeyMap {
 		PrevPane: bind("shift+tab", "prev pane", "shift+tab"),
 		Open:     bind("enter", "open", "enter"),
 		Filter:   common.DefaultFilterKeys(),
+		Marks:    common.DefaultMarkKeys(),
 		Quit:     bind("q", "back/quit", "q"),
 	}
 }
@@ -44,6 +46,7 @@ type tasksScreen struct {
 	focus   model.Class
 	query   model.Query
 	filter  common.Filter
+	marks   common.Marks // marked for an action on all of them
 	w, h    int
 	shown   bool // on screen: only then does it say that the selected task left
 	side    bool
@@ -67,6 +70,7 @@ func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.FleetChangedMsg:
 		v.fleetChanged()
+		v.marks.Keep(func(k model.TaskKey) bool { return v.ctx.Fleet.Task(k) != nil })
 	case common.ShownMsg, common.HiddenMsg:
 		v.shown = msg == common.ShownMsg{}
 	case cancelDoneMsg:
@@ -101,11 +105,19 @@ func (v *tasksScreen) fleetChanged() {
 	v.ctx.Say(taskName(left) + " left " + paneName(v.focus) + " (" + why + "); " + next)
 }
 
-// onKey handles, in order, the confirmation, the filter, the actions on
-// the selected task, then moving.
+// onKey handles, in order, the confirmation (and the outcomes of a
+// cancel of several), the filter being typed, the marks, the filter's
+// clear, the actions on the marked or selected tasks, then moving.
 func (v *tasksScreen) onKey(msg tea.KeyMsg) tea.Cmd {
-	if v.act.confirming() {
+	switch {
+	case v.act.confirming():
 		return v.act.confirmKey(msg)
+	case v.act.showingResults():
+		v.act.resultsKey(msg)
+		return nil
+	}
+	if !v.filter.Editing() && v.marks.Key(msg, v.keys.Marks, v.selectedKey(), v.paneKeys) {
+		return nil
 	}
 	if handled, changed, cmd := v.filter.Key(msg); handled {
 		if changed {
@@ -123,12 +135,37 @@ func (v *tasksScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 			v.ctx.Out.Send(common.OpenTaskMsg{Key: sel.Key})
 		}
 	default:
-		if cmd, ok := v.act.key(msg, sel); ok {
+		marked := v.marks.Keys()
+		if cmd, ok := v.act.key(msg, sel, marked); ok {
+			if len(marked) > 0 && !key.Matches(msg, v.keys.Cancel, v.keys.Copy) {
+				v.marks.Clear() // handed to the inbox, which marks them
+			}
 			return cmd
 		}
 		v.move(msg)
 	}
 	return nil
+}
+
+// selectedKey is the task under the cursor of the focused pane, or the
+// zero key.
+func (v *tasksScreen) selectedKey() model.TaskKey {
+	if t := v.selected(); t != nil {
+		return t.Key
+	}
+	return model.TaskKey{}
+}
+
+// paneKeys are every task the focused pane shows under the filter: what
+// ctrl+a marks.
+func (v *tasksScreen) paneKeys() []model.TaskKey {
+	p := v.focused()
+	rows := v.ctx.Fleet.Page(p.class, v.query, 0, p.count)
+	keys := make([]model.TaskKey, len(rows))
+	for i, t := range rows {
+		keys[i] = t.Key
+	}
+	return keys
 }
 
 // filterChanged shows the rows of the filter in effect. When it leaves
@@ -162,9 +199,10 @@ func (v *tasksScreen) mouse(msg tea.MouseMsg) {
 	}
 }
 
-// View draws the panes, or the cancel confirmation over them.
+// View draws the panes, or the cancel confirmation (or the outcomes of
+// a cancel of several) over them.
 func (v *tasksScreen) View() string {
-	if v.act.confirming() {
+	if v.act.confirming() || v.act.showingResults() {
 		return v.act.view(v.w, v.h)
 	}
 	return v.panesView()
@@ -177,8 +215,11 @@ func (v *tasksScreen) SetSize(w, h int) {
 	v.sync()
 }
 
-// Capturing is true while the filter is typed or the cancel asks.
-func (v *tasksScreen) Capturing() bool { return v.filter.Editing() || v.act.confirming() }
+// Capturing is true while the filter is typed, the cancel asks or its
+// outcomes show.
+func (v *tasksScreen) Capturing() bool {
+	return v.filter.Editing() || v.act.confirming() || v.act.showingResults()
+}
 
 // Title is the header's name of the screen.
 func (v *tasksScreen) Title() string { return "tasks" }
@@ -186,12 +227,19 @@ func (v *tasksScreen) Title() string { return "tasks" }
 // OpensText reports whether msg opens the filter, so that a paste
 // starting with it is typed into it.
 func (v *tasksScreen) OpensText(msg tea.KeyMsg) bool {
-	return !v.act.confirming() && v.filter.Opens(msg)
+	return !v.act.confirming() && !v.act.showingResults() && v.filter.Opens(msg)
 }
 
 // Footnote is the filter: being typed (with what its keys do), or kept
-// ("/dep filters tasks (esc clears)" and what in it matches nothing).
-func (v *tasksScreen) Footnote(w int) (string, bool) { return v.filter.Footnote(w) }
+// ("/dep filters tasks (esc clears)" and what in it matches nothing),
+// after the count of marked tasks.
+func (v *tasksScreen) Footnote(w int) (string, bool) {
+	note, editing := v.filter.Footnote(w)
+	if editing || v.Capturing() {
+		return note, editing
+	}
+	return v.marks.Footnote(v.ctx.Theme, v.keys.Marks) + note, false
+}
 
 // HelpNote is the filter's syntax.
 func (v *tasksScreen) HelpNote() string { return common.FilterNote }
@@ -200,8 +248,9 @@ func (v *tasksScreen) HelpNote() string { return common.FilterNote }
 func (v *tasksScreen) ShortHelp() []key.Binding {
 	k := v.keys
 	sel := v.selected()
-	cancel, reply, copyID := v.act.offered(sel)
-	return v.act.shortHelp(common.Offer(k.Open, sel != nil), k.NextPane, k.Filter.Open, cancel, reply, copyID, k.Agents, k.Inbox, k.Quit)
+	keys := []key.Binding{common.Offer(k.Open, sel != nil), k.NextPane, k.Filter.Open, common.Offer(k.Marks.Mark, sel != nil)}
+	keys = append(keys, v.act.offered(sel, v.marks.Len()).list()...)
+	return v.act.shortHelp(append(keys, k.Agents, k.Inbox, k.Quit)...)
 }
 
 // FullHelp is every key of the tasks screen, grouped.
@@ -210,6 +259,7 @@ func (v *tasksScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		k.ListKeys.all(),
 		{k.NextPane, k.PrevPane, k.Open, k.Filter.Open, keyHint(k.Filter.Clear, "clear filter")},
+		{k.Marks.Mark, k.Marks.All, k.Marks.Clear},
 		k.TaskKeys.all(),
 	}
 }

@@ -23,6 +23,7 @@ func newPaint(s lipgloss.Style) paint { return common.NewPaint(s) }
 // rowPaint holds the paints rows are drawn with.
 type rowPaint struct {
 	muted, warn, text, selected, marked paint
+	check                               paint    // the gutter of a row marked for an action on many
 	failed                              paint    // failed and rejected
 	class                               [4]paint // the other states, by model.Class
 }
@@ -31,6 +32,7 @@ func newRowPaint(t *theme.Theme) rowPaint {
 	rp := rowPaint{
 		muted: newPaint(t.Muted), warn: newPaint(t.Warn), text: newPaint(t.Text),
 		selected: newPaint(t.RowSelected), marked: newPaint(t.RowMarked), failed: newPaint(t.StateFailed),
+		check: newPaint(t.Marked),
 	}
 	for _, c := range []model.Class{model.ClassUnknown, model.ClassActive, model.ClassInterrupted, model.ClassTerminal} {
 		rp.class[c] = newPaint(t.Class(c))
@@ -253,9 +255,15 @@ func (v *tasksScreen) row(t *model.Task, h rowHint, c columns, w int, now time.T
 	r := v.cells(t, h, c, now)
 	var b strings.Builder
 	b.Grow(w + 64)
-	if sel {
+	marked := v.marks.Len() > 0 && v.marks.Has(t.Key)
+	switch {
+	case marked && sel && focused:
+		b.WriteString(common.MarkGutter)
+	case marked:
+		b.WriteString(v.paint.check.On(common.MarkGutter))
+	case sel:
 		b.WriteString("›")
-	} else {
+	default:
 		b.WriteByte(' ')
 	}
 	if sel && focused {

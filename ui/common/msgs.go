@@ -3,6 +3,7 @@ package common
 import (
 	"time"
 
+	"a2atop/approvals"
 	"a2atop/model"
 )
 
@@ -65,3 +66,24 @@ type ApplyMsg struct{ Events []model.Event }
 // screen's copy key sends it: the same key everywhere, never a
 // confirmation's yes.
 type CopyMsg struct{ Text string }
+
+// DecideMsg asks the root to have the inbox answer several tasks at once
+// (marked on another screen): approve them, deny them with one reason,
+// or send them one reply. The root shows the inbox and hands it the
+// message; the inbox marks the tasks and opens one confirmation for all
+// of them (after the reason or the reply is written). Each decision is
+// then journaled and sent on its own, and its outcome shown task by task.
+type DecideMsg struct {
+	Kind approvals.Kind
+	Keys []model.TaskKey
+}
+
+// ComposeMsg asks the root for the editor of a new message: to Agent
+// ("" lets the person choose), starting a new task; with After set, a
+// follow-up of that ended task, in its context and naming it in
+// referenceTaskIds. The root shows the compose screen and hands it the
+// message.
+type ComposeMsg struct {
+	Agent string
+	After model.TaskKey
+}

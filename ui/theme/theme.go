@@ -74,6 +74,7 @@ type Theme struct {
 	Row              lipgloss.Style
 	RowSelected      lipgloss.Style // the selected row in the focused pane
 	RowMarked        lipgloss.Style // the selected row in an unfocused pane
+	Marked           lipgloss.Style // a row marked for an action on many (space), and the counter
 
 	StateActive      lipgloss.Style
 	StateInterrupted lipgloss.Style
