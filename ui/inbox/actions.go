@@ -33,10 +33,12 @@ func (m *Inbox) refresh() []tea.Cmd {
 	}
 	m.fver = m.ctx.Fleet.Version()
 	m.jver = m.svc.Version()
+	m.marks.Keep(func(k model.TaskKey) bool { return m.find(k) != nil })
 	var cmds []tea.Cmd
 	followUp := m.conf != nil && m.conf.d.Kind == approvals.KindFollowUp
 	dropped := false
-	if m.mode != modeList && !followUp && m.find(m.target) == nil {
+	m.keepBatch()
+	if m.mode != modeList && m.mode != modeResults && m.mode != modeBatch && !followUp && m.find(m.target) == nil {
 		cmds = append(cmds, m.dropTarget())
 		dropped = true
 	}
@@ -121,6 +123,27 @@ func (m *Inbox) dropLeftDrafts() []tea.Cmd {
 func (m *Inbox) closeDialog() {
 	m.mode, m.conf, m.rerr, m.target, m.tstate, m.via = modeList, nil, "", model.TaskKey{}, "", model.TaskKey{}
 	m.ed = editor{}
+	m.batch, m.plan = nil, nil
+}
+
+// keepBatch drops from the marked tasks a reason or a reply is being
+// written for those that left the inbox, and moves the dialog's task to
+// the first that is left. Its confirmation keeps its tasks: Send checks
+// each before it goes, and its outcome says what became of it.
+func (m *Inbox) keepBatch() {
+	if !m.batching() || m.mode == modeBatch {
+		return
+	}
+	kept := m.batch[:0]
+	for _, k := range m.batch {
+		if m.find(k) != nil {
+			kept = append(kept, k)
+		}
+	}
+	m.batch = kept
+	if len(kept) > 0 {
+		m.target = kept[0]
+	}
 }
 
 func (m *Inbox) index(k model.TaskKey) int {
@@ -169,11 +192,28 @@ func (m *Inbox) key(msg tea.KeyMsg) tea.Cmd {
 		return m.reasonKey(msg)
 	case modeConfirm:
 		return m.confirmKey(msg)
+	case modeBatch:
+		return m.batchKey(msg)
+	case modeResults:
+		return m.resultsKey(msg)
 	}
 	return m.listKey(msg)
 }
 
 func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
+	if !m.filter.Editing() && m.marks.Key(msg, m.keys.Marks, m.sel, m.shownKeys) {
+		return nil
+	}
+	if m.marks.Len() > 0 && !m.filter.Editing() {
+		switch k := m.keys; {
+		case key.Matches(msg, k.Approve):
+			return m.startBatch(approvals.KindApprove)
+		case key.Matches(msg, k.Deny):
+			return m.startBatch(approvals.KindDeny)
+		case key.Matches(msg, k.Reply):
+			return m.startBatch(approvals.KindReply)
+		}
+	}
 	if handled, changed, cmd := m.filter.Key(msg); handled {
 		if changed {
 			m.refresh()
@@ -215,6 +255,16 @@ func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
 		m.ctx.Out.Send(common.BackMsg{})
 	}
 	return nil
+}
+
+// shownKeys are the tasks the inbox shows under its filter: what ctrl+a
+// marks.
+func (m *Inbox) shownKeys() []model.TaskKey {
+	keys := make([]model.TaskKey, len(m.items))
+	for i, it := range m.items {
+		keys[i] = it.Key()
+	}
+	return keys
 }
 
 func (m *Inbox) move(d int) {
@@ -285,14 +335,20 @@ func (m *Inbox) openReason() tea.Cmd {
 		m.ctx.Warn("deny answers auth-required; this task asks for input: reply with r")
 		return nil
 	}
+	m.target, m.tstate = it.Key(), it.Task.State
+	m.openReasonFor()
+	return nil
+}
+
+// openReasonFor opens the deny reason for m.target (or the marked tasks).
+func (m *Inbox) openReasonFor() {
 	ti := textinput.New()
 	ti.Placeholder = "why? (required: the agent and the journal keep it)"
 	ti.Prompt = "reason: "
 	ti.Width = max(m.w-12, 10)
 	ti.Cursor.SetMode(cursor.CursorStatic)
 	ti.Focus()
-	m.mode, m.target, m.tstate, m.reason, m.rerr = modeReason, it.Key(), it.Task.State, ti, ""
-	return nil
+	m.mode, m.reason, m.rerr = modeReason, ti, ""
 }
 
 func (m *Inbox) approve() tea.Cmd {
@@ -332,6 +388,10 @@ func (m *Inbox) prepare(it approvals.Item, in approvals.Input, from mode) tea.Cm
 func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
+	case key.Matches(msg, k.Keep) && m.batching():
+		m.ctx.Say(fmt.Sprintf("reply to %d marked tasks closed; nothing was sent (they stay marked)", len(m.batch)))
+		m.closeDialog()
+		return nil
 	case key.Matches(msg, k.Keep):
 		tk := m.target
 		if m.ed.dirty() {
@@ -351,6 +411,8 @@ func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Switch):
 		m.ed.toggle()
 		return nil
+	case key.Matches(msg, k.Send) && m.batching():
+		return m.prepareBatch(approvals.Input{Kind: approvals.KindReply, Text: m.ed.text.Value(), JSON: m.ed.data.Value()}, modeEditor)
 	case key.Matches(msg, k.Send):
 		it := m.find(m.target)
 		if it == nil {
@@ -366,6 +428,8 @@ func (m *Inbox) reasonKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Back):
 		m.closeDialog()
 		return nil
+	case key.Matches(msg, m.keys.Continue) && m.batching():
+		return m.prepareBatch(approvals.Input{Kind: approvals.KindDeny, Reason: m.reason.Value()}, modeReason)
 	case key.Matches(msg, m.keys.Continue):
 		it := m.find(m.target)
 		if it == nil {

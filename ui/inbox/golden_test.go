@@ -61,6 +61,9 @@ var goldenScreens = []struct {
 	{"journal", true, nil, "Journal"},
 	{"filter", false, []string{"/", "d", "e", "p", "enter"}, "· 3 shown"},
 	{"draft", false, []string{"j", "j", "r", "m", "a", "i", "n", "esc"}, "✎ draft"},
+	{"marked", false, []string{"space", "j", "j", "space"}, "▸✓code-reviewer"},
+	{"batch_confirm", false, []string{"*", "a", "+"}, "y: send them all"},
+	{"batch_results", false, []string{"*", "a", "+", "y"}, "2 sent"},
 }
 
 // TestGolden draws each screen at each size with a fixed clock and the

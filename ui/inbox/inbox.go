@@ -19,6 +19,8 @@ const (
 	modeEditor       // writing a reply
 	modeReason       // writing a deny reason
 	modeConfirm      // confirming a send
+	modeBatch        // confirming one answer for the marked tasks
+	modeResults      // the outcomes of an answer for many, task by task
 )
 
 // Options configure the inbox and journal views. The zero value is
@@ -69,6 +71,12 @@ type Inbox struct {
 	rerr   string // deny reason error, in place
 	conf   *confirm
 
+	marks      common.Marks    // marked for one answer to all of them
+	batch      []model.TaskKey // the marked tasks the open dialog answers
+	plan       *batchPlan      // the answer for many, waiting for its y
+	results    *common.Results // its outcomes, task by task
+	resultKeys common.ResultKeys
+
 	reconciled bool // the start-up reconcile was asked for
 }
 
@@ -81,7 +89,8 @@ func InboxFactory(svc *approvals.Service, o Options) func(common.Context) common
 // NewInbox builds the inbox component.
 func NewInbox(ctx common.Context, svc *approvals.Service, o Options) *Inbox {
 	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
-	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), sort: o.Sort, w: 80, h: 20, drafts: map[model.TaskKey]draft{}}
+	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), sort: o.Sort, w: 80, h: 20, drafts: map[model.TaskKey]draft{},
+		resultKeys: common.DefaultResultKeys()}
 	m.filter = common.NewFilter(ctx.Theme, m.keys.Filter, "the inbox")
 	m.refresh()
 	return m
@@ -96,12 +105,17 @@ func (m *Inbox) Capturing() bool { return m.mode != modeList || m.filter.Editing
 // starting with it is typed into it.
 func (m *Inbox) OpensText(msg tea.KeyMsg) bool { return m.mode == modeList && m.filter.Opens(msg) }
 
-// Footnote is the filter's line in the footer.
+// Footnote is the count of marked tasks and the filter's line in the
+// footer.
 func (m *Inbox) Footnote(w int) (string, bool) {
 	if m.mode != modeList {
 		return "", false
 	}
-	return m.filter.Footnote(w)
+	note, editing := m.filter.Footnote(w)
+	if editing {
+		return note, true
+	}
+	return m.marks.Footnote(m.ctx.Theme, m.keys.Marks) + note, false
 }
 
 // HelpNote is the filter's syntax.
@@ -133,7 +147,14 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.ReplyToMsg:
 		m.selectKey(msg.Key)
 		return m, m.openEditor()
+	case common.DecideMsg:
+		return m, m.decideFor(msg)
 	case SentMsg:
+		if m.batchSent(msg) {
+			m.sentKey = msg.Key
+			m.refresh()
+			return m, nil
+		}
 		return m, m.sent(msg)
 	case ReconciledMsg:
 		if msg.from == fromInbox && len(msg.Outcomes) > 0 {
@@ -288,8 +309,13 @@ func (m *Inbox) ShortHelp() []key.Binding {
 		return []key.Binding{k.Switch, k.Send, k.Keep, k.Discard}
 	case modeReason:
 		return []key.Binding{k.Continue, k.Back}
-	case modeConfirm:
+	case modeConfirm, modeBatch:
 		return []key.Binding{k.Confirm, k.Decline}
+	case modeResults:
+		return []key.Binding{m.resultKeys.Close, m.resultKeys.Down, m.resultKeys.Up}
+	}
+	if m.marks.Len() > 0 {
+		return []key.Binding{k.Up, k.Down, k.Marks.Mark, k.Marks.All, k.Reply, k.Approve, k.Deny, k.Marks.Clear, k.Filter.Open}
 	}
 	// What the selected row takes: an answer goes to the end of its
 	// chain, approve and deny answer an authorization.
@@ -301,7 +327,7 @@ func (m *Inbox) ShortHelp() []key.Binding {
 	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.Writable(leaf.Key().Agent)
 	auth := can && leaf.Task.State == a2a.TaskStateAuthRequired
 	return []key.Binding{k.Up, k.Down, common.Offer(k.Reply, can), common.Offer(k.Approve, auth), common.Offer(k.Deny, auth),
-		common.Offer(k.Open, it != nil), k.Filter.Open, common.Offer(k.Copy, it != nil), k.Sort}
+		common.Offer(k.Open, it != nil), k.Filter.Open, common.Offer(k.Marks.Mark, it != nil), common.Offer(k.Copy, it != nil), k.Sort}
 }
 
 // FullHelp is every inbox key, grouped.
@@ -309,7 +335,7 @@ func (m *Inbox) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Copy, k.Sort, k.Filter.Open, filterClear(k.Filter)},
-		{k.Reply, k.Approve, k.Deny},
+		{k.Marks.Mark, k.Marks.All, k.Marks.Clear, k.Reply, k.Approve, k.Deny},
 		{k.Switch, k.Send, k.Keep, k.Discard, k.Continue, k.Confirm, k.Decline, k.Back},
 	}
 }

@@ -25,6 +25,7 @@ type KeyMap struct {
 	Reconcile, Retry      key.Binding // journal view
 	FollowUp              key.Binding // journal view: a refused reply to an ended task
 	Filter                common.FilterKeys
+	Marks                 common.MarkKeys
 	// Copy puts the selected task's id on the clipboard: Y, as on every
 	// screen, never a confirmation's yes.
 	Copy key.Binding
@@ -61,6 +62,7 @@ func DefaultKeyMap() KeyMap {
 		Retry:     b("s", "send again…", "s"),
 		FollowUp:  b("f", "follow-up task…", "f"),
 		Filter:    common.DefaultFilterKeys(),
+		Marks:     common.DefaultMarkKeys(),
 		Copy:      b("Y", "copy id", "Y"),
 	}
 }
@@ -78,7 +80,8 @@ func (o Options) keyMap(readOnly bool) KeyMap {
 
 // readOnly disables every key that writes.
 func (k *KeyMap) readOnly(ro bool) {
-	for _, b := range []*key.Binding{&k.Reply, &k.Approve, &k.Deny, &k.Send, &k.Confirm, &k.Reconcile, &k.Retry, &k.FollowUp} {
+	for _, b := range []*key.Binding{&k.Reply, &k.Approve, &k.Deny, &k.Send, &k.Confirm, &k.Reconcile, &k.Retry, &k.FollowUp,
+		&k.Marks.Mark, &k.Marks.All, &k.Marks.Clear} {
 		b.SetEnabled(!ro)
 	}
 }
