@@ -27,6 +27,8 @@ type captureLoadedMsg struct {
 type AgentsKeyMap struct {
 	ListKeys   // Up and Down select an agent; the page keys scroll its card
 	Filter     common.FilterKeys
+	Open       key.Binding // the selected agent's tasks (filter agent:NAME)
+	Zoom       key.Binding // the card alone, full screen
 	Back, Quit key.Binding
 	// SignIn opens the device sign-in of an agent that signs a person in.
 	SignIn key.Binding
@@ -40,6 +42,8 @@ func DefaultAgentsKeyMap() AgentsKeyMap {
 	return AgentsKeyMap{
 		ListKeys: DefaultListKeys(),
 		Filter:   common.DefaultFilterKeys(),
+		Open:     bind("enter", "its tasks", "enter"),
+		Zoom:     bind("z", "zoom card", "z"),
 		Back:     bind("esc", "back", "esc"),
 		Quit:     bind("q", "back/quit", "q"),
 		SignIn:   bind("L", "sign in", "L"),
@@ -63,6 +67,7 @@ type agentsScreen struct {
 	listTop  int           // first listed agent (the list scrolls)
 	clip     *clipboard    // for the sign-in dialog's copies
 	dialog   *signInDialog // the device sign-in, when open (signin.go)
+	zoomed   bool          // the card alone
 }
 
 func newAgents(ctx *common.Context, keys AgentsKeyMap, clip *clipboard) *agentsScreen {
@@ -123,6 +128,17 @@ func (v *agentsScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if key.Matches(msg, v.keys.SignIn) {
 		return v.signIn()
+	}
+	switch {
+	case key.Matches(msg, v.keys.Open):
+		if v.name != "" {
+			v.ctx.Out.Send(common.ShowTasksMsg{Filter: "agent:" + v.name})
+		}
+		return nil
+	case key.Matches(msg, v.keys.Zoom):
+		v.zoomed = !v.zoomed
+		v.sync()
+		return nil
 	}
 	return v.move(msg)
 }
@@ -214,6 +230,9 @@ func (v *agentsScreen) sync() {
 	}
 	lh := v.listHeight()
 	v.vp.Height = max(v.h-lh-2, 1)
+	if v.zoomed {
+		v.vp.Height = max(v.h-1, 1)
+	}
 	if v.cursor < v.listTop {
 		v.listTop = v.cursor
 	}
@@ -278,7 +297,7 @@ func (v *agentsScreen) reselect(prev int) tea.Cmd {
 // click selects the agent listed at body row y.
 func (v *agentsScreen) click(y int) tea.Cmd {
 	i := y - 1
-	if i < 0 || i >= v.listHeight() {
+	if v.zoomed || i < 0 || i >= v.listHeight() {
 		return nil
 	}
 	prev := v.cursor
@@ -293,6 +312,9 @@ func (v *agentsScreen) View() string {
 		return v.dialog.view(v.ctx, v.w, v.h)
 	}
 	th := v.ctx.Theme
+	if v.zoomed {
+		return th.PaneTitleFocused.Render(" "+sanitize.Line(v.name, 64)) + th.Muted.Render(" · "+v.keys.Zoom.Help().Key+": the list") + "\n" + v.vp.View()
+	}
 	as := v.list
 	title := " Agents " + strconv.Itoa(len(v.ctx.Fleet.Agents()))
 	if v.filter.Active() {
@@ -357,13 +379,14 @@ func (v *agentsScreen) ShortHelp() []key.Binding {
 		return []key.Binding{d.CopyCode, d.CopyURL, d.Close}
 	}
 	if a := v.selected(); a != nil && a.Info.SignIn {
-		return []key.Binding{k.Down, k.Up, k.SignIn, k.PageDown, k.PageUp, k.Filter.Open, k.Tasks, k.Back}
+		return []key.Binding{k.Down, k.Up, common.Offer(k.Open, v.name != ""), k.SignIn, k.PageDown, k.PageUp, k.Filter.Open, k.Zoom, k.Tasks, k.Back}
 	}
-	return []key.Binding{k.Down, k.Up, k.PageDown, k.PageUp, k.Filter.Open, k.Tasks, k.Back}
+	return []key.Binding{k.Down, k.Up, common.Offer(k.Open, v.name != ""), k.PageDown, k.PageUp, k.Filter.Open, k.Zoom, k.Tasks, k.Back}
 }
 
 // FullHelp is every key of the agents screen, grouped.
 func (v *agentsScreen) FullHelp() [][]key.Binding {
 	k := v.keys
-	return [][]key.Binding{{k.Up, k.Down}, {k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Filter.Open, keyHint(k.Filter.Clear, "clear filter"), k.SignIn, k.Back}}
+	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Zoom}, {k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Filter.Open, keyHint(k.Filter.Clear, "clear filter"), k.SignIn, k.Back}}
 }

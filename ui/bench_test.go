@@ -112,3 +112,36 @@ func BenchmarkBurst(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTasksViewSorted is one full View() of the tasks view at
+// 200x50 with 100,000 tasks, sorted by a column: state (the model's
+// indexes, one per state), id between re-sorts (the order kept), and id
+// re-sorted for the frame (what a frame costs once a second while the
+// fleet changes).
+func BenchmarkTasksViewSorted(b *testing.B) {
+	f := model.NewFleet(model.Options{MaxTerminalPerAgent: 100_000})
+	f.Apply(benchEvents(0, 100_000))
+	for _, tc := range []struct {
+		name   string
+		key    string
+		resort bool
+	}{{"state", "S", false}, {"id", "I", false}, {"id-resorted", "I", true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			clk := newClock()
+			m, _ := newTestModel(b, Options{Fleet: f, Now: clk.Now})
+			sized(m, 200, 50)
+			press(m, tc.key)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if tc.resort {
+					clk.add(resortEvery)
+					tasksOf(m).sortChanged()
+				}
+				m.dirty = true
+				_ = m.View()
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/view")
+		})
+	}
+}

@@ -22,22 +22,28 @@ var goldenScreens = []struct {
 	keys     []string
 	wait     string
 	readOnly bool
+	hide     time.Duration // Options.HideTerminalAfter
 }{
-	{"tasks", nil, "Terminal 3", false},
-	{"detail", []string{"tab", "tab", "enter"}, "History (2", false},
-	{"detail_raw", []string{"tab", "enter", "J"}, "raw JSON", false},
-	{"detail_link", []string{"tab", "j", "j", "enter"}, "References", false},
-	{"agents", []string{"3"}, "Raw exchanges", false},
-	{"help", []string{"?"}, "Keys", false},
-	{"filter", []string{"/", "d", "e", "p"}, "/dep", false},
-	{"cmdline", []string{":", "a", "g"}, ":ag", false},
-	{"cancel_confirm", []string{"c"}, "CancelTask", false},
-	{"hostile_detail", []string{"j", "j", "enter"}, "History (2", false},
-	{"tasks_read_only", nil, "READ-ONLY", true},
-	{"help_read_only", []string{"?"}, "Keys", true},
-	{"marks", []string{"space", "j", "space"}, "2 marked", false},
-	{"cancel_many", []string{"space", "j", "space", "c"}, "Cancel 2 tasks?", false},
-	{"cancel_results", []string{"space", "j", "space", "c", "+", "y"}, "2 sent", false},
+	{"tasks", nil, "Terminal 3", false, 0},
+	{"detail", []string{"tab", "tab", "enter"}, "History (2", false, 0},
+	{"detail_raw", []string{"tab", "enter", "J"}, "raw JSON", false, 0},
+	{"detail_link", []string{"tab", "j", "j", "enter"}, "References", false, 0},
+	{"agents", []string{"3"}, "Raw exchanges", false, 0},
+	{"help", []string{"?"}, "Keys", false, 0},
+	{"filter", []string{"/", "d", "e", "p"}, "/dep", false, 0},
+	{"cmdline", []string{":", "a", "g"}, ":ag", false, 0},
+	{"cancel_confirm", []string{"c"}, "CancelTask", false, 0},
+	{"hostile_detail", []string{"j", "j", "enter"}, "History (2", false, 0},
+	{"tasks_read_only", nil, "READ-ONLY", true, 0},
+	{"help_read_only", []string{"?"}, "Keys", true, 0},
+	{"marks", []string{"space", "j", "space"}, "2 marked", false, 0},
+	{"sort_state", []string{"S"}, "STATE↑", false, 0},
+	{"sort_id_reversed", []string{"I", "I"}, "ID↓", false, 0},
+	{"zoom", []string{"tab", "z"}, "all panes", false, 0},
+	{"agents_zoom", []string{"3", "z"}, "the list", false, 0},
+	{"hide_terminal", nil, "older than 30m hidden", false, 30 * time.Minute},
+	{"cancel_many", []string{"space", "j", "space", "c"}, "Cancel 2 tasks?", false, 0},
+	{"cancel_results", []string{"space", "j", "space", "c", "+", "y"}, "2 sent", false, 0},
 }
 
 // clocked is the dashboard with a clock a golden moves: "+" moves it a
@@ -65,7 +71,7 @@ func TestGolden(t *testing.T) {
 		for _, sz := range goldenSizes {
 			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, sz[0], sz[1]), func(t *testing.T) {
 				clk := newClock()
-				m, _ := newTestModel(t, Options{ReadOnly: sc.readOnly, Now: clk.Now})
+				m, _ := newTestModel(t, Options{ReadOnly: sc.readOnly, Now: clk.Now, HideTerminalAfter: sc.hide})
 				tm := teatest.NewTestModel(t, clocked{m, clk}, teatest.WithInitialTermSize(sz[0], sz[1]))
 				for _, k := range sc.keys {
 					if k == "+" {

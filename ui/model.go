@@ -112,7 +112,7 @@ func New(o Options) *Model {
 // newScreens builds every screen, ours and the ones Options supplies.
 func (m *Model) newScreens(o Options) {
 	act := func(k TaskKeys) taskActions { return newTaskActions(&m.ctx, k, o.QuietPeriod) }
-	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort)
+	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort, o.HideTerminalAfter)
 	m.screens[viewDetail] = newDetail(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)
 	m.screens[viewAgents] = newAgents(&m.ctx, m.keys.AgentsView, m.clip)
 	if o.Inbox != nil {
@@ -150,7 +150,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return m, m.onMouse(msg, wasDirty)
 	case common.StatusMsg, common.OpenTaskMsg, common.ReplyToMsg, common.DecideMsg, common.ComposeMsg,
-		common.BackMsg, common.ApplyMsg, common.CopyMsg:
+		common.BackMsg, common.ApplyMsg, common.CopyMsg, common.ShowTasksMsg:
 		return m, m.request(msg)
 	}
 	return m, m.broadcast(msg)
@@ -186,6 +186,9 @@ func (m *Model) request(msg tea.Msg) tea.Cmd {
 		return cmd
 	case common.CopyMsg:
 		return m.clip.copy(msg.Text, "")
+	case common.ShowTasksMsg:
+		m.tasks().setFilter(msg.Filter)
+		return m.show(viewTasks)
 	}
 	return nil
 }
@@ -212,3 +215,6 @@ func (o Options) withDefaults() Options {
 	}
 	return o
 }
+
+// tasks is the tasks screen.
+func (m *Model) tasks() *tasksScreen { return m.screens[viewTasks].(*tasksScreen) }

@@ -56,6 +56,11 @@ type Options struct {
 	BatchInterval time.Duration
 	// Sort orders the rows of every pane; the zero value is newest first.
 	Sort model.SortBy
+	// HideTerminalAfter keeps off the Terminal pane the tasks that ended
+	// longer ago than this (hide_terminal_after); they stay counted in
+	// the header and the pane's title says how many it hides. 0 keeps
+	// every terminal task on the pane.
+	HideTerminalAfter time.Duration
 	// QuietPeriod is how long the cancel confirmation waits with no
 	// keypress before y counts (type-ahead protection); 0 is
 	// approvals.DefaultQuietPeriod, which the inbox's dialogs use too.

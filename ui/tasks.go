@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"time"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -13,9 +15,12 @@ type TasksKeyMap struct {
 	ListKeys
 	TaskKeys
 	NextPane, PrevPane key.Binding
+	Zoom               key.Binding // the focused pane alone, full screen
 	Open               key.Binding // the selected task's detail
 	Filter             common.FilterKeys
 	Marks              common.MarkKeys
+	Sort               common.SortKeys
+	SortBy             TaskSortKeys
 	Quit               key.Binding `keys:"global"`
 	// Agents and Inbox are the global keys the footer names; New sets
 	// them from KeyMap.Agents and KeyMap.Inbox.
@@ -29,9 +34,12 @@ func DefaultTasksKeyMap() TasksKeyMap {
 		TaskKeys: DefaultTaskKeys(),
 		NextPane: bind("tab", "next pane", "tab"),
 		PrevPane: bind("shift+tab", "prev pane", "shift+tab"),
+		Zoom:     bind("z", "zoom pane", "z"),
 		Open:     bind("enter", "open", "enter"),
 		Filter:   common.DefaultFilterKeys(),
 		Marks:    common.DefaultMarkKeys(),
+		Sort:     common.DefaultSortKeys(),
+		SortBy:   DefaultTaskSortKeys(),
 		Quit:     bind("q", "back/quit", "q"),
 	}
 }
@@ -39,24 +47,32 @@ func DefaultTasksKeyMap() TasksKeyMap {
 // tasksScreen is the first screen: one pane per class of task, the
 // filter, and the actions on the selected task.
 type tasksScreen struct {
-	ctx     *common.Context
-	keys    TasksKeyMap
-	act     taskActions
-	panes   [4]*pane // active, interrupted, terminal, unknown
-	focus   model.Class
-	query   model.Query
-	filter  common.Filter
-	marks   common.Marks // marked for an action on all of them
-	w, h    int
-	shown   bool // on screen: only then does it say that the selected task left
-	side    bool
-	columns [][]*pane // the panes of each column, top to bottom
-	paint   rowPaint
+	ctx    *common.Context
+	keys   TasksKeyMap
+	act    taskActions
+	panes  [4]*pane // active, interrupted, terminal, unknown
+	focus  model.Class
+	query  model.Query // the filter in effect
+	sort   common.Sort // the column the panes are sorted by
+	rows   rowSource   // the panes' rows in that order
+	filter common.Filter
+	marks  common.Marks // marked for an action on all of them
+	w, h   int
+	shown  bool // on screen: only then does it say that the selected task left
+	side   bool
+	zoomed bool // the focused pane alone
+	// hideAfter keeps off the Terminal pane what ended longer ago
+	// (hide_terminal_after); 0 keeps everything.
+	hideAfter time.Duration
+	columns   [][]*pane // the panes of each column, top to bottom
+	paint     rowPaint
 }
 
-func newTasks(ctx *common.Context, keys TasksKeyMap, act taskActions, sort model.SortBy) *tasksScreen {
-	v := &tasksScreen{ctx: ctx, keys: keys, act: act, focus: model.ClassActive, query: model.Query{Sort: sort},
+func newTasks(ctx *common.Context, keys TasksKeyMap, act taskActions, sort model.SortBy, hideAfter time.Duration) *tasksScreen {
+	v := &tasksScreen{ctx: ctx, keys: keys, act: act, focus: model.ClassActive, hideAfter: hideAfter,
+		sort:   common.NewSort(keys.SortBy.columns(), sortColumnOf(sort)),
 		filter: common.NewFilter(ctx.Theme, keys.Filter, "tasks"), shown: true} // the first screen
+	v.rows = v.source()
 	for i, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal, model.ClassUnknown} {
 		v.panes[i] = &pane{class: c}
 	}
@@ -125,11 +141,18 @@ func (v *tasksScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return cmd
 	}
+	if v.sort.Key(msg, v.keys.Sort) {
+		v.sortChanged()
+		return nil
+	}
 	k := v.keys
 	sel := v.selected()
 	switch {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
+	case key.Matches(msg, k.Zoom):
+		v.zoomed = !v.zoomed
+		v.sync()
 	case key.Matches(msg, k.Open):
 		if sel != nil {
 			v.ctx.Out.Send(common.OpenTaskMsg{Key: sel.Key})
@@ -160,7 +183,7 @@ func (v *tasksScreen) selectedKey() model.TaskKey {
 // ctrl+a marks.
 func (v *tasksScreen) paneKeys() []model.TaskKey {
 	p := v.focused()
-	rows := v.ctx.Fleet.Page(p.class, v.query, 0, p.count)
+	rows := v.rows.page(v.ctx.Fleet, p.class, 0, p.count)
 	keys := make([]model.TaskKey, len(rows))
 	for i, t := range rows {
 		keys[i] = t.Key
@@ -172,17 +195,42 @@ func (v *tasksScreen) paneKeys() []model.TaskKey {
 // the focused pane empty, focus moves to the first pane with rows.
 func (v *tasksScreen) filterChanged() {
 	v.query.Filter = v.filter.Query()
+	v.rows = v.source()
 	v.sync()
 	if v.focused().count > 0 {
 		return
 	}
-	for _, p := range v.visible() {
+	for _, p := range v.unzoomed() {
 		if p.count > 0 {
 			v.focus = p.class
 			v.sync()
 			return
 		}
 	}
+}
+
+// source is where the panes' rows come from for the sort and the filter
+// in effect, and hide_terminal_after.
+func (v *tasksScreen) source() rowSource {
+	return withRecent(sourceFor(v.sort, v.query, v.ctx.Now), sortState{v.sort.Col(), v.sort.Desc()}, v.query, v.hideAfter, v.ctx.Now)
+}
+
+// sortChanged reads the panes in the new order; the selection stays on
+// its task.
+func (v *tasksScreen) sortChanged() {
+	v.rows = v.source()
+	v.sync()
+}
+
+// setSort sorts by the column named (a unique start of it), desc from
+// the last; it reports whether there is such a column.
+func (v *tasksScreen) setSort(name string, desc bool) bool {
+	col, ok := v.sort.Named(name)
+	if ok {
+		v.sort.Set(col, desc)
+		v.sortChanged()
+	}
+	return ok
 }
 
 // mouse scrolls the pane under the wheel and selects the row clicked;
@@ -258,9 +306,10 @@ func (v *tasksScreen) FullHelp() [][]key.Binding {
 	k := v.keys
 	return [][]key.Binding{
 		k.ListKeys.all(),
-		{k.NextPane, k.PrevPane, k.Open, k.Filter.Open, keyHint(k.Filter.Clear, "clear filter")},
+		{k.NextPane, k.PrevPane, k.Zoom, k.Open, k.Filter.Open, keyHint(k.Filter.Clear, "clear filter")},
 		{k.Marks.Mark, k.Marks.All, k.Marks.Clear},
 		k.TaskKeys.all(),
+		append([]key.Binding{k.Sort.Prev, k.Sort.Next}, v.sort.Keys()...),
 	}
 }
 

@@ -110,19 +110,24 @@ func (c columns) total() int {
 	return n
 }
 
-// headerRow names the columns.
-func headerRow(c columns, age string) string {
-	cells := []string{" " + common.Pad("AGENT", c.agent)}
+// headerRow names the columns, the one sorted by with its arrow (the
+// age column's name, age, carries its own).
+func headerRow(c columns, s common.Sort, age string) string {
+	cells := []string{" " + common.Pad(s.Mark(colAgent, "AGENT"), c.agent)}
 	if c.id > 0 {
-		cells = append(cells, common.Pad("ID", c.id))
+		cells = append(cells, common.Pad(s.Mark(colID, "ID"), c.id))
 	}
-	cells = append(cells, common.Pad("STATE", c.state))
+	cells = append(cells, common.Pad(s.Mark(colState, "STATE"), c.state))
 	if c.age > 0 {
 		cells = append(cells, common.PadLeft(age, c.age))
 	}
-	cells = append(cells, common.Pad("STATUS", c.text))
+	status := s.Mark(colStatus, "STATUS")
+	if c.merged {
+		status = s.Mark(colHint, status)
+	}
+	cells = append(cells, common.Pad(status, c.text))
 	if !c.merged && c.hint > 0 {
-		cells = append(cells, common.Pad("HINT", c.hint))
+		cells = append(cells, common.Pad(s.Mark(colHint, "HINT"), c.hint))
 	}
 	return strings.Join(cells, " ")
 }

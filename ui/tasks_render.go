@@ -50,9 +50,10 @@ func (rp rowPaint) state(s a2a.TaskState) paint {
 	return rp.class[model.ClassOf(n)]
 }
 
-// agentWidth is the width of the agent column: the longest name, 5..16.
+// agentWidth is the width of the agent column: the longest name, 6..16
+// ("AGENT" and its sort arrow).
 func agentWidth(f *model.Fleet) int {
-	w := 5
+	w := 6
 	for _, a := range f.Agents() {
 		w = max(w, ansi.StringWidth(a.Name))
 	}
@@ -100,7 +101,7 @@ func (v *tasksScreen) paneLines(p *pane, aw int) []string {
 	lines := make([]string, 0, p.rect.h)
 	lines = append(lines, v.title(p, w))
 	if p.header {
-		lines = append(lines, v.paint.muted.On(common.Pad(headerRow(cols, v.ageHeader()), w)))
+		lines = append(lines, v.paint.muted.On(common.Pad(headerRow(cols, v.sort, v.ageHeader()), w)))
 	}
 	now := v.ctx.Now()
 	focused := p.class == v.focus
@@ -142,6 +143,14 @@ func (v *tasksScreen) title(p *pane, w int) string {
 	if p.class == model.ClassUnknown {
 		style = t.StateUnknown
 	}
+	if r, ok := v.rows.(*recentTerminal); ok && p.class == model.ClassTerminal {
+		if n := r.hidden(v.ctx.Fleet); n > 0 {
+			head += "(+" + strconv.Itoa(n) + " older than " + shortDuration(v.hideAfter) + " hidden) "
+		}
+	}
+	if v.zoomed {
+		pos += "· " + v.keys.Zoom.Help().Key + ": all panes "
+	}
 	rule := max(w-ansi.StringWidth(head)-ansi.StringWidth(pos), 0)
 	return ansi.Truncate(style.Render(head)+v.paint.muted.On(strings.Repeat("─", rule)+pos), w, "")
 }
@@ -163,7 +172,7 @@ func paneName(c model.Class) string {
 // (Since) when the panes are sorted by age, else its last status change
 // (Updated), so the column reads in the order the rows are sorted.
 func (v *tasksScreen) ageOf(t *model.Task) time.Time {
-	if v.query.Sort == model.SortAge {
+	if v.sort.Col() == colAge {
 		return t.Since
 	}
 	return t.Updated
@@ -171,10 +180,10 @@ func (v *tasksScreen) ageOf(t *model.Task) time.Time {
 
 // ageHeader names the age column for the sort in use.
 func (v *tasksScreen) ageHeader() string {
-	if v.query.Sort == model.SortAge {
-		return "AGE"
+	if v.sort.Col() == colAge {
+		return v.sort.Mark(colAge, "AGE")
 	}
-	return "UPD"
+	return v.sort.Mark(colUpdated, "UPD")
 }
 
 // rowCells are a row's cells, cut and padded to their columns.
@@ -313,4 +322,14 @@ func widest(hs []rowHint) int {
 		w = max(w, ansi.StringWidth(h.text))
 	}
 	return w
+}
+
+// shortDuration writes a duration as a config would: "1h", "90m", "30s".
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	for _, unit := range []string{"h", "m"} {
+		s = strings.Replace(s, unit+"0m0s", unit, 1)
+		s = strings.Replace(s, unit+"0s", unit, 1)
+	}
+	return s
 }

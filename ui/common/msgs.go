@@ -87,3 +87,7 @@ type ComposeMsg struct {
 	Agent string
 	After model.TaskKey
 }
+
+// ShowTasksMsg asks the root for the tasks screen with Filter in effect
+// (enter on an agent: "agent:NAME").
+type ShowTasksMsg struct{ Filter string }

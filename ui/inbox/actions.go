@@ -21,7 +21,7 @@ import (
 // is shown; the task of an open editor or confirmation closes it (the
 // draft is noted in the journal, nothing was sent).
 func (m *Inbox) refresh() []tea.Cmd {
-	m.all = m.svc.Queue(m.ctx.Fleet, m.sort)
+	m.all = m.ordered(m.svc.Queue(m.ctx.Fleet, m.queueSort()))
 	m.byKey = make(map[model.TaskKey]int, len(m.all))
 	for i := range m.all {
 		m.byKey[m.all[i].Key()] = i
@@ -220,6 +220,10 @@ func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return cmd
 	}
+	if m.order.Key(msg, m.keys.Order) {
+		m.refresh()
+		return nil
+	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Up):
@@ -235,7 +239,7 @@ func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Bottom):
 		m.move(len(m.items))
 	case key.Matches(msg, k.Sort):
-		m.sort = nextSort(m.sort)
+		m.nextOrder()
 		m.refresh()
 	case key.Matches(msg, k.Open):
 		if it := m.selected(); it != nil {
@@ -273,16 +277,6 @@ func (m *Inbox) move(d int) {
 	}
 	m.cursor = max(min(m.cursor+d, len(m.items)-1), 0)
 	m.sel = m.items[m.cursor].Key()
-}
-
-func nextSort(s model.SortBy) model.SortBy {
-	switch s {
-	case model.SortAge:
-		return model.SortAgent
-	case model.SortAgent:
-		return model.SortUpdated
-	}
-	return model.SortAge
 }
 
 // actionable returns the item an answer from the selected row goes to,

@@ -39,11 +39,11 @@ type Options struct {
 
 // Inbox is the approvals inbox: a common.Component. Build it with New.
 type Inbox struct {
-	ctx  common.Context
-	svc  *approvals.Service
-	keys KeyMap
-	sort model.SortBy
-	w, h int
+	ctx   common.Context
+	svc   *approvals.Service
+	keys  KeyMap
+	order common.Sort // the column the queue is sorted by
+	w, h  int
 
 	all    []approvals.Item      // the queue
 	byKey  map[model.TaskKey]int // the index in all of each task
@@ -89,9 +89,10 @@ func InboxFactory(svc *approvals.Service, o Options) func(common.Context) common
 // NewInbox builds the inbox component.
 func NewInbox(ctx common.Context, svc *approvals.Service, o Options) *Inbox {
 	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
-	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), sort: o.Sort, w: 80, h: 20, drafts: map[model.TaskKey]draft{},
+	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20, drafts: map[model.TaskKey]draft{},
 		resultKeys: common.DefaultResultKeys()}
 	m.filter = common.NewFilter(ctx.Theme, m.keys.Filter, "the inbox")
+	m.order = common.NewSort(m.keys.SortBy.columns(), sortOf(o.Sort))
 	m.refresh()
 	return m
 }
@@ -336,6 +337,7 @@ func (m *Inbox) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Copy, k.Sort, k.Filter.Open, filterClear(k.Filter)},
 		{k.Marks.Mark, k.Marks.All, k.Marks.Clear, k.Reply, k.Approve, k.Deny},
+		append([]key.Binding{k.Order.Prev, k.Order.Next}, m.order.Keys()...),
 		{k.Switch, k.Send, k.Keep, k.Discard, k.Continue, k.Confirm, k.Decline, k.Back},
 	}
 }

@@ -26,6 +26,8 @@ type KeyMap struct {
 	FollowUp              key.Binding // journal view: a refused reply to an ended task
 	Filter                common.FilterKeys
 	Marks                 common.MarkKeys
+	Order                 common.SortKeys // < >: the column before or after
+	SortBy                SortKeys        // shift+letter: one column
 	// Copy puts the selected task's id on the clipboard: Y, as on every
 	// screen, never a confirmation's yes.
 	Copy key.Binding
@@ -63,6 +65,8 @@ func DefaultKeyMap() KeyMap {
 		FollowUp:  b("f", "follow-up task…", "f"),
 		Filter:    common.DefaultFilterKeys(),
 		Marks:     common.DefaultMarkKeys(),
+		Order:     common.DefaultSortKeys(),
+		SortBy:    DefaultSortKeys(),
 		Copy:      b("Y", "copy id", "Y"),
 	}
 }

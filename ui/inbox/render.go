@@ -138,21 +138,11 @@ func (m *Inbox) titleLine() string {
 	if m.filter.Active() {
 		count += fmt.Sprintf(" · %d shown", len(m.items))
 	}
-	s := th.Title.Render("Inbox") + th.Muted.Render(count+" · "+sortName(m.sort))
+	s := th.Title.Render("Inbox") + th.Muted.Render(count+" · "+m.sortLabel())
 	if m.ctx.ReadOnly {
 		s += " " + th.Badge.Render("READ-ONLY")
 	}
 	return s
-}
-
-func sortName(s model.SortBy) string {
-	switch s {
-	case model.SortAge:
-		return "oldest first"
-	case model.SortAgent:
-		return "by agent"
-	}
-	return "newest first"
 }
 
 // fit cuts a drawing (lines that may hold newlines) to h lines of w
