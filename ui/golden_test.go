@@ -41,6 +41,8 @@ var goldenScreens = []struct {
 	{"sort_id_reversed", []string{"I", "I"}, "ID↓", false, 0},
 	{"zoom", []string{"tab", "z"}, "all panes", false, 0},
 	{"agents_zoom", []string{"3", "z"}, "the list", false, 0},
+	{"detail_search", []string{"tab", "tab", "enter", "/", "s", "u", "i", "t", "e", "enter", "n"}, "2/", false, 0},
+	{"detail_raw_search", []string{"tab", "tab", "enter", "J", "/", "p", "a", "s", "s", "e", "d"}, "search: passed", false, 0},
 	{"hide_terminal", nil, "older than 30m hidden", false, 30 * time.Minute},
 	{"cancel_many", []string{"space", "j", "space", "c"}, "Cancel 2 tasks?", false, 0},
 	{"cancel_results", []string{"space", "j", "space", "c", "+", "y"}, "2 sent", false, 0},
