@@ -12,8 +12,10 @@ import (
 // the help says is what the keys do. People and scripts rely on the
 // defaults: change one only together with the help and the README.
 type KeyMap struct {
-	// Views the root shows, from any screen.
+	// Views the root shows, from any screen; Views are the saved views'
+	// keys, after the built-in ones.
 	Tasks, Inbox, Agents, Journal key.Binding
+	Views                         [maxViewKeys]key.Binding
 	// Command opens the command line; there Accept runs it and Back
 	// closes it.
 	Command, Accept, Back key.Binding
@@ -32,10 +34,12 @@ type KeyMap struct {
 // DefaultKeyMap returns the keys of every screen of this package.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Tasks:      bind("1", "tasks", "1"),
-		Inbox:      bind("2", "inbox", "2"),
-		Agents:     bind("3", "agents", "3"),
-		Journal:    bind("4", "journal", "4"),
+		Tasks:   bind("1", "tasks", "1"),
+		Inbox:   bind("2", "inbox", "2"),
+		Agents:  bind("3", "agents", "3"),
+		Journal: bind("4", "journal", "4"),
+		Views: [maxViewKeys]key.Binding{bind("5", "saved view 1", "5"), bind("6", "saved view 2", "6"),
+			bind("7", "saved view 3", "7"), bind("8", "saved view 4", "8"), bind("9", "saved view 5", "9")},
 		Command:    bind(":", "command", ":"),
 		Accept:     bind("enter", "run/keep", "enter"),
 		Back:       bind("esc", "back", "esc"),
@@ -57,7 +61,13 @@ func bind(help, desc string, keys ...string) key.Binding {
 // settle disables what cannot work here (the keys that write to agents in
 // read-only or without a backend, the views that are not wired) and puts
 // the global keys a screen's footer names into that screen's KeyMap.
-func (k *KeyMap) settle(readOnly, backend, inbox, journal, compose bool) {
+func (k *KeyMap) settle(readOnly, backend, inbox, journal, compose bool, views []SavedView) {
+	for i := range k.Views {
+		k.Views[i].SetEnabled(i < len(views))
+		if i < len(views) {
+			k.Views[i].SetHelp(k.Views[i].Help().Key, "view "+views[i].Name)
+		}
+	}
 	k.Inbox.SetEnabled(inbox)
 	k.Journal.SetEnabled(journal)
 	for _, t := range []*TaskKeys{&k.TasksView.TaskKeys, &k.DetailView.TaskKeys} {
@@ -71,13 +81,14 @@ func (k *KeyMap) settle(readOnly, backend, inbox, journal, compose bool) {
 	for _, b := range []*key.Binding{&k.TasksView.Marks.Mark, &k.TasksView.Marks.All, &k.TasksView.Marks.Clear} {
 		b.SetEnabled(!readOnly)
 	}
-	k.TasksView.Agents, k.TasksView.Inbox = k.Agents, k.Inbox
+	k.TasksView.Agents, k.TasksView.Inbox, k.TasksView.Tasks = k.Agents, k.Inbox, k.Tasks
+	k.TasksView.Views = k.Views[:]
 	k.AgentsView.Tasks = k.Tasks
 }
 
 // globalHelp is the group every help screen ends with.
 func (k KeyMap) globalHelp() []key.Binding {
-	return []key.Binding{k.Tasks, k.Inbox, k.Agents, k.Journal, k.Command, k.Help, k.Quit, k.Force}
+	return append([]key.Binding{k.Tasks, k.Inbox, k.Agents, k.Journal}, append(k.Views[:], k.Command, k.Help, k.Quit, k.Force)...)
 }
 
 // ListKeys move a cursor or scroll a page.

@@ -79,6 +79,10 @@ type Model struct {
 	hm      help.Model  // draws the footer's keys
 	status  statusLine
 
+	views   []SavedView // Options.Views
+	cmds    []command   // what the command line runs
+	export0 func(dir string) (string, error)
+
 	dirty   bool   // something changed since the last View
 	cache   string // the last View
 	renders int    // how many times View rendered (BenchmarkBurst)
@@ -93,7 +97,7 @@ func New(o Options) *Model {
 	if o.KeyMap != nil {
 		keys = *o.KeyMap
 	}
-	keys.settle(o.ReadOnly, o.Backend != nil, o.Inbox != nil, o.Journal != nil, o.Compose != nil)
+	keys.settle(o.ReadOnly, o.Backend != nil, o.Inbox != nil, o.Journal != nil, o.Compose != nil, o.Views)
 	m := &Model{
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
 			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}},
@@ -102,9 +106,16 @@ func New(o Options) *Model {
 		width: 80, height: 24,
 	}
 	m.hm = newHelpModel(o.Theme)
+	m.views, m.cmds, m.export0 = o.Views, commandList(), o.Export
 	m.prompt = newPrompt(o.Theme, commandNames())
 	m.help = newHelp(&m.ctx, keys.HelpView, keys.globalHelp())
 	m.newScreens(o)
+	m.tasks().views = o.Views
+	for _, v := range o.Views {
+		if v.Default {
+			m.tasks().apply(v)
+		}
+	}
 	m.layout()
 	return m
 }

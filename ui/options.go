@@ -67,6 +67,12 @@ type Options struct {
 	QuietPeriod time.Duration
 	// KeyMap overrides DefaultKeyMap when non-nil.
 	KeyMap *KeyMap
+	// Views are the saved views ([[view]]), checked with CheckViews.
+	Views []SavedView
+	// Export writes the journal for an audit into dir ("" for the
+	// working directory) and returns the file it wrote (:export). nil
+	// leaves :export saying there is no journal to export.
+	Export func(dir string) (path string, err error)
 }
 
 // Log keys of the UI's slog records.

@@ -22,9 +22,10 @@ type TasksKeyMap struct {
 	Sort               common.SortKeys
 	SortBy             TaskSortKeys
 	Quit               key.Binding `keys:"global"`
-	// Agents and Inbox are the global keys the footer names; New sets
-	// them from KeyMap.Agents and KeyMap.Inbox.
-	Agents, Inbox key.Binding `keys:"-"`
+	// Agents and Inbox are the global keys the footer names, Tasks and
+	// Views those the tabs name; New sets them from the KeyMap.
+	Agents, Inbox, Tasks key.Binding   `keys:"-"`
+	Views                []key.Binding `keys:"-"`
 }
 
 // DefaultTasksKeyMap returns the tasks screen's keys.
@@ -47,20 +48,23 @@ func DefaultTasksKeyMap() TasksKeyMap {
 // tasksScreen is the first screen: one pane per class of task, the
 // filter, and the actions on the selected task.
 type tasksScreen struct {
-	ctx    *common.Context
-	keys   TasksKeyMap
-	act    taskActions
-	panes  [4]*pane // active, interrupted, terminal, unknown
-	focus  model.Class
-	query  model.Query // the filter in effect
-	sort   common.Sort // the column the panes are sorted by
-	rows   rowSource   // the panes' rows in that order
-	filter common.Filter
-	marks  common.Marks // marked for an action on all of them
-	w, h   int
-	shown  bool // on screen: only then does it say that the selected task left
-	side   bool
-	zoomed bool // the focused pane alone
+	ctx     *common.Context
+	keys    TasksKeyMap
+	act     taskActions
+	panes   [4]*pane // active, interrupted, terminal, unknown
+	focus   model.Class
+	query   model.Query // the filter in effect
+	sort    common.Sort // the column the panes are sorted by
+	rows    rowSource   // the panes' rows in that order
+	filter  common.Filter
+	marks   common.Marks // marked for an action on all of them
+	w, h    int
+	isShown bool // on screen: only then does it say that the selected task left
+	side    bool
+	zoomed  bool        // the focused pane alone
+	shown   columnSet   // the columns drawn (a saved view may leave some out)
+	view    string      // the saved view in effect, "" for none
+	views   []SavedView // the saved views, drawn as tabs
 	// hideAfter keeps off the Terminal pane what ended longer ago
 	// (hide_terminal_after); 0 keeps everything.
 	hideAfter time.Duration
@@ -71,7 +75,7 @@ type tasksScreen struct {
 func newTasks(ctx *common.Context, keys TasksKeyMap, act taskActions, sort model.SortBy, hideAfter time.Duration) *tasksScreen {
 	v := &tasksScreen{ctx: ctx, keys: keys, act: act, focus: model.ClassActive, hideAfter: hideAfter,
 		sort:   common.NewSort(keys.SortBy.columns(), sortColumnOf(sort)),
-		filter: common.NewFilter(ctx.Theme, keys.Filter, "tasks"), shown: true} // the first screen
+		filter: common.NewFilter(ctx.Theme, keys.Filter, "tasks"), shown: showAll, isShown: true} // the first screen
 	v.rows = v.source()
 	for i, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal, model.ClassUnknown} {
 		v.panes[i] = &pane{class: c}
@@ -88,9 +92,11 @@ func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		v.fleetChanged()
 		v.marks.Keep(func(k model.TaskKey) bool { return v.ctx.Fleet.Task(k) != nil })
 	case common.ShownMsg, common.HiddenMsg:
-		v.shown = msg == common.ShownMsg{}
+		v.isShown = msg == common.ShownMsg{}
 	case cancelDoneMsg:
 		v.act.done(msg)
+	case common.ThemeChangedMsg:
+		v.paint = newRowPaint(v.ctx.Theme)
 	case tea.KeyMsg:
 		return v, v.onKey(msg)
 	case tea.MouseMsg:
@@ -105,7 +111,7 @@ func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 func (v *tasksScreen) fleetChanged() {
 	closed := v.act.fleetChanged() // it said what became of the task
 	left := v.sync()
-	if left == (model.TaskKey{}) || !v.shown || closed {
+	if left == (model.TaskKey{}) || !v.isShown || closed {
 		return
 	}
 	why := "no longer held"
@@ -239,6 +245,7 @@ func (v *tasksScreen) mouse(msg tea.MouseMsg) {
 	if v.Capturing() {
 		return
 	}
+	msg.Y -= v.tabsHeight()
 	switch n := wheel(msg); {
 	case n != 0:
 		v.scroll(v.paneAt(msg.X, msg.Y), n)
@@ -247,18 +254,30 @@ func (v *tasksScreen) mouse(msg tea.MouseMsg) {
 	}
 }
 
-// View draws the panes, or the cancel confirmation (or the outcomes of
-// a cancel of several) over them.
+// View draws the panes (under the tabs of the saved views), or the
+// cancel confirmation (or the outcomes of a cancel of several) over
+// them.
 func (v *tasksScreen) View() string {
 	if v.act.confirming() || v.act.showingResults() {
-		return v.act.view(v.w, v.h)
+		return v.act.view(v.w, v.h+v.tabsHeight())
+	}
+	if v.tabsHeight() > 0 {
+		return v.tabsLine() + "\n" + v.panesView()
 	}
 	return v.panesView()
 }
 
-// SetSize gives the panes their cells.
+// tabsHeight is the line the tabs take: one when views are saved.
+func (v *tasksScreen) tabsHeight() int {
+	if len(v.views) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// SetSize gives the panes their cells, under the tabs.
 func (v *tasksScreen) SetSize(w, h int) {
-	v.w, v.h = w, h
+	v.w, v.h = w, max(h-v.tabsHeight(), 1)
 	v.filter.SetWidth(w)
 	v.sync()
 }

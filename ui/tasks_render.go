@@ -97,7 +97,7 @@ func (v *tasksScreen) paneLines(p *pane, aw int) []string {
 	if v.side {
 		cw-- // a blank cell before the next pane's rule
 	}
-	cols := columnsFor(cw, aw, stateWidthOf(p), widest(hints))
+	cols := columnsFor(cw, aw, stateWidthOf(p), widest(hints), v.shown)
 	lines := make([]string, 0, p.rect.h)
 	lines = append(lines, v.title(p, w))
 	if p.header {
@@ -235,22 +235,30 @@ func (r rowCells) join(b *strings.Builder, c columns, rp *rowPaint) {
 	if rp != nil {
 		muted = rp.muted
 	}
-	b.WriteString(r.agent)
+	sep := false // a cell was written: the next one needs a space
+	cell := func(s string) {
+		if sep {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s)
+		sep = true
+	}
+	if c.agent > 0 {
+		cell(r.agent)
+	}
 	if c.id > 0 {
-		b.WriteByte(' ')
-		b.WriteString(r.id)
+		cell(r.id)
 	}
-	b.WriteByte(' ')
-	b.WriteString(on(r.statePaint, r.state))
+	if c.state > 0 {
+		cell(on(r.statePaint, r.state))
+	}
 	if c.age > 0 {
-		b.WriteByte(' ')
-		b.WriteString(on(muted, r.age))
+		cell(on(muted, r.age))
 	}
-	b.WriteByte(' ')
 	if r.hintInStatus {
-		b.WriteString(on(r.hintPaint, r.status))
+		cell(on(r.hintPaint, r.status))
 	} else {
-		b.WriteString(r.status)
+		cell(r.status)
 	}
 	if !c.merged && c.hint > 0 {
 		b.WriteByte(' ')

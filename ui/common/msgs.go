@@ -91,3 +91,8 @@ type ComposeMsg struct {
 // ShowTasksMsg asks the root for the tasks screen with Filter in effect
 // (enter on an agent: "agent:NAME").
 type ShowTasksMsg struct{ Filter string }
+
+// ThemeChangedMsg is sent by the root to every screen after the colours
+// changed (:theme): a screen that keeps paints of the theme's styles
+// makes them again.
+type ThemeChangedMsg struct{}

@@ -150,6 +150,9 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		return m, m.openEditor()
 	case common.DecideMsg:
 		return m, m.decideFor(msg)
+	case common.ThemeChangedMsg:
+		m.rp = nil // the row paints are made again from the theme
+		return m, nil
 	case SentMsg:
 		if m.batchSent(msg) {
 			m.sentKey = msg.Key
