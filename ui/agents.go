@@ -25,16 +25,18 @@ type captureLoadedMsg struct {
 
 // AgentsKeyMap is the keys of the agents screen.
 type AgentsKeyMap struct {
-	ListKeys   // Up and Down select an agent; the page keys scroll its card
-	Filter     common.FilterKeys
-	Open       key.Binding // the selected agent's tasks (filter agent:NAME)
-	Zoom       key.Binding // the card alone, full screen
-	Back, Quit key.Binding
+	ListKeys // Up and Down select an agent; the page keys scroll its card
+	Filter   common.FilterKeys
+	Open     key.Binding // the selected agent's tasks (filter agent:NAME)
+	Zoom     key.Binding // the card alone, full screen
+	New      key.Binding // a new message to the selected agent
+	Back     key.Binding `keys:"layered"`
+	Quit     key.Binding
 	// SignIn opens the device sign-in of an agent that signs a person in.
 	SignIn key.Binding
 	// Tasks is the global key the footer names; New sets it from
 	// KeyMap.Tasks.
-	Tasks key.Binding
+	Tasks key.Binding `keys:"-"`
 }
 
 // DefaultAgentsKeyMap returns the agents screen's keys.
@@ -44,6 +46,7 @@ func DefaultAgentsKeyMap() AgentsKeyMap {
 		Filter:   common.DefaultFilterKeys(),
 		Open:     bind("enter", "its tasks", "enter"),
 		Zoom:     bind("z", "zoom card", "z"),
+		New:      bind("n", "new message", "n"),
 		Back:     bind("esc", "back", "esc"),
 		Quit:     bind("q", "back/quit", "q"),
 		SignIn:   bind("L", "sign in", "L"),
@@ -133,6 +136,11 @@ func (v *agentsScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, v.keys.Open):
 		if v.name != "" {
 			v.ctx.Out.Send(common.ShowTasksMsg{Filter: "agent:" + v.name})
+		}
+		return nil
+	case key.Matches(msg, v.keys.New):
+		if v.name != "" {
+			v.ctx.Out.Send(common.ComposeMsg{Agent: v.name})
 		}
 		return nil
 	case key.Matches(msg, v.keys.Zoom):
@@ -381,12 +389,12 @@ func (v *agentsScreen) ShortHelp() []key.Binding {
 	if a := v.selected(); a != nil && a.Info.SignIn {
 		return []key.Binding{k.Down, k.Up, common.Offer(k.Open, v.name != ""), k.SignIn, k.PageDown, k.PageUp, k.Filter.Open, k.Zoom, k.Tasks, k.Back}
 	}
-	return []key.Binding{k.Down, k.Up, common.Offer(k.Open, v.name != ""), k.PageDown, k.PageUp, k.Filter.Open, k.Zoom, k.Tasks, k.Back}
+	return []key.Binding{k.Down, k.Up, common.Offer(k.Open, v.name != ""), common.Offer(k.New, v.name != ""), k.PageDown, k.PageUp, k.Filter.Open, k.Zoom, k.Tasks, k.Back}
 }
 
 // FullHelp is every key of the agents screen, grouped.
 func (v *agentsScreen) FullHelp() [][]key.Binding {
 	k := v.keys
-	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Zoom}, {k.PageUp, k.PageDown, k.Top, k.Bottom},
+	return [][]key.Binding{{k.Up, k.Down, k.Open, k.New, k.Zoom}, {k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Filter.Open, keyHint(k.Filter.Clear, "clear filter"), k.SignIn, k.Back}}
 }

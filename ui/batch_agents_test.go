@@ -24,6 +24,7 @@ import (
 	"a2atop/model"
 	"a2atop/ui"
 	"a2atop/ui/inbox"
+	"a2atop/ui/internal/uitest"
 	"a2atop/ui/theme"
 )
 
@@ -38,9 +39,10 @@ type gateAgent struct {
 	srv     *httptest.Server
 	handler a2asrv.RequestHandler
 
-	mu      sync.Mutex
-	perTask map[a2a.TaskID]int
-	waiting map[a2a.TaskID]chan *a2a.Message
+	mu       sync.Mutex
+	perTask  map[a2a.TaskID]int
+	messages []*a2a.Message // every SendMessage's message, in order
+	waiting  map[a2a.TaskID]chan *a2a.Message
 }
 
 func startGateAgent(t *testing.T) *gateAgent {
@@ -103,6 +105,11 @@ type gateInterceptor struct {
 func (gi gateInterceptor) Before(ctx context.Context, cc *a2asrv.CallContext, req *a2asrv.Request) (context.Context, any, error) {
 	cc.User = a2asrv.NewAuthenticatedUser("test", nil)
 	p, ok := req.Payload.(*a2a.SendMessageRequest)
+	if ok && p.Message != nil {
+		gi.ag.mu.Lock()
+		gi.ag.messages = append(gi.ag.messages, p.Message)
+		gi.ag.mu.Unlock()
+	}
 	if !ok || p.Message == nil || p.Message.TaskID == "" {
 		return ctx, nil, nil
 	}
@@ -133,6 +140,10 @@ func (e gateExecutor) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) i
 			return
 		}
 		text := ec.Message.Parts[0].Text()
+		if strings.HasPrefix(text, "echo") {
+			yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCompleted, a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart(text))), nil)
+			return
+		}
 		var ch chan *a2a.Message
 		if strings.HasPrefix(text, "deploy") {
 			ch = make(chan *a2a.Message, 1)
@@ -273,5 +284,114 @@ func TestApproveTenOnThreeAgents(t *testing.T) {
 	}
 	if !strings.Contains(row, "refused") {
 		t.Fatalf("the refused task's row does not say refused: %q\n%s", row, final)
+	}
+}
+
+// received is what the agent got, in order.
+func (ag *gateAgent) received() []*a2a.Message {
+	ag.mu.Lock()
+	defer ag.mu.Unlock()
+	return append([]*a2a.Message(nil), ag.messages...)
+}
+
+// TestNewMessageAndFollowUpReachTheAgent: n writes a message to an agent
+// chosen from the fleet, which starts a new task there (no taskId, its
+// own context) and opens it; f on that task once it ended sends a
+// follow-up in its context naming it in referenceTaskIds. Both reach the
+// real agent once, and both are journaled.
+func TestNewMessageAndFollowUpReachTheAgent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts an agent")
+	}
+	ag := startGateAgent(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	fleet := model.NewFleet(model.Options{})
+	fleet.AddAgent("echo", ag.srv.URL)
+	mgr := a2aclient.New([]a2aclient.AgentOptions{{Name: "echo", URL: ag.srv.URL, Binding: "auto", Protocol: "auto",
+		Subscribe: true, SweepInterval: 100 * time.Millisecond}}, a2aclient.Options{})
+	done := make(chan struct{})
+	go func() { mgr.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	svc, err := approvals.Open(approvals.Options{JournalPath: filepath.Join(t.TempDir(), "journal.jsonl"), Sender: mgr,
+		Approver: "ops@host", QuietPeriod: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	views := inbox.Options{Sort: model.SortAge}
+	m := ui.New(ui.Options{Fleet: fleet, Events: mgr.Events(), Backend: mgr, Output: io.Discard,
+		Theme: theme.New(theme.Options{Mode: theme.ModeDark}), Inbox: inbox.InboxFactory(svc, views),
+		Journal: inbox.JournalFactory(svc, views), Compose: inbox.ComposeFactory(svc, views), QuietPeriod: 100 * time.Millisecond})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 40))
+	out := tm.Output()
+	wait := func(what string, want ...string) {
+		t.Helper()
+		teatest.WaitFor(t, out, func(b []byte) bool {
+			for _, w := range want {
+				if !bytes.Contains(b, []byte(w)) {
+					return false
+				}
+			}
+			return true
+		}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		t.Logf("%s: saw %v", what, want)
+	}
+	typeIn := func(keys ...string) {
+		for _, k := range keys {
+			tm.Send(uitest.Key(k))
+		}
+	}
+	wait("the agent", "1 up")
+	typeIn("n")
+	wait("the agents to choose from", "Choose the agent")
+	typeIn("enter", "e", "c", "h", "o", "space", "o", "n", "e", "ctrl+s")
+	wait("the confirmation", "Send this message to echo?", "y: send")
+	typeIn("y")
+	wait("the new task", "Status message", "echo one")
+	msgs := ag.received()
+	if len(msgs) != 1 || msgs[0].TaskID != "" || msgs[0].Parts[0].Text() != "echo one" {
+		t.Fatalf("the agent got %v, want one new message \"echo one\"", msgs)
+	}
+	// The task it started, as the agent holds it (the fleet is the
+	// program's, read on its goroutine only).
+	var task *a2a.Task
+	for _, e := range svc.Journal() {
+		if e.Kind == approvals.KindMessage && e.TaskID != "" {
+			if task, err = ag.handler.GetTask(gateCtx(), &a2a.GetTaskRequest{ID: e.TaskID}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if task == nil {
+		t.Fatal("the journal does not name the task the message started")
+	}
+	typeIn("f")
+	wait("the follow-up", "Follow-up of echo")
+	typeIn("e", "c", "h", "o", "space", "t", "w", "o", "ctrl+s")
+	wait("its confirmation", "Send this follow-up?", "y: send")
+	typeIn("y")
+	wait("the follow-up's task", "echo two")
+	for deadline := time.Now().Add(10 * time.Second); len(ag.received()) < 2 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	msgs = ag.received()
+	if len(msgs) != 2 {
+		t.Fatalf("the agent got %d messages, want 2", len(msgs))
+	}
+	f := msgs[1]
+	if f.TaskID != "" || f.ContextID != task.ContextID || len(f.ReferenceTasks) != 1 || f.ReferenceTasks[0] != task.ID {
+		t.Fatalf("the follow-up went with taskId %q contextId %q refs %v; want a new task in %q naming %s",
+			f.TaskID, f.ContextID, f.ReferenceTasks, task.ContextID, task.ID)
+	}
+	kinds := map[approvals.Kind]int{}
+	for _, e := range svc.Journal() {
+		kinds[e.Kind]++
+	}
+	if kinds[approvals.KindMessage] != 1 || kinds[approvals.KindFollowUp] != 1 {
+		t.Fatalf("the journal holds %v, want one message and one follow-up", kinds)
+	}
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
 	}
 }

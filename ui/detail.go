@@ -21,7 +21,8 @@ type DetailKeyMap struct {
 	Search             SearchKeys  // / in the text, n and N between matches
 	// Back and Quit leave the raw JSON, then the linked task, then the
 	// screen.
-	Back, Quit key.Binding
+	Back key.Binding `keys:"layered"`
+	Quit key.Binding
 }
 
 // DefaultDetailKeyMap returns the detail screen's keys.

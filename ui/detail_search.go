@@ -19,9 +19,10 @@ import (
 // starts typing, Keep keeps the search, Clear clears it, Next and Prev
 // move between the lines that hold it.
 type SearchKeys struct {
-	Open        key.Binding
-	Keep, Clear key.Binding `keys:"search"`
-	Next, Prev  key.Binding
+	Open       key.Binding
+	Keep       key.Binding `keys:"search"`
+	Clear      key.Binding `keys:"layered"`
+	Next, Prev key.Binding
 }
 
 // DefaultSearchKeys are /, enter, esc, n and N.

@@ -86,7 +86,7 @@ func (m *Model) apply(events []model.Event) (tea.Cmd, bool) {
 	if m.bell && len(res.Entered) > 0 {
 		cmd = tea.Batch(cmd, m.ring())
 	}
-	return cmd, true
+	return tea.Batch(cmd, m.announce(res.Entered), m.titleCmd()), true
 }
 
 // tick schedules the next clock message on the next whole second.

@@ -13,7 +13,7 @@ import (
 
 // HelpKeyMap is the keys of the help screen.
 type HelpKeyMap struct {
-	Close key.Binding
+	Close key.Binding `keys:"help"`
 }
 
 // DefaultHelpKeyMap returns the help screen's keys: ?, esc or q close it.

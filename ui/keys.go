@@ -4,6 +4,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/ui/common"
 )
 
 // KeyMap is every key of the dashboard's own screens: the global keys,
@@ -18,17 +20,31 @@ type KeyMap struct {
 	Views                         [maxViewKeys]key.Binding
 	// Command opens the command line; there Accept runs it and Back
 	// closes it.
-	Command, Accept, Back key.Binding
+	Command      key.Binding
+	Accept, Back key.Binding `keys:"prompt"`
 	// Help opens the help screen; Force quits from anywhere, even from a
 	// field taking text. Quit is listed in the help: each screen answers
 	// it itself (back, and quit on the tasks).
-	Help, Quit, Force key.Binding
+	Help, Force key.Binding
+	Quit        key.Binding `keys:"help"`
 
 	// Each screen's own keys.
-	TasksView  TasksKeyMap
-	DetailView DetailKeyMap
-	AgentsView AgentsKeyMap
-	HelpView   HelpKeyMap
+	TasksView  TasksKeyMap  `keys:"-"`
+	DetailView DetailKeyMap `keys:"-"`
+	AgentsView AgentsKeyMap `keys:"-"`
+	HelpView   HelpKeyMap   `keys:"-"`
+}
+
+// Actions are every key of the dashboard's own screens as [keys] names
+// them: "global.help", "tasks.cancel", "detail.raw", "agents.sign_in",
+// "help.close" (common.Actions).
+func (k *KeyMap) Actions() []common.Action {
+	var out []common.Action
+	out = append(out, common.Actions("global", k)...)
+	out = append(out, common.Actions("tasks", &k.TasksView)...)
+	out = append(out, common.Actions("detail", &k.DetailView)...)
+	out = append(out, common.Actions("agents", &k.AgentsView)...)
+	return append(out, common.Actions("help", &k.HelpView)...)
 }
 
 // DefaultKeyMap returns the keys of every screen of this package.
@@ -77,6 +93,8 @@ func (k *KeyMap) settle(readOnly, backend, inbox, journal, compose bool, views [
 		}
 		t.FollowUp.SetEnabled(!readOnly && compose)
 	}
+	k.TasksView.New.SetEnabled(!readOnly && compose)
+	k.AgentsView.New.SetEnabled(!readOnly && compose)
 	// Marks serve the actions on many, which all write.
 	for _, b := range []*key.Binding{&k.TasksView.Marks.Mark, &k.TasksView.Marks.All, &k.TasksView.Marks.Clear} {
 		b.SetEnabled(!readOnly)

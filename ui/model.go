@@ -67,7 +67,8 @@ type Model struct {
 	events   <-chan model.Event
 	interval time.Duration
 	bell     bool
-	clip     *clipboard // the terminal: the bell and OSC 52
+	notify   Notify     // the desktop notification of a task that starts waiting
+	clip     *clipboard // the terminal: the bell, OSC 52 and the notifications
 
 	width, height int
 	view, from    view // from: the view the detail was opened from
@@ -79,9 +80,12 @@ type Model struct {
 	hm      help.Model  // draws the footer's keys
 	status  statusLine
 
-	views   []SavedView // Options.Views
-	cmds    []command   // what the command line runs
-	export0 func(dir string) (string, error)
+	views []SavedView // Options.Views
+	cmds  []command   // what the command line runs
+	// titleCount is the count of waiting tasks the terminal's title shows
+	// (-1: not set yet).
+	titleCount int
+	export0    func(dir string) (string, error)
 
 	dirty   bool   // something changed since the last View
 	cache   string // the last View
@@ -101,7 +105,7 @@ func New(o Options) *Model {
 	m := &Model{
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
 			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}},
-		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell,
+		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell, notify: o.Notify, titleCount: -1,
 		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != "", log: o.Logger}, dirty: true,
 		width: 80, height: 24,
 	}
@@ -140,7 +144,7 @@ func (m *Model) newScreens(o Options) {
 // Init starts the event batches and the clock, and tells the first
 // screen it is on screen.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.waitEvents(0), tick(m.ctx.Now), m.updateScreen(m.view, common.ShownMsg{}))
+	return tea.Batch(m.waitEvents(0), tick(m.ctx.Now), m.updateScreen(m.view, common.ShownMsg{}), m.titleCmd())
 }
 
 // Update is the dispatcher: each case calls one method. What the root

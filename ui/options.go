@@ -30,6 +30,11 @@ type Options struct {
 	ReadOnly bool
 	// Bell rings the terminal bell when a task enters the inbox.
 	Bell bool
+	// Notify writes a desktop notification (OSC 9 or OSC 777) to Output
+	// when a task starts waiting for a person, and keeps the count of
+	// waiting tasks in the terminal's title; never in ReadOnly, where
+	// nothing can be done about them. The zero value does neither.
+	Notify Notify
 	// Theme is nil for theme.New(theme.Options{}).
 	Theme *theme.Theme
 	// Logger receives what the UI did and why something failed; nil

@@ -16,12 +16,13 @@ type TasksKeyMap struct {
 	TaskKeys
 	NextPane, PrevPane key.Binding
 	Zoom               key.Binding // the focused pane alone, full screen
+	New                key.Binding // a new message to an agent: a new task
 	Open               key.Binding // the selected task's detail
 	Filter             common.FilterKeys
 	Marks              common.MarkKeys
 	Sort               common.SortKeys
 	SortBy             TaskSortKeys
-	Quit               key.Binding `keys:"global"`
+	Quit               key.Binding
 	// Agents and Inbox are the global keys the footer names, Tasks and
 	// Views those the tabs name; New sets them from the KeyMap.
 	Agents, Inbox, Tasks key.Binding   `keys:"-"`
@@ -36,6 +37,7 @@ func DefaultTasksKeyMap() TasksKeyMap {
 		NextPane: bind("tab", "next pane", "tab"),
 		PrevPane: bind("shift+tab", "prev pane", "shift+tab"),
 		Zoom:     bind("z", "zoom pane", "z"),
+		New:      bind("n", "new message", "n"),
 		Open:     bind("enter", "open", "enter"),
 		Filter:   common.DefaultFilterKeys(),
 		Marks:    common.DefaultMarkKeys(),
@@ -156,6 +158,8 @@ func (v *tasksScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
+	case key.Matches(msg, k.New):
+		v.ctx.Out.Send(common.ComposeMsg{})
 	case key.Matches(msg, k.Zoom):
 		v.zoomed = !v.zoomed
 		v.sync()
@@ -317,7 +321,7 @@ func (v *tasksScreen) ShortHelp() []key.Binding {
 	sel := v.selected()
 	keys := []key.Binding{common.Offer(k.Open, sel != nil), k.NextPane, k.Filter.Open, common.Offer(k.Marks.Mark, sel != nil)}
 	keys = append(keys, v.act.offered(sel, v.marks.Len()).list()...)
-	return v.act.shortHelp(append(keys, k.Agents, k.Inbox, k.Quit)...)
+	return v.act.shortHelp(append(keys, k.New, k.Agents, k.Inbox, k.Quit)...)
 }
 
 // FullHelp is every key of the tasks screen, grouped.
@@ -325,7 +329,7 @@ func (v *tasksScreen) FullHelp() [][]key.Binding {
 	k := v.keys
 	return [][]key.Binding{
 		k.ListKeys.all(),
-		{k.NextPane, k.PrevPane, k.Zoom, k.Open, k.Filter.Open, keyHint(k.Filter.Clear, "clear filter")},
+		{k.NextPane, k.PrevPane, k.Zoom, k.Open, k.New, k.Filter.Open, keyHint(k.Filter.Clear, "clear filter")},
 		{k.Marks.Mark, k.Marks.All, k.Marks.Clear},
 		k.TaskKeys.all(),
 		append([]key.Binding{k.Sort.Prev, k.Sort.Next}, v.sort.Keys()...),

@@ -15,7 +15,8 @@ type MarkKeys struct {
 	// Mark toggles the row under the cursor; All marks every row the
 	// filter shows (and, when all of them are marked, unmarks them);
 	// Clear unmarks every row.
-	Mark, All, Clear key.Binding
+	Mark, All key.Binding
+	Clear     key.Binding `keys:"layered"`
 }
 
 // DefaultMarkKeys are space, ctrl+a or *, and esc.

@@ -405,6 +405,8 @@ func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Switch):
 		m.ed.toggle()
 		return nil
+	case key.Matches(msg, k.External):
+		return m.ed.openExternal()
 	case key.Matches(msg, k.Send) && m.batching():
 		return m.prepareBatch(approvals.Input{Kind: approvals.KindReply, Text: m.ed.text.Value(), JSON: m.ed.data.Value()}, modeEditor)
 	case key.Matches(msg, k.Send):

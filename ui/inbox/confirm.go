@@ -49,7 +49,12 @@ func (c *confirm) title() string {
 	case approvals.KindDeny:
 		return "Deny this request?"
 	case approvals.KindFollowUp:
+		if strings.HasPrefix(c.d.Prompt, "follow-up-of:") {
+			return "Send this follow-up? It starts a new task."
+		}
 		return "The task ended first. Send as a follow-up task?"
+	case approvals.KindMessage:
+		return "Send this message to " + sanitize.Line(c.d.Agent, 40) + "? It starts a new task."
 	}
 	return "Send this reply?"
 }
@@ -116,6 +121,9 @@ func fitting(w int, texts ...string) string {
 // to names the task the decision goes to, and when it was taken on the
 // chain's root, that this task is the end of the root's chain.
 func (c *confirm) to() string {
+	if c.d.Kind == approvals.KindMessage {
+		return fmt.Sprintf("to %s · a new task in a new context", c.d.Agent)
+	}
 	if c.d.Kind == approvals.KindFollowUp {
 		return fmt.Sprintf("to %s · new task in context %s, naming %s", c.d.Agent, c.d.ContextID, model.ShortID(c.d.TaskID))
 	}

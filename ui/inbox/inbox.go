@@ -178,7 +178,10 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		m.mouse(msg)
 		return m, nil
 	}
-	if m.mode == modeEditor { // cursor and other textarea messages
+	if m.mode == modeEditor { // the external editor, the cursor and other textarea messages
+		if cmd, ok := m.ed.external(msg, m.ctx.Warn); ok {
+			return m, cmd
+		}
 		return m, m.ed.update(msg)
 	}
 	return m, nil
@@ -310,7 +313,7 @@ func (m *Inbox) ShortHelp() []key.Binding {
 	k := m.keys
 	switch m.mode {
 	case modeEditor:
-		return []key.Binding{k.Switch, k.Send, k.Keep, k.Discard}
+		return []key.Binding{k.Switch, k.Send, k.External, k.Keep, k.Discard}
 	case modeReason:
 		return []key.Binding{k.Continue, k.Back}
 	case modeConfirm, modeBatch:
@@ -341,6 +344,6 @@ func (m *Inbox) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Copy, k.Sort, k.Filter.Open, filterClear(k.Filter)},
 		{k.Marks.Mark, k.Marks.All, k.Marks.Clear, k.Reply, k.Approve, k.Deny},
 		append([]key.Binding{k.Order.Prev, k.Order.Next}, m.order.Keys()...),
-		{k.Switch, k.Send, k.Keep, k.Discard, k.Continue, k.Confirm, k.Decline, k.Back},
+		{k.Switch, k.Send, k.External, k.Keep, k.Discard, k.Continue, k.Confirm, k.Decline, k.Back},
 	}
 }

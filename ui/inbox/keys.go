@@ -15,13 +15,15 @@ type KeyMap struct {
 	Open                  key.Binding // the task's detail view
 	Sort                  key.Binding // oldest first -> by agent -> newest first
 	Reply, Approve, Deny  key.Binding
-	Send                  key.Binding // editor: to the confirmation
-	Switch                key.Binding // editor: text <-> JSON data
-	Keep                  key.Binding // editor: close it, keeping the draft for the task
-	Discard               key.Binding // editor: close it, throwing the draft away
-	Continue              key.Binding // deny reason: on to the confirmation
-	Confirm, Decline      key.Binding
-	Back, Quit            key.Binding // back to the view before (q only outside dialogs)
+	Send                  key.Binding `keys:"editor"` // editor: to the confirmation
+	Switch                key.Binding `keys:"editor"` // editor: text <-> JSON data
+	Keep                  key.Binding `keys:"editor"` // editor: close it, keeping the draft for the task
+	Discard               key.Binding `keys:"editor"` // editor: close it, throwing the draft away
+	External              key.Binding `keys:"editor"` // editor: the field in $VISUAL or $EDITOR
+	Continue              key.Binding `keys:"reason"` // deny reason: on to the confirmation
+	Confirm, Decline      key.Binding `keys:"dialog"`
+	Back                  key.Binding `keys:"layered"` // back to the view before
+	Quit                  key.Binding // back, outside dialogs
 	Reconcile, Retry      key.Binding // journal view
 	FollowUp              key.Binding // journal view: a refused reply to an ended task
 	Filter                common.FilterKeys
@@ -55,6 +57,7 @@ func DefaultKeyMap() KeyMap {
 		Switch:    b("tab", "text/json", "tab"),
 		Keep:      b("esc", "keep draft", "esc"),
 		Discard:   b("ctrl+x", "discard draft", "ctrl+x"),
+		External:  b("ctrl+e", "open in $EDITOR", "ctrl+e"),
 		Continue:  b("enter", "continue", "enter"),
 		Confirm:   b("y", "yes, send", "y"),
 		Decline:   b("n/esc", "no", "n", "esc"),
@@ -89,3 +92,7 @@ func (k *KeyMap) readOnly(ro bool) {
 		b.SetEnabled(!ro)
 	}
 }
+
+// Actions are every inbox and journal key as [keys] names them:
+// "inbox.approve", "inbox.marks_all" (common.Actions).
+func (k *KeyMap) Actions() []common.Action { return common.Actions("inbox", k) }
