@@ -11,7 +11,6 @@ import (
 	"a2atop/model"
 	"a2atop/ui"
 	"a2atop/ui/inbox"
-	"a2atop/ui/theme"
 )
 
 // runDashboard implements `a2atop [--config FILE] [--read-only] [URL...]`.
@@ -43,7 +42,7 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 	if mgr == nil {
 		return code
 	}
-	mode, err := theme.ParseMode(cfg.Theme)
+	look, err := dashboardLook(cfg)
 	if err != nil {
 		return s.failf(exitUsage, "config: %v", err)
 	}
@@ -64,19 +63,18 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 	for _, a := range cfg.Agents {
 		fleet.AddAgent(a.Name, a.URL)
 	}
-	views := inbox.Options{Sort: model.SortAge, JournalNote: s.journalNote}
-	m := ui.New(ui.Options{
+	views := inbox.Options{Sort: model.SortAge, JournalNote: s.journalNote, KeyMap: look.inboxKeys}
+	m := ui.New(look.options(cfg, svc, ui.Options{
 		Fleet:    fleet,
 		Events:   mgr.Events(),
 		Backend:  uiBackend{mgr},
 		ReadOnly: cfg.ReadOnly,
 		Bell:     cfg.Bell,
-		Theme:    theme.New(theme.Options{Mode: mode}),
 		Logger:   log,
 		Inbox:    inbox.InboxFactory(svc, views),
 		Journal:  inbox.JournalFactory(svc, views),
 		Output:   st.Out,
-	})
+	}))
 	if started != nil {
 		started(mgr)
 	}
