@@ -183,6 +183,7 @@ func (f *Fleet) applyArtifact(ev *Event) {
 	if !f.mergeArtifact(t, ae) {
 		return
 	}
+	f.noteChunk(t, ae, ev.At)
 	if t.State == a2a.TaskStateCompleted {
 		t.Hint = hintOf(t.Snapshot.Artifacts)
 	}

@@ -68,6 +68,7 @@ func (f *Fleet) evict(t *Task) {
 	a.Counts[t.Class]--
 	f.ntasks--
 	t.removed = true
+	delete(f.trails, t)
 	f.setRefs(t, false)
 	f.res.Evicted++
 	f.changed(t)
