@@ -359,14 +359,23 @@ func (v *agentsScreen) listRow(a *model.Agent, sel bool) string {
 	if n := a.Counts[model.ClassUnknown]; n > 0 {
 		counts += " ?" + strconv.Itoa(n)
 	}
+	spark := ""
+	if v.w >= 80 { // the last hour's events, five minutes a cell
+		per := v.ctx.Activity.PerMinute(a.Name, v.ctx.Now())
+		spark = common.Pad(sparkline(per[:], sparkCells), sparkCells) + " "
+	}
 	plain := gutter + common.Pad(sanitize.Line(a.Name, nw), nw) + " " + common.Pad(a.Health.State.String(), 12) + " " + common.Pad(counts, 18)
-	errText := sanitize.Line(a.Health.Err, max(v.w-len(plain)-1, 0))
+	errText := sanitize.Line(a.Health.Err, max(v.w-width(plain)-width(spark)-1, 0))
 	if sel {
-		return th.RowSelected.Render(common.Pad(plain+" "+errText, v.w))
+		return th.RowSelected.Render(common.Pad(plain+" "+spark+errText, v.w))
 	}
 	return gutter + common.Pad(sanitize.Line(a.Name, nw), nw) + " " + healthStyle(v.ctx, a.Health.State).Render(common.Pad(a.Health.State.String(), 12)) +
-		" " + common.Pad(counts, 18) + " " + th.Error.Render(errText)
+		" " + common.Pad(counts, 18) + " " + th.Title.Render(spark) + th.Error.Render(errText)
 }
+
+// sparkCells is the width of a listed agent's sparkline: the hour in
+// five-minute cells.
+const sparkCells = 12
 
 // futureIn writes how far ahead t is: "in 3s".
 func futureIn(now, t time.Time) string {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -82,6 +83,7 @@ func (v *agentsScreen) card() string {
 	if a.Violations > 0 {
 		b.field("violations", th.Error.Render(strconv.Itoa(a.Violations)+" protocol violations"))
 	}
+	v.activityFields(&b, a.Name)
 	v.exchanges(&b, a.Name)
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -145,4 +147,23 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// activityFields are the agent's events per minute over the last hour
+// and the latency of its last calls, as sparklines with their figures.
+func (v *agentsScreen) activityFields(b *section, name string) {
+	th := v.ctx.Theme
+	per := v.ctx.Activity.PerMinute(name, v.ctx.Now())
+	var total, peak uint32
+	for _, n := range per {
+		total += n
+		peak = max(peak, n)
+	}
+	w := min(max(b.w-16, 10), common.ActivityMinutes)
+	b.field("events/min", th.Title.Render(common.Pad(sparkline(per[:], w), w)))
+	b.field("", th.Muted.Render(fmt.Sprintf("%d in the last hour · peak %d/min · now %d/min (60 minutes ago … now)", total, peak, per[len(per)-1])))
+	if vals, words := latencies(v.captures[name]); len(vals) > 0 {
+		b.field("latency", th.Title.Render(sparkline(vals, min(len(vals), w))))
+		b.field("", th.Muted.Render(words))
+	}
 }

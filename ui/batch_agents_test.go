@@ -348,7 +348,7 @@ func TestNewMessageAndFollowUpReachTheAgent(t *testing.T) {
 	typeIn("enter", "e", "c", "h", "o", "space", "o", "n", "e", "ctrl+s")
 	wait("the confirmation", "Send this message to echo?", "y: send")
 	typeIn("y")
-	wait("the new task", "Status message", "echo one")
+	wait("the new task, ended", "Status message", "echo one", "completed")
 	msgs := ag.received()
 	if len(msgs) != 1 || msgs[0].TaskID != "" || msgs[0].Parts[0].Text() != "echo one" {
 		t.Fatalf("the agent got %v, want one new message \"echo one\"", msgs)

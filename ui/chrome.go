@@ -122,6 +122,11 @@ func (m *Model) header() string {
 		}
 		line = alt
 	}
+	if m.view == viewTasks && m.overlay == overlayNone {
+		if bw := min(m.width-lipgloss.Width(line)-lipgloss.Width(badge)-3, 32); bw >= 8 {
+			line += " " + stackedBar(t, [3]int{a, c, term}, bw)
+		}
+	}
 	if badge != "" {
 		gap := max(m.width-lipgloss.Width(line)-lipgloss.Width(badge), 1)
 		line += strings.Repeat(" ", gap) + badge

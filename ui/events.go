@@ -78,6 +78,7 @@ func (m *Model) apply(events []model.Event) (tea.Cmd, bool) {
 	if len(events) == 0 {
 		return nil, false
 	}
+	m.ctx.Activity.Count(events)
 	res := m.ctx.Fleet.Apply(events)
 	if !res.Changed {
 		return nil, false

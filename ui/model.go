@@ -104,7 +104,7 @@ func New(o Options) *Model {
 	keys.settle(o.ReadOnly, o.Backend != nil, o.Inbox != nil, o.Journal != nil, o.Compose != nil, o.Views)
 	m := &Model{
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
-			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}},
+			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}, Activity: &common.Activity{}},
 		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell, notify: o.Notify, titleCount: -1,
 		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != "", log: o.Logger}, dirty: true,
 		width: 80, height: 24,

@@ -41,6 +41,9 @@ type Context struct {
 	// Out is where a screen asks the root for something at once (see
 	// Outbox); nil drops it.
 	Out *Outbox
+	// Activity counts the agents' events per minute (the root fills
+	// it); nil for none.
+	Activity *Activity
 }
 
 // Say shows text in the footer as a notice: what an action did.
