@@ -30,6 +30,8 @@ type AgentsKeyMap struct {
 	Open     key.Binding // the selected agent's tasks (filter agent:NAME)
 	Zoom     key.Binding // the card alone, full screen
 	New      key.Binding // a new message to the selected agent
+	Sort     common.SortKeys
+	SortBy   AgentSortKeys
 	Back     key.Binding `keys:"layered"`
 	Quit     key.Binding
 	// SignIn opens the device sign-in of an agent that signs a person in.
@@ -47,6 +49,8 @@ func DefaultAgentsKeyMap() AgentsKeyMap {
 		Open:     bind("enter", "its tasks", "enter"),
 		Zoom:     bind("z", "zoom card", "z"),
 		New:      bind("n", "new message", "n"),
+		Sort:     common.DefaultSortKeys(),
+		SortBy:   DefaultAgentSortKeys(),
 		Back:     bind("esc", "back", "esc"),
 		Quit:     bind("q", "back/quit", "q"),
 		SignIn:   bind("L", "sign in", "L"),
@@ -71,11 +75,12 @@ type agentsScreen struct {
 	clip     *clipboard    // for the sign-in dialog's copies
 	dialog   *signInDialog // the device sign-in, when open (signin.go)
 	zoomed   bool          // the card alone
+	sort     common.Sort   // the column the list is sorted by
 }
 
 func newAgents(ctx *common.Context, keys AgentsKeyMap, clip *clipboard) *agentsScreen {
 	return &agentsScreen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{},
-		clip: clip, filter: common.NewFilter(ctx.Theme, keys.Filter, "agents")}
+		clip: clip, filter: common.NewFilter(ctx.Theme, keys.Filter, "agents"), sort: common.NewSort(keys.SortBy.columns(), agentColConfig)}
 }
 
 // Update follows the fleet and the capture while shown, keys and the
@@ -125,6 +130,10 @@ func (v *agentsScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return cmd
 	}
+	if v.sort.Key(msg, v.keys.Sort) {
+		v.sync()
+		return nil
+	}
 	if key.Matches(msg, v.keys.Back, v.keys.Quit) {
 		v.ctx.Out.Send(common.BackMsg{})
 		return nil
@@ -170,7 +179,7 @@ func (v *agentsScreen) HelpNote() string {
 
 // shownAgents is the fleet's agents the filter keeps.
 func (v *agentsScreen) shownAgents() []*model.Agent {
-	as := v.ctx.Fleet.Agents()
+	as := v.sorted(v.ctx.Fleet.Agents())
 	if !v.filter.Active() {
 		return as
 	}
@@ -328,6 +337,9 @@ func (v *agentsScreen) View() string {
 	if v.filter.Active() {
 		title += " · " + strconv.Itoa(len(as)) + " shown"
 	}
+	if v.sort.Col() != agentColConfig || v.sort.Desc() {
+		title += " · " + v.sort.Label()
+	}
 	lines := []string{th.PaneTitleFocused.Render(title)}
 	switch {
 	case len(as) == 0 && v.filter.Active():
@@ -405,5 +417,6 @@ func (v *agentsScreen) ShortHelp() []key.Binding {
 func (v *agentsScreen) FullHelp() [][]key.Binding {
 	k := v.keys
 	return [][]key.Binding{{k.Up, k.Down, k.Open, k.New, k.Zoom}, {k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Filter.Open, keyHint(k.Filter.Clear, "clear filter"), k.SignIn, k.Back}}
+		{k.Filter.Open, keyHint(k.Filter.Clear, "clear filter"), k.SignIn, k.Back},
+		append([]key.Binding{k.Sort.Prev, k.Sort.Next}, v.sort.Keys()...)}
 }

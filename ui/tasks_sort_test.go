@@ -154,3 +154,27 @@ func TestSearchInTheDetail(t *testing.T) {
 		t.Fatal("esc did not clear the search first")
 	}
 }
+
+// TestAgentsSortByColumn: the agents list sorts by its columns too.
+func TestAgentsSortByColumn(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, "3", "N")
+	names := func() []string {
+		var out []string
+		for _, a := range agentsOf(m).list {
+			out = append(out, a.Name)
+		}
+		return out
+	}
+	if got := names(); !sameList(got, []string{"code-reviewer", "deployer", "legacy-intake", "planner", "test-runner"}) {
+		t.Fatalf("by name: %v", got)
+	}
+	press(m, "A")
+	if got := names(); got[0] != "test-runner" {
+		t.Fatalf("by active tasks, most first: %v", got)
+	}
+	if !strings.Contains(m.View(), "sorted by active ↓") {
+		t.Fatal("the list's title does not say how it is sorted")
+	}
+}

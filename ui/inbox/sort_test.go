@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"strings"
 	"testing"
 
 	"a2atop/model"
@@ -52,4 +53,21 @@ func sameStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// TestJournalSorts: the journal sorts by its columns and says so.
+func TestJournalSorts(t *testing.T) {
+	fx := newFixture(t, false)
+	seedJournal(t, fx)
+	j := NewJournal(fx.ctx, fx.svc, Options{})
+	j.SetSize(120, 40)
+	first := func() string { return string(j.entries[0].Kind) }
+	drive(j, "U") // time, again: oldest first
+	if !strings.Contains(j.View(), "sorted by time ↑") || j.entries[0].Kind != "approve" {
+		t.Fatalf("oldest first: %s first\n%s", first(), j.View())
+	}
+	drive(j, "T")
+	if j.entries[0].Kind != "" || j.entries[1].Kind != "approve" || !strings.Contains(j.View(), "sorted by kind ↑") { // an observation has no kind
+		t.Fatalf("by kind: %s first", first())
+	}
 }
