@@ -228,8 +228,15 @@ func bytesText(n int) string {
 
 // latencies are the durations of an agent's last calls, oldest first,
 // as a sparkline's values (in 0.1 ms), and the words for the newest,
-// the median and the slowest.
-func latencies(xs []model.Exchange) ([]uint32, string) {
+// the median and the slowest. Streams (SubscribeToTask, a streaming
+// SendMessage) last as long as the task talks: they are not calls.
+func latencies(all []model.Exchange) ([]uint32, string) {
+	var xs []model.Exchange
+	for _, x := range all {
+		if x.Duration > 0 && !strings.Contains(x.RPC, "Subscribe") && !strings.Contains(x.RPC, "Streaming") {
+			xs = append(xs, x)
+		}
+	}
 	if len(xs) == 0 {
 		return nil, ""
 	}
@@ -241,7 +248,12 @@ func latencies(xs []model.Exchange) ([]uint32, string) {
 	}
 	sorted := append([]time.Duration(nil), ds...)
 	sort.Slice(sorted, func(a, b int) bool { return sorted[a] < sorted[b] })
-	r := func(d time.Duration) string { return d.Round(100 * time.Microsecond).String() }
+	r := func(d time.Duration) string {
+		if d >= time.Second {
+			return d.Round(time.Millisecond).String()
+		}
+		return d.Round(100 * time.Microsecond).String()
+	}
 	return vals, fmt.Sprintf("last %s · median %s · slowest %s (of %d calls)", r(ds[len(ds)-1]), r(sorted[len(sorted)/2]),
 		r(sorted[len(sorted)-1]), len(ds))
 }

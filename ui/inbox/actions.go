@@ -46,7 +46,8 @@ func (m *Inbox) refresh() []tea.Cmd {
 	if i := m.index(m.sel); i >= 0 {
 		m.cursor = i
 	} else if m.sel != (model.TaskKey{}) {
-		if !dropped && m.sel != m.sentKey && m.sel != m.sentVia && m.shown {
+		answered := m.results != nil && m.results.Has(m.sel) // one of an answer for many: its leaving is the effect
+		if !dropped && m.sel != m.sentKey && m.sel != m.sentVia && !answered && m.shown {
 			m.ctx.Say(fmt.Sprintf("%s left the inbox (now %s)", keyName(m.sel), m.stateOf(m.sel)))
 		}
 		m.cursor = min(m.cursor, len(m.items)-1)

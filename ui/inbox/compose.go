@@ -57,8 +57,10 @@ func NewCompose(ctx common.Context, svc *approvals.Service, o Options) *Compose 
 	return &Compose{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20}
 }
 
-// Capturing is always true: the screen takes typed text or a choice.
-func (c *Compose) Capturing() bool { return true }
+// Capturing is true while text is typed or the confirmation asks: then
+// every key is the screen's. While an agent is chosen the global keys
+// work (and keys that arrive together are taken one by one).
+func (c *Compose) Capturing() bool { return c.step != stepAgent }
 
 // Title is the header's name of the screen.
 func (c *Compose) Title() string {
@@ -211,6 +213,9 @@ func (c *Compose) answered(msg SentMsg) tea.Cmd {
 	o := msg.Outcome
 	if msg.from != fromCompose || o.MessageID != c.sent {
 		return nil
+	}
+	if o.Task != nil {
+		msg.Key = model.TaskKey{Agent: o.Agent, ID: o.Task.ID} // the task it started
 	}
 	c.ctx.Out.Send(outcomeNotice(msg))
 	if o.Result == approvals.ResultAccepted && o.Task != nil {

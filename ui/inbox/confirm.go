@@ -158,7 +158,11 @@ func (c *confirm) ids() string {
 	if tid == "" {
 		tid = "(new task)"
 	}
-	ids := fmt.Sprintf("taskId %s · contextId %s · messageId %s · role user", tid, m.ContextID, m.ID)
+	cid := m.ContextID
+	if cid == "" {
+		cid = "(new context)"
+	}
+	ids := fmt.Sprintf("taskId %s · contextId %s · messageId %s · role user", tid, cid, m.ID)
 	for _, r := range m.ReferenceTasks {
 		ids += " · referenceTaskIds " + string(r)
 	}
