@@ -8,7 +8,11 @@
 // of every dialog that writes to an agent, the `/` Filter every list
 // takes (one syntax, model.ParseFilter, and one footer line naming the
 // list it filters), and small text helpers (Fit, Pad, ages, short ids)
-// so that every screen cuts and writes them the same way.
+// so that every screen cuts and writes them the same way; what lists
+// share for actions on many (Marks, Results, the DecideMsg and
+// ComposeMsg requests), their sort (Sort), the names [keys] gives every
+// key (Actions, Rebind, CheckClashes) and the count of events per agent
+// and minute (Activity).
 //
 // common may import bubbletea, bubbles (key, textinput, cursor),
 // lipgloss, x/ansi, model, approvals (for its Arming),
