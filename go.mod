@@ -16,12 +16,14 @@ require (
 	github.com/gowebpki/jcs v1.0.2
 	github.com/muesli/termenv v0.16.0
 	github.com/pelletier/go-toml/v2 v2.4.3
+	github.com/r3labs/sse/v2 v2.10.0
 	github.com/zitadel/oidc/v3 v3.52.0
 	golang.org/x/oauth2 v0.38.0
 	golang.org/x/sys v0.45.0
 	golang.org/x/text v0.43.0
 	google.golang.org/grpc v1.82.1
 	google.golang.org/protobuf v1.36.11
+	gopkg.in/cenkalti/backoff.v1 v1.1.0
 )
 
 require (

@@ -3,8 +3,10 @@
 // panes, and gives a person one inbox to answer the tasks that wait for
 // input or approval. See README.md.
 //
-// main only sets up the signals that end a run and hands the command line
-// to package a2atop/internal/cli, which holds every command.
+// main only sets up the signals that end a run (Ctrl+C, SIGTERM, and
+// SIGHUP when the terminal closes, so the demo still removes its temporary
+// journal) and hands the command line to package a2atop/internal/cli,
+// which holds every command.
 package main
 
 import (
@@ -17,7 +19,7 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	code := cli.Main(ctx, os.Args[1:], cli.Streams{Out: os.Stdout, Err: os.Stderr})
 	stop()
 	os.Exit(code)

@@ -28,6 +28,9 @@ func (s *Service) Send(ctx context.Context, d *Decision) Outcome {
 	if s.o.ReadOnly {
 		return s.refuse(out, ProblemJournal, ErrJournalReadOnly)
 	}
+	if s.o.Hub != nil {
+		return s.sendViaHub(ctx, d)
+	}
 	if s.o.Sender == nil {
 		return s.refuse(out, ProblemRejected, errNoSender)
 	}

@@ -100,7 +100,7 @@ func currentState(e *Entry) a2a.TaskState {
 // not hold yet (checked under the store's hold, so two dashboards do not
 // both record one change). Tasks without a decision of ours are skipped.
 func (s *Service) Observe(obs []Observation) error {
-	if s.o.ReadOnly || len(obs) == 0 {
+	if s.o.ReadOnly || s.o.Hub != nil || len(obs) == 0 { // attached to a hub: it observes its own fleet
 		return nil
 	}
 	return s.appendChecked(func() ([]record, error) {

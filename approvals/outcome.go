@@ -23,13 +23,26 @@ type Outcome struct {
 	// FollowUp is true when the task ended before the reply reached it:
 	// PrepareFollowUp builds a new task in the same context instead.
 	FollowUp bool
+	// Winner is, for a decision refused because another one on the
+	// prompt came first (through a team's hub), that decision.
+	Winner *Winner
 }
 
 // Words says in one line what happened.
-func (o Outcome) Words() string { return explain(o.Result, o.Problem, o.State).what }
+func (o Outcome) Words() string {
+	if o.Winner != nil {
+		return o.Winner.Words()
+	}
+	return explain(o.Result, o.Problem, o.State).what
+}
 
 // Next says what the operator can do now.
-func (o Outcome) Next() string { return explain(o.Result, o.Problem, o.State).next }
+func (o Outcome) Next() string {
+	if o.Winner != nil {
+		return "nothing was sent: the first decision on a prompt is the one the agent gets"
+	}
+	return explain(o.Result, o.Problem, o.State).next
+}
 
 type words struct{ what, next string }
 
@@ -47,6 +60,9 @@ func acceptedNext(state a2a.TaskState) string {
 
 // explain puts a result and its problem into words a person can act on.
 func explain(r Result, p Problem, state a2a.TaskState) words {
+	if w, ok := teamWords(p); ok {
+		return w
+	}
 	now, taskNow := "", ""
 	if state != "" {
 		now = " (now " + model.ShortState(state) + ")"

@@ -23,6 +23,9 @@ import (
 // torn decision line (see Damage) is resolved too, once GetTask shows the
 // agent does not hold its messageId.
 func (s *Service) Reconcile(ctx context.Context) []Outcome {
+	if s.o.Hub != nil && !s.o.ReadOnly {
+		return s.o.Hub.Reconcile(ctx)
+	}
 	if s.o.ReadOnly || s.o.Sender == nil {
 		return nil
 	}
@@ -139,6 +142,9 @@ func (s *Service) ObserveState(agent string, id a2a.TaskID, state a2a.TaskState)
 func (s *Service) NoteLeft(agent string, id a2a.TaskID, from, to a2a.TaskState, note string) error {
 	if s.o.ReadOnly {
 		return nil
+	}
+	if s.o.Hub != nil {
+		return s.o.Hub.NoteLeft(context.Background(), Note{Agent: agent, TaskID: id, From: from, To: to, Text: note})
 	}
 	return s.write(record{Type: recState, Agent: agent, Task: id, From: model.NormalizeState(from),
 		To: model.NormalizeState(to), Source: "fleet", Note: note})

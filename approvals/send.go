@@ -42,6 +42,8 @@ type Decision struct {
 	// prepared ("" for none): a confirmed second decision is sent only
 	// over that one, not over a decision made since, here or elsewhere.
 	PriorID string
+
+	in Input // what the operator typed, for a hub that builds the message again
 }
 
 // Prepare validates the operator's input for an item and builds the
@@ -49,6 +51,10 @@ type Decision struct {
 // agent's template shape, on the task's taskId and contextId with a new
 // messageId. Nothing is sent or journaled yet.
 func (s *Service) Prepare(it Item, in Input) (*Decision, error) {
+	return s.prepare(it, in, s.author())
+}
+
+func (s *Service) prepare(it Item, in Input, a Author) (*Decision, error) {
 	if s.o.ReadOnly {
 		return nil, ErrJournalReadOnly
 	}
@@ -80,11 +86,11 @@ func (s *Service) Prepare(it Item, in Input) (*Decision, error) {
 		}
 		priorID = prior.MessageID
 	}
-	now := s.o.Now().UTC()
-	id := s.o.NewID()
+	a = a.fill(s.o)
+	now, id := a.At, a.MessageID
 	d := &Decision{MessageID: id, Agent: t.Key.Agent, TaskID: t.Key.ID, ContextID: t.Snapshot.ContextID,
-		Kind: in.Kind, Prompt: prompt, State: t.State, Approver: s.o.Approver, At: now, Attempt: 1, Again: in.Again,
-		PriorID: priorID}
+		Kind: in.Kind, Prompt: prompt, State: t.State, Approver: a.Approver, At: now, Attempt: 1, Again: in.Again,
+		PriorID: priorID, in: in}
 	var err error
 	switch in.Kind {
 	case KindReply:
@@ -94,7 +100,7 @@ func (s *Service) Prepare(it Item, in Input) (*Decision, error) {
 			return nil, fmt.Errorf("approve and deny answer AUTH_REQUIRED; this task is %s: reply instead", model.ShortState(t.State))
 		}
 		d.Reason = strings.TrimSpace(in.Reason)
-		v := DecisionValues{Approve: in.Kind == KindApprove, Reason: d.Reason, Approver: s.o.Approver, At: now}
+		v := DecisionValues{Approve: in.Kind == KindApprove, Reason: d.Reason, Approver: a.Approver, At: now}
 		d.Message, err = BuildDecision(t.Snapshot, v, s.o.Templates[t.Key.Agent], id)
 	default:
 		return nil, fmt.Errorf("unknown decision kind %q: use reply, approve or deny", in.Kind)
@@ -109,6 +115,10 @@ func (s *Service) Prepare(it Item, in Input) (*Decision, error) {
 // because its task had ended: a new task in the same context, naming the
 // ended task in referenceTaskIds, with the same parts and a new messageId.
 func (s *Service) PrepareFollowUp(messageID string) (*Decision, error) {
+	return s.prepareFollowUp(messageID, s.author())
+}
+
+func (s *Service) prepareFollowUp(messageID string, a Author) (*Decision, error) {
 	if s.o.ReadOnly {
 		return nil, ErrJournalReadOnly
 	}
@@ -123,16 +133,21 @@ func (s *Service) PrepareFollowUp(messageID string) (*Decision, error) {
 		return nil, err
 	}
 	ended := &a2a.Task{ID: e.TaskID, ContextID: e.ContextID}
-	id := s.o.NewID()
+	a = a.fill(s.o)
+	id := a.MessageID
 	return &Decision{MessageID: id, Agent: e.Agent, TaskID: e.TaskID, ContextID: e.ContextID, Kind: KindFollowUp,
-		Prompt: "follow-up:" + messageID, State: e.AgentState(), Reason: e.Reason, Approver: s.o.Approver,
-		At: s.o.Now().UTC(), Message: BuildFollowUp(ended, e.Parts, id), Attempt: 1}, nil
+		Prompt: "follow-up:" + messageID, State: e.AgentState(), Reason: e.Reason, Approver: a.Approver,
+		At: a.At, Message: BuildFollowUp(ended, e.Parts, id), Attempt: 1}, nil
 }
 
 // Retry rebuilds a decision whose outcome is unknown or not-delivered, to
 // send it again with the SAME messageId (so the agent can tell it is a
 // repeat). Call it only after the operator has confirmed again.
 func (s *Service) Retry(messageID string) (*Decision, error) {
+	return s.retry(messageID, s.author())
+}
+
+func (s *Service) retry(messageID string, a Author) (*Decision, error) {
 	if s.o.ReadOnly {
 		return nil, ErrJournalReadOnly
 	}
@@ -146,13 +161,15 @@ func (s *Service) Retry(messageID string) (*Decision, error) {
 	if err := s.Blocked(e.Agent); err != nil {
 		return nil, err
 	}
+	a.MessageID = e.MessageID // a retry is the same message
+	a = a.fill(s.o)
 	m := a2a.NewMessage(a2a.MessageRoleUser, clonePart(e.Parts)...)
 	m.ID, m.ContextID, m.ReferenceTasks = e.MessageID, e.ContextID, e.Refs
 	if !e.Kind.startsTask() {
 		m.TaskID = e.TaskID
 	}
 	return &Decision{MessageID: e.MessageID, Agent: e.Agent, TaskID: e.TaskID, ContextID: e.ContextID, Kind: e.Kind,
-		Prompt: e.Prompt, State: e.PromptState, Reason: e.Reason, Approver: s.o.Approver, At: s.o.Now().UTC(),
+		Prompt: e.Prompt, State: e.PromptState, Reason: e.Reason, Approver: a.Approver, At: a.At,
 		Message: m, Attempt: e.Attempts + 1, Again: true}, nil
 }
 

@@ -45,6 +45,16 @@ type Options struct {
 	ReconcileHistory int
 	// NewID makes messageIds. nil = a2a.NewMessageID (UUID).
 	NewID func() string
+
+	// Team mode (see Hub). Hub, when set, attaches the Service to a
+	// team's hub: it keeps the hub's journal as Follow delivers it
+	// (JournalPath and Sender are not used), and Send, Reconcile and
+	// NoteLeft go to the hub; Observe is the hub's own work.
+	Hub Hub
+	// OnJournal, when set, receives every line of the journal as it is
+	// read or written, in the journal's order, for a hub to publish. It
+	// runs under the journal's hold: it must not block or call back.
+	OnJournal func([]JournalLine)
 }
 
 // DefaultQuietPeriod is the quiet period used when Options leave it 0.
@@ -105,7 +115,7 @@ type taskRef struct {
 // Open opens (or creates) the journal and loads it. It does not contact
 // any agent: call Reconcile to resolve what a crash left open.
 func Open(o Options) (*Service, error) {
-	if o.JournalPath == "" {
+	if o.JournalPath == "" && o.Hub == nil {
 		return nil, errors.New("approvals: no journal path; set the state directory")
 	}
 	o = o.withDefaults()
@@ -114,7 +124,7 @@ func Open(o Options) (*Service, error) {
 			return nil, fmt.Errorf("approvals: agent %q: %w", agent, err)
 		}
 	}
-	st, err := openFileStore(o.JournalPath, o.ReadOnly, o.Now)
+	st, err := openStore(o)
 	if err != nil {
 		return nil, err
 	}
@@ -174,10 +184,10 @@ func promptKey(agentID string, id a2a.TaskID, prompt string) string {
 	return agentID + "\x00" + string(id) + "\x00" + prompt
 }
 
-// foldFrom folds lines the store read or wrote.
+// foldFrom folds lines the store read or wrote, and hands them to
+// Options.OnJournal.
 func (s *Service) foldFrom(lines []line, mine bool) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, l := range lines {
 		if l.err != nil {
 			s.noteDamage(l)
@@ -185,6 +195,8 @@ func (s *Service) foldFrom(lines []line, mine bool) {
 		}
 		s.fold(l, mine)
 	}
+	s.mu.Unlock()
+	s.publish(lines)
 }
 
 // fold applies one record to the in-memory view. mine is true for a
@@ -214,6 +226,9 @@ func (s *Service) fold(l line, mine bool) {
 			return
 		}
 		e = &Entry{self: mine, Elsewhere: !mine && (s.loaded || r.Approver != s.o.Approver)}
+		if s.o.Hub != nil { // every record is the hub's: another approver is elsewhere
+			e.Elsewhere = r.Approver != s.o.Approver
+		}
 		s.resolveAgent(e, r)
 		s.entries[r.ID] = e
 		s.order = append(s.order, e)

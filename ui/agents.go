@@ -34,8 +34,10 @@ type AgentsKeyMap struct {
 	SortBy   AgentSortKeys
 	Back     key.Binding `keys:"layered"`
 	Quit     key.Binding
-	// SignIn opens the device sign-in of an agent that signs a person in.
-	SignIn key.Binding
+	// SignIn opens the device sign-in of an agent that signs a person in;
+	// SignInDialog are the keys of that dialog while it is open.
+	SignIn       key.Binding
+	SignInDialog SignInKeyMap `keys:"sign_in"`
 	// Tasks is the global key the footer names; New sets it from
 	// KeyMap.Tasks.
 	Tasks key.Binding `keys:"-"`
@@ -44,16 +46,17 @@ type AgentsKeyMap struct {
 // DefaultAgentsKeyMap returns the agents screen's keys.
 func DefaultAgentsKeyMap() AgentsKeyMap {
 	return AgentsKeyMap{
-		ListKeys: DefaultListKeys(),
-		Filter:   common.DefaultFilterKeys(),
-		Open:     bind("enter", "its tasks", "enter"),
-		Zoom:     bind("z", "zoom card", "z"),
-		New:      bind("n", "new message", "n"),
-		Sort:     common.DefaultSortKeys(),
-		SortBy:   DefaultAgentSortKeys(),
-		Back:     bind("esc", "back", "esc"),
-		Quit:     bind("q", "back/quit", "q"),
-		SignIn:   bind("L", "sign in", "L"),
+		ListKeys:     DefaultListKeys(),
+		Filter:       common.DefaultFilterKeys(),
+		Open:         bind("enter", "its tasks", "enter"),
+		Zoom:         bind("z", "zoom card", "z"),
+		New:          bind("n", "new message", "n"),
+		Sort:         common.DefaultSortKeys(),
+		SortBy:       DefaultAgentSortKeys(),
+		Back:         bind("esc", "back", "esc"),
+		Quit:         bind("q", "back/quit", "q"),
+		SignIn:       bind("L", "sign in", "L"),
+		SignInDialog: DefaultSignInKeyMap(),
 	}
 }
 

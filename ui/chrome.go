@@ -44,8 +44,12 @@ func (m *Model) resize(w, h int) {
 	m.layout()
 }
 
-// bodyHeight is what is left between the header and the footer.
-func (m *Model) bodyHeight() int { return max(m.height-2, 1) }
+// bodyHeight is what is left between the header (and the banner of a
+// damaged journal, while it shows) and the footer.
+func (m *Model) bodyHeight() int { return max(m.height-2-m.bannerLines(), 1) }
+
+// bodyTop is the first line of the body: after the header and the banner.
+func (m *Model) bodyTop() int { return 1 + m.bannerLines() }
 
 // layout gives every screen the cells between the header and the footer.
 func (m *Model) layout() {
@@ -60,12 +64,15 @@ func (m *Model) layout() {
 	m.hm.Width = w
 }
 
-// render draws header, body and footer; exactly height lines of at most
-// width cells.
+// render draws header, banner, body and footer; exactly height lines of
+// at most width cells.
 func (m *Model) render() string {
 	h := m.bodyHeight()
 	lines := make([]string, 0, m.height)
 	lines = append(lines, m.header())
+	if len(m.banner) > 0 {
+		lines = append(lines, m.bannerLine())
+	}
 	body := common.Fit(m.body(), m.width, h)
 	lines = append(lines, body...)
 	for range h - len(body) {

@@ -9,8 +9,15 @@
 // into it (watcher events arrive through one channel, are drained in
 // batches by a tea.Cmd at most one batch every BatchInterval, applied
 // with Fleet.Apply in Update, and every screen gets a FleetChangedMsg),
-// the 1 Hz clock, which screen is shown, the command line, the help, the
-// notice in the footer and the global keys (1-4, :, ?, ctrl+c). It hands
+// the 1 Hz clock, the approvals journal it follows (on the clock a
+// tea.Cmd reads what other processes appended, Service.Refresh, and every
+// screen gets a JournalRefreshedMsg; after each batch the states decided
+// tasks went on to are recorded, Service.Observations then Observe in a
+// tea.Cmd; while damaged lines of it refuse decisions, Service.Blocking,
+// a one-line banner under the header names them on every screen and the
+// body is a line shorter), which screen is shown, the command line, the
+// help, the notice in the footer and the global keys (1-4, :, ?,
+// ctrl+c). It hands
 // the screen shown its keys and mouse presses, and does what a screen
 // asks through the common.Outbox (show a task, go back, reply, a notice,
 // apply an answer) before the next message. Each screen has its KeyMap

@@ -71,7 +71,8 @@ func (m *Model) applyEvents(msg eventsMsg, wasDirty bool) tea.Cmd {
 }
 
 // apply applies events to the fleet and tells every screen what changed
-// (and rings for tasks that now wait on a person); it reports whether
+// (rings for tasks that now wait on a person, and records in the journal
+// the states decided tasks went on to); it reports whether
 // anything did. It is the one place the fleet changes: for the watchers'
 // batches and for what the dashboard's own calls returned (ApplyMsg).
 func (m *Model) apply(events []model.Event) (tea.Cmd, bool) {
@@ -83,7 +84,7 @@ func (m *Model) apply(events []model.Event) (tea.Cmd, bool) {
 	if !res.Changed {
 		return nil, false
 	}
-	cmd := m.broadcast(common.FleetChangedMsg{Result: res, Version: m.ctx.Fleet.Version()})
+	cmd := tea.Batch(m.broadcast(common.FleetChangedMsg{Result: res, Version: m.ctx.Fleet.Version()}), m.observeJournal())
 	if m.bell && len(res.Entered) > 0 {
 		cmd = tea.Batch(cmd, m.ring())
 	}
@@ -99,11 +100,12 @@ func tick(now func() time.Time) tea.Cmd {
 	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg{now: t} })
 }
 
-// onTick expires the notice and tells every screen the time.
+// onTick expires the notice, tells every screen the time and reads what
+// other processes appended to the journal.
 func (m *Model) onTick() tea.Cmd {
 	now := m.ctx.Now()
 	m.status.expire(now)
-	return tea.Batch(tick(m.ctx.Now), m.broadcast(common.TickMsg{Now: now}))
+	return tea.Batch(tick(m.ctx.Now), m.broadcast(common.TickMsg{Now: now}), m.refreshJournal())
 }
 
 // ring writes the terminal bell.

@@ -113,7 +113,9 @@ func (m *Model) onMouse(msg tea.MouseMsg, wasDirty bool) tea.Cmd {
 		m.dirty = wasDirty
 		return nil
 	}
-	msg.Y--
+	if msg.Y -= m.bodyTop(); msg.Y < 0 { // the header or the banner
+		return nil
+	}
 	return m.forward(msg)
 }
 

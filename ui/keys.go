@@ -156,6 +156,8 @@ func (k ListKeys) page(vp *viewport.Model, msg tea.KeyMsg) bool {
 type TaskKeys struct {
 	Cancel, Reply, Approve, Deny, FollowUp, Copy key.Binding
 	Confirm, Decline                             key.Binding `keys:"dialog"`
+	// Results scroll and close the outcomes of a cancel of several.
+	Results common.ResultKeys `keys:"results"`
 }
 
 // DefaultTaskKeys are c, r, a, d, f, Y and the confirmation's y and
@@ -171,6 +173,7 @@ func DefaultTaskKeys() TaskKeys {
 		Copy:     bind("Y", "copy id", "Y"),
 		Confirm:  bind("y", "yes", "y"),
 		Decline:  bind("n/esc", "no", "n", "esc"),
+		Results:  common.DefaultResultKeys(),
 	}
 }
 

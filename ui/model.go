@@ -87,6 +87,18 @@ type Model struct {
 	titleCount int
 	export0    func(dir string) (string, error)
 
+	// The approvals journal the root follows (see journal_follow.go);
+	// nil when the dashboard has none.
+	svc                     *approvals.Service
+	refreshing              bool // a Refresh is under way
+	observing, observeAgain bool // an Observe is under way; a batch came meanwhile
+	refreshErr, observeErr  string
+	// banner says, while damaged journal lines refuse decisions, which
+	// (common.JournalDamage: long to short); it takes the line under the
+	// header. bannerVer is the journal's version it was read at.
+	banner    []string
+	bannerVer uint64
+
 	dirty   bool   // something changed since the last View
 	cache   string // the last View
 	renders int    // how many times View rendered (BenchmarkBurst)
@@ -106,6 +118,7 @@ func New(o Options) *Model {
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
 			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}, Activity: &common.Activity{}},
 		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell, notify: o.Notify, titleCount: -1,
+		svc:  o.Approvals,
 		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != "", log: o.Logger}, dirty: true,
 		width: 80, height: 24,
 	}
@@ -120,13 +133,18 @@ func New(o Options) *Model {
 			m.tasks().apply(v)
 		}
 	}
+	m.readBanner()
 	m.layout()
 	return m
 }
 
 // newScreens builds every screen, ours and the ones Options supplies.
 func (m *Model) newScreens(o Options) {
-	act := func(k TaskKeys) taskActions { return newTaskActions(&m.ctx, k, o.QuietPeriod) }
+	act := func(k TaskKeys) taskActions {
+		a := newTaskActions(&m.ctx, k, o.QuietPeriod)
+		a.journal = o.Approvals
+		return a
+	}
 	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort, o.HideTerminalAfter)
 	m.screens[viewDetail] = newDetail(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)
 	m.screens[viewAgents] = newAgents(&m.ctx, m.keys.AgentsView, m.clip)
@@ -152,6 +170,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	wasDirty := m.dirty
 	m.dirty = true
+	m.checkBanner()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -160,6 +179,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.applyEvents(msg, wasDirty)
 	case tickMsg:
 		return m, m.onTick()
+	case common.JournalRefreshedMsg:
+		return m, m.onJournalRefreshed(msg)
+	case journalObservedMsg:
+		return m, m.onJournalObserved(msg)
 	case tea.KeyMsg:
 		return m, m.onKey(msg)
 	case tea.MouseMsg:

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"a2atop/approvals"
 	"a2atop/model"
 	"a2atop/ui/common"
 	"a2atop/ui/theme"
@@ -50,6 +51,12 @@ type Options struct {
 	// (n) or a follow-up of an ended task (f) (inbox.ComposeFactory).
 	// nil leaves those keys disabled.
 	Compose func(common.Context) common.Component
+	// Approvals is the journal the inbox and the journal view show (the
+	// one their factories were built over). The root follows it: on the
+	// clock it reads what other processes appended and hands every screen
+	// a common.JournalRefreshedMsg, and after each batch it records the
+	// states decided tasks went on to. nil follows nothing.
+	Approvals *approvals.Service
 	// Output receives the bell and the OSC 52 clipboard sequence; nil is
 	// os.Stdout. It must be the terminal the program draws on.
 	Output io.Writer

@@ -38,11 +38,14 @@ type taskActions struct {
 	// task, shown until closed; nil when none.
 	results    *common.Results
 	resultKeys common.ResultKeys
+	// journal, when set, refuses a reply to an agent a damaged line of
+	// it blocks (the inbox would refuse it): r is not offered there.
+	journal *approvals.Service
 }
 
 func newTaskActions(ctx *common.Context, keys TaskKeys, quiet time.Duration) taskActions {
 	return taskActions{ctx: ctx, keys: keys, quiet: quiet, pending: map[model.TaskKey]bool{},
-		resultKeys: common.DefaultResultKeys()}
+		resultKeys: keys.Results}
 }
 
 // key handles the task keys on the marked tasks (when marked is not
@@ -88,6 +91,8 @@ func (a *taskActions) decide(kind approvals.Kind, t *model.Task, marked []model.
 		a.ctx.Warn(string(kind) + " answers auth-required; this task asks for input: reply with " + a.keys.Reply.Help().Key)
 	case !a.ctx.Writable(t.Key.Agent):
 		a.ctx.Warn(a.ctx.ReadOnlyWords(t.Key.Agent))
+	case !a.decidable(t.Key.Agent):
+		a.ctx.Warn(common.BlockedWords(a.journal, t.Key.Agent, footerWords))
 	case kind == approvals.KindReply:
 		a.ctx.Out.Send(common.ReplyToMsg{Key: t.Key})
 	default:
@@ -106,9 +111,21 @@ func (a *taskActions) followUp(t *model.Task) {
 			" (reply with " + a.keys.Reply.Help().Key + " while it waits)")
 	case !a.ctx.Writable(t.Key.Agent):
 		a.ctx.Warn(a.ctx.ReadOnlyWords(t.Key.Agent))
+	case !a.decidable(t.Key.Agent):
+		a.ctx.Warn(common.BlockedWords(a.journal, t.Key.Agent, footerWords))
 	default:
 		a.ctx.Out.Send(common.ComposeMsg{Agent: t.Key.Agent, After: t.Key})
 	}
+}
+
+// footerWords is the width the refusals of a blocked agent are worded
+// for: the footer of the narrowest screen the dashboard is drawn for.
+const footerWords = 80
+
+// decidable reports whether a decision on agent may be sent: no damaged
+// line of the journal refuses it.
+func (a *taskActions) decidable(agent string) bool {
+	return a.journal == nil || a.journal.Blocked(agent) == nil
 }
 
 // askCancel opens the confirmation for t, or says why it cannot be
@@ -291,9 +308,9 @@ func (a *taskActions) offered(t *model.Task, marked int) offers {
 	auth := waits && t.State == a2a.TaskStateAuthRequired
 	return offers{
 		cancel:   common.Offer(k.Cancel, writable && t.Class != model.ClassTerminal),
-		reply:    common.Offer(k.Reply, waits),
-		approve:  common.Offer(k.Approve, auth),
-		deny:     common.Offer(k.Deny, auth),
+		reply:    common.Offer(k.Reply, waits && a.decidable(t.Key.Agent)),
+		approve:  common.Offer(k.Approve, auth && a.decidable(t.Key.Agent)),
+		deny:     common.Offer(k.Deny, auth && a.decidable(t.Key.Agent)),
 		followUp: common.Offer(k.FollowUp, writable && t.Class == model.ClassTerminal),
 		copyID:   common.Offer(k.Copy, t != nil),
 	}

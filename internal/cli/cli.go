@@ -54,6 +54,8 @@ func run(ctx context.Context, args []string, st Streams) int {
 		return runJournal(ctx, rest, st)
 	case "login":
 		return runLogin(ctx, rest, st)
+	case "serve":
+		return runServe(ctx, rest, st)
 	}
 	if cmd != "" && !strings.HasPrefix(cmd, "-") && !strings.Contains(cmd, "://") {
 		fmt.Fprintf(st.Err, "a2atop: unknown command %q; agent URLs start with http:// or https:// (a2atop help lists the commands)\n", cmd)

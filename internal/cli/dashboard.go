@@ -13,14 +13,22 @@ import (
 	"a2atop/ui/inbox"
 )
 
-// runDashboard implements `a2atop [--config FILE] [--read-only] [URL...]`.
+// runDashboard implements `a2atop [--config FILE] [--read-only] [URL...]`
+// and, attached to a team's hub, `a2atop --hub URL`.
 func runDashboard(ctx context.Context, args []string, st Streams) int {
 	o := newOptions("", st)
 	o.configFlag()
 	o.readOnlyFlag()
+	o.hubFlag()
 	urls, err := o.parse(args)
 	if err != nil {
 		return flagStatus(err)
+	}
+	if o.hub != "" {
+		if len(urls) > 0 {
+			return o.failf(exitUsage, "%v", errHubURLs)
+		}
+		return attachDashboard(ctx, o)
 	}
 	cfg, code := o.loadAgents(urls)
 	if cfg == nil {
@@ -74,6 +82,10 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		Inbox:    inbox.InboxFactory(svc, views),
 		Journal:  inbox.JournalFactory(svc, views),
 		Output:   st.Out,
+		Compose:  look.compose(svc),
+
+		// The root follows the journal the inbox and the journal view show.
+		Approvals: svc,
 	}))
 	if started != nil {
 		started(mgr)
@@ -81,14 +93,19 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 	stop := runWatchers(ctx, mgr)
 	log.Info("dashboard started", logKeyAgents, len(cfg.Agents), logKeyPath, cfg.Path)
 
-	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx)}
-	if st.In != nil { // tests drive the program through a pipe
-		opts = append(opts, tea.WithInput(st.In), tea.WithOutput(st.Out))
-	}
-	p := tea.NewProgram(m, opts...)
-	_, err = p.Run()
+	err = s.runUI(ctx, m)
 	stop()
 	return s.dashboardStatus(err)
+}
+
+// runUI runs the terminal UI until the user quits or ctx ends.
+func (s *session) runUI(ctx context.Context, m *ui.Model) error {
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx)}
+	if s.st.In != nil { // tests drive the program through a pipe
+		opts = append(opts, tea.WithInput(s.st.In), tea.WithOutput(s.st.Out))
+	}
+	_, err := tea.NewProgram(m, opts...).Run()
+	return err
 }
 
 // dashboardStatus maps the program's end to an exit status: quitting and

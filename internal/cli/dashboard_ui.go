@@ -87,13 +87,19 @@ func dashboardLook(cfg *config.Config) (*look, error) {
 }
 
 // options fills o with the look and the config's dashboard settings:
-// the keys, theme and views, hide_terminal_after, the notifications,
-// :export and the compose screen.
+// the keys, theme and views, hide_terminal_after, the notifications and
+// :export. The compose screen (n, f) is the caller's: a dashboard on its
+// own agents has it, one attached to a hub not (the hub sends only
+// answers to the tasks it watches).
 func (l *look) options(cfg *config.Config, svc *approvals.Service, o ui.Options) ui.Options {
 	o.KeyMap, o.Theme, o.Views = l.keys, l.theme, l.views
 	o.HideTerminalAfter = cfg.HideTerminalAfter.Duration
 	o.Notify = ui.Notify(cfg.Notifications)
 	o.Export = dashboardExport(svc, time.Now)
-	o.Compose = inbox.ComposeFactory(svc, inbox.Options{KeyMap: l.inboxKeys})
 	return o
+}
+
+// compose is the compose screen's factory, with the config's keys.
+func (l *look) compose(svc *approvals.Service) func(common.Context) common.Component {
+	return inbox.ComposeFactory(svc, inbox.Options{KeyMap: l.inboxKeys})
 }

@@ -15,7 +15,7 @@ import (
 	"a2atop/internal/config"
 )
 
-// runDemo implements `a2atop demo [--agents-only] [--pace D] [--base-port N] [--read-only]`:
+// runDemo implements `a2atop demo [--agents-only] [--hub] [--pace D] [--base-port N] [--read-only]`:
 // the five demo agents on 127.0.0.1, and the dashboard on them unless
 // --agents-only, which prints "NAME URL" per agent and serves until
 // SIGINT/SIGTERM.
@@ -25,12 +25,16 @@ func runDemo(ctx context.Context, args []string, st Streams) int {
 	agentsOnly := o.fs.Bool("agents-only", false, `start only the agents, print "NAME URL" per agent, serve until interrupted`)
 	pace := o.fs.Duration("pace", demo.DefaultPace, "how often the demo's planner client hands out new work")
 	basePort := o.fs.Int("base-port", 0, "listen on 127.0.0.1 ports `N`..N+4 instead of ports the OS chooses, so the agents keep their URLs across restarts")
+	withHub := o.fs.Bool("hub", false, "run a hub (a2atop serve) over the fleet with two operators, alice and bob, open alice's dashboard on it and print the command for bob's")
 	rest, err := o.parse(args)
 	if err != nil {
 		return flagStatus(err)
 	}
 	if len(rest) > 0 {
 		return o.failf(exitUsage, "unexpected argument %q", rest[0])
+	}
+	if *agentsOnly && *withHub {
+		return o.failf(exitUsage, "--agents-only and --hub: choose one (--hub opens a dashboard)")
 	}
 	if *pace <= 0 {
 		return o.failf(exitUsage, "--pace must be positive, like 4s")
@@ -63,6 +67,9 @@ func runDemo(ctx context.Context, args []string, st Streams) int {
 	}
 	if err := cfg.Validate(); err != nil {
 		return o.failf(exitFailed, "%v", err)
+	}
+	if *withHub {
+		return demoHub(ctx, s, dir, relay)
 	}
 	return dashboard(ctx, s, relay.attach)
 }

@@ -13,7 +13,19 @@ import (
 	"a2atop/ui/theme"
 )
 
-var update = flag.Bool("update", false, "rewrite the generated parts of config.example.toml")
+// updateFlag is -update: the goldens' flag when a golden package of the
+// test binary defined it (packages initialize before this one), else
+// this file's own.
+var updateFlag = func() *flag.Flag {
+	if f := flag.Lookup("update"); f != nil {
+		return f
+	}
+	flag.Bool("update", false, "rewrite the generated parts of config.example.toml")
+	return flag.Lookup("update")
+}()
+
+// updating reports whether -update was given.
+func updating() bool { return updateFlag.Value.String() == "true" }
 
 const examplePath = "../../config.example.toml"
 
@@ -83,7 +95,7 @@ func TestExampleListsEveryKeyAndToken(t *testing.T) {
 	s := string(data)
 	s, tokens := replaceBetween(t, s, "colour tokens", exampleTokens())
 	s, keys := replaceBetween(t, s, "keys", exampleKeys())
-	if *update {
+	if updating() {
 		if err := os.WriteFile(examplePath, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}

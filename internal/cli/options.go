@@ -27,6 +27,7 @@ type options struct {
 
 	config   string        // --config FILE; "" means $A2ATOP_CONFIG, then the default path
 	readOnly bool          // --read-only
+	hub      string        // --hub URL: attach to a team's hub
 	timeout  time.Duration // --timeout D
 	format   *formatFlag
 }

@@ -34,6 +34,7 @@ func (f *replyFlags) define(o *options) {
 	fs.BoolVar(&f.deny, "deny", false, "deny a task waiting for authorization; needs --reason")
 	fs.StringVar(&f.reason, "reason", "", "why (required with --deny, optional with --approve)")
 	fs.BoolVar(&f.again, "again", false, "send even though the journal already holds a decision for this prompt")
+	o.hubFlag()
 }
 
 // kind checks that exactly one action was asked for and names it.
@@ -76,6 +77,9 @@ func runReply(ctx context.Context, args []string, st Streams) int {
 	agentArg, taskArg := pos[0], pos[1]
 	if taskArg == "" {
 		return o.failf(exitUsage, "TASK is empty: give the task's id, or its start")
+	}
+	if o.hub != "" {
+		return replyViaHub(ctx, o, agentArg, taskArg, kind, &f)
 	}
 	var urls []string
 	if strings.Contains(agentArg, "://") {
@@ -138,7 +142,7 @@ func noSuchAgent(cfg *config.Config, arg, usage string) string {
 // journal's memory of earlier decisions), sends it once and prints the
 // outcome. Exit: 0 accepted, 1 refused/unknown/unreachable, 2 bad input.
 func sendReply(ctx context.Context, s *session, agent config.Agent, taskArg string, kind approvals.Kind, f *replyFlags) int {
-	cfg, log, st, timeout := s.cfg, s.log, s.st, s.timeout
+	cfg, log, timeout := s.cfg, s.log, s.timeout
 	mgr, code := s.manager()
 	if mgr == nil {
 		return code
@@ -162,7 +166,6 @@ func sendReply(ctx context.Context, s *session, agent config.Agent, taskArg stri
 	if t == nil {
 		return code
 	}
-	name, id := agent.Name, t.Key.ID
 	d, err := svc.Prepare(svc.ItemFor(t), approvals.Input{Kind: kind, Text: f.text, JSON: f.data, Reason: f.reason, Again: f.again})
 	if err != nil {
 		code := exitFailed
@@ -170,14 +173,20 @@ func sendReply(ctx context.Context, s *session, agent config.Agent, taskArg stri
 			errors.Is(err, approvals.ErrReasonRequired) {
 			code = exitUsage
 		}
-		return s.failf(code, "%s · %s: %v", name, id, err)
+		return s.failf(code, "%s · %s: %v", agent.Name, t.Key.ID, err)
 	}
-	out := svc.Send(ctx, d)
-	fmt.Fprintf(st.Out, "%s → %s · %s: %s\n", d.Kind, sanitize.Line(name, maxNameRunes), sanitize.Line(string(id), 200), sanitize.Line(out.Words(), 300))
+	return s.reportReply(d, svc.Send(ctx, d), cfg.JournalPath)
+}
+
+// reportReply prints what a send achieved and returns the exit status:
+// 0 accepted, 1 otherwise.
+func (s *session) reportReply(d *approvals.Decision, out approvals.Outcome, journal string) int {
+	st := s.st
+	fmt.Fprintf(st.Out, "%s → %s · %s: %s\n", d.Kind, sanitize.Line(d.Agent, maxNameRunes), sanitize.Line(string(d.TaskID), 200), sanitize.Line(out.Words(), 300))
 	if next := out.Next(); next != "" {
 		fmt.Fprintf(st.Out, "next: %s\n", sanitize.Line(next, 300))
 	}
-	fmt.Fprintf(st.Out, "messageId %s (journal %s)\n", d.MessageID, cfg.JournalPath)
+	fmt.Fprintf(st.Out, "messageId %s (journal %s)\n", d.MessageID, journal)
 	if out.Result != approvals.ResultAccepted {
 		if out.Err != nil {
 			return s.failf(exitFailed, "%s", a2aclient.Describe(out.Err))

@@ -16,11 +16,15 @@ type commandDoc struct {
 
 // commandDocs are the commands in the order `a2atop help` lists them.
 var commandDocs = []commandDoc{
-	{"", "[--config FILE] [--read-only] [URL...]",
-		"open the dashboard on the configured agents plus the agent base URLs given"},
-	{"demo", "demo [--agents-only] [--pace D] [--base-port N] [--read-only]",
+	{"", "[--config FILE] [--read-only] [URL... | --hub URL]",
+		"open the dashboard on the configured agents plus the agent base URLs given;\n" +
+			"--hub URL attaches it to a team's hub (a2atop serve) instead, as the operator\n" +
+			"whose token is $A2ATOP_HUB_TOKEN or the file hub_token_file names"},
+	{"demo", "demo [--agents-only | --hub] [--pace D] [--base-port N] [--read-only]",
 		"start five demo agents on 127.0.0.1 and open the dashboard on them;\n" +
 			"--agents-only prints \"NAME URL\" per agent and serves until Ctrl+C;\n" +
+			"--hub runs a team's hub over them with two operators, opens alice's\n" +
+			"dashboard on it and prints the command that attaches bob's;\n" +
 			"--base-port puts them on ports N..N+4, so they keep their URLs when restarted"},
 	{"check", "check [--config FILE] [--timeout D] [URL...]",
 		"fetch every agent's card and try ListTasks; print a table"},
@@ -30,14 +34,19 @@ var commandDocs = []commandDoc{
 			"with --format csv one row per task;\n" +
 			"--state S keeps the tasks in one state (a unique start will do: input),\n" +
 			"--agent A the agents whose name starts with A, and their tasks"},
-	{"watch", "watch --jsonl [--config FILE] [URL...]",
+	{"watch", "watch --jsonl [--config FILE] [URL... | --hub URL]",
 		"print every event as it arrives, one JSON object per line, until Ctrl+C"},
-	{"reply", "reply [--config FILE] AGENT TASK (--text T | --data JSON | --approve | --deny --reason R)",
+	{"reply", "reply [--config FILE] [--hub URL] AGENT TASK (--text T | --data JSON | --approve | --deny --reason R)",
 		"answer a waiting task as the inbox would: journaled first, sent once;\n" +
 			"AGENT is a configured name or the agent's base URL; TASK is the task's id,\n" +
 			"or the short id the screens show, or any start of the id that one task has"},
 	{"login", "login [--config FILE] AGENT",
 		"sign in to an agent with the OAuth 2.0 device flow: open the page, enter the code"},
+	{"serve", "serve [--config FILE] [--listen ADDR] [--insecure] [URL...]",
+		"run the team's hub: watch the agents once for every operator of the config's\n" +
+			"[[operator]] tables, keep the one journal, serve their dashboards (--hub);\n" +
+			"it listens on " + defaultListen + " unless --listen says otherwise, and beyond\n" +
+			"loopback needs tls_cert_file and tls_key_file (or --insecure)"},
 	{"journal", "journal [--since D] [--format csv|jsonl] [--out FILE] | journal check [--accept LINE]... [--note TEXT]",
 		"write the journal for an audit (who, what, when, outcome, later states), oldest first;\n" +
 			"check lists damaged journal lines, exit 1 if one blocks decisions; --accept resolves one"},

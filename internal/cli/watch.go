@@ -15,9 +15,16 @@ func runWatch(ctx context.Context, args []string, st Streams) int {
 	o := newOptions("watch", st)
 	o.configFlag()
 	o.requireFormat("jsonl", "print one JSON object per line (required: the only format for now)", "JSON lines are the only output format for now")
+	o.hubFlag()
 	urls, err := o.parse(args)
 	if err != nil {
 		return flagStatus(err)
+	}
+	if o.hub != "" {
+		if len(urls) > 0 {
+			return o.failf(exitUsage, "%v", errHubURLs)
+		}
+		return watchHub(ctx, o)
 	}
 	s, mgr, code := o.connect(urls)
 	if s == nil {

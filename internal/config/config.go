@@ -67,6 +67,17 @@ type Config struct {
 	ThemeSetting any              `toml:"theme"`
 	Colors       map[string]Color `toml:"-"` // token -> its light and dark values
 
+	// Team mode (a2atop serve, a2atop --hub). TLSCertFile and TLSKeyFile
+	// are the hub's certificate and key (PEM files): a hub on any address
+	// but loopback needs them unless --insecure. HubTokenFile holds the
+	// operator token a dashboard attached to a hub sends, when
+	// $A2ATOP_HUB_TOKEN is not set. Operators are the [[operator]]
+	// tables: who the hub serves, and what each may do.
+	TLSCertFile  string     `toml:"tls_cert_file"`
+	TLSKeyFile   string     `toml:"tls_key_file"`
+	HubTokenFile string     `toml:"hub_token_file"`
+	Operators    []Operator `toml:"operator"`
+
 	// Path is the file this came from; "" when no file was read.
 	Path string `toml:"-"`
 	// lines locates the keys of the file, for Validate's errors.

@@ -12,9 +12,12 @@
 // again by a2aclient whenever it changes). The credential keys of
 // [agent.auth] (type, OAuth 2.0, command, mTLS, the card's pinned keys)
 // are validated and resolved in auth.go.
+// For team mode, Config.HubOperators reads the operators' tokens (kept
+// as hashes) and Config.HubToken a dashboard's own.
 //
 // config owns parsing, defaults, validation and secret resolution. It may
 // import the standard library, go-toml, the A2A SDK's a2a types,
-// a2atop/a2aclient and a2atop/approvals (for the options and templates it
-// produces); never ui, bubbletea, bubbles or lipgloss.
+// a2atop/a2aclient, a2atop/approvals and a2atop/hub (for the options,
+// templates and operators it produces); never ui, bubbletea, bubbles or
+// lipgloss.
 package config

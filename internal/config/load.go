@@ -159,6 +159,7 @@ var goTypeWords = map[string]string{
 	"*config.Duration": `a duration string like "5s"`, "*bool": "true or false",
 	"[]config.Agent": "[[agent]] tables", "[]config.Header": "[[agent.auth.headers]] tables",
 	"config.Auth": "an [agent.auth] table", "*config.Approval": "an [agent.approval] table",
+	"[]config.Operator": "[[operator]] tables", "map[string][]string": `a table of lists, like { "*" = ["watch"] }`,
 }
 
 // typeWords rewrites a type mismatch in the words of the file ("wrong

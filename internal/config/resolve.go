@@ -139,6 +139,11 @@ func (c *Config) resolvePath(p string) string {
 func (c *Config) ExpandPaths() {
 	c.JournalPath = c.resolvePath(c.JournalPath)
 	c.LogPath = c.resolvePath(c.LogPath)
+	for _, p := range []*string{&c.TLSCertFile, &c.TLSKeyFile, &c.HubTokenFile} {
+		if *p != "" {
+			*p = c.resolvePath(*p)
+		}
+	}
 	for i := range c.Agents {
 		c.Agents[i].splitCardURL()
 	}

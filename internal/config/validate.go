@@ -78,7 +78,7 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
-	return nil
+	return c.validateTeam()
 }
 
 // validateAgent checks the agent at index i, given the names seen before

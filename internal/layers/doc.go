@@ -6,7 +6,10 @@
 // bubbles or lipgloss; only package main, a2atop/internal/cli and
 // a2atop/ui/... import them; model imports no a2atop package; approvals
 // and a2aclient import only model and the internal packages below them
-// (not internal/config or internal/cli, which import them); demo imports
-// no a2atop package; a2atop/internal/cli, the commands, may import every
+// (not internal/config or internal/cli, which import them); hub (the
+// team's server) imports only model, approvals and those internal
+// packages, not a2aclient (it reaches the agents through an interface),
+// and hubclient (its client) only hub, model, approvals and those;
+// demo imports no a2atop package; a2atop/internal/cli, the commands, may import every
 // package, and only package main imports it.
 package layers

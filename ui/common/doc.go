@@ -7,12 +7,14 @@
 // Outbox that carries a screen's requests to the root, the armed Confirm
 // of every dialog that writes to an agent, the `/` Filter every list
 // takes (one syntax, model.ParseFilter, and one footer line naming the
-// list it filters), and small text helpers (Fit, Pad, ages, short ids)
-// so that every screen cuts and writes them the same way; what lists
-// share for actions on many (Marks, Results, the DecideMsg and
-// ComposeMsg requests), their sort (Sort), the names [keys] gives every
-// key (Actions, Rebind, CheckClashes) and the count of events per agent
-// and minute (Activity).
+// list it filters), the words for damaged journal lines that refuse
+// decisions (JournalDamage: the root's banner, the inbox's refusals),
+// and small text helpers (Fit, Pad, FirstFit, ages, short ids) so that
+// every screen cuts and writes them the same way; what lists share for
+// actions on many (Marks, Results, the DecideMsg and ComposeMsg
+// requests), their sort (Sort), the names [keys] gives every key
+// (Actions, Rebind, CheckClashes) and the count of events per agent and
+// minute (Activity).
 //
 // common may import bubbletea, bubbles (key, textinput, cursor),
 // lipgloss, x/ansi, model, approvals (for its Arming),

@@ -21,6 +21,23 @@ type FleetChangedMsg struct {
 // so that ages stay current.
 type TickMsg struct{ Now time.Time }
 
+// JournalRefreshedMsg is sent by the root to every screen each time it
+// has read what other processes (another dashboard, `a2atop reply`)
+// appended to the approvals journal, about once a second. Changed says
+// the journal gained records (the inbox and the journal view rebuild on
+// Service.Version); Decisions are the decisions made elsewhere since the
+// last one (a dialog open on one of their prompts says so and sends
+// nothing); Damage the damaged lines found. Err is why the journal could
+// not be read; the root says it in the footer.
+type JournalRefreshedMsg struct {
+	approvals.Refreshed
+	Err error
+}
+
+// JournalChangedMsg is sent by the root to every screen after it wrote
+// to the journal itself (the states decided tasks went on to).
+type JournalChangedMsg struct{}
+
 // ShownMsg is sent to a screen as it comes on screen, HiddenMsg as it
 // leaves: a screen that polls (the agents' raw capture) or redraws ages
 // on the clock does so only while shown.

@@ -21,6 +21,10 @@ import (
 // is shown; the task of an open editor or confirmation closes it (the
 // draft is noted in the journal, nothing was sent).
 func (m *Inbox) refresh() []tea.Cmd {
+	selPrompt := ""
+	if it := m.find(m.sel); it != nil {
+		selPrompt = it.Prompt
+	}
 	m.all = m.ordered(m.svc.Queue(m.ctx.Fleet, m.queueSort()))
 	m.byKey = make(map[model.TaskKey]int, len(m.all))
 	for i := range m.all {
@@ -48,7 +52,7 @@ func (m *Inbox) refresh() []tea.Cmd {
 	} else if m.sel != (model.TaskKey{}) {
 		answered := m.results != nil && m.results.Has(m.sel) // one of an answer for many: its leaving is the effect
 		if !dropped && m.sel != m.sentKey && m.sel != m.sentVia && !answered && m.shown {
-			m.ctx.Say(fmt.Sprintf("%s left the inbox (now %s)", keyName(m.sel), m.stateOf(m.sel)))
+			m.sayLeft(m.sel, selPrompt, fmt.Sprintf("%s left the inbox (now %s)", keyName(m.sel), m.stateOf(m.sel)), "", false)
 		}
 		m.cursor = min(m.cursor, len(m.items)-1)
 	}
@@ -86,17 +90,20 @@ func (m *Inbox) filtered(all []approvals.Item) []approvals.Item {
 // dropTarget closes the dialog of a task that left the inbox and notes
 // the dropped draft in the journal.
 func (m *Inbox) dropTarget() tea.Cmd {
-	k, st := m.target, m.stateOf(m.target)
+	k, st, prompt, from := m.target, m.stateOf(m.target), m.tprompt, m.tstate
 	hadDraft := m.mode == modeConfirm || m.mode == modeReason || m.ed.dirty()
+	if m.via != (model.TaskKey{}) {
+		m.sentVia = m.via // the chain's root leaving after its end is not news over this notice
+	}
 	delete(m.drafts, k)
 	m.closeDialog()
 	if !hadDraft {
-		m.ctx.Say(fmt.Sprintf("%s left the inbox (now %s); nothing was sent", keyName(k), st))
+		m.sayLeft(k, prompt, fmt.Sprintf("%s left the inbox (now %s); nothing was sent", keyName(k), st), "nothing was sent", false)
 		return nil
 	}
-	m.ctx.Warn(fmt.Sprintf("%s left the inbox (now %s) while you were answering: draft dropped, nothing was sent", keyName(k), st))
+	m.sayLeft(k, prompt, fmt.Sprintf("%s left the inbox (now %s) while you were answering: draft dropped, nothing was sent", keyName(k), st),
+		"draft dropped, nothing was sent", true)
 	svc := m.svc
-	from := m.tstate
 	to := model.NormalizeState(m.taskState(k))
 	return func() tea.Msg {
 		return NotedMsg{Err: svc.NoteLeft(k.Agent, k.ID, from, to, "left the inbox while an answer was being written; the draft was dropped, nothing was sent")}
@@ -112,7 +119,8 @@ func (m *Inbox) dropLeftDrafts() []tea.Cmd {
 			continue
 		}
 		delete(m.drafts, k)
-		m.ctx.Warn(fmt.Sprintf("%s left the inbox (now %s): its kept draft is dropped, nothing was sent", keyName(k), m.stateOf(k)))
+		m.sayLeft(k, d.prompt, fmt.Sprintf("%s left the inbox (now %s): its kept draft is dropped, nothing was sent", keyName(k), m.stateOf(k)),
+			"its kept draft is dropped, nothing was sent", true)
 		svc, from, to := m.svc, d.from, model.NormalizeState(m.taskState(k))
 		cmds = append(cmds, func() tea.Msg {
 			return NotedMsg{Err: svc.NoteLeft(k.Agent, k.ID, from, to, "left the inbox with a kept draft; the draft was dropped, nothing was sent")}
@@ -123,6 +131,7 @@ func (m *Inbox) dropLeftDrafts() []tea.Cmd {
 
 func (m *Inbox) closeDialog() {
 	m.mode, m.conf, m.rerr, m.target, m.tstate, m.via = modeList, nil, "", model.TaskKey{}, "", model.TaskKey{}
+	m.tprompt, m.elsewhere = "", ""
 	m.ed = editor{}
 	m.batch, m.plan = nil, nil
 }
@@ -305,7 +314,18 @@ func (m *Inbox) actionable() *approvals.Item {
 		m.ctx.Warn(m.ctx.ReadOnlyWords(it.Key().Agent))
 		return nil
 	}
+	if w := m.blockedWords(it.Key().Agent); w != "" {
+		m.ctx.Warn(w)
+		return nil
+	}
 	return it
+}
+
+// blockedWords says, while a damaged journal line refuses decisions on
+// agent (Service.Blocked), which line and what to do, in the inbox's
+// width; "" when decisions on agent may be sent.
+func (m *Inbox) blockedWords(agent string) string {
+	return common.BlockedWords(m.svc, agent, m.w)
 }
 
 func (m *Inbox) openEditor() tea.Cmd {
@@ -313,7 +333,7 @@ func (m *Inbox) openEditor() tea.Cmd {
 	if it == nil {
 		return nil
 	}
-	m.mode, m.target, m.tstate, m.ed = modeEditor, it.Key(), it.Task.State, newEditor()
+	m.mode, m.target, m.tstate, m.tprompt, m.ed = modeEditor, it.Key(), it.Task.State, it.Prompt, newEditor()
 	m.ed.setWidth(m.w)
 	if d, ok := m.drafts[it.Key()]; ok {
 		m.ed.restore(d)
@@ -330,7 +350,7 @@ func (m *Inbox) openReason() tea.Cmd {
 		m.ctx.Warn("deny answers auth-required; this task asks for input: reply with r")
 		return nil
 	}
-	m.target, m.tstate = it.Key(), it.Task.State
+	m.target, m.tstate, m.tprompt = it.Key(), it.Task.State, it.Prompt
 	m.openReasonFor()
 	return nil
 }
@@ -375,8 +395,8 @@ func (m *Inbox) prepare(it approvals.Item, in approvals.Input, from mode) tea.Cm
 	}
 	var wake tea.Cmd
 	m.conf, wake = newConfirm(m.svc, m.keys, d, it.Key(), it.Prior, m.ctx.Now())
-	m.conf.from, m.conf.ask, m.conf.via = from, it.Question(), m.via
-	m.mode, m.target, m.tstate = modeConfirm, it.Key(), it.Task.State
+	m.conf.from, m.conf.ask, m.conf.via, m.conf.elsewhere = from, it.Question(), m.via, m.elsewhere
+	m.mode, m.target, m.tstate, m.tprompt = modeConfirm, it.Key(), it.Task.State, it.Prompt
 	return wake
 }
 
@@ -390,7 +410,7 @@ func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Keep):
 		tk := m.target
 		if m.ed.dirty() {
-			m.drafts[tk] = m.ed.draft(m.tstate)
+			m.drafts[tk] = m.ed.draft(m.tstate, m.tprompt)
 			m.ctx.Say("draft kept for " + keyName(tk) + ": r opens it again, ctrl+x in the editor discards it; nothing was sent")
 		} else {
 			delete(m.drafts, tk)
@@ -412,7 +432,7 @@ func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
 		return m.prepareBatch(approvals.Input{Kind: approvals.KindReply, Text: m.ed.text.Value(), JSON: m.ed.data.Value()}, modeEditor)
 	case key.Matches(msg, k.Send):
 		it := m.find(m.target)
-		if it == nil {
+		if it == nil || m.refusedElsewhere(k.Keep.Help().Key+" keeps your draft") {
 			return nil
 		}
 		return m.prepare(*it, approvals.Input{Kind: approvals.KindReply, Text: m.ed.text.Value(), JSON: m.ed.data.Value()}, modeEditor)
@@ -429,7 +449,7 @@ func (m *Inbox) reasonKey(msg tea.KeyMsg) tea.Cmd {
 		return m.prepareBatch(approvals.Input{Kind: approvals.KindDeny, Reason: m.reason.Value()}, modeReason)
 	case key.Matches(msg, m.keys.Continue):
 		it := m.find(m.target)
-		if it == nil {
+		if it == nil || m.refusedElsewhere(m.keys.Back.Help().Key+" goes back") {
 			return nil
 		}
 		return m.prepare(*it, approvals.Input{Kind: approvals.KindDeny, Reason: m.reason.Value()}, modeReason)
@@ -452,6 +472,10 @@ func (m *Inbox) confirmKey(msg tea.KeyMsg) tea.Cmd {
 			m.target = model.TaskKey{}
 		}
 	case common.Yes:
+		if c.elsewhere != "" {
+			m.ctx.Warn("not sent: " + c.elsewhere + " — " + m.keys.Decline.Help().Key + " goes back; to send a second decision, answer the task again")
+			return nil
+		}
 		d, k := c.d, c.key
 		m.sentVia = c.via // its root leaving with it is the expected effect too
 		if d.Kind == approvals.KindReply {

@@ -57,7 +57,7 @@ func (m *Inbox) startBatch(kind approvals.Kind) tea.Cmd {
 	m.batch = m.marks.Keys()
 	m.target = m.batch[0]
 	if it := m.find(m.target); it != nil {
-		m.tstate = it.Task.State
+		m.tstate, m.tprompt = it.Task.State, it.Prompt
 	}
 	switch kind {
 	case approvals.KindApprove:

@@ -32,6 +32,9 @@ type confirm struct {
 	// via is the chain's root the decision was taken on, when the task
 	// it goes to is the end of that chain.
 	via model.TaskKey
+	// elsewhere says who answered the prompt from another process while
+	// the dialog was open: then y sends nothing.
+	elsewhere string
 }
 
 // newConfirm opens the dialog for d, armed after the service's quiet
@@ -73,12 +76,18 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 		head = append(head, th.Warn.Render(sanitize.Line(fmt.Sprintf("already decided: %s by %s at %s (%s) — this sends a second decision",
 			c.prior.Kind, c.prior.Approver, c.prior.DecidedAt.UTC().Format("15:04:05Z"), c.prior.Result), inner)))
 	}
+	if c.elsewhere != "" {
+		head = append(head, strings.Split(th.Error.Render(wrapText(line(c.elsewhere+" — nothing is sent from here"), inner)), "\n")...)
+	}
 	head = append(head, strings.Split(wrapText(line(c.to()), inner), "\n")...)
 	ask := c.question(th, inner)
 	ids := strings.Split(th.Muted.Render(wrapText(line(c.ids()), inner)), "\n")
 	parts := strings.Split(renderParts(th, c.d.Message.Parts, inner), "\n")
 	sends := th.Label.Render("sends:")
 	keys := c.answer.Hint(th, now, "send", "back")
+	if c.elsewhere != "" { // y sends nothing now
+		keys = th.Muted.Render(c.answer.No.Help().Key + ": back")
+	}
 	// The keys' lines as the dialog wraps them; then the room between the
 	// borders, the head, "sends:" and the keys.
 	keyLines := strings.Count(lipgloss.NewStyle().Width(inner).Render(keys), "\n") + 1

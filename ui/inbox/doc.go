@@ -15,13 +15,18 @@
 // own row. The compose screen (compose.go) writes a message that starts
 // a task (approvals.Service.PrepareNew): to an agent, or a follow-up of
 // an ended task; the editor opens a field in $EDITOR on ctrl+e.
+// A prompt another process (another dashboard, `a2atop reply`) answers
+// while a dialog is open on it: the dialog says who answered, keeps what
+// was typed and sends nothing; its row says so too, and a draft dropped
+// because its task moved on says who answered (elsewhere.go).
 //
 // NewInbox and NewJournal build the components; InboxFactory and
 // JournalFactory the factories ui.Options.Inbox and ui.Options.Journal
 // take. The root shows them on `2` and `4` (and :inbox, :journal), hands
 // the inbox common.ReplyToMsg when `r` is pressed on a task elsewhere,
-// and sends both every FleetChangedMsg, TickMsg and the answers to their
-// Cmds. They ask the root for the detail view (enter), to go back (esc,
+// and sends both every FleetChangedMsg, TickMsg, JournalRefreshedMsg
+// (what other processes appended to the journal: both rebuild on it) and
+// the answers to their Cmds. They ask the root for the detail view (enter), to go back (esc,
 // q) and to show a notice through Context.Out; the one that asked for a
 // send or a reconcile says what it achieved.
 //

@@ -94,11 +94,13 @@ func (e *editor) validate() {
 type draft struct {
 	text, data string
 	from       a2a.TaskState
+	prompt     string // the prompt it answers
 }
 
-// draft is what the fields hold, written while the task was in state from.
-func (e *editor) draft(from a2a.TaskState) draft {
-	return draft{text: e.text.Value(), data: e.data.Value(), from: from}
+// draft is what the fields hold, written while the task was in state from
+// and asked prompt.
+func (e *editor) draft(from a2a.TaskState, prompt string) draft {
+	return draft{text: e.text.Value(), data: e.data.Value(), from: from, prompt: prompt}
 }
 
 // restore puts a kept draft back in the fields.

@@ -77,6 +77,14 @@ type Inbox struct {
 	results    *common.Results // its outcomes, task by task
 	resultKeys common.ResultKeys
 
+	// tprompt is the prompt the dialog answers (approvals.PromptOf);
+	// elsewhere says who answered it from another process while the
+	// dialog was open: the dialog then sends nothing. leftNotes are the
+	// tasks that left the inbox whose notices wait for the next read of
+	// the journal (see sayLeft).
+	tprompt, elsewhere string
+	leftNotes          []leftNote
+
 	reconciled bool // the start-up reconcile was asked for
 }
 
@@ -89,8 +97,8 @@ func InboxFactory(svc *approvals.Service, o Options) func(common.Context) common
 // NewInbox builds the inbox component.
 func NewInbox(ctx common.Context, svc *approvals.Service, o Options) *Inbox {
 	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
-	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20, drafts: map[model.TaskKey]draft{},
-		resultKeys: common.DefaultResultKeys()}
+	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20, drafts: map[model.TaskKey]draft{}}
+	m.resultKeys = m.keys.Results
 	m.filter = common.NewFilter(ctx.Theme, m.keys.Filter, "the inbox")
 	m.order = common.NewSort(m.keys.SortBy.columns(), sortOf(o.Sort))
 	m.refresh()
@@ -142,6 +150,10 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		return m, m.fleetChanged(msg.Result)
 	case common.TickMsg:
 		return m, m.tick()
+	case common.JournalRefreshedMsg:
+		return m, m.journalRefreshed(msg)
+	case common.JournalChangedMsg:
+		return m, m.journalChanged()
 	case common.ShownMsg, common.HiddenMsg:
 		m.shown = msg == common.ShownMsg{}
 		return m, nil
@@ -215,6 +227,7 @@ func (m *Inbox) tick() tea.Cmd {
 // While the person only browses and the selected task stayed, the
 // rebuild waits for the next View, key or click (ensure): a batch then
 // costs nothing while the inbox is not on screen, however many wait.
+// (The root records in the journal the states decided tasks went on to.)
 func (m *Inbox) fleetChanged(res model.ApplyResult) tea.Cmd {
 	left, drafted := map[model.TaskKey]bool{}, false
 	for _, k := range res.Left {
@@ -222,37 +235,19 @@ func (m *Inbox) fleetChanged(res model.ApplyResult) tea.Cmd {
 		_, ok := m.drafts[k]
 		drafted = drafted || ok
 	}
-	var cmds []tea.Cmd
 	if m.mode != modeList || left[m.sel] || drafted {
-		cmds = m.refresh()
+		return tea.Batch(m.refresh()...)
 	}
-	if !m.ctx.ReadOnly && len(res.Left) > 0 {
-		cmds = append(cmds, m.observe(res.Left))
-	}
-	return tea.Batch(cmds...)
+	return nil
 }
 
-// observe journals, for tasks we decided on, the state they left for.
-func (m *Inbox) observe(keys []model.TaskKey) tea.Cmd {
-	type obs struct {
-		k  model.TaskKey
-		st a2a.TaskState
+// journalChanged brings a dialog's queue up to date with the journal (the
+// prompts' earlier decisions); a browsing queue waits for ensure.
+func (m *Inbox) journalChanged() tea.Cmd {
+	if m.mode != modeList && m.svc.Version() != m.jver {
+		return tea.Batch(m.refresh()...)
 	}
-	var list []obs
-	for _, k := range keys {
-		if t := m.ctx.Fleet.Task(k); t != nil {
-			list = append(list, obs{k, t.State})
-		}
-	}
-	svc := m.svc
-	return func() tea.Msg {
-		for _, o := range list {
-			if err := svc.ObserveState(o.k.Agent, o.k.ID, o.st); err != nil {
-				return NotedMsg{Err: err}
-			}
-		}
-		return nil
-	}
+	return nil
 }
 
 // mouse scrolls the queue with the wheel and selects the row clicked.
@@ -331,7 +326,7 @@ func (m *Inbox) ShortHelp() []key.Binding {
 	if it != nil {
 		leaf = m.find(it.Leaf.Key)
 	}
-	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.Writable(leaf.Key().Agent)
+	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.Writable(leaf.Key().Agent) && m.svc.Blocked(leaf.Key().Agent) == nil
 	auth := can && leaf.Task.State == a2a.TaskStateAuthRequired
 	return []key.Binding{k.Up, k.Down, common.Offer(k.Reply, can), common.Offer(k.Approve, auth), common.Offer(k.Deny, auth),
 		common.Offer(k.Open, it != nil), k.Filter.Open, common.Offer(k.Marks.Mark, it != nil), common.Offer(k.Copy, it != nil), k.Sort}

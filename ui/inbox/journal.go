@@ -172,7 +172,7 @@ func (j *Journal) show() {
 // entryRow is what an entry's lines show, for the filter.
 func entryRow(e approvals.Entry) model.Row {
 	r := model.Row{Agent: e.Agent, Text: []string{string(e.TaskID), e.MessageID, string(e.Kind), string(e.Result),
-		e.Approver, e.Reason, partsLine(e.Parts), e.Words(), e.Error, e.ContextID}}
+		e.Approver, e.Reason, partsLine(e.Parts), e.Words(), e.Error, e.ContextID, e.RecordedAs}}
 	if e.PromptState != "" {
 		r.States = append(r.States, e.PromptState)
 	}
@@ -210,6 +210,8 @@ func entryID(e approvals.Entry) string {
 func (j *Journal) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	j.reload()
 	switch msg := msg.(type) {
+	case common.JournalRefreshedMsg:
+		j.noteElsewhere(msg.Decisions)
 	case ReconciledMsg:
 		if msg.from == fromJournal {
 			j.ctx.Out.Send(reconciledNotice(msg.Outcomes))
@@ -289,6 +291,10 @@ func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 		case common.No:
 			j.conf = nil
 		case common.Yes:
+			if c.elsewhere != "" {
+				j.ctx.Warn("not sent: " + c.elsewhere + " — " + j.keys.Decline.Help().Key + " goes back")
+				return nil
+			}
 			j.conf = nil
 			j.ctx.Say("sending again with the same messageId…")
 			return sendCmd(j.svc, c.key, c.d, fromJournal)
@@ -329,6 +335,20 @@ func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// noteElsewhere marks the "send again?" confirmation when another
+// process decided its prompt since it opened: y then sends nothing.
+func (j *Journal) noteElsewhere(ds []approvals.Entry) {
+	c := j.conf
+	if c == nil || c.d.Kind == approvals.KindFollowUp {
+		return
+	}
+	for _, e := range ds {
+		if e.MessageID != c.d.MessageID && answers(e, c.key, c.d.Prompt) {
+			c.elsewhere = e.ElsewhereWords()
+		}
+	}
+}
+
 func (j *Journal) selected() *approvals.Entry {
 	if j.cursor < 0 || j.cursor >= len(j.entries) {
 		return nil
@@ -358,6 +378,10 @@ func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decisio
 	}
 	if !j.ctx.Writable(e.Agent) {
 		j.ctx.Warn(j.ctx.ReadOnlyWords(e.Agent))
+		return nil
+	}
+	if w := common.BlockedWords(j.svc, e.Agent, j.w); w != "" {
+		j.ctx.Warn(w)
 		return nil
 	}
 	d, err := prepare(e.MessageID)
@@ -441,15 +465,16 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 	}
 	if e.Observed() {
 		s := e.States[0]
-		head := fmt.Sprintf("%s%s  observed  %s  %s → %s", mark, stamp(s.At), keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}),
-			model.ShortState(s.From), model.ShortState(s.To))
+		head := fmt.Sprintf("%s%s  observed  %s%s  %s → %s", mark, stamp(s.At), keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}),
+			recordedAs(e), model.ShortState(s.From), model.ShortState(s.To))
 		out := []string{th.Muted.Render(sanitize.Line(head, j.w))}
 		if s.Note != "" {
 			out = append(out, th.Muted.Render(sanitize.Line("    "+s.Note, j.w)))
 		}
 		return out
 	}
-	head := fmt.Sprintf("%s%s  %-9s %s  by %s", mark, stamp(e.DecidedAt), e.Kind, keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}), e.Approver)
+	head := fmt.Sprintf("%s%s  %-9s %s%s  by %s", mark, stamp(e.DecidedAt), e.Kind, keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}),
+		recordedAs(e), e.Approver)
 	if e.Attempts > 1 {
 		head += fmt.Sprintf("  (sent %d times, same messageId)", e.Attempts)
 	}
@@ -482,20 +507,53 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 	out = append(out, "    "+th.Label.Render("outcome:  ")+sanitize.Line(e.Words(), max(j.w-14, 1)))
 	out = append(out, "    "+th.Label.Render("agent:    ")+sanitize.Line(statesLine(e), max(j.w-14, 1)))
 	if sel {
+		if id := identityLine(e); id != "" {
+			out = append(out, "    "+th.Label.Render("identity: ")+th.Muted.Render(sanitize.Line(id, max(j.w-14, 1))))
+		}
 		if e.Error != "" {
 			out = append(out, "    "+th.Label.Render("error:    ")+th.Error.Render(sanitize.Line(e.Error, max(j.w-14, 1))))
 		}
-		next := e.Next()
-		if e.Result.Retryable() && j.ctx.Writable(e.Agent) {
+		next, can := e.Next(), j.canDecide(e.Agent)
+		if e.Result.Retryable() && can {
 			next += " (s: send again)"
 		}
-		if e.Problem == approvals.ProblemTaskEnded && e.Result == approvals.ResultRefused && j.ctx.Writable(e.Agent) {
+		if e.Problem == approvals.ProblemTaskEnded && e.Result == approvals.ResultRefused && can {
 			next += " (f: follow-up task)"
 		}
 		out = append(out, "    "+th.Label.Render("next:     ")+th.Muted.Render(sanitize.Line(next, max(j.w-14, 1))))
 		out = append(out, th.Muted.Render(sanitize.Line(fmt.Sprintf("    messageId %s · context %s · prompt %s", e.MessageID, e.ContextID, e.Prompt), j.w)))
 	}
 	return out
+}
+
+// recordedAs is " (recorded as 127.0.0.1:38667)" for an entry recorded
+// under another name than the one its agent has now (Entry.Agent): an
+// agent given as a URL, then configured under a name.
+func recordedAs(e approvals.Entry) string {
+	if e.RecordedAs == "" {
+		return ""
+	}
+	return " (recorded as " + e.RecordedAs + ")"
+}
+
+// identityLine is, for an entry recorded under another name or matched
+// by its URL, the identity its decisions are kept by and how it was
+// matched; "" when there is nothing to say.
+func identityLine(e approvals.Entry) string {
+	if e.RecordedAs == "" && e.AgentNote == "" {
+		return ""
+	}
+	id := e.AgentURL
+	if e.Tenant != "" {
+		id += " (tenant " + e.Tenant + ")"
+	}
+	switch {
+	case id == "":
+		return e.AgentNote
+	case e.AgentNote != "":
+		return id + " — " + e.AgentNote
+	}
+	return id + ", now " + e.Agent
 }
 
 // entries is "1 entry", "3 entries".
@@ -546,7 +604,7 @@ func (j *Journal) ShortHelp() []key.Binding {
 	e := j.selected()
 	keys := []key.Binding{j.keys.Up, j.keys.Down, common.Offer(j.keys.Open, e != nil), j.keys.Filter.Open,
 		common.Offer(j.keys.Copy, e != nil), j.keys.Reconcile}
-	if e != nil && !e.Observed() && j.ctx.Writable(e.Agent) {
+	if e != nil && !e.Observed() && j.canDecide(e.Agent) {
 		if e.Result.Retryable() {
 			keys = append(keys, j.keys.Retry)
 		}
@@ -555,6 +613,12 @@ func (j *Journal) ShortHelp() []key.Binding {
 		}
 	}
 	return keys
+}
+
+// canDecide reports whether a decision on agent may be sent from here:
+// the agent is writable and no damaged journal line refuses it.
+func (j *Journal) canDecide(agent string) bool {
+	return j.ctx.Writable(agent) && j.svc.Blocked(agent) == nil
 }
 
 // FullHelp is every journal key.

@@ -33,6 +33,8 @@ type KeyMap struct {
 	// Copy puts the selected task's id on the clipboard: Y, as on every
 	// screen, never a confirmation's yes.
 	Copy key.Binding
+	// Results scroll and close the outcomes of an answer for many.
+	Results common.ResultKeys `keys:"results"`
 }
 
 // DefaultKeyMap returns the inbox and journal keys. People and scripts
@@ -71,6 +73,7 @@ func DefaultKeyMap() KeyMap {
 		Order:     common.DefaultSortKeys(),
 		SortBy:    DefaultSortKeys(),
 		Copy:      b("Y", "copy id", "Y"),
+		Results:   common.DefaultResultKeys(),
 	}
 }
 

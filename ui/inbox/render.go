@@ -41,14 +41,14 @@ func (m *Inbox) layout(qn int) layout {
 		return layout{list: m.fitList(avail - q), question: q}
 	case modeEditor:
 		status := strings.Count(m.ed.statusLine(m.ctx.Theme, m.w), "\n") + 1
-		avail := m.h - 4 - status // title, rule, the fields' labels, the status line
+		avail := m.h - 4 - status - len(m.elsewhereLines()) // title, rule, the fields' labels, the status line
 		q := min(qn, max(avail-4, 3))
 		fh := min(max((avail-q-2)/2, 1), fieldComfort)
 		list := m.fitList(avail - q - 2*fh)
 		fh += min(max((avail-q-2*fh-m.listLines(list))/2, 0), fieldMost-fh)
 		return layout{list: list, question: q, field: fh}
 	case modeReason:
-		avail := m.h - 5 // title, rule, a blank line, the title and the input
+		avail := m.h - 5 - len(m.elsewhereLines()) // title, rule, a blank line, the title and the input
 		if m.rerr != "" {
 			avail--
 		}
@@ -111,10 +111,12 @@ func (m *Inbox) View() string {
 	lines = append(lines, th.HelpSep.Render(strings.Repeat("─", m.w)))
 	switch m.mode {
 	case modeEditor:
+		lines = append(lines, m.elsewhereLines()...)
 		lines = append(lines, m.cutQuestion(q, l.question)...)
 		m.ed.setFieldHeight(l.field)
 		lines = append(lines, strings.Split(m.ed.view(th, m.w), "\n")...)
 	case modeReason:
+		lines = append(lines, m.elsewhereLines()...)
 		lines = append(lines, m.cutQuestion(q, l.question)...)
 		lines = append(lines, "", th.DialogTitle.Render("Deny: say why"), m.reason.View())
 		if m.rerr != "" {
@@ -238,7 +240,9 @@ func (m *Inbox) rowText(it approvals.Item) string {
 		return "waiting on " + it.WaitingOn.Key.Agent + " · " + model.ShortID(it.WaitingOn.Key.ID)
 	}
 	s := it.Task.Text
-	if it.Prior != nil {
+	if w := it.AnsweredElsewhere(); w != "" {
+		s = "[" + w + "] " + s
+	} else if it.Prior != nil {
 		s = "[" + string(it.Prior.Kind) + ": " + string(it.Prior.Result) + "] " + s
 	}
 	if _, ok := m.drafts[it.Key()]; ok {
@@ -294,12 +298,18 @@ func (m *Inbox) questionLines() []string {
 	} else {
 		lines = append(lines, th.Muted.Render("(the agent sent no status message)"))
 	}
-	if p := it.Prior; p != nil {
+	if w := it.AnsweredElsewhere(); w != "" {
+		lines = append(lines, strings.Split(th.Warn.Render(wrapText(line(w+" → "+it.Prior.Words()), m.w)), "\n")...)
+	} else if p := it.Prior; p != nil {
 		lines = append(lines, th.Warn.Render(sanitize.Line(fmt.Sprintf("decided: %s by %s at %s → %s", p.Kind, p.Approver,
 			p.DecidedAt.UTC().Format("15:04:05Z"), p.Words()), m.w)))
 	}
 	if leaf := m.find(it.Leaf.Key); leaf != nil && m.ctx.Writable(leaf.Key().Agent) && !m.ctx.ReadOnly && m.mode == modeList {
-		lines = append(lines, th.Muted.Render(actionHint(leaf)))
+		if w := m.blockedWords(leaf.Key().Agent); w != "" {
+			lines = append(lines, th.Error.Render(w))
+		} else {
+			lines = append(lines, th.Muted.Render(actionHint(leaf)))
+		}
 	}
 	return lines
 }

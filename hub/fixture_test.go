@@ -1,0 +1,345 @@
+package hub_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/a2aclient"
+	"a2atop/approvals"
+	"a2atop/hub"
+	"a2atop/hubclient"
+	"a2atop/model"
+)
+
+// The operators of the fixture's hub and their tokens.
+var (
+	tokens = map[string]string{
+		"alice": "tok-alice-3b1f0c9e8d7a6b5c",
+		"bob":   "tok-bob-9f8e7d6c5b4a3921",
+		"carol": "tok-carol-0a1b2c3d4e5f6a7b",
+		"dave":  "tok-dave-77e6d5c4b3a29180",
+		"erin":  "tok-erin-1a2b3c4d5e6f7081",
+	}
+	roles = map[string]map[string][]hub.Role{
+		"alice": {hub.AllAgents: {hub.RoleWatch, hub.RoleAnswer, hub.RoleApprove, hub.RoleCancel}},
+		"bob":   {hub.AllAgents: {hub.RoleWatch, hub.RoleAnswer}},
+		"carol": {hub.AllAgents: {hub.RoleWatch}},
+		"dave":  {hub.AllAgents: {hub.RoleAnswer, hub.RoleApprove}},
+		"erin":  {"other": {hub.RoleWatch}}, // watches another agent, not the fixture's
+	}
+)
+
+// syncBuffer is a log sink tests read while the hub writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// fixture is a real hub over loopback HTTP on a real agent: the hub's
+// watchers (a2aclient.Manager), its journal in a temporary directory,
+// its API served by net/http.
+type fixture struct {
+	t       *testing.T
+	ag      *testAgent
+	h       *hub.Hub
+	srv     *httptest.Server
+	journal string
+	log     *syncBuffer
+	stop    func()
+}
+
+func newFixture(t *testing.T, mod ...func(*hub.Options)) *fixture {
+	t.Helper()
+	return newFixtureOn(t, startAgent(t), 100*time.Millisecond, mod...)
+}
+
+// newFixtureOn is newFixture on an agent already started, swept every
+// sweep.
+func newFixtureOn(t *testing.T, ag *testAgent, sweep time.Duration, mod ...func(*hub.Options)) *fixture {
+	t.Helper()
+	fx := &fixture{t: t, ag: ag, journal: filepath.Join(t.TempDir(), "journal.jsonl"), log: &syncBuffer{}}
+	mgr := a2aclient.New([]a2aclient.AgentOptions{{Name: "agent", URL: ag.srv.URL, SweepInterval: sweep,
+		Subscribe: true, MaxStreams: 64}}, a2aclient.Options{})
+	var ops []hub.Operator
+	for name, tok := range tokens {
+		ops = append(ops, hub.Operator{Name: name, TokenHash: hub.HashToken(tok), Roles: roles[name]})
+	}
+	logger := slog.New(slog.NewTextHandler(fx.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	o := hub.Options{Watchers: mgr, Agents: []hub.Agent{{Name: "agent", URL: ag.srv.URL}}, Operators: ops, Logger: logger,
+		Journal:   approvals.Options{JournalPath: fx.journal, Sender: mgr, SendTimeout: 5 * time.Second, Logger: logger},
+		Heartbeat: time.Second, StallTimeout: 5 * time.Second}
+	for _, m := range mod {
+		m(&o)
+	}
+	h, err := hub.Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.h = h
+	fx.srv = httptest.NewServer(h.Handler())
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { _ = h.Run(ctx); close(ran) }()
+	fx.stop = sync.OnceFunc(func() {
+		cancel()
+		<-ran
+		fx.srv.CloseClientConnections()
+		fx.srv.Close()
+		_ = h.Close()
+	})
+	t.Cleanup(fx.stop)
+	return fx
+}
+
+// dash is an attached dashboard without a screen: the client, its
+// approvals Service, and the fleet it builds from the feed with
+// Fleet.Apply, as the dashboard's Update does.
+type dash struct {
+	t   *testing.T
+	cl  *hubclient.Client
+	svc *approvals.Service
+	me  hub.Me
+	log *syncBuffer // where the hub and the dashboards log, when the fixture's
+
+	mu    sync.Mutex
+	fleet *model.Fleet
+	n     int // events applied
+}
+
+// attach connects an operator's dashboard to the fixture's hub.
+func (fx *fixture) attach(name string, mod ...func(*hubclient.Options)) *dash {
+	fx.t.Helper()
+	o := hubclient.Options{URL: fx.srv.URL, Token: tokens[name], MinBackoff: 50 * time.Millisecond, MaxBackoff: 500 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(fx.log, nil)).With("dashboard", name)}
+	for _, m := range mod {
+		m(&o)
+	}
+	d := attachTo(fx.t, o)
+	d.log = fx.log
+	return d
+}
+
+func attachTo(t *testing.T, o hubclient.Options) *dash {
+	t.Helper()
+	cl, err := hubclient.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	me, err := cl.Me(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := cl.OpenService(approvals.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &dash{t: t, cl: cl, svc: svc, me: me, fleet: model.NewFleet(model.Options{})}
+	for _, a := range me.Agents {
+		d.fleet.AddAgent(a.Name, a.URL)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); cl.Run(ctx) }()
+	go func() { defer wg.Done(); d.apply(ctx) }()
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	return d
+}
+
+// apply drains the client's events in batches into the fleet.
+func (d *dash) apply(ctx context.Context) {
+	for {
+		var batch []model.Event
+		select {
+		case <-ctx.Done():
+			return
+		case ev := <-d.cl.Events():
+			batch = append(batch, ev)
+		}
+		for more := true; more; {
+			select {
+			case ev := <-d.cl.Events():
+				batch = append(batch, ev)
+			default:
+				more = false
+			}
+		}
+		d.mu.Lock()
+		d.fleet.Apply(batch)
+		d.n += len(batch)
+		d.mu.Unlock()
+	}
+}
+
+// logs are the hub's and the dashboards' logs, less the requests.
+func (d *dash) logs() string {
+	if d.log == nil {
+		return ""
+	}
+	var keep []string
+	for _, l := range strings.Split(d.log.String(), "\n") {
+		if !strings.Contains(l, "msg=request") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep[max(0, len(keep)-60):], "\n")
+}
+
+// read runs f on the dashboard's fleet.
+func (d *dash) read(f func(*model.Fleet)) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	f(d.fleet)
+}
+
+// waitFor waits until cond holds on the dashboard's fleet.
+func (d *dash) waitFor(what string, cond func(*model.Fleet) bool) {
+	d.t.Helper()
+	deadline := time.Now().Add(60 * time.Second) // 50 dashboards on 2 shared cores
+	for time.Now().Before(deadline) {
+		ok := false
+		d.read(func(f *model.Fleet) { ok = cond(f) })
+		if ok {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	d.t.Fatalf("%s: never happened on %s's dashboard; the logs:\n%s", what, d.me.Operator, d.logs())
+}
+
+// waiting reports whether the dashboard's inbox holds the task.
+func (d *dash) waiting(id a2a.TaskID) bool {
+	in := false
+	d.read(func(f *model.Fleet) { in = d.inInbox(f, id) })
+	return in
+}
+
+// inInbox reports whether the inbox built from f holds the task.
+func (d *dash) inInbox(f *model.Fleet, id a2a.TaskID) bool {
+	for _, it := range d.svc.Queue(f, model.SortAge) {
+		if it.Task.Key.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// prepare prepares a decision on the task as the dashboard's inbox does
+// (on the goroutine that owns the fleet).
+func (d *dash) prepare(id a2a.TaskID, in approvals.Input) *approvals.Decision {
+	d.t.Helper()
+	var dec *approvals.Decision
+	var err error
+	d.read(func(f *model.Fleet) {
+		it, ok := d.svc.ItemOf(f, model.TaskKey{Agent: "agent", ID: id})
+		if !ok {
+			err = errNoTask
+			return
+		}
+		dec, err = d.svc.Prepare(it, in)
+	})
+	if err != nil {
+		d.t.Fatalf("%s prepares on %s: %v", d.me.Operator, id, err)
+	}
+	return dec
+}
+
+var errNoTask = &noTask{}
+
+type noTask struct{}
+
+func (*noTask) Error() string { return "the dashboard's fleet does not hold the task" }
+
+// sig is what must be the same in two fleets that saw the same events:
+// per task its state, status time, text, class and whether it is gone;
+// per agent its health.
+func sig(f *model.Fleet) map[string]string {
+	out := map[string]string{}
+	for _, a := range f.Agents() {
+		out["agent "+a.Name] = a.Health.State.String() + " " + a.Info.CardName
+	}
+	for _, c := range []model.Class{model.ClassUnknown, model.ClassActive, model.ClassInterrupted, model.ClassTerminal} {
+		for _, t := range f.Page(c, model.Query{}, 0, f.Len()) {
+			out["task "+t.Key.Agent+" "+string(t.Key.ID)] = fmt.Sprintf("%s %s %q %d gone=%v stale=%v",
+				t.State, t.Updated.UTC().Format(time.RFC3339Nano), t.Text, t.Class, t.Gone, t.Stale)
+		}
+	}
+	return out
+}
+
+// hubSig is the signature of the hub's own fleet.
+func (fx *fixture) hubSig() map[string]string {
+	var s map[string]string
+	if err := fx.h.Inspect(context.Background(), func(f *model.Fleet) { s = sig(f) }); err != nil {
+		fx.t.Fatal(err)
+	}
+	return s
+}
+
+// waitSame waits until the dashboard's fleet equals the hub's.
+func (fx *fixture) waitSame(d *dash) {
+	fx.t.Helper()
+	var diff string
+	for range 2000 {
+		var mine map[string]string
+		d.read(func(f *model.Fleet) { mine = sig(f) })
+		theirs := fx.hubSig()
+		if diff = sigDiff(theirs, mine); diff == "" {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	fx.t.Fatalf("%s's fleet never equalled the hub's: %s", d.me.Operator, diff)
+}
+
+func sigDiff(want, got map[string]string) string {
+	for k, v := range want {
+		if got[k] != v {
+			return fmt.Sprintf("%s: hub %q, dashboard %q", k, v, got[k])
+		}
+	}
+	for k, v := range got {
+		if _, ok := want[k]; !ok {
+			return fmt.Sprintf("%s: only on the dashboard (%q)", k, v)
+		}
+	}
+	return ""
+}
+
+// waitHub waits until cond holds on the hub's fleet.
+func (fx *fixture) waitHub(what string, cond func(*model.Fleet) bool) {
+	fx.t.Helper()
+	for range 2000 {
+		ok := false
+		if err := fx.h.Inspect(context.Background(), func(f *model.Fleet) { ok = cond(f) }); err != nil {
+			fx.t.Fatal(err)
+		}
+		if ok {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	fx.t.Fatalf("%s: never happened on the hub", what)
+}

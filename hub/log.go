@@ -1,0 +1,166 @@
+package hub
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"a2atop/approvals"
+)
+
+// entry is one event of the feed's log: its sequence number, its SSE
+// event name, the agent it is about ("" for every operator who may watch
+// anything) and its data, encoded once and shared by every subscriber.
+type entry struct {
+	seq   uint64
+	name  string
+	agent string
+	data  []byte
+	jmax  int // for a journal run: the number of its last line
+}
+
+// feedLog is the feed's ordered log: every event the hub publishes, with
+// ids that cannot be confused across hub restarts (the epoch, then the
+// sequence number), of which the last events (at most maxN of them and
+// maxBytes of data) are kept for subscribers that resume. It also holds
+// what a snapshot needs besides the fleet, under the same lock, so that
+// a snapshot and a position always agree: every journal line and the
+// claims. Safe for concurrent use.
+type feedLog struct {
+	epoch          string
+	maxN, maxBytes int
+
+	mu      sync.Mutex
+	entries []entry // entries[i].seq == first+i
+	first   uint64  // the seq of entries[0] (next when empty)
+	next    uint64  // the seq the next entry gets; seqs start at 1
+	bytes   int
+	wake    chan struct{} // closed when an entry is appended
+	journal []jline       // every journal line, in order
+	claims  map[claimKey]Claim
+}
+
+// jline is one journal line as the log keeps it: the line and the agent
+// it names ("" when none, or unreadable).
+type jline struct {
+	line  approvals.JournalLine
+	agent string
+	wire  []byte // the line encoded as a Line
+}
+
+type claimKey struct {
+	agent, task, operator string
+}
+
+func newFeedLog(maxN, maxBytes int) *feedLog {
+	return &feedLog{epoch: newEpoch(), maxN: maxN, maxBytes: maxBytes, first: 1, next: 1,
+		wake: make(chan struct{}), claims: map[claimKey]Claim{}}
+}
+
+// newEpoch names one run of the hub: its start time and 4 random bytes,
+// so that an id from a run before a restart never passes for one of
+// this run.
+func newEpoch() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return strconv.FormatInt(time.Now().UnixNano(), 36) + hex.EncodeToString(b[:])
+}
+
+// id is the SSE id of seq: "EPOCH-SEQ".
+func (l *feedLog) id(seq uint64) string { return l.epoch + "-" + strconv.FormatUint(seq, 10) }
+
+// parseID reads an SSE id: the epoch and the sequence number.
+func parseID(id string) (epoch string, seq uint64, err error) {
+	epoch, n, ok := strings.Cut(id, "-")
+	if !ok || epoch == "" {
+		return "", 0, fmt.Errorf("not an id of this hub: %q", id)
+	}
+	seq, err = strconv.ParseUint(n, 10, 64)
+	return epoch, seq, err
+}
+
+// resumeFrom is where a subscriber whose Last-Event-ID is lastID
+// resumes: the seq after it, when it is of this epoch and within the
+// window; ok is false otherwise (it gets a snapshot).
+func (l *feedLog) resumeFrom(lastID string) (uint64, bool) {
+	epoch, seq, err := parseID(lastID)
+	if err != nil || epoch != l.epoch {
+		return 0, false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if seq+1 < l.first || seq+1 > l.next {
+		return 0, false
+	}
+	return seq + 1, true
+}
+
+// append adds entries (their seqs are set here) and wakes the readers.
+// It returns the seq of the last one.
+func (l *feedLog) append(es ...entry) uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.appendLocked(es...)
+}
+
+func (l *feedLog) appendLocked(es ...entry) uint64 {
+	for _, e := range es {
+		e.seq = l.next
+		l.next++
+		l.entries = append(l.entries, e)
+		l.bytes += len(e.data)
+	}
+	for len(l.entries) > 1 && (len(l.entries) > l.maxN || l.bytes > l.maxBytes) {
+		l.bytes -= len(l.entries[0].data)
+		l.entries[0] = entry{}
+		l.entries = l.entries[1:]
+		l.first++
+	}
+	close(l.wake)
+	l.wake = make(chan struct{})
+	return l.next - 1
+}
+
+// read returns up to max entries from seq from on, or ok false when
+// from is no longer in the window. With nothing to read it returns the
+// channel that is closed when something is appended.
+func (l *feedLog) read(from uint64, max int) (out []entry, ok bool, wake <-chan struct{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if from < l.first {
+		return nil, false, nil
+	}
+	i := int(from - l.first)
+	if i >= len(l.entries) {
+		return nil, true, l.wake
+	}
+	n := min(len(l.entries)-i, max)
+	return append([]entry(nil), l.entries[i:i+n]...), true, nil
+}
+
+// position is the seq of the last entry (0 before the first).
+func (l *feedLog) position() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.next - 1
+}
+
+// lineHash is the hash of the journal line numbered n, "" when the log
+// holds no such line.
+func (l *feedLog) lineHash(n int) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n <= 0 || n > len(l.journal) || l.journal[n-1].line.N != n {
+		for _, j := range l.journal { // numbers skip nothing in a file the hub read whole; be safe anyway
+			if j.line.N == n {
+				return approvals.LineHash(j.line.Raw)
+			}
+		}
+		return ""
+	}
+	return approvals.LineHash(l.journal[n-1].line.Raw)
+}

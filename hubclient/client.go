@@ -1,0 +1,341 @@
+package hubclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"a2atop/approvals"
+	"a2atop/hub"
+	"a2atop/model"
+)
+
+// EnvToken is the environment variable a dashboard reads its operator
+// token from (else the config's hub_token_file).
+const EnvToken = "A2ATOP_HUB_TOKEN"
+
+// Options configure a Client. URL and Token are required.
+type Options struct {
+	// URL is the hub's base URL: "https://hub.example.com:7717".
+	URL string
+	// Token is the operator's bearer token. It is sent to the hub's
+	// origin only, in the Authorization header, and never appears in an
+	// error or a log.
+	Token string
+	// Logger receives what the client did; nil discards.
+	Logger *slog.Logger
+	// Transport is the HTTP transport; nil is a clone of
+	// http.DefaultTransport (the system's roots, $SSL_CERT_FILE).
+	Transport http.RoundTripper
+	// MinBackoff and MaxBackoff bound the waits between reconnects.
+	// 0 = 500ms and 30s.
+	MinBackoff, MaxBackoff time.Duration
+	// Buffer is the size of the Events channel. 0 = 4096.
+	Buffer int
+}
+
+// Client is a dashboard's connection to a team's hub: the feed (read
+// with r3labs/sse/v2's client, reconnecting with backoff and resuming
+// with Last-Event-ID), turned into the model.Events a dashboard applies
+// with Fleet.Apply and the hub's journal lines its approvals Service
+// follows; and the hub's API: decisions (it is an approvals.Hub), the
+// dashboard's Backend (Get, Cancel, Capture), claims. Build it with New,
+// call Me, Attach a Service, then Run. All methods are safe for
+// concurrent use.
+type Client struct {
+	o      Options
+	base   *url.URL
+	http   *http.Client // the API's requests; each has its own timeout
+	feed   *http.Client // the feed: no timeout, a watchdog instead
+	log    *slog.Logger
+	events chan model.Event
+	synced chan struct{}
+
+	mu        sync.Mutex
+	me        *hub.Me
+	svc       *approvals.Service
+	connected bool
+	lastErr   string
+	epoch     string
+	seq       uint64        // the last feed position applied, in epoch
+	moved     chan struct{} // closed when the position moves
+	health    map[string]model.HealthUpdate
+	agents    []string // every agent heard of, in order
+	claims    map[claimKey]hub.Claim
+	claimsVer uint64
+	diverged  error // the hub's journal is not the one followed
+	syncOnce  sync.Once
+	picture   time.Time // when the feed last delivered something
+}
+
+type claimKey struct{ agent, task, operator string }
+
+// New checks the options and builds the client; it does not connect.
+func New(o Options) (*Client, error) {
+	if o.Token == "" {
+		return nil, fmt.Errorf("no operator token for the hub: set $%s or hub_token_file in the config", EnvToken)
+	}
+	u, err := url.Parse(strings.TrimRight(o.URL, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" {
+		return nil, fmt.Errorf("%q is not a hub URL: give its base URL, like https://hub.example.com:7717 (the token goes in $%s, never in the URL)", shownURL(o.URL), EnvToken)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Transport == nil {
+		o.Transport = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	if o.MinBackoff <= 0 {
+		o.MinBackoff = 500 * time.Millisecond
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = 30 * time.Second
+	}
+	if o.Buffer <= 0 {
+		o.Buffer = 4096
+	}
+	c := &Client{o: o, base: u, log: o.Logger, events: make(chan model.Event, o.Buffer), synced: make(chan struct{}),
+		moved: make(chan struct{}), health: map[string]model.HealthUpdate{}, claims: map[claimKey]hub.Claim{}}
+	c.http = &http.Client{Transport: o.Transport, CheckRedirect: noRedirects}
+	c.feed = &http.Client{Transport: o.Transport, CheckRedirect: noRedirects}
+	if u.Scheme == "http" && !loopback(u.Hostname()) {
+		c.log.Warn("the hub is reached over plain http on another host: the operator token crosses the network in clear; serve the hub with TLS", "hub", c.URL())
+	}
+	return c, nil
+}
+
+// shownURL is raw for a message: without a user name or password, and
+// without its query, where secrets would be.
+func shownURL(raw string) string {
+	if i := strings.IndexAny(raw, "?#"); i >= 0 {
+		raw = raw[:i] + "?…"
+	}
+	if scheme, rest, ok := strings.Cut(raw, "://"); ok {
+		if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+			return scheme + "://…" + rest[at:]
+		}
+	}
+	return raw
+}
+
+// noRedirects keeps the token on the hub's origin: a redirect is an
+// error, never followed with the Authorization header.
+func noRedirects(*http.Request, []*http.Request) error {
+	return errors.New("the hub answered with a redirect; a2atop does not follow it (the token stays with the hub's URL)")
+}
+
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// URL is the hub's base URL.
+func (c *Client) URL() string { return c.base.String() }
+
+// Events are the feed's events as model.Events, for Fleet.Apply (the
+// dashboard's ui.Options.Events): the snapshot's, then every event;
+// when the hub is unreachable, a health event per agent that marks it
+// stale until the feed is back.
+func (c *Client) Events() <-chan model.Event { return c.events }
+
+// Synced is closed once the feed has delivered a whole snapshot (or
+// resumed): from then on the events describe the hub's fleet.
+func (c *Client) Synced() <-chan struct{} { return c.synced }
+
+// Connected reports whether the feed is connected, and when it is not,
+// why (the last error, in words).
+func (c *Client) Connected() (bool, string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.connected, c.lastErr
+}
+
+// Me asks the hub who the token is, what the operator may do, and what
+// decisions are prepared with. A refused token is an error that says so.
+func (c *Client) Me(ctx context.Context) (hub.Me, error) {
+	var me hub.Me
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if _, err := c.do(ctx, http.MethodGet, "/v1/me", nil, &me); err != nil {
+		return hub.Me{}, err
+	}
+	c.mu.Lock()
+	c.me = &me
+	for _, a := range me.Agents {
+		c.heardLocked(a.Name)
+	}
+	c.mu.Unlock()
+	return me, nil
+}
+
+// Attach hands the client the approvals Service that follows the hub's
+// journal (opened with Options.Hub = this client; see OpenService).
+// Call it before Run.
+func (c *Client) Attach(svc *approvals.Service) {
+	c.mu.Lock()
+	c.svc = svc
+	c.mu.Unlock()
+}
+
+// OpenService opens the approvals Service of a dashboard attached to
+// the hub, from what Me said (the approver, the agents, the templates),
+// and attaches it. o may set Logger, ReadOnly, QuietPeriod, Now.
+func (c *Client) OpenService(o approvals.Options) (*approvals.Service, error) {
+	c.mu.Lock()
+	me := c.me
+	c.mu.Unlock()
+	if me == nil {
+		return nil, errors.New("hubclient: call Me before OpenService")
+	}
+	o.Hub, o.Approver, o.Templates = c, me.Approver, me.Templates
+	for _, a := range me.Agents {
+		o.Agents = append(o.Agents, approvals.Agent{Name: a.Name, URL: a.URL, Tenant: a.Tenant})
+	}
+	svc, err := approvals.Open(o)
+	if err != nil {
+		return nil, err
+	}
+	c.Attach(svc)
+	return svc, nil
+}
+
+// statusError is a refusal from the hub: its status and its words.
+type statusError struct {
+	status int
+	msg    string
+}
+
+func (e *statusError) Error() string {
+	return fmt.Sprintf("hub: %d %s: %s", e.status, http.StatusText(e.status), e.msg)
+}
+
+// Refused reports whether err is the hub's refusal, and its HTTP status
+// (401 for a token it does not know, 403 for a role the operator lacks).
+func Refused(err error) (int, bool) {
+	var se *statusError
+	if errors.As(err, &se) {
+		return se.status, true
+	}
+	return 0, false
+}
+
+// refusal reads a hub refusal's words from its body.
+func refusal(resp *http.Response) error {
+	var body hub.ErrorBody
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if json.Unmarshal(b, &body) != nil || body.Error == "" {
+		body.Error = strings.TrimSpace(string(b))
+		if body.Error == "" || len(body.Error) > 500 {
+			body.Error = "no reason given (is this an a2atop hub?)"
+		}
+	}
+	return &statusError{status: resp.StatusCode, msg: body.Error}
+}
+
+// do makes one request of the API: body (if any) as JSON, the answer
+// into out when the status is 2xx. A refusal is a *statusError; out is
+// also decoded from a refusal's body when it parses (an Outcome).
+func (c *Client) do(ctx context.Context, method, path string, body, out any) (int, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return 0, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.URL()+path, rd)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.o.Token)
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, c.netError(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 == 2 {
+		if out == nil || resp.StatusCode == http.StatusNoContent {
+			return resp.StatusCode, nil
+		}
+		if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<20)).Decode(out); err != nil {
+			return resp.StatusCode, fmt.Errorf("hub %s: %s %s: the answer is not what an a2atop hub sends: %w", c.URL(), method, path, err)
+		}
+		return resp.StatusCode, nil
+	}
+	// An Outcome or a TaskAnswer is the answer of a refusal too.
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	switch o := out.(type) {
+	case *hub.Outcome:
+		if json.Unmarshal(b, o) == nil && o.Result != "" {
+			return resp.StatusCode, nil
+		}
+	case *hub.TaskAnswer: // an agent's error, passed on (502)
+		if resp.StatusCode == http.StatusBadGateway && json.Unmarshal(b, o) == nil && o.Error != "" {
+			return resp.StatusCode, nil
+		}
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(b))
+	return resp.StatusCode, refusal(resp)
+}
+
+// netError is a transport error in words: the hub's URL, what failed.
+// (Go's errors name the URL and the cause; the token is in a header and
+// never in them.)
+func (c *Client) netError(err error) error {
+	return &netErr{hub: c.URL(), err: err}
+}
+
+type netErr struct {
+	hub string
+	err error
+}
+
+func (e *netErr) Error() string {
+	var ue *url.Error
+	cause := e.err
+	if errors.As(e.err, &ue) {
+		cause = ue.Err
+	}
+	return fmt.Sprintf("the hub at %s cannot be reached: %v", e.hub, cause)
+}
+
+func (e *netErr) Unwrap() error { return e.err }
+
+// notSent reports whether err ended a request before any of it reached
+// the hub: the connection was never made.
+func notSent(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
+}
+
+// heardLocked adds an agent name to those the client knows. Callers hold c.mu.
+func (c *Client) heardLocked(name string) {
+	for _, a := range c.agents {
+		if a == name {
+			return
+		}
+	}
+	c.agents = append(c.agents, name)
+}

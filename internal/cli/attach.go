@@ -1,0 +1,323 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/approvals"
+	"a2atop/hub"
+	"a2atop/hubclient"
+	"a2atop/internal/sanitize"
+	"a2atop/model"
+	"a2atop/ui"
+	"a2atop/ui/inbox"
+)
+
+// hubFlag defines --hub URL: attach to a team's hub instead of watching
+// the agents.
+func (o *options) hubFlag() {
+	o.fs.StringVar(&o.hub, "hub", "", "attach to the team's hub at `URL` (a2atop serve) instead of watching agents; the operator token is $A2ATOP_HUB_TOKEN or hub_token_file")
+}
+
+// errHubURLs refuses agent URLs next to --hub: the hub's agents are the
+// hub's config.
+var errHubURLs = errors.New("with --hub the agents are the hub's; give no agent URLs")
+
+// attach connects the session to the hub --hub names, with the
+// operator's token ($A2ATOP_HUB_TOKEN or hub_token_file), and asks the
+// hub who the token is. A nil client comes with the exit status: a
+// missing or refused token and a bad URL are usage errors, an
+// unreachable hub a failure.
+func (s *session) attach(ctx context.Context) (*hubclient.Client, hub.Me, int) {
+	tok, err := s.cfg.HubToken()
+	if err != nil {
+		return nil, hub.Me{}, s.failf(exitUsage, "%v", err)
+	}
+	return s.attachWith(ctx, tok)
+}
+
+// attachWith is attach with the token given.
+func (s *session) attachWith(ctx context.Context, tok string) (*hubclient.Client, hub.Me, int) {
+	cl, err := hubclient.New(hubclient.Options{URL: s.hub, Token: tok, Logger: s.log})
+	if err != nil {
+		return nil, hub.Me{}, s.failf(exitUsage, "--hub: %v", err)
+	}
+	me, err := cl.Me(ctx)
+	if err != nil {
+		code := exitFailed
+		if status, ok := hubclient.Refused(err); ok && (status == http.StatusUnauthorized || status == http.StatusForbidden) {
+			code = exitUsage
+		}
+		return nil, hub.Me{}, s.failf(code, "%v", err)
+	}
+	s.log.Info("attached to the hub", "hub", cl.URL(), "operator", me.Operator, logKeyAgents, len(me.Agents))
+	return cl, me, exitOK
+}
+
+// writes reports whether the operator may write anything anywhere
+// (answer, approve, cancel): a dashboard for one who may only watch is
+// read-only.
+func writes(me hub.Me) bool {
+	for _, rs := range me.Roles {
+		for _, r := range rs {
+			if r != hub.RoleWatch {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// attachDashboard implements `a2atop --hub URL [--config FILE]
+// [--read-only]`: the dashboard on the hub's fleet.
+func attachDashboard(ctx context.Context, o *options) int {
+	cfg, code := o.load(nil)
+	if cfg == nil {
+		return code
+	}
+	cfg.ReadOnly = cfg.ReadOnly || o.readOnly
+	s := o.open(cfg)
+	defer s.Close()
+	cl, me, code := s.attach(ctx)
+	if cl == nil {
+		return code
+	}
+	return s.dashboardOn(ctx, cl, me)
+}
+
+// dashboardOn runs the dashboard attached to the hub cl reaches until
+// the user quits or ctx ends.
+func (s *session) dashboardOn(ctx context.Context, cl *hubclient.Client, me hub.Me) int {
+	m, svc, err := s.hubDashboard(cl, me)
+	if err != nil {
+		return s.failf(exitUsage, "config: %v", err)
+	}
+	defer svc.Close()
+	cctx, stop := context.WithCancel(ctx)
+	ran := make(chan struct{})
+	go func() { cl.Run(cctx); close(ran) }()
+	err = s.runUI(ctx, m)
+	stop()
+	<-ran
+	return s.dashboardStatus(err)
+}
+
+// hubDashboard builds the dashboard of an operator attached to a hub:
+// the fleet built from the hub's feed (the client's Events, applied as
+// a local dashboard applies its watchers'), the backend and the
+// decisions through the hub, the journal the hub's.
+func (s *session) hubDashboard(cl *hubclient.Client, me hub.Me) (*ui.Model, *approvals.Service, error) {
+	cfg := s.cfg
+	look, err := dashboardLook(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	readOnly := cfg.ReadOnly || !writes(me)
+	svc, err := cl.OpenService(approvals.Options{Logger: s.log, ReadOnly: readOnly})
+	if err != nil {
+		return nil, nil, err
+	}
+	fleet := model.NewFleet(model.Options{ChainKeys: me.ChainKeys})
+	for _, a := range me.Agents {
+		fleet.AddAgent(a.Name, a.URL)
+	}
+	views := inbox.Options{Sort: model.SortAge, KeyMap: look.inboxKeys}
+	m := ui.New(look.options(cfg, svc, ui.Options{
+		Fleet:    fleet,
+		Events:   cl.Events(),
+		Backend:  cl,
+		ReadOnly: readOnly,
+		Bell:     cfg.Bell,
+		Logger:   s.log,
+		Inbox:    inbox.InboxFactory(svc, views),
+		Journal:  inbox.JournalFactory(svc, views),
+		Output:   s.st.Out,
+	}))
+	return m, svc, nil
+}
+
+// watchHub implements `a2atop watch --jsonl --hub URL`: the hub's feed as
+// watch prints its own events, the snapshot's first.
+func watchHub(ctx context.Context, o *options) int {
+	cfg, code := o.load(nil)
+	if cfg == nil {
+		return code
+	}
+	s := o.open(cfg)
+	defer s.Close()
+	cl, _, code := s.attach(ctx)
+	if cl == nil {
+		return code
+	}
+	cctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go cl.Run(cctx)
+	for {
+		select {
+		case <-ctx.Done():
+			return exitOK
+		case ev := <-cl.Events():
+			if err := writeJSON(s.st.Out, newJSONEvent(ev)); err != nil {
+				s.log.Error("watch output failed", logKeyErr, err)
+				return s.failf(exitFailed, "%v", err)
+			}
+		}
+	}
+}
+
+// hubFleet is a fleet built from a hub's feed for a command without a
+// screen: a goroutine applies the events; read it under its lock.
+type hubFleet struct {
+	mu    sync.Mutex
+	fleet *model.Fleet
+}
+
+func (hf *hubFleet) apply(ev model.Event) {
+	hf.mu.Lock()
+	hf.fleet.Apply([]model.Event{ev})
+	hf.mu.Unlock()
+}
+
+// syncedFleet applies cl's events until the first snapshot has ended (or the
+// resumed feed is up), and what it sent before that, which waits in the
+// channel; then follow applies the rest. false when wait passed first.
+func syncedFleet(ctx context.Context, cl *hubclient.Client, me hub.Me, wait time.Duration) (*hubFleet, bool) {
+	hf := newHubFleet(me)
+	deadline := time.After(wait)
+	for synced := false; !synced; {
+		select {
+		case ev := <-cl.Events():
+			hf.apply(ev)
+		case <-cl.Synced():
+			synced = true
+		case <-deadline:
+			return hf, false
+		case <-ctx.Done():
+			return hf, false
+		}
+	}
+	for more := true; more; { // emitted before Synced closed: in the channel now
+		select {
+		case ev := <-cl.Events():
+			hf.apply(ev)
+		default:
+			more = false
+		}
+	}
+	go hf.follow(ctx, cl)
+	return hf, true
+}
+
+// newHubFleet is an empty fleet of the hub's agents.
+func newHubFleet(me hub.Me) *hubFleet {
+	hf := &hubFleet{fleet: model.NewFleet(model.Options{ChainKeys: me.ChainKeys})}
+	for _, a := range me.Agents {
+		hf.fleet.AddAgent(a.Name, a.URL)
+	}
+	return hf
+}
+
+// follow applies cl's events until ctx ends.
+func (hf *hubFleet) follow(ctx context.Context, cl *hubclient.Client) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev := <-cl.Events():
+			hf.apply(ev)
+		}
+	}
+}
+
+// replyViaHub is `a2atop reply --hub URL AGENT TASK …`: the decision
+// prepared from the hub's fleet and journal as the inbox would, and
+// sent through the hub, which checks it and sends it once.
+func replyViaHub(ctx context.Context, o *options, agentArg, taskArg string, kind approvals.Kind, f *replyFlags) int {
+	cfg, code := o.load(nil)
+	if cfg == nil {
+		return code
+	}
+	if cfg.ReadOnly {
+		return o.failf(exitUsage, "read-only (--read-only, or read_only = true in the config): reply sends nothing")
+	}
+	s := o.open(cfg)
+	defer s.Close()
+	cl, me, code := s.attach(ctx)
+	if cl == nil {
+		return code
+	}
+	i := slices.IndexFunc(me.Agents, func(a hub.Agent) bool {
+		return a.Name == agentArg || strings.TrimRight(a.URL, "/") == strings.TrimRight(agentArg, "/")
+	})
+	if i < 0 {
+		names := make([]string, len(me.Agents))
+		for j, a := range me.Agents {
+			names[j] = a.Name
+		}
+		return s.failf(exitUsage, "the hub at %s watches no agent %q (it watches: %s)", cl.URL(), agentArg, strings.Join(names, ", "))
+	}
+	agent := me.Agents[i].Name
+	svc, err := cl.OpenService(approvals.Options{Logger: s.log, SendTimeout: s.timeout})
+	if err != nil {
+		return s.failf(exitFailed, "%v", err)
+	}
+	defer svc.Close()
+	cctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go cl.Run(cctx)
+	hf, ok := syncedFleet(cctx, cl, me, s.timeout)
+	if !ok {
+		_, why := cl.Connected()
+		return s.failf(exitFailed, "the hub's feed did not arrive within %s: %s", s.timeout, why)
+	}
+	d, code := hf.prepare(s, svc, agent, taskArg, approvals.Input{Kind: kind, Text: f.text, JSON: f.data, Reason: f.reason, Again: f.again})
+	if d == nil {
+		return code
+	}
+	out := svc.Send(ctx, d)
+	return s.reportReply(d, out, "the hub's journal at "+cl.URL())
+}
+
+// prepare finds the task arg names on agent in the hub's fleet (its id,
+// or the start or short id of one task) and prepares the decision.
+func (hf *hubFleet) prepare(s *session, svc *approvals.Service, agent, arg string, in approvals.Input) (*approvals.Decision, int) {
+	hf.mu.Lock()
+	defer hf.mu.Unlock()
+	k := model.TaskKey{Agent: agent, ID: a2a.TaskID(arg)}
+	if hf.fleet.Task(k) == nil {
+		var ids []a2a.TaskID
+		for _, c := range []model.Class{model.ClassUnknown, model.ClassActive, model.ClassInterrupted, model.ClassTerminal} {
+			for _, t := range hf.fleet.Page(c, model.Query{}, 0, hf.fleet.Len()) {
+				if t.Key.Agent == agent {
+					ids = append(ids, t.Key.ID)
+				}
+			}
+		}
+		matches, how := matchTaskIDs(ids, arg)
+		switch len(matches) {
+		case 0:
+			return nil, s.failf(exitFailed, "%s · %s: task not found: none of the %d tasks the hub holds of %s has this id or starts with it", agent, arg, len(ids), agent)
+		case 1:
+			k.ID = matches[0]
+		default:
+			return nil, s.failf(exitUsage, "%s · %s: ambiguous: %d tasks %s %s: %s", agent, arg, len(matches), how, arg, idList(matches))
+		}
+	}
+	it, _ := svc.ItemOf(hf.fleet, k)
+	d, err := svc.Prepare(it, in)
+	if err != nil {
+		code := exitFailed
+		if errors.Is(err, approvals.ErrInvalidJSON) || errors.Is(err, approvals.ErrEmptyReply) || errors.Is(err, approvals.ErrReasonRequired) {
+			code = exitUsage
+		}
+		return nil, s.failf(code, "%s · %s: %v", agent, sanitize.Line(string(k.ID), 200), err)
+	}
+	return d, exitOK
+}

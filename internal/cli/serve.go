@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"a2atop/a2aclient"
+	"a2atop/approvals"
+	"a2atop/hub"
+	"a2atop/internal/config"
+	"a2atop/model"
+)
+
+// defaultListen is where a hub listens without --listen: loopback only.
+const defaultListen = "127.0.0.1:7717"
+
+// serveFlags are the flags of `a2atop serve`.
+type serveFlags struct {
+	listen   string
+	insecure bool
+}
+
+// runServe implements `a2atop serve [--config FILE] [--listen ADDR]
+// [--insecure] [URL...]`: the team's hub on the configured agents, until
+// SIGINT/SIGTERM.
+func runServe(ctx context.Context, args []string, st Streams) int {
+	o := newOptions("serve", st)
+	o.configFlag()
+	var f serveFlags
+	o.fs.StringVar(&f.listen, "listen", defaultListen, "listen on `ADDR` (host:port); an address that is not loopback needs tls_cert_file and tls_key_file, or --insecure")
+	o.fs.BoolVar(&f.insecure, "insecure", false, "serve plain HTTP on an address that is not loopback: the operators' tokens then cross the network in clear")
+	urls, err := o.parse(args)
+	if err != nil {
+		return flagStatus(err)
+	}
+	cfg, code := o.loadAgents(urls)
+	if cfg == nil {
+		return code
+	}
+	if len(cfg.Operators) == 0 {
+		return o.failf(exitUsage, "no operators: a hub serves the [[operator]] tables of its config, each with a token and roles (see config.example.toml)")
+	}
+	tlsOn := cfg.TLSCertFile != ""
+	if !tlsOn && !f.insecure && !loopbackAddr(f.listen) {
+		return o.failf(exitUsage, "%s is not a loopback address: set tls_cert_file and tls_key_file in the config so that the operators' tokens cross the network encrypted, or add --insecure for a network you trust", f.listen)
+	}
+	ops, err := cfg.HubOperators()
+	if err != nil {
+		return o.failf(exitUsage, "config: %v", err)
+	}
+	s := o.open(cfg)
+	defer s.Close()
+	return serve(ctx, s, f, ops, func(*a2aclient.Manager, string) {
+		fmt.Fprintf(st.Err, "%s: serving until Ctrl+C; dashboards attach with a2atop --hub URL\n", o.name)
+	})
+}
+
+// serve runs the hub for the session's agents and operators on f.listen
+// until ctx ends. Its one line on stdout says where it listens.
+// started, when not nil, is called with the manager and the hub's URL
+// once it listens.
+func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, started func(*a2aclient.Manager, string)) int {
+	cfg, log := s.cfg, s.log
+	mgr, code := s.manager()
+	if mgr == nil {
+		return code
+	}
+	var tlsCfg *tls.Config
+	if cfg.TLSCertFile != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
+		if err != nil {
+			return s.failf(exitUsage, "config: tls_cert_file %s, tls_key_file %s: %v", cfg.TLSCertFile, cfg.TLSKeyFile, err)
+		}
+		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	h, err := hub.Open(hub.Options{Watchers: mgr, Agents: hubAgents(cfg.Agents), Fleet: model.Options{ChainKeys: cfg.ChainKeys()},
+		Operators: ops, Logger: log,
+		Journal: approvals.Options{JournalPath: cfg.JournalPath, Sender: mgr, Agents: journalAgents(cfg),
+			Templates: cfg.Templates(), Logger: log, ReadOnly: cfg.ReadOnly}})
+	if err != nil {
+		return s.failf(exitFailed, "approvals journal %s: %v (set journal_path in the config)", cfg.JournalPath, err)
+	}
+	defer h.Close()
+	ln, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		return s.failf(exitFailed, "listen on %s: %v", f.listen, err)
+	}
+	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second, TLSConfig: tlsCfg,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	url := "http://" + ln.Addr().String()
+	if tlsCfg != nil {
+		url = "https://" + ln.Addr().String()
+	}
+	served := make(chan error, 1)
+	go func() {
+		if tlsCfg != nil {
+			served <- srv.ServeTLS(ln, "", "")
+		} else {
+			served <- srv.Serve(ln)
+		}
+	}()
+	s.announce(url, f, len(ops))
+	if started != nil {
+		started(mgr, url)
+	}
+	runErr := h.Run(ctx)
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shut)
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return s.failf(exitFailed, "serving %s: %v", url, err)
+	}
+	if runErr != nil {
+		return s.failf(exitFailed, "%v", runErr)
+	}
+	log.Info("hub stopped", "url", url)
+	return exitOK
+}
+
+// announce says where the hub listens (stdout, one line), and in the log
+// and on stderr when it serves plain HTTP beyond loopback.
+func (s *session) announce(url string, f serveFlags, operators int) {
+	cfg, log := s.cfg, s.log
+	fmt.Fprintf(s.st.Out, "a2atop serve: hub on %s for %d agents and %d operators; journal %s\n",
+		url, len(cfg.Agents), operators, cfg.JournalPath)
+	log.Info("hub listening", "url", url, logKeyAgents, len(cfg.Agents), "operators", operators, logKeyPath, cfg.Path)
+	if cfg.TLSCertFile == "" && !loopbackAddr(f.listen) {
+		const warn = "serving plain HTTP beyond loopback (--insecure): the operators' tokens cross the network in clear"
+		log.Warn(warn, "listen", f.listen)
+		fmt.Fprintf(s.st.Err, "a2atop serve: %s\n", warn)
+	}
+}
+
+// loopbackAddr reports whether addr (host:port) listens on loopback only.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// hubAgents are the agents as the hub names them to its dashboards.
+func hubAgents(agents []config.Agent) []hub.Agent {
+	out := make([]hub.Agent, len(agents))
+	for i, a := range agents {
+		out[i] = hub.Agent{Name: a.Name, URL: a.URL, Tenant: a.Tenant}
+	}
+	return out
+}
