@@ -420,6 +420,7 @@ func (v *agentsScreen) ShortHelp() []key.Binding {
 func (v *agentsScreen) FullHelp() [][]key.Binding {
 	k := v.keys
 	return [][]key.Binding{{k.Up, k.Down, k.Open, k.New, k.Zoom}, {k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Filter.Open, keyHint(k.Filter.Clear, "clear filter"), k.SignIn, k.Back},
+		{k.Filter.Open, keyHint(k.Filter.Clear, "clear filter"), k.SignIn, relabel(k.SignInDialog.CopyCode, "sign-in: copy code"),
+			relabel(k.SignInDialog.CopyURL, "sign-in: copy page"), relabel(k.SignInDialog.Close, "sign-in: close"), k.Back},
 		append([]key.Binding{k.Sort.Prev, k.Sort.Next}, v.sort.Keys()...)}
 }

@@ -92,6 +92,10 @@ func (k *KeyMap) settle(readOnly, backend, inbox, journal, compose bool, views [
 			b.SetEnabled(!readOnly && inbox)
 		}
 		t.FollowUp.SetEnabled(!readOnly && compose)
+		// The cancel's confirmation and its outcomes: only after a cancel.
+		for _, b := range []*key.Binding{&t.Confirm, &t.Decline, &t.Results.Close} {
+			b.SetEnabled(!readOnly && backend)
+		}
 	}
 	k.TasksView.New.SetEnabled(!readOnly && compose)
 	k.AgentsView.New.SetEnabled(!readOnly && compose)
@@ -177,10 +181,18 @@ func DefaultTaskKeys() TaskKeys {
 	}
 }
 
-// all is the group the full help shows (the answers show in the
-// footer while the confirmation asks).
+// all is the group the full help shows: the actions, then the answers
+// of the cancel's confirmation and the key that closes the outcomes of
+// a cancel of several (which the footer shows while they are open).
 func (k TaskKeys) all() []key.Binding {
-	return []key.Binding{k.Cancel, k.Reply, k.Approve, k.Deny, k.FollowUp, k.Copy}
+	return []key.Binding{k.Cancel, k.Reply, k.Approve, k.Deny, k.FollowUp, k.Copy,
+		relabel(k.Confirm, "confirm: yes"), relabel(k.Decline, "confirm: no"), relabel(k.Results.Close, "close outcomes")}
+}
+
+// relabel is b, enabled or not as b is, with another description.
+func relabel(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
 }
 
 // wheelRows is how far one wheel notch scrolls.

@@ -337,7 +337,7 @@ func (m *Inbox) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Copy, k.Sort, k.Filter.Open, filterClear(k.Filter)},
-		{k.Marks.Mark, k.Marks.All, k.Marks.Clear, k.Reply, k.Approve, k.Deny},
+		{k.Marks.Mark, k.Marks.All, k.Marks.Clear, k.Reply, k.Approve, k.Deny, keyAs(k.Results.Close, "close outcomes")},
 		append([]key.Binding{k.Order.Prev, k.Order.Next}, m.order.Keys()...),
 		{k.Switch, k.Send, k.External, k.Keep, k.Discard, k.Continue, k.Confirm, k.Decline, k.Back},
 	}

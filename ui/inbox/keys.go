@@ -91,7 +91,7 @@ func (o Options) keyMap(readOnly bool) KeyMap {
 // readOnly disables every key that writes.
 func (k *KeyMap) readOnly(ro bool) {
 	for _, b := range []*key.Binding{&k.Reply, &k.Approve, &k.Deny, &k.Send, &k.Confirm, &k.Reconcile, &k.Retry, &k.FollowUp,
-		&k.Marks.Mark, &k.Marks.All, &k.Marks.Clear} {
+		&k.Marks.Mark, &k.Marks.All, &k.Marks.Clear, &k.Results.Close} {
 		b.SetEnabled(!ro)
 	}
 }
