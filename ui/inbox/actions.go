@@ -217,11 +217,11 @@ func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
 	if m.marks.Len() > 0 && !m.filter.Editing() {
 		switch k := m.keys; {
 		case key.Matches(msg, k.Approve):
-			return m.startBatch(approvals.KindApprove)
+			return m.startBatch(approvals.KindApprove, m.marks.Keys())
 		case key.Matches(msg, k.Deny):
-			return m.startBatch(approvals.KindDeny)
+			return m.startBatch(approvals.KindDeny, m.marks.Keys())
 		case key.Matches(msg, k.Reply):
-			return m.startBatch(approvals.KindReply)
+			return m.startBatch(approvals.KindReply, m.marks.Keys())
 		}
 	}
 	if handled, changed, cmd := m.filter.Key(msg); handled {

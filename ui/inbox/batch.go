@@ -3,6 +3,7 @@ package inbox
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	tea "github.com/charmbracelet/bubbletea"
@@ -46,16 +47,22 @@ type skippedTask struct {
 // batching reports whether the dialog open answers the marked tasks.
 func (m *Inbox) batching() bool { return len(m.batch) > 0 }
 
-// startBatch opens the answer for the marked tasks: approve goes straight
-// to the confirmation, deny asks its one reason first, a reply its one
-// editor.
-func (m *Inbox) startBatch(kind approvals.Kind) tea.Cmd {
+// startBatch opens the answer for the marked tasks keys: approve goes
+// straight to the confirmation, deny asks its one reason first, a reply
+// its one editor. Tasks marked elsewhere may not wait in the inbox: the
+// confirmation lists them as skipped, and when none waits nothing opens.
+func (m *Inbox) startBatch(kind approvals.Kind, keys []model.TaskKey) tea.Cmd {
 	if m.ctx.ReadOnly {
 		m.ctx.Warn(m.ctx.ReadOnlyWords(""))
 		return nil
 	}
-	m.batch = m.marks.Keys()
-	m.target = m.batch[0]
+	i := slices.IndexFunc(keys, func(k model.TaskKey) bool { return m.find(k) != nil })
+	if i < 0 {
+		m.ctx.Warn(fmt.Sprintf("none of the %d marked tasks waits for a person: nothing to %s", len(keys), kind))
+		return nil
+	}
+	m.batch = keys
+	m.target = keys[i]
 	if it := m.find(m.target); it != nil {
 		m.tstate, m.tprompt = it.Task.State, it.Prompt
 	}
@@ -78,7 +85,12 @@ func (m *Inbox) decideFor(msg common.DecideMsg) tea.Cmd {
 	m.refresh()
 	m.marks.Clear()
 	if len(msg.Keys) == 1 {
-		m.selectKey(msg.Keys[0])
+		k := msg.Keys[0]
+		if m.find(k) == nil { // else the answer would go to the row under the cursor
+			m.ctx.Warn(fmt.Sprintf("%s does not wait for a person (now %s): nothing to %s", keyName(k), m.stateOf(k), msg.Kind))
+			return nil
+		}
+		m.selectKey(k)
 		switch msg.Kind {
 		case approvals.KindApprove:
 			return m.approve()
@@ -93,7 +105,7 @@ func (m *Inbox) decideFor(msg common.DecideMsg) tea.Cmd {
 	if len(msg.Keys) > 0 {
 		m.selectKey(msg.Keys[0])
 	}
-	return m.startBatch(msg.Kind)
+	return m.startBatch(msg.Kind, msg.Keys)
 }
 
 // prepareBatch prepares one decision per marked task from the one input
@@ -148,7 +160,7 @@ func (m *Inbox) prepareBatch(in approvals.Input, from mode) tea.Cmd {
 func (m *Inbox) leafFor(k model.TaskKey, kind approvals.Kind) (*approvals.Item, model.TaskKey, string) {
 	it := m.find(k)
 	if it == nil {
-		return nil, model.TaskKey{}, "no longer waits for a person (now " + m.stateOf(k) + ")"
+		return nil, model.TaskKey{}, "does not wait for a person (now " + m.stateOf(k) + ")"
 	}
 	var via model.TaskKey
 	if !it.Actionable {

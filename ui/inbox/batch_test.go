@@ -120,3 +120,49 @@ func TestDecideForMarksAndAsks(t *testing.T) {
 		t.Fatalf("mode %d with %v, want the confirmation of 2", m.mode, m.plan)
 	}
 }
+
+// TestDecideForTasksThatDoNotWait: marked tasks none of which waits for
+// a person (marked on the tasks screen, running or ended) are refused
+// with why, every answer; some waiting and some not, the confirmation
+// lists those it skips and why.
+func TestDecideForTasksThatDoNotWait(t *testing.T) {
+	gone := []model.TaskKey{{Agent: "deployer", ID: "not-waiting-1"}, {Agent: "planner", ID: "not-waiting-2"}}
+	for _, kind := range []approvals.Kind{approvals.KindApprove, approvals.KindDeny, approvals.KindReply} {
+		fx := newFixture(t, false)
+		m := NewInbox(fx.ctx, fx.svc, Options{Sort: model.SortAge})
+		m.SetSize(120, 40)
+		m.Update(common.DecideMsg{Kind: kind, Keys: gone})
+		var warn common.StatusMsg
+		for _, msg := range fx.out.Take() {
+			if s, ok := msg.(common.StatusMsg); ok {
+				warn = s
+			}
+		}
+		if m.mode != modeList || !warn.Err || !strings.Contains(warn.Text, "none of the 2 marked tasks waits for a person") {
+			t.Errorf("%s of 2 tasks that do not wait: mode %d, footer %+v", kind, m.mode, warn)
+		}
+	}
+	fx := newFixture(t, false)
+	m := NewInbox(fx.ctx, fx.svc, Options{Sort: model.SortAge})
+	m.SetSize(120, 40)
+	m.Update(common.DecideMsg{Kind: approvals.KindApprove, Keys: append([]model.TaskKey{{Agent: "deployer", ID: idDeploy}}, gone...)})
+	if m.mode != modeBatch || len(m.plan.plans) != 1 || len(m.plan.skipped) != 2 {
+		t.Fatalf("mode %d with %+v, want the confirmation of 1 skipping 2", m.mode, m.plan)
+	}
+	if v := m.View(); !strings.Contains(v, "does not wait for a person") {
+		t.Fatalf("the confirmation does not say why it skips two:\n%s", v)
+	}
+}
+
+// TestDecideForOneTaskThatDoesNotWait: one task marked elsewhere that
+// does not wait is refused by name; the answer does not fall on the row
+// under the cursor.
+func TestDecideForOneTaskThatDoesNotWait(t *testing.T) {
+	fx := newFixture(t, false)
+	m := NewInbox(fx.ctx, fx.svc, Options{Sort: model.SortAge})
+	m.SetSize(120, 40)
+	m.Update(common.DecideMsg{Kind: approvals.KindApprove, Keys: []model.TaskKey{{Agent: "deployer", ID: "not-waiting-1"}}})
+	if m.mode != modeList || m.conf != nil {
+		t.Fatalf("an approval of a task that does not wait opened mode %d on %v", m.mode, m.target)
+	}
+}
