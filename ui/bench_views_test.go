@@ -95,9 +95,9 @@ func BenchmarkEveryView(b *testing.B) {
 	}
 }
 
-// journalDecisions approves n of the fleet's auth-required tasks through
-// svc, so that its journal holds n decisions.
-func journalDecisions(b *testing.B, svc *approvals.Service, f *model.Fleet, n int) {
+// journalDecisions approves n of the fleet's auth-required tasks that
+// take an approval through svc, so that its journal holds n decisions.
+func journalDecisions(b testing.TB, svc *approvals.Service, f *model.Fleet, n int) {
 	b.Helper()
 	q := svc.Queue(f, model.SortAge)
 	for _, it := range q {
@@ -108,8 +108,8 @@ func journalDecisions(b *testing.B, svc *approvals.Service, f *model.Fleet, n in
 			continue
 		}
 		d, err := svc.Prepare(it, approvals.Input{Kind: approvals.KindApprove})
-		if err != nil {
-			b.Fatal(err)
+		if err != nil { // the root of a chain: its end is in the queue too
+			continue
 		}
 		if o := svc.Send(context.Background(), d); o.Err != nil {
 			b.Fatal(o.Err)
