@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"a2atop/internal/sanitize"
 	"a2atop/model"
@@ -174,14 +175,16 @@ func (r *Results) View(th *theme.Theme, keys ResultKeys, w, h int) string {
 	for _, row := range r.rows {
 		aw = max(aw, min(lipgloss.Width(sanitize.Line(row.key.Agent, 24)), 24))
 	}
-	for i := r.top; i < len(r.rows) && i < r.top+room; i++ {
-		row := r.rows[i]
-		name := Pad(sanitize.Line(row.key.Agent, aw), aw) + " " + Pad(sanitize.Line(model.ShortID(row.key.ID), 8), 8)
-		word := Pad(row.outcome.word(), 9)
-		rest := max(w-lipgloss.Width(name)-12, 1)
-		lines = append(lines, "  "+name+" "+outcomeStyle(th, row.outcome).Render(word)+" "+th.Muted.Render(sanitize.Line(row.words, rest)))
+	shown := 0
+	for i := r.top; i < len(r.rows); i++ {
+		row := r.rowLines(th, r.rows[i], aw, w)
+		if shown > 0 && len(lines)-2+len(row) > room {
+			break
+		}
+		lines = append(lines, row...)
+		shown++
 	}
-	if more := len(r.rows) - r.top - room; more > 0 {
+	if more := len(r.rows) - r.top - shown; more > 0 {
 		lines = append(lines, th.Muted.Render("  … "+strconv.Itoa(more)+" more ("+keys.Down.Help().Key+" scrolls)"))
 	}
 	note := ""
@@ -194,6 +197,32 @@ func (r *Results) View(th *theme.Theme, keys ResultKeys, w, h int) string {
 	}
 	lines = append(lines, "", hint)
 	return strings.Join(Fit(strings.Join(lines, "\n"), w, h), "\n")
+}
+
+// resultWordLines is how many lines what the agent said about one task
+// may take; the rest is cut with an ellipsis.
+const resultWordLines = 2
+
+// rowLines is one task's row in w cells: agent · id, its outcome, and
+// what the agent said, wrapped under itself onto a second line when it
+// is long ("...; nothing was sent" is the end that matters).
+func (r *Results) rowLines(th *theme.Theme, row resultRow, aw, w int) []string {
+	name := Pad(sanitize.Line(row.key.Agent, aw), aw) + " " + Pad(sanitize.Line(model.ShortID(row.key.ID), 8), 8)
+	word := Pad(row.outcome.word(), 9)
+	lead := "  " + name + " " + outcomeStyle(th, row.outcome).Render(word) + " "
+	indent := 2 + lipgloss.Width(name) + 1 + 9 + 1
+	rest := max(w-indent, 1)
+	said := sanitize.Line(row.words, len(row.words)+1)
+	parts := strings.Split(ansi.Wrap(said, rest, ""), "\n")
+	if len(parts) > resultWordLines {
+		parts = append(parts[:resultWordLines-1], sanitize.Line(strings.Join(parts[resultWordLines-1:], " "), rest))
+	}
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = strings.Repeat(" ", indent) + th.Muted.Render(p)
+	}
+	out[0] = lead + th.Muted.Render(parts[0])
+	return out
 }
 
 // countLine is "9 sent · 1 refused" in the outcomes' colours.
