@@ -101,8 +101,9 @@ func (m *Model) commandKey(msg tea.KeyMsg) tea.Cmd {
 
 // commandLine is the footer while the command line is open.
 func (m *Model) commandLine() string {
-	tab := m.prompt.input.KeyMap.AcceptSuggestion
-	hint := shortKeys(m.hm, []key.Binding{keyHint(tab, "complete"), keyHint(m.keys.Accept, "run"),
+	in := m.prompt.input.KeyMap
+	next := key.NewBinding(key.WithKeys(in.NextSuggestion.Keys()...), key.WithHelp("↓", "next"))
+	hint := shortKeys(m.hm, []key.Binding{keyHint(in.AcceptSuggestion, "complete"), next, keyHint(m.keys.Accept, "run"),
 		keyHint(m.keys.Back, "close")}, promptHintWidth)
 	return m.prompt.line(hint, m.width)
 }
