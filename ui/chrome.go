@@ -23,13 +23,25 @@ const statusDuration = 6 * time.Second
 type statusLine struct {
 	text  string
 	err   bool
+	at    time.Time
 	until time.Time
+	// pressed is true once a key or a click came after the text was set.
+	pressed bool
 }
+
+// errorHold is how long a refusal or a failure stays against the
+// notices the fleet makes on its own ("… left Active"), while no key is
+// pressed: long enough to be read. A newer error, or any text once a
+// key was pressed, replaces it at once.
+const errorHold = 4 * time.Second
 
 // set shows text for a while. Notices name tasks, states and errors
 // that came from agents, so the text is sanitized here, whoever wrote it.
 func (s *statusLine) set(text string, err bool, now time.Time) {
-	*s = statusLine{text: sanitize.Line(text, maxLineText), err: err, until: now.Add(statusDuration)}
+	if !err && s.err && s.text != "" && !s.pressed && now.Sub(s.at) < errorHold {
+		return
+	}
+	*s = statusLine{text: sanitize.Line(text, maxLineText), err: err, at: now, until: now.Add(statusDuration)}
 }
 
 func (s *statusLine) expire(now time.Time) {

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"a2atop/model"
+	"a2atop/ui/common"
 )
 
 // runLine types a command line and runs it.
@@ -177,5 +179,40 @@ func TestThemeAndExportCommands(t *testing.T) {
 	runLine(m, "export /tmp/audit")
 	if len(dirs) != 1 || dirs[0] != "/tmp/audit" || !strings.Contains(m.status.text, "/tmp/audit/a2atop-journal.csv") {
 		t.Fatalf(":export: %v, %q", dirs, m.status.text)
+	}
+}
+
+// TestAnErrorOutlastsTheFleetsNotices: tried as a new user would, the
+// answer to a mistyped command was replaced within a second by a task
+// leaving a pane. A refusal now stays against notices until a key is
+// pressed or errorHold passed; a newer error replaces it at once.
+func TestAnErrorOutlastsTheFleetsNotices(t *testing.T) {
+	clk := newClock()
+	m, _ := newTestModel(t, Options{Now: clk.Now})
+	sized(m, 120, 40)
+	runLine(m, "filtr")
+	want := m.status.text
+	if !m.status.err || !strings.Contains(want, "did you mean") {
+		t.Fatalf(":filtr says %q", want)
+	}
+	clk.add(time.Second)
+	m.Update(common.StatusMsg{Text: "test-runner · 5b1d7c20 left Active (now completed)"})
+	if m.status.text != want {
+		t.Fatalf("a notice replaced the error: %q", m.status.text)
+	}
+	m.Update(common.StatusMsg{Text: "a newer refusal", Err: true})
+	if m.status.text != "a newer refusal" {
+		t.Fatalf("a newer error did not replace the older: %q", m.status.text)
+	}
+	press(m, "j")
+	m.Update(common.StatusMsg{Text: "after a key"})
+	if m.status.text != "after a key" {
+		t.Fatalf("after a key, a notice still yields to the error: %q", m.status.text)
+	}
+	m.Update(common.StatusMsg{Text: "refused again", Err: true})
+	clk.add(errorHold)
+	m.Update(common.StatusMsg{Text: "much later"})
+	if m.status.text != "much later" {
+		t.Fatalf("the error held past errorHold: %q", m.status.text)
 	}
 }

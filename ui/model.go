@@ -184,8 +184,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case journalObservedMsg:
 		return m, m.onJournalObserved(msg)
 	case tea.KeyMsg:
+		m.status.pressed = true
 		return m, m.onKey(msg)
 	case tea.MouseMsg:
+		m.status.pressed = m.status.pressed || msg.Action == tea.MouseActionPress
 		return m, m.onMouse(msg, wasDirty)
 	case common.StatusMsg, common.OpenTaskMsg, common.ReplyToMsg, common.DecideMsg, common.ComposeMsg,
 		common.BackMsg, common.ApplyMsg, common.CopyMsg, common.ShowTasksMsg:
