@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"a2atop/internal/sanitize"
 	"a2atop/model"
@@ -106,5 +107,23 @@ func (m *Model) titleCmd() tea.Cmd {
 	if n > 0 {
 		title = fmt.Sprintf("a2atop · %d waiting", n)
 	}
-	return tea.SetWindowTitle(title)
+	return m.writeTitle(title)
+}
+
+// writeTitle sets the terminal's title by writing OSC 2 on Output, in a
+// Cmd, as the notifications and the OSC 52 copy are written, and not
+// with tea.SetWindowTitle: in bubbletea v1.3.10 that writes through the
+// renderer's output (its ANSI compressor, a bytes.Buffer) from the event
+// loop without the renderer's lock, while the renderer's ticker flushes
+// a frame through the same buffer; the race detector catches it, and on
+// a terminal a title could land inside a frame. Output is the terminal
+// itself, an *os.File, safe to write from any goroutine.
+func (m *Model) writeTitle(title string) tea.Cmd {
+	out, seq, log := m.clip.out, ansi.SetWindowTitle(sanitize.Line(title, maxLineText)), m.log
+	return func() tea.Msg {
+		if _, err := io.WriteString(out, seq); err != nil {
+			log.Warn("terminal title failed", logKeyErr, err)
+		}
+		return nil
+	}
 }
