@@ -165,3 +165,50 @@ func BenchmarkBatchThenView(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkInboxBatchThenView is BenchmarkBatchThenView/inbox with a
+// fleet as an operator would have it: 100,000 tasks, of which n wait on a
+// person, the rest working; one waiting task goes on and back each batch.
+func BenchmarkInboxBatchThenView(b *testing.B) {
+	for _, n := range []int{100, 1_000, 10_000} {
+		b.Run("waiting="+itoa(n), func(b *testing.B) {
+			f := model.NewFleet(model.Options{MaxTerminalPerAgent: 100_000})
+			evs := benchEvents(0, 100_000)
+			for i := range evs {
+				st := a2a.TaskStateWorking
+				if i%(100_000/n) == 1 {
+					st = a2a.TaskStateInputRequired
+				}
+				evs[i].Task.Status.State = st
+			}
+			f.Apply(evs)
+			svc, err := approvals.Open(approvals.Options{JournalPath: filepath.Join(b.TempDir(), "journal.jsonl"), Sender: benchSender{f},
+				Approver: "ops@host", Now: func() time.Time { return testNow }})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { svc.Close() })
+			views := inbox.Options{Sort: model.SortAge}
+			m, _ := newTestModel(b, Options{Fleet: f, Inbox: inbox.InboxFactory(svc, views)})
+			sized(m, 200, 50)
+			press(m, "2")
+			if v := m.View(); !strings.Contains(v, itoa(n)+" waiting") {
+				b.Fatalf("the inbox does not show %d waiting:\n%s", n, v)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			i := 0
+			for b.Loop() {
+				st := a2a.TaskStateWorking
+				if i%2 == 1 {
+					st = a2a.TaskStateInputRequired
+				}
+				ev := taskEvent("agent-1", "task-1-0000-4000-8000", st, -time.Duration(i+1)*time.Microsecond, "step "+itoa(i))
+				m.Update(eventsMsg{batch: []model.Event{ev}})
+				_ = m.View()
+				i++
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/frame")
+		})
+	}
+}
