@@ -58,7 +58,7 @@ type pusher struct {
 	cfgs     map[a2a.TaskID]*pushConfig
 	retryAt  map[a2a.TaskID]time.Time
 	adding   map[a2a.TaskID]bool // registrations in flight
-	refused  string // set when the agent answered push is not supported
+	refused  string              // set when the agent answered push is not supported
 	inflight sync.WaitGroup
 }
 
