@@ -365,3 +365,31 @@ func randomHex(n int) string {
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// TryPush asks agent to take one push config on task, pointing at
+// webhook with a throwaway token, and deletes it at once: whether the
+// agent takes a2atop's configs (a2atop check). The error is the agent's
+// answer to the registration, or to the deletion.
+func (m *Manager) TryPush(ctx context.Context, agent string, task a2a.TaskID, webhook string) error {
+	w, err := m.ready(ctx, agent)
+	if err != nil {
+		return err
+	}
+	token := randomHex(32)
+	cfg := &a2a.PushConfig{TaskID: task, Tenant: w.o.Tenant, ID: "a2atop-check-" + randomHex(8), URL: webhook, Token: token,
+		Auth: &a2a.PushAuthInfo{Scheme: "Bearer", Credentials: token}}
+	var got *a2a.PushConfig
+	err = w.call(ctx, "CreateTaskPushNotificationConfig", func(ctx context.Context, cl *sdk.Client) (err error) {
+		got, err = cl.CreateTaskPushConfig(ctx, cfg)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if got != nil && got.ID != "" {
+		cfg.ID = got.ID
+	}
+	return w.call(ctx, "DeleteTaskPushNotificationConfig", func(ctx context.Context, cl *sdk.Client) error {
+		return cl.DeleteTaskPushConfig(ctx, &a2a.DeleteTaskPushConfigRequest{TaskID: task, ID: cfg.ID, Tenant: w.o.Tenant})
+	})
+}
