@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
@@ -85,7 +86,7 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // read reads and decodes the body: one StreamResponse of at most MaxBody
 // bytes. On failure it returns the status and why.
 func (r *Receiver) read(w http.ResponseWriter, req *http.Request) (a2a.Event, int, string) {
-	_ = http.NewResponseController(w).SetReadDeadline(r.o.Now().Add(readTimeout))
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(readTimeout)) // the wall clock: a deadline, not a record
 	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, r.o.MaxBody))
 	var tooBig *http.MaxBytesError
 	switch {
