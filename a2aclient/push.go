@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -272,7 +273,8 @@ func (p *pusher) register(ctx context.Context, id a2a.TaskID) {
 		w.log.Debug("push: no config for the task", "task", id, "err", err)
 		return
 	}
-	cfg := &a2a.PushConfig{TaskID: id, Tenant: w.o.Tenant, ID: "a2atop-" + randomHex(8), URL: webhook, Token: token,
+	p.dropStale(ctx, id, webhook)
+	cfg := &a2a.PushConfig{TaskID: id, Tenant: w.o.Tenant, ID: pushIDPrefix + randomHex(8), URL: webhook, Token: token,
 		Auth: &a2a.PushAuthInfo{Scheme: "Bearer", Credentials: token}}
 	var got *a2a.PushConfig
 	err = w.call(ctx, "CreateTaskPushNotificationConfig", func(ctx context.Context, cl *sdk.Client) (err error) {
@@ -304,6 +306,33 @@ func (p *pusher) register(ctx context.Context, id a2a.TaskID) {
 	p.mu.Unlock()
 	p.recv.Registered(name, token)
 	w.log.Debug("push: config registered", "task", id, "config", c.id)
+}
+
+// pushIDPrefix starts the id of every config a2atop registers.
+const pushIDPrefix = "a2atop-"
+
+// dropStale deletes the configs an earlier run of a2atop left on task id
+// (it was killed before it could): an id of a2atop's and this very
+// webhook, whose token this run never issued, so that the agent does not
+// keep POSTing what the webhook must refuse. Nothing else is touched.
+func (p *pusher) dropStale(ctx context.Context, id a2a.TaskID, webhook string) {
+	w := p.w
+	var list []*a2a.PushConfig
+	if err := w.call(ctx, "ListTaskPushNotificationConfigs", func(ctx context.Context, cl *sdk.Client) (err error) {
+		list, err = cl.ListTaskPushConfigs(ctx, &a2a.ListTaskPushConfigRequest{TaskID: id, Tenant: w.o.Tenant})
+		return err
+	}); err != nil {
+		return
+	}
+	for _, c := range list {
+		if c == nil || c.URL != webhook || !strings.HasPrefix(c.ID, pushIDPrefix) {
+			continue
+		}
+		err := w.call(ctx, "DeleteTaskPushNotificationConfig", func(ctx context.Context, cl *sdk.Client) error {
+			return cl.DeleteTaskPushConfig(ctx, &a2a.DeleteTaskPushConfigRequest{TaskID: id, ID: c.ID, Tenant: w.o.Tenant})
+		})
+		w.log.Info("push: a config of an earlier run deleted", "task", id, "config", c.ID, "err", Describe(err))
+	}
 }
 
 // unregister deletes a2atop's config on task id: it lists the task's
@@ -376,7 +405,7 @@ func (m *Manager) TryPush(ctx context.Context, agent string, task a2a.TaskID, we
 		return err
 	}
 	token := randomHex(32)
-	cfg := &a2a.PushConfig{TaskID: task, Tenant: w.o.Tenant, ID: "a2atop-check-" + randomHex(8), URL: webhook, Token: token,
+	cfg := &a2a.PushConfig{TaskID: task, Tenant: w.o.Tenant, ID: pushIDPrefix + "check-" + randomHex(8), URL: webhook, Token: token,
 		Auth: &a2a.PushAuthInfo{Scheme: "Bearer", Credentials: token}}
 	var got *a2a.PushConfig
 	err = w.call(ctx, "CreateTaskPushNotificationConfig", func(ctx context.Context, cl *sdk.Client) (err error) {

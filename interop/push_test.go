@@ -54,6 +54,13 @@ type pushRig struct {
 
 func runPushRig(t *testing.T, agents ...a2aclient.AgentOptions) *pushRig {
 	t.Helper()
+	return runPushRigWith(t, nil, agents...)
+}
+
+// runPushRigWith calls before, when not nil, with the receiver's base URL
+// before the Manager starts.
+func runPushRigWith(t *testing.T, before func(base string), agents ...a2aclient.AgentOptions) *pushRig {
+	t.Helper()
 	m := a2aclient.New(agents, a2aclient.Options{})
 	var recv atomic.Pointer[push.Receiver]
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { recv.Load().ServeHTTP(w, r) }))
@@ -65,6 +72,9 @@ func runPushRig(t *testing.T, agents ...a2aclient.AgentOptions) *pushRig {
 	r := push.New(push.Options{PublicURL: srv.URL, Agents: names, Sink: m, MaxBody: 1 << 20})
 	recv.Store(r)
 	m.UsePush(r)
+	if before != nil {
+		before(srv.URL)
+	}
 	return &pushRig{collector: runManagerWith(t, m, agents...), Recv: r, URL: srv.URL}
 }
 
@@ -316,5 +326,38 @@ func TestSDKRESTCreatePushConfigRefuses201(t *testing.T) {
 	}
 	if !hasConfig(t, rpc, task.ID, "c1") {
 		t.Fatalf("the config was not created (err %v): the 201 is not what failed", err)
+	}
+}
+
+// TestPushDropsAnEarlierRunsConfigs: a config a2atop left on a task in an
+// earlier run (killed before its cleanup: its id and this webhook, a
+// token this run never issued) is deleted when a2atop registers its own;
+// a config of a2atop's id on another webhook is not.
+func TestPushDropsAnEarlierRunsConfigs(t *testing.T) {
+	tg := pushTargets(t)[0]
+	raw, _ := tg.client(t, "stale")
+	asked := send(t, raw, "", "ask", true)
+	opts := pushAgent(tg, "peer", "stale")
+	opts.Tasks = []a2a.TaskID{asked.ID}
+	rig := runPushRigWith(t, func(base string) {
+		for _, c := range []*a2a.PushConfig{
+			{TaskID: asked.ID, ID: "a2atop-old", URL: base + push.Path + "peer", Token: "old"},
+			{TaskID: asked.ID, ID: "a2atop-elsewhere", URL: "http://127.0.0.1:9" + push.Path + "peer", Token: "x"},
+		} {
+			if _, err := raw.CreateTaskPushConfig(ctxT(t), c); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}, opts)
+	rig.waitState(t, "peer", asked.ID, a2a.TaskStateInputRequired)
+	rig.wait(t, "a2atop's config registered", func() bool { return rig.Recv.Health("peer").Configs == 1 })
+	if hasConfig(t, raw, asked.ID, "a2atop-old") {
+		t.Errorf("the earlier run's config on this webhook is still there")
+	}
+	if !hasConfig(t, raw, asked.ID, "a2atop-elsewhere") {
+		t.Errorf("a config on another webhook was deleted")
+	}
+	if n := len(rig.ours(t, raw, asked.ID)); n != 1 {
+		t.Errorf("configs on this webhook: %d, want a2atop's one", n)
 	}
 }
