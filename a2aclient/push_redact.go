@@ -1,6 +1,9 @@
 package a2aclient
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // pushSecret matches the secrets of a push config in a captured body
 // (CreateTaskPushNotificationConfig's request, and what the agent echoes
@@ -14,4 +17,26 @@ var pushSecret = regexp.MustCompile(`("(?:token|credentials)"\s*:\s*")(?:[^"\\]|
 // each is fresh and unknown to the redactor's list of secrets.
 func redactPushSecrets(s string) string {
 	return pushSecret.ReplaceAllString(s, "${1}"+redacted)
+}
+
+// pushRPCName names the REST push config operations for the raw view
+// (POST, GET and DELETE on /tasks/{id}/pushNotificationConfigs[/{id}]);
+// "" for any other request.
+func pushRPCName(method, path string) string {
+	i := strings.LastIndex(path, "/pushNotificationConfigs")
+	if i < 0 {
+		return ""
+	}
+	one := len(path) > i+len("/pushNotificationConfigs")
+	switch {
+	case method == "POST" && !one:
+		return "CreateTaskPushNotificationConfig"
+	case method == "GET" && !one:
+		return "ListTaskPushNotificationConfigs"
+	case method == "GET":
+		return "GetTaskPushNotificationConfig"
+	case method == "DELETE":
+		return "DeleteTaskPushNotificationConfig"
+	}
+	return ""
 }
