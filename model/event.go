@@ -119,8 +119,8 @@ type HealthUpdate struct {
 	ListingNote string
 	Streams     int // SubscribeToTask streams open now
 	// Push is what the agent's push notifications are doing; its zero
-	// value is "push not configured".
-	Push PushHealth
+	// value is "push not configured" (and is left out of the hub's feed).
+	Push PushHealth `json:",omitzero"`
 }
 
 // PushHealth is the state of an agent's push notifications (the
