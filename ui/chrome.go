@@ -70,6 +70,7 @@ func (m *Model) render() string {
 	h := m.bodyHeight()
 	lines := make([]string, 0, m.height)
 	lines = append(lines, m.header())
+	lines = append(lines, m.teamBannerLines()...)
 	if len(m.banner) > 0 {
 		lines = append(lines, m.bannerLine())
 	}
@@ -121,6 +122,7 @@ func (m *Model) header() string {
 	if m.ctx.ReadOnly {
 		badge = t.Badge.Render("READ-ONLY")
 	}
+	badge = m.teamBadge(badge, m.width/2)
 	sep := t.Muted.Render(" │ ")
 	line := strings.Join(long, sep)
 	for _, alt := range []string{strings.Join(medium, sep), strings.Join(short, " ")} {

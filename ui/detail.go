@@ -215,6 +215,6 @@ func (v *detailScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		k.ListKeys.all(),
 		{k.NextLink, k.PrevLink, k.Open, k.Raw, k.Back},
-		k.TaskKeys.all(),
+		v.act.teamHelp(k.TaskKeys.all()),
 	}
 }

@@ -89,6 +89,7 @@ type Model struct {
 	// header. bannerVer is the journal's version it was read at.
 	banner    []string
 	bannerVer uint64
+	team      teamState // the hub attached to (team.go); zero without one
 
 	dirty   bool   // something changed since the last View
 	cache   string // the last View
@@ -107,7 +108,7 @@ func New(o Options) *Model {
 	keys.settle(o.ReadOnly, o.Backend != nil, o.Inbox != nil, o.Journal != nil)
 	m := &Model{
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
-			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}},
+			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}, Team: o.Team},
 		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell, svc: o.Approvals,
 		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != "", log: o.Logger}, dirty: true,
 		width: 80, height: 24,
@@ -117,6 +118,7 @@ func New(o Options) *Model {
 	m.help = newHelp(&m.ctx, keys.HelpView, keys.globalHelp())
 	m.newScreens(o)
 	m.readBanner()
+	m.readTeam()
 	m.layout()
 	return m
 }
@@ -151,6 +153,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	wasDirty := m.dirty
 	m.dirty = true
 	m.checkBanner()
+	m.checkTeam()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)

@@ -65,6 +65,11 @@ type Options struct {
 	QuietPeriod time.Duration
 	// KeyMap overrides DefaultKeyMap when non-nil.
 	KeyMap *KeyMap
+	// Team is the hub the dashboard is attached to (a2atop --hub;
+	// *hubclient.Client): the header names it and the operator, a banner
+	// says when it is unreachable, keys follow the operator's roles and
+	// the inbox shows and takes claims. nil for a local dashboard.
+	Team Team
 }
 
 // Log keys of the UI's slog records.

@@ -65,8 +65,8 @@ func (a *taskActions) reply(t *model.Task) {
 	switch {
 	case t == nil || t.Class != model.ClassInterrupted:
 		a.ctx.Warn("only interrupted tasks (input-required, auth-required) take a reply")
-	case !a.ctx.Writable(t.Key.Agent):
-		a.ctx.Warn(a.ctx.ReadOnlyWords(t.Key.Agent))
+	case a.ctx.Refusal(t.Key.Agent, common.RoleFor(t.State)) != "":
+		a.ctx.Warn(a.ctx.Refusal(t.Key.Agent, common.RoleFor(t.State)))
 	case !a.decidable(t.Key.Agent):
 		a.ctx.Warn(common.BlockedWords(a.journal, t.Key.Agent, footerWords))
 	default:
@@ -92,8 +92,8 @@ func (a *taskActions) askCancel(t *model.Task) tea.Cmd {
 		a.ctx.Warn("no task selected")
 	case t.Class == model.ClassTerminal:
 		a.ctx.Warn("the task is already " + stateText(t.State) + "; there is nothing to cancel")
-	case !a.ctx.Writable(t.Key.Agent):
-		a.ctx.Warn(a.ctx.ReadOnlyWords(t.Key.Agent))
+	case a.ctx.Refusal(t.Key.Agent, common.RoleCancel) != "":
+		a.ctx.Warn(a.ctx.Refusal(t.Key.Agent, common.RoleCancel))
 	default:
 		d := &cancelDialog{key: t.Key, state: t.State, text: t.Text}
 		var wake tea.Cmd
@@ -163,9 +163,10 @@ func (a *taskActions) shortHelp(keys ...key.Binding) []key.Binding {
 // that is read-only here. Pressing a key that is not offered still says
 // why nothing happens; the a2aclient Manager alone refuses sends.
 func (a *taskActions) offered(t *model.Task) (cancel, reply, copyID key.Binding) {
-	writable := t != nil && a.ctx.Writable(t.Key.Agent)
-	return common.Offer(a.keys.Cancel, writable && t.Class != model.ClassTerminal),
-		common.Offer(a.keys.Reply, writable && t.Class == model.ClassInterrupted && a.decidable(t.Key.Agent)),
+	cancels := t != nil && a.ctx.May(t.Key.Agent, common.RoleCancel)
+	answers := t != nil && a.ctx.May(t.Key.Agent, common.RoleFor(t.State))
+	return common.Offer(a.keys.Cancel, cancels && t.Class != model.ClassTerminal),
+		common.Offer(a.keys.Reply, answers && t.Class == model.ClassInterrupted && a.decidable(t.Key.Agent)),
 		common.Offer(a.keys.Copy, t != nil)
 }
 

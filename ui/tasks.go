@@ -210,7 +210,7 @@ func (v *tasksScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		k.ListKeys.all(),
 		{k.NextPane, k.PrevPane, k.Open, k.Filter.Open, keyHint(k.Filter.Clear, "clear filter")},
-		k.TaskKeys.all(),
+		v.act.teamHelp(k.TaskKeys.all()),
 	}
 }
 

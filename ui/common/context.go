@@ -41,6 +41,9 @@ type Context struct {
 	// Out is where a screen asks the root for something at once (see
 	// Outbox); nil drops it.
 	Out *Outbox
+	// Team is the hub the dashboard is attached to; nil for a local
+	// dashboard (see Team).
+	Team Team
 }
 
 // Say shows text in the footer as a notice: what an action did.
