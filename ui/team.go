@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"a2atop/internal/sanitize"
 	"a2atop/model"
@@ -61,7 +62,7 @@ func (m *Model) checkTeam() {
 	}
 	was := m.team.up
 	switch {
-	case !up && why == "" && !was: // still opening the first time
+	case !up && why == "": // still opening the first time: not news
 		return
 	case up && !was:
 		down := m.ctx.Now().Sub(m.team.downSince).Round(time.Second)
@@ -85,17 +86,23 @@ func (m *Model) teamBannerLines() []string {
 	if tm == nil || m.team.up {
 		return nil
 	}
-	since := m.team.downSince.Local().Format("15:04:05")
-	why := m.team.why
-	if why == "" {
-		why = "not connected yet"
-	}
+	since := m.team.downSince.UTC().Format("15:04:05Z")
+	why := sanitize.Line(common.TeamWhy(tm.URL(), m.team.why), maxLineText)
 	w := max(m.width, 1)
-	text := common.FirstFit(w,
-		"hub "+tm.URL()+" unreachable since "+since+": "+why+" — the last picture, stale; nothing is sent until it is back; reconnecting",
-		"hub "+tm.URL()+" unreachable since "+since+" — the last picture, stale; nothing is sent until it is back",
-		"hub unreachable since "+since+" — stale; nothing is sent",
-		"hub unreachable — stale")
+	head := "hub " + tm.URL() + " unreachable since " + since + " — the last picture, stale; nothing is sent until it is back; reconnecting"
+	long := head + ": " + why
+	text := long
+	switch {
+	case ansi.StringWidth(long) <= w:
+	case w-ansi.StringWidth(head) >= 30: // the reason cut at the end
+		text = ansi.Truncate(long, w, "…")
+	default: // too little of the reason would be left: the rest, shorter
+		text = common.FirstFit(w, head,
+			"hub "+tm.URL()+" unreachable since "+since+" — stale; nothing is sent until it is back",
+			"hub unreachable since "+since+" — the last picture, stale; nothing is sent until it is back",
+			"hub unreachable since "+since+" — stale; nothing is sent",
+			"hub unreachable — stale")
+	}
 	return []string{m.ctx.Theme.Error.Render(text)}
 }
 

@@ -100,8 +100,18 @@ func (c Context) TeamDown() string {
 	if up {
 		return ""
 	}
-	if why = strings.TrimSpace(why); why == "" {
-		why = "not connected yet"
+	return "not sent: the hub at " + c.Team.URL() + " is unreachable (" + TeamWhy(c.Team.URL(), why) + "); nothing is sent until it is back"
+}
+
+// TeamWhy is why the hub at url is unreachable, without the words that
+// name the hub again ("the hub at URL cannot be reached: "), which the
+// banner and a refusal say themselves.
+func TeamWhy(url, why string) string {
+	why = strings.TrimSpace(why)
+	why = strings.TrimPrefix(why, "the hub at "+url+" ")
+	why = strings.TrimPrefix(why, "cannot be reached: ")
+	if why == "" {
+		return "not connected yet"
 	}
-	return "not sent: the hub at " + c.Team.URL() + " is unreachable (" + why + "); nothing is sent until it is back"
+	return why
 }

@@ -181,12 +181,17 @@ func (m *Inbox) teamRowWords(it approvals.Item) string {
 	return w
 }
 
-// teamLines say, under the question, who else is at work on the task and
-// what the hub said of a decision on it.
+// teamLines say, under the question, who else is at work on the task
+// (for a chain's root or middle, on the task at its end, which takes the
+// answer) and what the hub said of a decision on it.
 func (m *Inbox) teamLines(it approvals.Item) []string {
 	th := m.ctx.Theme
 	var lines []string
-	if w := m.claimWords(it.Key()); w != "" {
+	k := it.Key()
+	if !it.Actionable && it.Leaf != nil {
+		k = it.Leaf.Key
+	}
+	if w := m.claimWords(k); w != "" {
 		lines = append(lines, th.Warn.Render(sanitize.Line(w+" — a claim informs, it does not block", m.w)))
 	}
 	if r := m.refusedWords(it); r != "" {

@@ -270,6 +270,7 @@ func (m *Inbox) questionLines() []string {
 		head += " · context " + t.Snapshot.ContextID
 	}
 	lines = append(lines, th.Title.Render(sanitize.Line(head, m.w)))
+	lines = append(lines, m.teamLines(*it)...)
 	if len(it.Chain) > 1 {
 		var names []string
 		for _, c := range it.Chain {
@@ -298,7 +299,6 @@ func (m *Inbox) questionLines() []string {
 		lines = append(lines, th.Warn.Render(sanitize.Line(fmt.Sprintf("decided: %s by %s at %s → %s", p.Kind, p.Approver,
 			p.DecidedAt.UTC().Format("15:04:05Z"), p.Words()), m.w)))
 	}
-	lines = append(lines, m.teamLines(*it)...)
 	if leaf := m.find(it.Leaf.Key); leaf != nil && m.ctx.May(leaf.Key().Agent, common.RoleFor(leaf.Task.State)) && !m.ctx.ReadOnly && m.mode == modeList {
 		if w := m.blockedWords(leaf.Key().Agent); w != "" {
 			lines = append(lines, th.Error.Render(w))
