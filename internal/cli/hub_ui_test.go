@@ -47,7 +47,7 @@ func TestHubDashboardsShowClaimsAndWhoDecided(t *testing.T) {
 	for _, tm := range []*teatest.TestModel{alice, alice2} {
 		saw := waitAny(t, tm, "approve → deployer · "+short+": the agent took the message",
 			"approve → deployer · "+short+": decided by alice at ", // the hub's 409
-			"answered elsewhere by alice") // the feed was first: nothing was sent
+			"answered elsewhere by alice")                          // the feed was first: nothing was sent
 		t.Logf("saw %d", saw)
 		if saw == 0 {
 			took++
