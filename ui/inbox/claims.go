@@ -145,7 +145,7 @@ func (m *Inbox) claimWords(k model.TaskKey) string {
 // refused because another operator decided the prompt first.
 func (m *Inbox) noteRefusal(msg SentMsg) {
 	o := msg.Outcome
-	if m.ctx.Team == nil || o.Winner == nil {
+	if o.Winner == nil { // only a hub names the winner
 		return
 	}
 	it := m.find(msg.Key)
