@@ -293,6 +293,11 @@ func TestKeysFollowTheOperatorsRoles(t *testing.T) {
 	if confirming(bob) || !strings.Contains(footerOf(bob), "operator bob may not cancel") {
 		t.Errorf("c for bob: confirming %v, footer %q", confirming(bob), footerOf(bob))
 	}
+	press(bob, "?")
+	if help := bob.View(); strings.Contains(help[:strings.LastIndexByte(help, '\n')], "cancel") || !strings.Contains(help, "reply") {
+		t.Errorf("bob's help of the tasks view lists cancel, or no reply:\n%s", help)
+	}
+	press(bob, "esc")
 
 	alice, _ := th.dashboard("alice")
 	sized(alice, 160, 40)
