@@ -47,10 +47,12 @@ var teamRoles = map[string]map[string][]hub.Role{
 // teamHub is a real hub over loopback HTTP whose clock is the test's:
 // its claims last two minutes of that clock.
 type teamHub struct {
-	t    *testing.T
-	h    *hub.Hub
-	clk  *clock
-	addr string
+	t       *testing.T
+	h       *hub.Hub
+	clk     *clock
+	addr    string
+	journal string
+	end     func() // stops the hub's Run and closes it
 
 	mu  sync.Mutex
 	srv *httptest.Server
@@ -58,6 +60,22 @@ type teamHub struct {
 
 func newTeamHub(t *testing.T, clk *clock) *teamHub {
 	t.Helper()
+	th := &teamHub{t: t, clk: clk, journal: filepath.Join(t.TempDir(), "journal.jsonl")}
+	th.open()
+	th.srv = httptest.NewServer(th.h.Handler())
+	th.addr = th.srv.Listener.Addr().String()
+	t.Cleanup(func() {
+		th.stop()
+		th.end()
+	})
+	return th
+}
+
+// open opens a hub over the fixture's agent names and runs it; after
+// stop, end and open, restart serves it: a hub restarted, which has
+// forgotten every claim.
+func (th *teamHub) open() {
+	th.t.Helper()
 	mgr := a2aclient.New(nil, a2aclient.Options{})
 	var agents []hub.Agent
 	for _, a := range fixtureAgents {
@@ -67,24 +85,21 @@ func newTeamHub(t *testing.T, clk *clock) *teamHub {
 	for name, tok := range teamTokens {
 		ops = append(ops, hub.Operator{Name: name, TokenHash: hub.HashToken(tok), Roles: teamRoles[name]})
 	}
-	h, err := hub.Open(hub.Options{Watchers: mgr, Agents: agents, Operators: ops, Now: clk.Now,
-		Journal:   approvals.Options{JournalPath: filepath.Join(t.TempDir(), "journal.jsonl"), Sender: mgr, Now: clk.Now},
+	h, err := hub.Open(hub.Options{Watchers: mgr, Agents: agents, Operators: ops, Now: th.clk.Now,
+		Journal:   approvals.Options{JournalPath: th.journal, Sender: mgr, Now: th.clk.Now},
 		Heartbeat: time.Second, StallTimeout: 5 * time.Second})
 	if err != nil {
-		t.Fatal(err)
+		th.t.Fatal(err)
 	}
-	th := &teamHub{t: t, h: h, clk: clk, srv: httptest.NewServer(h.Handler())}
-	th.addr = th.srv.Listener.Addr().String()
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() { _ = h.Run(ctx); close(ran) }()
-	t.Cleanup(func() {
+	th.h = h
+	th.end = sync.OnceFunc(func() {
 		cancel()
 		<-ran
-		th.stop()
 		_ = h.Close()
 	})
-	return th
 }
 
 // url is the hub's base URL.
@@ -500,4 +515,31 @@ func TestGoldenAttached(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestAClaimIsTakenAgainWhenTheHubIsBack: a hub restarted has forgotten
+// the claims; the dashboard whose editor is still open claims its task
+// again as soon as the feed is back, not a minute later.
+func TestAClaimIsTakenAgainWhenTheHubIsBack(t *testing.T) {
+	th := newTeamHub(t, newClock())
+	alice, cl := th.dashboard("alice")
+	sized(alice, 160, 40)
+	carol := th.operator("carol")
+	th.run(carol, nil)
+	question := model.TaskKey{Agent: "code-reviewer", ID: idQuestion}
+	press(alice, "2")
+	selectRow(t, alice, idQuestion)
+	press(alice, "r")
+	claimed(t, carol, question, "alice is answering")
+
+	th.stop()
+	eventually(t, "alice's client sees the hub go", func() bool { up, why := cl.Connected(); return !up && why != "" })
+	tickNow(alice) // the clock ticks every second while the hub is away
+	th.end()
+	th.open()
+	th.restart()
+	eventually(t, "alice's client is back", func() bool { up, _ := cl.Connected(); return up })
+	claimed(t, carol, question, "") // the new hub's snapshot holds no claim
+	tickNow(alice)
+	claimed(t, carol, question, "alice is answering")
 }
