@@ -27,6 +27,7 @@ func (w *watcher) setHealth(h model.HealthUpdate) {
 	h.Listing = w.listing && !w.listDenied && w.client != nil
 	h.ListingNote = w.listingNoteLocked()
 	h.Streams = w.streams
+	h.Push = w.push.health
 	if h.LastSuccess.IsZero() {
 		h.LastSuccess = w.health.LastSuccess
 	}

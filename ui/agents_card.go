@@ -3,6 +3,7 @@ package ui
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -72,6 +73,7 @@ func (v *agentsScreen) card() string {
 	if h.Err != "" {
 		b.field("last error", th.Error.Render(sanitize.Line(h.Err, maxFieldText)))
 	}
+	v.pushFields(&b, h.Push, now)
 	b.field("last success", common.Stamp(now, h.LastSuccess))
 	if !h.NextRetry.IsZero() {
 		b.field("next retry", futureIn(now, h.NextRetry))
@@ -145,4 +147,29 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// pushFields say what the agent's push notifications do, when a2atop
+// serves a webhook: on or off (and why), the configs a2atop holds, the
+// last delivery, and the POSTs the webhook refused (and why the last was).
+func (v *agentsScreen) pushFields(b *section, p model.PushHealth, now time.Time) {
+	th := v.ctx.Theme
+	if !p.On && p.Note == "" && p.Delivered == 0 && p.Rejected == 0 {
+		return // no webhook configured
+	}
+	if !p.On {
+		b.field("push", th.Muted.Render("off: "+sanitize.Line(p.Note, maxFieldText)))
+	} else {
+		line := "on · " + plural(p.Configs, "config") + " registered · last delivery " + common.Stamp(now, p.LastDelivery)
+		if p.Delivered > 0 {
+			line += " (" + strconv.Itoa(p.Delivered) + " delivered)"
+		}
+		b.field("push", line)
+		if p.Note != "" {
+			b.field("push error", th.Error.Render(sanitize.Line(p.Note, maxFieldText)))
+		}
+	}
+	if p.Rejected > 0 {
+		b.field("push refused", th.Error.Render(strconv.Itoa(p.Rejected)+" POSTs, the last: "+sanitize.Line(p.LastRejected, maxFieldText)))
+	}
 }

@@ -51,6 +51,16 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 	if mgr == nil {
 		return code
 	}
+	if cfg.PushOn() && cfg.PushListen == "" {
+		return s.failf(exitUsage, "config: push_public_url is set but push_listen is not: the dashboard serves the agents' webhook on push_listen (a2atop serve uses its own address)")
+	}
+	if recv := s.pushReceiver(mgr); recv != nil {
+		stopPush, err := s.servePush(recv, nil)
+		if err != nil {
+			return s.failf(exitFailed, "%v", err)
+		}
+		defer stopPush()
+	}
 	mode, err := theme.ParseMode(cfg.Theme)
 	if err != nil {
 		return s.failf(exitUsage, "config: %v", err)

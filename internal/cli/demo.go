@@ -45,7 +45,8 @@ func runDemo(ctx context.Context, args []string, st Streams) int {
 	defer s.Close()
 
 	relay := &taskRelay{agent: demo.LegacyIntake}
-	fleet, err := demo.Start(ctx, demo.Options{Pace: *pace, Logger: s.log, OnTask: relay.task, BasePort: *basePort})
+	// With a hub, the 1.0 agents push their tasks' updates to it.
+	fleet, err := demo.Start(ctx, demo.Options{Pace: *pace, Logger: s.log, OnTask: relay.task, BasePort: *basePort, Push: *withHub})
 	if err != nil {
 		return o.failf(exitFailed, "%v", err)
 	}

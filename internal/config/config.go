@@ -54,6 +54,12 @@ type Config struct {
 	HubTokenFile string     `toml:"hub_token_file"`
 	Operators    []Operator `toml:"operator"`
 
+	// Push notifications (see push.go): PushPublicURL is the base URL the
+	// agents reach a2atop's webhook at; PushListen is where it listens
+	// ("" = a2atop serve's own address; a dashboard needs it).
+	PushPublicURL string `toml:"push_public_url"`
+	PushListen    string `toml:"push_listen"`
+
 	// Path is the file this came from; "" when no file was read.
 	Path string `toml:"-"`
 	// lines locates the keys of the file, for Validate's errors.

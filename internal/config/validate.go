@@ -75,6 +75,9 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
+	if err := c.validatePush(); err != nil {
+		return err
+	}
 	return c.validateTeam()
 }
 
