@@ -30,17 +30,23 @@ type statusLine struct {
 }
 
 // errorHold is how long a refusal or a failure stays against the
-// notices the fleet makes on its own ("… left Active"), while no key is
-// pressed: long enough to be read. A newer error, or any text once a
-// key was pressed, replaces it at once.
+// notices the fleet makes on its own ("… left Active": aside), while no
+// key is pressed: long enough to be read. Any other text, or an aside
+// once a key was pressed, replaces it at once.
 const errorHold = 4 * time.Second
+
+// aside shows a notice the fleet made on its own, unless an error shown
+// a moment ago is still being read.
+func (s *statusLine) aside(text string, now time.Time) {
+	if s.err && s.text != "" && !s.pressed && now.Sub(s.at) < errorHold {
+		return
+	}
+	s.set(text, false, now)
+}
 
 // set shows text for a while. Notices name tasks, states and errors
 // that came from agents, so the text is sanitized here, whoever wrote it.
 func (s *statusLine) set(text string, err bool, now time.Time) {
-	if !err && s.err && s.text != "" && !s.pressed && now.Sub(s.at) < errorHold {
-		return
-	}
 	*s = statusLine{text: sanitize.Line(text, maxLineText), err: err, at: now, until: now.Add(statusDuration)}
 }
 
@@ -82,6 +88,7 @@ func (m *Model) render() string {
 	h := m.bodyHeight()
 	lines := make([]string, 0, m.height)
 	lines = append(lines, m.header())
+	lines = append(lines, m.teamBannerLines()...)
 	if len(m.banner) > 0 {
 		lines = append(lines, m.bannerLine())
 	}
@@ -133,6 +140,7 @@ func (m *Model) header() string {
 	if m.ctx.ReadOnly {
 		badge = t.Badge.Render("READ-ONLY")
 	}
+	badge = m.teamBadge(badge, m.width/2)
 	sep := t.Muted.Render(" │ ")
 	line := strings.Join(long, sep)
 	for _, alt := range []string{strings.Join(medium, sep), strings.Join(short, " ")} {

@@ -184,8 +184,9 @@ func TestThemeAndExportCommands(t *testing.T) {
 
 // TestAnErrorOutlastsTheFleetsNotices: tried as a new user would, the
 // answer to a mistyped command was replaced within a second by a task
-// leaving a pane. A refusal now stays against notices until a key is
-// pressed or errorHold passed; a newer error replaces it at once.
+// leaving a pane. A refusal now stays against the fleet's own notices
+// (Aside) until a key is pressed or errorHold passed; a newer error or
+// another notice (the hub is back) replaces it at once.
 func TestAnErrorOutlastsTheFleetsNotices(t *testing.T) {
 	clk := newClock()
 	m, _ := newTestModel(t, Options{Now: clk.Now})
@@ -196,7 +197,7 @@ func TestAnErrorOutlastsTheFleetsNotices(t *testing.T) {
 		t.Fatalf(":filtr says %q", want)
 	}
 	clk.add(time.Second)
-	m.Update(common.StatusMsg{Text: "test-runner · 5b1d7c20 left Active (now completed)"})
+	m.Update(common.StatusMsg{Text: "test-runner · 5b1d7c20 left Active (now completed)", Aside: true})
 	if m.status.text != want {
 		t.Fatalf("a notice replaced the error: %q", m.status.text)
 	}
@@ -204,14 +205,19 @@ func TestAnErrorOutlastsTheFleetsNotices(t *testing.T) {
 	if m.status.text != "a newer refusal" {
 		t.Fatalf("a newer error did not replace the older: %q", m.status.text)
 	}
+	m.Update(common.StatusMsg{Text: "the hub is back"})
+	if m.status.text != "the hub is back" {
+		t.Fatalf("a notice that is not aside did not replace the error: %q", m.status.text)
+	}
+	m.Update(common.StatusMsg{Text: "one more refusal", Err: true})
 	press(m, "j")
-	m.Update(common.StatusMsg{Text: "after a key"})
+	m.Update(common.StatusMsg{Text: "after a key", Aside: true})
 	if m.status.text != "after a key" {
 		t.Fatalf("after a key, a notice still yields to the error: %q", m.status.text)
 	}
 	m.Update(common.StatusMsg{Text: "refused again", Err: true})
 	clk.add(errorHold)
-	m.Update(common.StatusMsg{Text: "much later"})
+	m.Update(common.StatusMsg{Text: "much later", Aside: true})
 	if m.status.text != "much later" {
 		t.Fatalf("the error held past errorHold: %q", m.status.text)
 	}

@@ -265,6 +265,6 @@ func (v *detailScreen) FullHelp() [][]key.Binding {
 		k.ListKeys.all(),
 		{k.NextLink, k.PrevLink, k.Open, k.Raw, k.Back},
 		{k.Search.Open, k.Search.Next, k.Search.Prev, keyHint(k.Search.Clear, "clear search")},
-		k.TaskKeys.all(),
+		v.act.teamHelp(k.TaskKeys.all()),
 	}
 }

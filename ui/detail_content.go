@@ -134,6 +134,7 @@ func (v *detailScreen) overview(b *section, t *model.Task, snap *a2a.Task) {
 		if t.Hint != "" {
 			b.field("hint", th.Warn.Render(sanitize.Line(t.Hint, maxLineText)))
 		}
+		v.claimField(b, t)
 		if t.Violations > 0 {
 			b.field("violations", th.Error.Render(strconv.Itoa(t.Violations)+" protocol violations seen on this task"))
 		}

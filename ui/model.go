@@ -98,6 +98,7 @@ type Model struct {
 	// header. bannerVer is the journal's version it was read at.
 	banner    []string
 	bannerVer uint64
+	team      teamState // the hub attached to (team.go); zero without one
 
 	dirty   bool   // something changed since the last View
 	cache   string // the last View
@@ -116,7 +117,7 @@ func New(o Options) *Model {
 	keys.settle(o.ReadOnly, o.Backend != nil, o.Inbox != nil, o.Journal != nil, o.Compose != nil, o.Views)
 	m := &Model{
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
-			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}, Activity: &common.Activity{}},
+			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}, Activity: &common.Activity{}, Team: o.Team},
 		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell, notify: o.Notify, titleCount: -1,
 		svc:  o.Approvals,
 		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != "", log: o.Logger}, dirty: true,
@@ -134,6 +135,7 @@ func New(o Options) *Model {
 		}
 	}
 	m.readBanner()
+	m.readTeam()
 	m.layout()
 	return m
 }
@@ -171,6 +173,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	wasDirty := m.dirty
 	m.dirty = true
 	m.checkBanner()
+	m.checkTeam()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -212,7 +215,11 @@ func (m *Model) View() string {
 func (m *Model) request(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.StatusMsg:
-		m.status.set(msg.Text, msg.Err, m.ctx.Now())
+		if msg.Aside {
+			m.status.aside(msg.Text, m.ctx.Now())
+		} else {
+			m.status.set(msg.Text, msg.Err, m.ctx.Now())
+		}
 	case common.OpenTaskMsg:
 		return m.showWith(viewDetail, msg)
 	case common.ReplyToMsg, common.DecideMsg:

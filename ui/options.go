@@ -85,6 +85,11 @@ type Options struct {
 	// working directory) and returns the file it wrote (:export). nil
 	// leaves :export saying there is no journal to export.
 	Export func(dir string) (path string, err error)
+	// Team is the hub the dashboard is attached to (a2atop --hub;
+	// *hubclient.Client): the header names it and the operator, a banner
+	// says when it is unreachable, keys follow the operator's roles and
+	// the inbox shows and takes claims. nil for a local dashboard.
+	Team Team
 }
 
 // Log keys of the UI's slog records.

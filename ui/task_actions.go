@@ -89,8 +89,8 @@ func (a *taskActions) decide(kind approvals.Kind, t *model.Task, marked []model.
 		a.ctx.Warn("only interrupted tasks (input-required, auth-required) take a reply, an approval or a denial")
 	case kind != approvals.KindReply && t.State != a2a.TaskStateAuthRequired:
 		a.ctx.Warn(string(kind) + " answers auth-required; this task asks for input: reply with " + a.keys.Reply.Help().Key)
-	case !a.ctx.Writable(t.Key.Agent):
-		a.ctx.Warn(a.ctx.ReadOnlyWords(t.Key.Agent))
+	case a.ctx.Refusal(t.Key.Agent, common.RoleFor(t.State)) != "":
+		a.ctx.Warn(a.ctx.Refusal(t.Key.Agent, common.RoleFor(t.State)))
 	case !a.decidable(t.Key.Agent):
 		a.ctx.Warn(common.BlockedWords(a.journal, t.Key.Agent, footerWords))
 	case kind == approvals.KindReply:
@@ -109,8 +109,8 @@ func (a *taskActions) followUp(t *model.Task) {
 	case t.Class != model.ClassTerminal:
 		a.ctx.Warn("a follow-up starts a new task after one that ended; this one is " + stateText(t.State) +
 			" (reply with " + a.keys.Reply.Help().Key + " while it waits)")
-	case !a.ctx.Writable(t.Key.Agent):
-		a.ctx.Warn(a.ctx.ReadOnlyWords(t.Key.Agent))
+	case a.ctx.Refusal(t.Key.Agent, common.RoleAnswer) != "":
+		a.ctx.Warn(a.ctx.Refusal(t.Key.Agent, common.RoleAnswer))
 	case !a.decidable(t.Key.Agent):
 		a.ctx.Warn(common.BlockedWords(a.journal, t.Key.Agent, footerWords))
 	default:
@@ -136,8 +136,8 @@ func (a *taskActions) askCancel(t *model.Task) tea.Cmd {
 		a.ctx.Warn("no task selected")
 	case t.Class == model.ClassTerminal:
 		a.ctx.Warn("the task is already " + stateText(t.State) + "; there is nothing to cancel")
-	case !a.ctx.Writable(t.Key.Agent):
-		a.ctx.Warn(a.ctx.ReadOnlyWords(t.Key.Agent))
+	case a.ctx.Refusal(t.Key.Agent, common.RoleCancel) != "":
+		a.ctx.Warn(a.ctx.Refusal(t.Key.Agent, common.RoleCancel))
 	default:
 		return a.open(&cancelDialog{targets: []cancelTarget{targetOf(t)}})
 	}
@@ -155,14 +155,14 @@ func (a *taskActions) askCancelMany(keys []model.TaskKey) tea.Cmd {
 			d.skip(k, "no longer in the fleet")
 		case t.Class == model.ClassTerminal:
 			d.skip(k, "already "+stateText(t.State))
-		case !a.ctx.Writable(k.Agent):
-			d.skip(k, "read-only: nothing is sent to it")
+		case a.ctx.Refusal(k.Agent, common.RoleCancel) != "":
+			d.skip(k, a.ctx.Refusal(k.Agent, common.RoleCancel))
 		default:
 			d.targets = append(d.targets, targetOf(t))
 		}
 	}
 	if len(d.targets) == 0 {
-		a.ctx.Warn("none of the " + plural(len(keys), "marked task") + " can be canceled (they ended, or their agents are read-only)")
+		a.ctx.Warn("none of the " + plural(len(keys), "marked task") + " can be canceled (they ended, or nothing may be sent to their agents)")
 		return nil
 	}
 	return a.open(d)
@@ -295,23 +295,25 @@ func (a *taskActions) shortHelp(keys ...key.Binding) []key.Binding {
 // they run or wait, reply while they wait on a person, approve and deny
 // while they wait on an authorization, a follow-up once ended, copy when
 // there is a task) and nothing that writes to an agent that is read-only
-// here. Pressing a key that is not offered still says why nothing
-// happens; the a2aclient Manager alone refuses sends.
+// here or, attached to a hub, that the operator's roles do not allow.
+// Pressing a key that is not offered still says why nothing happens;
+// the a2aclient Manager alone refuses sends.
 func (a *taskActions) offered(t *model.Task, marked int) offers {
 	k := a.keys
 	if marked > 0 {
 		return offers{cancel: k.Cancel, reply: k.Reply, approve: k.Approve, deny: k.Deny,
 			copyID: common.Offer(k.Copy, t != nil)}
 	}
-	writable := t != nil && a.ctx.Writable(t.Key.Agent)
-	waits := writable && t.Class == model.ClassInterrupted
+	cancels := t != nil && a.ctx.May(t.Key.Agent, common.RoleCancel)
+	answers := t != nil && a.ctx.May(t.Key.Agent, common.RoleFor(t.State)) && a.decidable(t.Key.Agent)
+	waits := answers && t.Class == model.ClassInterrupted
 	auth := waits && t.State == a2a.TaskStateAuthRequired
 	return offers{
-		cancel:   common.Offer(k.Cancel, writable && t.Class != model.ClassTerminal),
-		reply:    common.Offer(k.Reply, waits && a.decidable(t.Key.Agent)),
-		approve:  common.Offer(k.Approve, auth && a.decidable(t.Key.Agent)),
-		deny:     common.Offer(k.Deny, auth && a.decidable(t.Key.Agent)),
-		followUp: common.Offer(k.FollowUp, writable && t.Class == model.ClassTerminal),
+		cancel:   common.Offer(k.Cancel, cancels && t.Class != model.ClassTerminal),
+		reply:    common.Offer(k.Reply, waits),
+		approve:  common.Offer(k.Approve, auth),
+		deny:     common.Offer(k.Deny, auth),
+		followUp: common.Offer(k.FollowUp, t != nil && a.ctx.May(t.Key.Agent, common.RoleAnswer) && t.Class == model.ClassTerminal),
 		copyID:   common.Offer(k.Copy, t != nil),
 	}
 }

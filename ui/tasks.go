@@ -126,7 +126,7 @@ func (v *tasksScreen) fleetChanged() {
 	if sel := v.selected(); sel != nil {
 		next = "the cursor is on " + taskName(sel.Key)
 	}
-	v.ctx.Say(taskName(left) + " left " + paneName(v.focus) + " (" + why + "); " + next)
+	v.ctx.Aside(taskName(left) + " left " + paneName(v.focus) + " (" + why + "); " + next)
 }
 
 // onKey handles, in order, the confirmation (and the outcomes of a
@@ -331,7 +331,7 @@ func (v *tasksScreen) FullHelp() [][]key.Binding {
 		k.ListKeys.all(),
 		{k.NextPane, k.PrevPane, k.Zoom, k.Open, k.New, k.Filter.Open, keyHint(k.Filter.Clear, "clear filter")},
 		{k.Marks.Mark, k.Marks.All, k.Marks.Clear},
-		k.TaskKeys.all(),
+		v.act.teamHelp(k.TaskKeys.all()),
 		append([]key.Binding{k.Sort.Prev, k.Sort.Next}, v.sort.Keys()...),
 	}
 }

@@ -139,6 +139,7 @@ func (s *session) hubDashboard(cl *hubclient.Client, me hub.Me) (*ui.Model, *app
 		Inbox:    inbox.InboxFactory(svc, views),
 		Journal:  inbox.JournalFactory(svc, views),
 		Output:   s.st.Out,
+		Team:     cl,
 	}))
 	return m, svc, nil
 }

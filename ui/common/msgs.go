@@ -70,6 +70,9 @@ type BackMsg struct{}
 type StatusMsg struct {
 	Text string
 	Err  bool
+	// Aside marks a notice the fleet made on its own (a task left the
+	// pane): it does not replace an error shown a moment ago.
+	Aside bool
 }
 
 // ApplyMsg asks the root to apply events to the fleet that came from the

@@ -310,8 +310,8 @@ func (m *Inbox) actionable() *approvals.Item {
 		}
 		m.via, it = it.Key(), leaf
 	}
-	if !m.ctx.Writable(it.Key().Agent) {
-		m.ctx.Warn(m.ctx.ReadOnlyWords(it.Key().Agent))
+	if w := m.ctx.Refusal(it.Key().Agent, common.RoleFor(it.Task.State)); w != "" {
+		m.ctx.Warn(w)
 		return nil
 	}
 	if w := m.blockedWords(it.Key().Agent); w != "" {
@@ -496,6 +496,7 @@ func (m *Inbox) sent(msg SentMsg) tea.Cmd {
 		m.ctx.Out.Send(outcomeNotice(msg))
 	}
 	m.sentKey = msg.Key // its leaving the inbox is the expected effect, not news
+	m.noteRefusal(msg)
 	m.refresh()
 	if !o.FollowUp || m.mode != modeList {
 		return nil

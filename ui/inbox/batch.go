@@ -173,6 +173,8 @@ func (m *Inbox) leafFor(k model.TaskKey, kind approvals.Kind) (*approvals.Item, 
 	switch {
 	case !m.ctx.Writable(it.Key().Agent):
 		return nil, via, "agent " + it.Key().Agent + " is read-only: nothing is sent to it"
+	case m.ctx.Refusal(it.Key().Agent, common.RoleFor(it.Task.State)) != "": // the operator's roles, the hub down
+		return nil, via, m.ctx.Refusal(it.Key().Agent, common.RoleFor(it.Task.State))
 	case kind != approvals.KindReply && it.Task.State != a2a.TaskStateAuthRequired:
 		return nil, via, "asks for input, not an authorization: reply instead"
 	}

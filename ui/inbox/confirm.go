@@ -35,6 +35,9 @@ type confirm struct {
 	// elsewhere says who answered the prompt from another process while
 	// the dialog was open: then y sends nothing.
 	elsewhere string
+	// claims says who else on the team is at work on the task ("bob is
+	// answering"); it informs, y still sends.
+	claims string
 }
 
 // newConfirm opens the dialog for d, armed after the service's quiet
@@ -78,6 +81,9 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	}
 	if c.elsewhere != "" {
 		head = append(head, strings.Split(th.Error.Render(wrapText(line(c.elsewhere+" — nothing is sent from here"), inner)), "\n")...)
+	}
+	if c.claims != "" {
+		head = append(head, th.Warn.Render(sanitize.Line(c.claims+" (a claim informs; y still sends)", inner)))
 	}
 	head = append(head, strings.Split(wrapText(line(c.to()), inner), "\n")...)
 	ask := c.question(th, inner)

@@ -85,6 +85,8 @@ type Inbox struct {
 	tprompt, elsewhere string
 	leftNotes          []leftNote
 
+	team teamInbox // claims and refusals on a team's hub (claims.go)
+
 	reconciled bool // the start-up reconcile was asked for
 }
 
@@ -143,8 +145,9 @@ func (m *Inbox) SetSize(w, h int) {
 	m.reason.Width = max(m.w-12, 10)
 }
 
-// Update handles fleet changes, the clock, results and keys.
-func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+// update handles fleet changes, the clock, results and keys (Update
+// adds the claims of a team's hub).
+func (m *Inbox) update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.FleetChangedMsg:
 		return m, m.fleetChanged(msg.Result)
@@ -326,7 +329,7 @@ func (m *Inbox) ShortHelp() []key.Binding {
 	if it != nil {
 		leaf = m.find(it.Leaf.Key)
 	}
-	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.Writable(leaf.Key().Agent) && m.svc.Blocked(leaf.Key().Agent) == nil
+	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.May(leaf.Key().Agent, common.RoleFor(leaf.Task.State)) && m.svc.Blocked(leaf.Key().Agent) == nil
 	auth := can && leaf.Task.State == a2a.TaskStateAuthRequired
 	return []key.Binding{k.Up, k.Down, common.Offer(k.Reply, can), common.Offer(k.Approve, auth), common.Offer(k.Deny, auth),
 		common.Offer(k.Open, it != nil), k.Filter.Open, common.Offer(k.Marks.Mark, it != nil), common.Offer(k.Copy, it != nil), k.Sort}
@@ -337,7 +340,7 @@ func (m *Inbox) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Copy, k.Sort, k.Filter.Open, filterClear(k.Filter)},
-		{k.Marks.Mark, k.Marks.All, k.Marks.Clear, k.Reply, k.Approve, k.Deny, keyAs(k.Results.Close, "close outcomes")},
+		append(append([]key.Binding{k.Marks.Mark, k.Marks.All, k.Marks.Clear}, m.teamAnswerHelp()...), keyAs(k.Results.Close, "close outcomes")),
 		append([]key.Binding{k.Order.Prev, k.Order.Next}, m.order.Keys()...),
 		{k.Switch, k.Send, k.External, k.Keep, k.Discard, k.Continue, k.Confirm, k.Decline, k.Back},
 	}

@@ -376,8 +376,8 @@ func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decisio
 	if e == nil || e.Observed() {
 		return nil
 	}
-	if !j.ctx.Writable(e.Agent) {
-		j.ctx.Warn(j.ctx.ReadOnlyWords(e.Agent))
+	if w := j.ctx.Refusal(e.Agent, common.RoleFor(e.PromptState)); w != "" {
+		j.ctx.Warn(w)
 		return nil
 	}
 	if w := common.BlockedWords(j.svc, e.Agent, j.w); w != "" {
@@ -473,8 +473,7 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 		}
 		return out
 	}
-	head := fmt.Sprintf("%s%s  %-9s %s%s  by %s", mark, stamp(e.DecidedAt), e.Kind, keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}),
-		recordedAs(e), e.Approver)
+	head := j.decisionHead(mark, e)
 	if e.Attempts > 1 {
 		head += fmt.Sprintf("  (sent %d times, same messageId)", e.Attempts)
 	}
@@ -513,7 +512,7 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 		if e.Error != "" {
 			out = append(out, "    "+th.Label.Render("error:    ")+th.Error.Render(sanitize.Line(e.Error, max(j.w-14, 1))))
 		}
-		next, can := e.Next(), j.canDecide(e.Agent)
+		next, can := e.Next(), j.canDecide(e.Agent, e.PromptState)
 		if e.Result.Retryable() && can {
 			next += " (s: send again)"
 		}
@@ -604,7 +603,7 @@ func (j *Journal) ShortHelp() []key.Binding {
 	e := j.selected()
 	keys := []key.Binding{j.keys.Up, j.keys.Down, common.Offer(j.keys.Open, e != nil), j.keys.Filter.Open,
 		common.Offer(j.keys.Copy, e != nil), j.keys.Reconcile}
-	if e != nil && !e.Observed() && j.canDecide(e.Agent) {
+	if e != nil && !e.Observed() && j.canDecide(e.Agent, e.PromptState) {
 		if e.Result.Retryable() {
 			keys = append(keys, j.keys.Retry)
 		}
@@ -615,10 +614,11 @@ func (j *Journal) ShortHelp() []key.Binding {
 	return keys
 }
 
-// canDecide reports whether a decision on agent may be sent from here:
-// the agent is writable and no damaged journal line refuses it.
-func (j *Journal) canDecide(agent string) bool {
-	return j.ctx.Writable(agent) && j.svc.Blocked(agent) == nil
+// canDecide reports whether a decision on agent, on a prompt in state,
+// may be sent from here: the agent is writable (and, on a hub, the
+// operator's roles allow it) and no damaged journal line refuses it.
+func (j *Journal) canDecide(agent string, state a2a.TaskState) bool {
+	return j.ctx.May(agent, common.RoleFor(state)) && j.svc.Blocked(agent) == nil
 }
 
 // FullHelp is every journal key.

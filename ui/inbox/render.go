@@ -123,6 +123,7 @@ func (m *Inbox) View() string {
 			lines = append(lines, th.Error.Render(sanitize.Line("✗ "+m.rerr, m.w)))
 		}
 	case modeConfirm: // the payload comes before the queue when both do not fit
+		m.conf.claims = m.claimWords(m.conf.key)
 		dlg := strings.Split(m.conf.view(th, m.w, m.h-top, m.ctx.Now()), "\n")
 		if len(lines)+len(dlg) > m.h {
 			lines = lines[:top]
@@ -245,6 +246,9 @@ func (m *Inbox) rowText(it approvals.Item) string {
 	} else if it.Prior != nil {
 		s = "[" + string(it.Prior.Kind) + ": " + string(it.Prior.Result) + "] " + s
 	}
+	if w := m.teamRowWords(it); w != "" {
+		s = "[" + w + "] " + s
+	}
 	if _, ok := m.drafts[it.Key()]; ok {
 		s = "✎ draft · " + s
 	}
@@ -273,6 +277,7 @@ func (m *Inbox) questionLines() []string {
 		head += " · context " + t.Snapshot.ContextID
 	}
 	lines = append(lines, th.Title.Render(sanitize.Line(head, m.w)))
+	lines = append(lines, m.teamLines(*it)...)
 	if len(it.Chain) > 1 {
 		var names []string
 		for _, c := range it.Chain {
@@ -304,7 +309,7 @@ func (m *Inbox) questionLines() []string {
 		lines = append(lines, th.Warn.Render(sanitize.Line(fmt.Sprintf("decided: %s by %s at %s → %s", p.Kind, p.Approver,
 			p.DecidedAt.UTC().Format("15:04:05Z"), p.Words()), m.w)))
 	}
-	if leaf := m.find(it.Leaf.Key); leaf != nil && m.ctx.Writable(leaf.Key().Agent) && !m.ctx.ReadOnly && m.mode == modeList {
+	if leaf := m.find(it.Leaf.Key); leaf != nil && m.ctx.May(leaf.Key().Agent, common.RoleFor(leaf.Task.State)) && !m.ctx.ReadOnly && m.mode == modeList {
 		if w := m.blockedWords(leaf.Key().Agent); w != "" {
 			lines = append(lines, th.Error.Render(w))
 		} else {
