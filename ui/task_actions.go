@@ -300,8 +300,11 @@ func (a *taskActions) shortHelp(keys ...key.Binding) []key.Binding {
 // the a2aclient Manager alone refuses sends.
 func (a *taskActions) offered(t *model.Task, marked int) offers {
 	k := a.keys
-	if marked > 0 {
-		return offers{cancel: k.Cancel, reply: k.Reply, approve: k.Approve, deny: k.Deny,
+	if marked > 0 { // what some of them may take; the confirmation says which
+		approves := a.ctx.MayAnywhere(common.RoleApprove)
+		return offers{cancel: common.Offer(k.Cancel, a.ctx.MayAnywhere(common.RoleCancel)),
+			reply:   common.Offer(k.Reply, approves || a.ctx.MayAnywhere(common.RoleAnswer)),
+			approve: common.Offer(k.Approve, approves), deny: common.Offer(k.Deny, approves),
 			copyID: common.Offer(k.Copy, t != nil)}
 	}
 	cancels := t != nil && a.ctx.May(t.Key.Agent, common.RoleCancel)

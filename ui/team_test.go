@@ -543,3 +543,32 @@ func TestAClaimIsTakenAgainWhenTheHubIsBack(t *testing.T) {
 	tickNow(alice)
 	claimed(t, carol, question, "alice is answering")
 }
+
+// TestActionsOnManyFollowTheOperatorsRoles: bob may answer but neither
+// approve nor cancel. With every task marked, his tasks footer offers
+// no approve, deny or cancel; pressed anyway, an approval for all of
+// them in the inbox and a cancel of all of them name his roles and
+// open nothing.
+func TestActionsOnManyFollowTheOperatorsRoles(t *testing.T) {
+	th := newTeamHub(t, newClock())
+	bob, _ := th.dashboard("bob")
+	sized(bob, 160, 40)
+	press(bob, "tab", "*")
+	if f := footerOf(bob); !strings.Contains(f, "marked") || strings.Contains(f, "approve") || strings.Contains(f, "deny") ||
+		strings.Contains(f, "cancel") || !strings.Contains(f, "r reply") {
+		t.Errorf("bob's footer with every waiting task marked: %q", f)
+	}
+	press(bob, "c")
+	if confirming(bob) || !strings.Contains(footerOf(bob), "can be canceled") {
+		t.Errorf("c on bob's marked tasks: confirming %v, footer %q", confirming(bob), footerOf(bob))
+	}
+	press(bob, "a")
+	if inboxMode(bob) || !strings.Contains(footerOf(bob), "none of the 4 marked tasks takes this approve") {
+		t.Errorf("a on bob's marked tasks: a dialog %v, footer %q", inboxMode(bob), footerOf(bob))
+	}
+	// The deployer's authorizations alone: the refusal names his roles.
+	press(bob, "1", "esc", "/", "d", "e", "p", "l", "o", "y", "enter", "*", "a")
+	if inboxMode(bob) || !strings.Contains(footerOf(bob), "operator bob may not approve on agent deployer") {
+		t.Errorf("a on bob's marked deploys: a dialog %v, footer %q", inboxMode(bob), footerOf(bob))
+	}
+}
