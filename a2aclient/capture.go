@@ -250,6 +250,9 @@ func rpcName(method, path, body string) string {
 			return rest[:j]
 		}
 	}
+	if name := pushRPCName(method, path); name != "" {
+		return name
+	}
 	switch {
 	case strings.HasSuffix(path, "/tasks") && method == "GET":
 		return "ListTasks"

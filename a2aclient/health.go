@@ -34,6 +34,7 @@ func (w *watcher) setHealth(h model.HealthUpdate) {
 	if w.listed.ignoresFilter {
 		h.Note = noteIgnoresFilter
 	}
+	h.Push = w.push.health
 	if h.LastSuccess.IsZero() {
 		h.LastSuccess = w.health.LastSuccess
 	}

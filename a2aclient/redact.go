@@ -103,7 +103,7 @@ func redactQuery(s string) string {
 // parameters. Partial secrets at the ends (left by truncation) are
 // replaced too.
 func (r *redactor) text(s string) string {
-	s = redactQuery(s)
+	s = redactPushSecrets(redactQuery(s))
 	for _, sec := range r.all() {
 		s = strings.ReplaceAll(s, sec, redacted)
 		for k := len(sec) - 1; k >= 4; k-- {

@@ -22,7 +22,8 @@ type layer func(next http.RoundTripper) http.RoundTripper
 //     as it leaves, and the capture and the byte count below them see it
 //     as it was sent;
 //   - the capture is below every layer that changes a response
-//     (restErrorBodies re-presents error bodies, rest03Refs reads bodies
+//     (restErrorBodies re-presents error bodies, restCreated a 201's
+//     status, rest03Refs reads bodies
 //     for what the SDK drops), so it keeps the bytes as the agent sent
 //     them, and above limits, so it records the limit a body broke;
 //   - limits wraps each body as it comes off the wire: every layer above
@@ -43,6 +44,7 @@ func newTransport(c *conn, base http.RoundTripper) http.RoundTripper {
 		rest03RefsLayer,           // A2A 0.3 HTTP+JSON: referenceTaskIds the SDK drops
 		restErrorBodiesLayer,      // REST errors in media types and shapes the SDK cannot read
 		c.streamRecycleLayer,      // SSE: past 8 MiB of big events an agent's stream ends, whose buffers the SDK keeps
+		restCreatedLayer,          // REST push config created 201: the 200 the SDK expects
 		subscribeGETLayer,         // REST :subscribe answered 405 to POST: once more as GET
 		probeLayer,                // the call learns the HTTP status and the JSON-RPC code
 		c.retryUnauthorizedLayer,  // an idempotent read refused 401: once more, with a fresh credential

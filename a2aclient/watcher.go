@@ -50,6 +50,7 @@ type watcher struct {
 	failures    int
 	streamErr   string
 	streamErrAt time.Time
+	push        pushState // push notifications (push.go)
 
 	overflow      atomic.Bool
 	overflowed    chan struct{} // signalled when overflow is set, to wake sleep
@@ -81,6 +82,7 @@ func (w *watcher) run(ctx context.Context) {
 	w.ctxp.Store(&ctx)
 	defer w.wg.Wait()
 	w.setHealth(model.HealthUpdate{State: model.HealthConnecting})
+	w.startPush(ctx)
 	for ctx.Err() == nil {
 		if w.getClient() == nil {
 			if err := w.connect(ctx); err != nil {

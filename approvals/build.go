@@ -19,7 +19,12 @@ const (
 	KindApprove  Kind = "approve"   // AUTH_REQUIRED granted
 	KindDeny     Kind = "deny"      // AUTH_REQUIRED refused, with a reason
 	KindFollowUp Kind = "follow-up" // a new task in the same context naming one that ended
+	KindMessage  Kind = "message"   // a new task the operator starts on an agent
 )
+
+// startsTask reports whether a decision of kind k starts a new task
+// (there is no task to read back before sending it, nor after).
+func (k Kind) startsTask() bool { return k == KindFollowUp || k == KindMessage }
 
 // PromptOf returns the key of the prompt a task shows now: its status
 // timestamp (RFC 3339 with nanoseconds, UTC), or "message:ID" of its status

@@ -42,7 +42,7 @@ func (s *Service) Send(ctx context.Context, d *Decision) Outcome {
 		return s.refuse(out, p, err)
 	}
 
-	if d.Kind != KindFollowUp {
+	if !d.Kind.startsTask() {
 		if done, o := s.check(ctx, d, out); done {
 			return o
 		}
@@ -69,7 +69,7 @@ func (s *Service) Send(ctx context.Context, d *Decision) Outcome {
 		return out
 	}
 	out.Result = ResultRefused
-	if out.Problem != ProblemUnauthorized && out.Problem != ProblemUnreachable && d.Kind != KindFollowUp {
+	if out.Problem != ProblemUnauthorized && out.Problem != ProblemUnreachable && !d.Kind.startsTask() {
 		// Learn what the task is now: an ended task turns any refusal
 		// into "ended first" with a follow-up offered.
 		if t, gerr := s.get(ctx, d.Agent, d.TaskID, 1); gerr == nil {

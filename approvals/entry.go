@@ -114,7 +114,7 @@ func (e Entry) ElsewhereWords() string {
 	if by == "" {
 		by = "another a2atop"
 	}
-	what := map[Kind]string{KindApprove: "approved", KindDeny: "denied", KindReply: "replied", KindFollowUp: "sent a follow-up"}[e.Kind]
+	what := map[Kind]string{KindApprove: "approved", KindDeny: "denied", KindReply: "replied", KindFollowUp: "sent a follow-up", KindMessage: "started a task"}[e.Kind]
 	if what == "" {
 		what = string(e.Kind)
 	}

@@ -77,10 +77,10 @@ func (s *Service) ReconcileOne(ctx context.Context, messageID string) Outcome {
 		delete(s.inFlight, messageID)
 		s.mu.Unlock()
 	}()
-	if e.Kind == KindFollowUp {
-		// A follow-up starts a new task whose id we never learned: its
-		// delivery cannot be read back from the ended task.
-		out.Err = errors.New("a follow-up starts a new task; look for it in the agent's task list before retrying")
+	if e.Kind.startsTask() {
+		// A follow-up or a new message starts a new task whose id we
+		// never learned: its delivery cannot be read back.
+		out.Err = errors.New("a follow-up or a new message starts a new task; look for it in the agent's task list before retrying")
 		return out
 	}
 	t, err := s.get(ctx, e.Agent, e.TaskID, s.o.ReconcileHistory)

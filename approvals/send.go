@@ -165,7 +165,7 @@ func (s *Service) retry(messageID string, a Author) (*Decision, error) {
 	a = a.fill(s.o)
 	m := a2a.NewMessage(a2a.MessageRoleUser, clonePart(e.Parts)...)
 	m.ID, m.ContextID, m.ReferenceTasks = e.MessageID, e.ContextID, e.Refs
-	if e.Kind != KindFollowUp {
+	if !e.Kind.startsTask() {
 		m.TaskID = e.TaskID
 	}
 	return &Decision{MessageID: e.MessageID, Agent: e.Agent, TaskID: e.TaskID, ContextID: e.ContextID, Kind: e.Kind,

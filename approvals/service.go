@@ -258,7 +258,7 @@ func (s *Service) resolveAgent(e *Entry, r record) {
 // track keeps, per task, the last decision on it until the journal
 // records that the task ended (see Observations).
 func (s *Service) track(e *Entry, r record) {
-	if e.Kind == KindFollowUp {
+	if e.Kind.startsTask() {
 		return
 	}
 	ref := taskRef{e.agentID, e.TaskID}

@@ -48,6 +48,10 @@ type Options struct {
 	// watch tasks of agents that cannot list them (legacy-intake speaks
 	// A2A 0.3 JSON-RPC, which has no ListTasks).
 	OnTask func(agent string, id a2a.TaskID)
+	// Push makes the A2A 1.0 agents offer push notifications: they keep
+	// the push configs a client registers and POST every update of the
+	// task to its webhook (the SDK's sender, allowed to reach loopback).
+	Push bool
 }
 
 // Timings set the simulated durations of the demo agents. A zero field
@@ -126,7 +130,7 @@ func Start(ctx context.Context, o Options) (*Fleet, error) {
 	}
 	life, stop := context.WithCancel(log.AttachLogger(context.WithoutCancel(ctx), logger))
 	f := &Fleet{log: logger, life: life, stop: stop}
-	e := &env{log: logger, t: o.Timings.withDefaults(), life: life, urls: map[string]string{}}
+	e := &env{log: logger, t: o.Timings.withDefaults(), life: life, urls: map[string]string{}, push: o.Push}
 
 	names := []string{TestRunner, CodeReviewer, Deployer, Planner, LegacyIntake}
 	listeners := make([]net.Listener, len(names))

@@ -9,6 +9,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
+	"github.com/a2aproject/a2a-go/v2/a2asrv/push"
 	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
 )
 
@@ -32,6 +33,7 @@ type env struct {
 	t    Timings
 	life context.Context
 	urls map[string]string
+	push bool // the 1.0 agents offer push notifications
 }
 
 // userInterceptor authenticates every call as demoUser.
@@ -63,14 +65,20 @@ type agentParts struct {
 // at the well-known path and the protocol binding the card names at "/".
 func mount(e *env, p agentParts) http.Handler {
 	interceptors := append([]a2asrv.CallInterceptor{userInterceptor{}}, p.extra...)
-	h := a2asrv.NewHandler(p.exec,
+	iface := p.card.SupportedInterfaces[0]
+	opts := []a2asrv.RequestHandlerOption{
 		a2asrv.WithTaskStore(p.store),
 		a2asrv.WithLogger(e.log.With("agent", p.card.Name)),
 		a2asrv.WithCallInterceptors(interceptors...),
 		a2asrv.WithAgentInactivityTimeout(p.inactivity),
 		a2asrv.WithCapabilityChecks(&p.card.Capabilities),
-	)
-	iface := p.card.SupportedInterfaces[0]
+	}
+	if e.push && iface.ProtocolVersion != a2av0.Version {
+		p.card.Capabilities.PushNotifications = true
+		opts = append(opts, a2asrv.WithPushNotifications(push.NewInMemoryStore(),
+			push.NewHTTPPushSender(&push.HTTPSenderConfig{Timeout: 10 * time.Second, AllowPrivateNetworks: true})))
+	}
+	h := a2asrv.NewHandler(p.exec, opts...)
 	mux := http.NewServeMux()
 	switch {
 	case iface.ProtocolVersion == a2av0.Version:

@@ -116,7 +116,7 @@ var kindNames = map[model.EventKind]string{
 }
 
 var sourceNames = map[model.Source]string{
-	model.SourceStream: "stream", model.SourceSweep: "sweep", model.SourcePoll: "poll", model.SourceReply: "reply",
+	model.SourceStream: "stream", model.SourceSweep: "sweep", model.SourcePoll: "poll", model.SourceReply: "reply", model.SourcePush: "push",
 }
 
 // EventOf puts a model.Event on the wire.

@@ -39,6 +39,8 @@ type collector struct {
 	Fleet *model.Fleet
 	// ptrs are the task pointers events carried (before the copy below).
 	ptrs map[*a2a.Task]bool
+	// stop ends the Manager's Run and waits for it (also at the test's end).
+	stop func()
 }
 
 // with runs f with the collector's lock held (for reading Fleet).
@@ -51,8 +53,14 @@ func (c *collector) with(f func()) {
 // runManager starts a Manager for agents and stops it when the test ends.
 func runManager(t *testing.T, agents ...a2aclient.AgentOptions) *collector {
 	t.Helper()
+	return runManagerWith(t, a2aclient.New(agents, a2aclient.Options{}), agents...)
+}
+
+// runManagerWith runs m, built for agents, as runManager does.
+func runManagerWith(t *testing.T, m *a2aclient.Manager, agents ...a2aclient.AgentOptions) *collector {
+	t.Helper()
 	c := &collector{
-		M:      a2aclient.New(agents, a2aclient.Options{}),
+		M:      m,
 		tasks:  map[string]map[a2a.TaskID]*seenTask{},
 		health: map[string]model.HealthUpdate{},
 		info:   map[string]model.AgentInfo{},
@@ -77,15 +85,19 @@ func runManager(t *testing.T, agents ...a2aclient.AgentOptions) *collector {
 			}
 		}
 	}()
-	t.Cleanup(func() {
-		start := time.Now()
-		cancel()
-		<-done
-		<-drained
-		if d := time.Since(start); d > time.Second {
-			t.Logf("a2aclient.Manager.Run took %v to return after cancel", d)
-		}
-	})
+	var once sync.Once
+	c.stop = func() {
+		once.Do(func() {
+			start := time.Now()
+			cancel()
+			<-done
+			<-drained
+			if d := time.Since(start); d > time.Second {
+				t.Logf("a2aclient.Manager.Run took %v to return after cancel", d)
+			}
+		})
+	}
+	t.Cleanup(c.stop)
 	return c
 }
 

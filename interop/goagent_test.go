@@ -16,6 +16,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 	a2agrpc "github.com/a2aproject/a2a-go/v2/a2agrpc/v1"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
+	"github.com/a2aproject/a2a-go/v2/a2asrv/push"
 	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
@@ -60,22 +61,51 @@ func (ga *goAgent) grpcVersion(ctx context.Context, method string) {
 // that resumes AUTH_REQUIRED by message (the SDK's own behaviour).
 func startGoAgent(t *testing.T, handoff bool) *goAgent {
 	t.Helper()
-	ga := &goAgent{step: 15 * time.Millisecond,
+	return startGoAgentWith(t, goAgentOptions{Handoff: handoff})
+}
+
+// goAgentOptions are the variants of the Go agent.
+type goAgentOptions struct {
+	// Handoff resumes AUTH_REQUIRED by message (see startGoAgent).
+	Handoff bool
+	// Push offers push notifications on the card and sends them with the
+	// SDK's HTTP push sender (its guard against private addresses off:
+	// the webhook is on loopback).
+	Push bool
+	// PushCardOnly offers push on the card but configures none: the
+	// agent refuses every push config.
+	PushCardOnly bool
+	// Step is the pause between the agent's steps; 0 = 15ms.
+	Step time.Duration
+}
+
+// startGoAgentWith starts the agent as o says.
+func startGoAgentWith(t *testing.T, o goAgentOptions) *goAgent {
+	t.Helper()
+	if o.Step == 0 {
+		o.Step = 15 * time.Millisecond
+	}
+	ga := &goAgent{step: o.Step,
 		store: taskstore.NewInMemory(&taskstore.InMemoryStoreConfig{Authenticator: a2asrv.NewTaskStoreAuthenticator()})}
 	card := &a2a.AgentCard{Name: "go-peer", Description: "Go SDK agent with the JS peer's vocabulary", Version: "2.4.0",
-		Capabilities:      a2a.AgentCapabilities{Streaming: true},
+		Capabilities:      a2a.AgentCapabilities{Streaming: true, PushNotifications: o.Push || o.PushCardOnly},
 		DefaultInputModes: []string{"text/plain", "application/json"}, DefaultOutputModes: []string{"text/plain", "application/json"},
 		Skills: []a2a.AgentSkill{{ID: "ask", Name: "ask", Description: "goes INPUT_REQUIRED", Tags: []string{"interop"}}}}
 	interceptors := []a2asrv.CallInterceptor{bearerUser{}}
-	if handoff {
+	if o.Handoff {
 		interceptors = append(interceptors, &goHandoff{ga: ga})
 	}
-	h := a2asrv.NewHandler(ga,
+	opts := []a2asrv.RequestHandlerOption{
 		a2asrv.WithTaskStore(ga.store),
 		a2asrv.WithCallInterceptors(interceptors...),
 		a2asrv.WithAgentInactivityTimeout(time.Minute),
 		a2asrv.WithCapabilityChecks(&card.Capabilities),
-	)
+	}
+	if o.Push {
+		opts = append(opts, a2asrv.WithPushNotifications(push.NewInMemoryStore(),
+			push.NewHTTPPushSender(&push.HTTPSenderConfig{Timeout: 5 * time.Second, AllowPrivateNetworks: true})))
+	}
+	h := a2asrv.NewHandler(ga, opts...)
 	mux := http.NewServeMux()
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ga.note("http", r.Method+" "+r.URL.Path, r.Header.Get("A2A-Version"))

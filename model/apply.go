@@ -192,6 +192,7 @@ func (f *Fleet) applyArtifact(ev *Event) {
 		return
 	}
 	f.accountArtifacts(t, t.artBytes-art0)
+	f.noteChunk(t, ae, ev.At)
 	if t.State == a2a.TaskStateCompleted {
 		t.Hint = hintOf(t.Snapshot.Artifacts)
 	}

@@ -16,6 +16,7 @@ const (
 	SourceSweep          // a ListTasks sweep
 	SourcePoll           // a GetTask poll
 	SourceReply          // the answer to a message or cancel we sent
+	SourcePush           // a push notification the agent POSTed to our webhook
 )
 
 // String names the source for the detail view.
@@ -29,6 +30,8 @@ func (s Source) String() string {
 		return "poll"
 	case SourceReply:
 		return "reply"
+	case SourcePush:
+		return "push"
 	default:
 		return "unknown"
 	}
@@ -123,6 +126,33 @@ type HealthUpdate struct {
 	// watched that is not an error ("ListTasks ignores the status
 	// filter: every full sweep lists every task"); "" when nothing.
 	Note string
+	// Push is what the agent's push notifications are doing; its zero
+	// value is "push not configured" (and is left out of the hub's feed).
+	Push PushHealth `json:",omitzero"`
+}
+
+// PushHealth is the state of an agent's push notifications (the
+// webhook a2atop serves): whether they are on, the configs a2atop has
+// registered with the agent, and what reached the webhook. No token is
+// ever part of it.
+type PushHealth struct {
+	// On is true while a2atop registers push configs on the agent's open
+	// tasks: a receiver is configured and the card offers push.
+	On bool
+	// Note says why push is off, or what went wrong with the last
+	// registration ("registration refused: …"), in words; "" when none.
+	Note string
+	// Configs is how many push configs a2atop holds on the agent now.
+	Configs int
+	// Delivered counts the deliveries accepted; LastDelivery is when the
+	// newest arrived (zero if none).
+	Delivered    int
+	LastDelivery time.Time
+	// Rejected counts the POSTs refused (no or wrong token, a task that
+	// is not the token's, a body too large or unreadable); LastRejected
+	// says why the newest was, in words.
+	Rejected     int
+	LastRejected string
 }
 
 // AgentInfo is what an agent's card and our choice of interface say

@@ -203,6 +203,10 @@ type Fleet struct {
 	slots []*Task  // the tasks by slot, as index entries name them
 	free  []uint32 // slots to reuse
 
+	// the states and streams of tasks that changed state or streamed
+	// (trail.go)
+	trails map[*Task]*trail
+
 	// chain cache (chain.go)
 	referrers  map[*Task]struct{}
 	waiters    map[*Task][]*Task

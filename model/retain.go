@@ -71,6 +71,7 @@ func (f *Fleet) evict(t *Task) {
 	a.Bytes -= t.size()
 	f.ntasks--
 	t.removed = true
+	delete(f.trails, t)
 	f.setRefs(t, false)
 	f.res.Evicted++
 	f.changed(t)

@@ -70,6 +70,7 @@ func (f *Fleet) setStatus(t *Task, st *a2a.TaskStatus, ev *Event) {
 			t.Partial = nil
 		}
 	}
+	from := t.State
 	t.State = state
 	t.hasTS = st.Timestamp != nil
 	// Since is zero only while Updated is (Since is the first non-zero
@@ -83,6 +84,9 @@ func (f *Fleet) setStatus(t *Task, st *a2a.TaskStatus, ev *Event) {
 	}
 	if setSince {
 		t.Since = t.Updated
+	}
+	if from != state && from != "" {
+		f.noteState(t, from, state, t.Updated)
 	}
 	t.Text = textOf(st.Message)
 	if class == ClassTerminal && t.heapIdx < 0 {

@@ -25,24 +25,38 @@ type captureLoadedMsg struct {
 
 // AgentsKeyMap is the keys of the agents screen.
 type AgentsKeyMap struct {
-	ListKeys   // Up and Down select an agent; the page keys scroll its card
-	Filter     common.FilterKeys
-	Back, Quit key.Binding
-	// SignIn opens the device sign-in of an agent that signs a person in.
-	SignIn key.Binding
+	ListKeys // Up and Down select an agent; the page keys scroll its card
+	Filter   common.FilterKeys
+	Open     key.Binding // the selected agent's tasks (filter agent:NAME)
+	Zoom     key.Binding // the card alone, full screen
+	New      key.Binding // a new message to the selected agent
+	Sort     common.SortKeys
+	SortBy   AgentSortKeys
+	Back     key.Binding `keys:"layered"`
+	Quit     key.Binding
+	// SignIn opens the device sign-in of an agent that signs a person in;
+	// SignInDialog are the keys of that dialog while it is open.
+	SignIn       key.Binding
+	SignInDialog SignInKeyMap `keys:"sign_in"`
 	// Tasks is the global key the footer names; New sets it from
 	// KeyMap.Tasks.
-	Tasks key.Binding
+	Tasks key.Binding `keys:"-"`
 }
 
 // DefaultAgentsKeyMap returns the agents screen's keys.
 func DefaultAgentsKeyMap() AgentsKeyMap {
 	return AgentsKeyMap{
-		ListKeys: DefaultListKeys(),
-		Filter:   common.DefaultFilterKeys(),
-		Back:     bind("esc", "back", "esc"),
-		Quit:     bind("q", "back/quit", "q"),
-		SignIn:   bind("L", "sign in", "L"),
+		ListKeys:     DefaultListKeys(),
+		Filter:       common.DefaultFilterKeys(),
+		Open:         bind("enter", "its tasks", "enter"),
+		Zoom:         bind("z", "zoom card", "z"),
+		New:          bind("n", "new message", "n"),
+		Sort:         common.DefaultSortKeys(),
+		SortBy:       DefaultAgentSortKeys(),
+		Back:         bind("esc", "back", "esc"),
+		Quit:         bind("q", "back/quit", "q"),
+		SignIn:       bind("L", "sign in", "L"),
+		SignInDialog: DefaultSignInKeyMap(),
 	}
 }
 
@@ -63,11 +77,13 @@ type agentsScreen struct {
 	listTop  int           // first listed agent (the list scrolls)
 	clip     *clipboard    // for the sign-in dialog's copies
 	dialog   *signInDialog // the device sign-in, when open (signin.go)
+	zoomed   bool          // the card alone
+	sort     common.Sort   // the column the list is sorted by
 }
 
 func newAgents(ctx *common.Context, keys AgentsKeyMap, clip *clipboard) *agentsScreen {
 	return &agentsScreen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{},
-		clip: clip, filter: common.NewFilter(ctx.Theme, keys.Filter, "agents")}
+		clip: clip, filter: common.NewFilter(ctx.Theme, keys.Filter, "agents"), sort: common.NewSort(keys.SortBy.columns(), agentColConfig)}
 }
 
 // Update follows the fleet and the capture while shown, keys and the
@@ -117,12 +133,32 @@ func (v *agentsScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return cmd
 	}
+	if v.sort.Key(msg, v.keys.Sort) {
+		v.sync()
+		return nil
+	}
 	if key.Matches(msg, v.keys.Back, v.keys.Quit) {
 		v.ctx.Out.Send(common.BackMsg{})
 		return nil
 	}
 	if key.Matches(msg, v.keys.SignIn) {
 		return v.signIn()
+	}
+	switch {
+	case key.Matches(msg, v.keys.Open):
+		if v.name != "" {
+			v.ctx.Out.Send(common.ShowTasksMsg{Filter: "agent:" + v.name})
+		}
+		return nil
+	case key.Matches(msg, v.keys.New):
+		if v.name != "" {
+			v.ctx.Out.Send(common.ComposeMsg{Agent: v.name})
+		}
+		return nil
+	case key.Matches(msg, v.keys.Zoom):
+		v.zoomed = !v.zoomed
+		v.sync()
+		return nil
 	}
 	return v.move(msg)
 }
@@ -146,7 +182,7 @@ func (v *agentsScreen) HelpNote() string {
 
 // shownAgents is the fleet's agents the filter keeps.
 func (v *agentsScreen) shownAgents() []*model.Agent {
-	as := v.ctx.Fleet.Agents()
+	as := v.sorted(v.ctx.Fleet.Agents())
 	if !v.filter.Active() {
 		return as
 	}
@@ -214,6 +250,9 @@ func (v *agentsScreen) sync() {
 	}
 	lh := v.listHeight()
 	v.vp.Height = max(v.h-lh-2, 1)
+	if v.zoomed {
+		v.vp.Height = max(v.h-1, 1)
+	}
 	if v.cursor < v.listTop {
 		v.listTop = v.cursor
 	}
@@ -278,7 +317,7 @@ func (v *agentsScreen) reselect(prev int) tea.Cmd {
 // click selects the agent listed at body row y.
 func (v *agentsScreen) click(y int) tea.Cmd {
 	i := y - 1
-	if i < 0 || i >= v.listHeight() {
+	if v.zoomed || i < 0 || i >= v.listHeight() {
 		return nil
 	}
 	prev := v.cursor
@@ -293,10 +332,16 @@ func (v *agentsScreen) View() string {
 		return v.dialog.view(v.ctx, v.w, v.h)
 	}
 	th := v.ctx.Theme
+	if v.zoomed {
+		return th.PaneTitleFocused.Render(" "+sanitize.Line(v.name, 64)) + th.Muted.Render(" · "+v.keys.Zoom.Help().Key+": the list") + "\n" + v.vp.View()
+	}
 	as := v.list
 	title := " Agents " + strconv.Itoa(len(v.ctx.Fleet.Agents()))
 	if v.filter.Active() {
 		title += " · " + strconv.Itoa(len(as)) + " shown"
+	}
+	if v.sort.Col() != agentColConfig || v.sort.Desc() {
+		title += " · " + v.sort.Label()
 	}
 	lines := []string{th.PaneTitleFocused.Render(title)}
 	switch {
@@ -329,18 +374,27 @@ func (v *agentsScreen) listRow(a *model.Agent, sel bool) string {
 	if n := a.Counts[model.ClassUnknown]; n > 0 {
 		counts += " ?" + strconv.Itoa(n)
 	}
+	spark := ""
+	if v.w >= 80 { // the last hour's events, five minutes a cell
+		per := v.ctx.Activity.PerMinute(a.Name, v.ctx.Now())
+		spark = common.Pad(sparkline(per[:], sparkCells), sparkCells) + " "
+	}
 	plain := gutter + common.Pad(sanitize.Line(a.Name, nw), nw) + " " + common.Pad(a.Health.State.String(), 12) + " " + common.Pad(counts, 18)
 	note, noteStyle := a.Health.Err, th.Error
 	if note == "" { // no error: what the operator should know of how it is watched
 		note, noteStyle = v.ctx.Fleet.AgentNote(a), th.Muted
 	}
-	errText := sanitize.Line(note, max(v.w-len(plain)-1, 0))
+	errText := sanitize.Line(note, max(v.w-width(plain)-width(spark)-1, 0))
 	if sel {
-		return th.RowSelected.Render(common.Pad(plain+" "+errText, v.w))
+		return th.RowSelected.Render(common.Pad(plain+" "+spark+errText, v.w))
 	}
 	return gutter + common.Pad(sanitize.Line(a.Name, nw), nw) + " " + healthStyle(v.ctx, a.Health.State).Render(common.Pad(a.Health.State.String(), 12)) +
-		" " + common.Pad(counts, 18) + " " + noteStyle.Render(errText)
+		" " + common.Pad(counts, 18) + " " + th.Title.Render(spark) + noteStyle.Render(errText)
 }
+
+// sparkCells is the width of a listed agent's sparkline: the hour in
+// five-minute cells.
+const sparkCells = 12
 
 // futureIn writes how far ahead t is: "in 3s".
 func futureIn(now, t time.Time) string {
@@ -361,13 +415,16 @@ func (v *agentsScreen) ShortHelp() []key.Binding {
 		return []key.Binding{d.CopyCode, d.CopyURL, d.Close}
 	}
 	if a := v.selected(); a != nil && a.Info.SignIn {
-		return []key.Binding{k.Down, k.Up, k.SignIn, k.PageDown, k.PageUp, k.Filter.Open, k.Tasks, k.Back}
+		return []key.Binding{k.Down, k.Up, common.Offer(k.Open, v.name != ""), k.SignIn, k.PageDown, k.PageUp, k.Filter.Open, k.Zoom, k.Tasks, k.Back}
 	}
-	return []key.Binding{k.Down, k.Up, k.PageDown, k.PageUp, k.Filter.Open, k.Tasks, k.Back}
+	return []key.Binding{k.Down, k.Up, common.Offer(k.Open, v.name != ""), common.Offer(k.New, v.name != ""), k.PageDown, k.PageUp, k.Filter.Open, k.Zoom, k.Tasks, k.Back}
 }
 
 // FullHelp is every key of the agents screen, grouped.
 func (v *agentsScreen) FullHelp() [][]key.Binding {
 	k := v.keys
-	return [][]key.Binding{{k.Up, k.Down}, {k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Filter.Open, keyHint(k.Filter.Clear, "clear filter"), k.SignIn, k.Back}}
+	return [][]key.Binding{{k.Up, k.Down, k.Open, k.New, k.Zoom}, {k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Filter.Open, keyHint(k.Filter.Clear, "clear filter"), k.SignIn, relabel(k.SignInDialog.CopyCode, "sign-in: copy code"),
+			relabel(k.SignInDialog.CopyURL, "sign-in: copy page"), relabel(k.SignInDialog.Close, "sign-in: close"), k.Back},
+		append([]key.Binding{k.Sort.Prev, k.Sort.Next}, v.sort.Keys()...)}
 }

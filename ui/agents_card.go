@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -72,6 +74,7 @@ func (v *agentsScreen) card() string {
 	if h.Err != "" {
 		b.field("last error", th.Error.Render(sanitize.Line(h.Err, maxFieldText)))
 	}
+	v.pushFields(&b, h.Push, now)
 	b.field("last success", common.Stamp(now, h.LastSuccess))
 	if !h.NextRetry.IsZero() {
 		b.field("next retry", futureIn(now, h.NextRetry))
@@ -82,6 +85,7 @@ func (v *agentsScreen) card() string {
 	if a.Violations > 0 {
 		b.field("violations", th.Error.Render(strconv.Itoa(a.Violations)+" protocol violations"))
 	}
+	v.activityFields(&b, a.Name)
 	v.exchanges(&b, a.Name)
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -145,4 +149,48 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// activityFields are the agent's events per minute over the last hour
+// and the latency of its last calls, as sparklines with their figures.
+func (v *agentsScreen) activityFields(b *section, name string) {
+	th := v.ctx.Theme
+	per := v.ctx.Activity.PerMinute(name, v.ctx.Now())
+	var total, peak uint32
+	for _, n := range per {
+		total += n
+		peak = max(peak, n)
+	}
+	w := min(max(b.w-16, 10), common.ActivityMinutes)
+	b.field("events/min", th.Title.Render(common.Pad(sparkline(per[:], w), w)))
+	b.field("", th.Muted.Render(fmt.Sprintf("%d in the last hour · peak %d/min · now %d/min (60 minutes ago … now)", total, peak, per[len(per)-1])))
+	if vals, words := latencies(v.captures[name]); len(vals) > 0 {
+		b.field("latency", th.Title.Render(sparkline(vals, min(len(vals), w))))
+		b.field("", th.Muted.Render(words))
+	}
+}
+
+// pushFields say what the agent's push notifications do, when a2atop
+// serves a webhook: on or off (and why), the configs a2atop holds, the
+// last delivery, and the POSTs the webhook refused (and why the last was).
+func (v *agentsScreen) pushFields(b *section, p model.PushHealth, now time.Time) {
+	th := v.ctx.Theme
+	if !p.On && p.Note == "" && p.Delivered == 0 && p.Rejected == 0 {
+		return // no webhook configured
+	}
+	if !p.On {
+		b.field("push", th.Muted.Render("off: "+sanitize.Line(p.Note, maxFieldText)))
+	} else {
+		line := "on · " + plural(p.Configs, "config") + " registered · last delivery " + common.Stamp(now, p.LastDelivery)
+		if p.Delivered > 0 {
+			line += " (" + strconv.Itoa(p.Delivered) + " delivered)"
+		}
+		b.field("push", line)
+		if p.Note != "" {
+			b.field("push error", th.Error.Render(sanitize.Line(p.Note, maxFieldText)))
+		}
+	}
+	if p.Rejected > 0 {
+		b.field("push refused", th.Error.Render(strconv.Itoa(p.Rejected)+" POSTs, the last: "+sanitize.Line(p.LastRejected, maxFieldText)))
+	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"a2atop/model"
+	"a2atop/ui/common"
 )
 
 var benchStates = []a2a.TaskState{
@@ -109,6 +111,82 @@ func BenchmarkBurst(b *testing.B) {
 			b.ReportMetric(float64(renders)/float64(b.N), "renders/burst")
 			b.ReportMetric(float64(batches)/float64(b.N), "batches/burst")
 			b.ReportMetric(float64(n*b.N)/total.Seconds(), "events/s")
+		})
+	}
+}
+
+// BenchmarkTasksViewSorted is one full View() of the tasks view at
+// 200x50 with 100,000 tasks, sorted by a column: state (the model's
+// indexes, one per state), id between re-sorts (the order kept), and id
+// re-sorted for the frame (what a frame costs once a second while the
+// fleet changes).
+func BenchmarkTasksViewSorted(b *testing.B) {
+	f := model.NewFleet(model.Options{MaxTerminalPerAgent: 100_000})
+	f.Apply(benchEvents(0, 100_000))
+	for _, tc := range []struct {
+		name   string
+		key    string
+		resort bool
+	}{{"state", "S", false}, {"id", "I", false}, {"id-resorted", "I", true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			clk := newClock()
+			m, _ := newTestModel(b, Options{Fleet: f, Now: clk.Now})
+			sized(m, 200, 50)
+			press(m, tc.key)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if tc.resort {
+					clk.add(resortEvery)
+					tasksOf(m).sortChanged()
+				}
+				m.dirty = true
+				_ = m.View()
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/view")
+		})
+	}
+}
+
+// BenchmarkPicturesView is one full View() at 200x50 with 100,000 tasks
+// across 100 agents of the screens that draw pictures: the agents view
+// (a sparkline of the hour's events per listed agent, the selected
+// agent's card with its own), the detail of a task with a timeline of
+// states and a streamed artifact, and the tasks view with its header's
+// stacked bar (BenchmarkTasksView). Goal: under 2 ms each.
+func BenchmarkPicturesView(b *testing.B) {
+	f := model.NewFleet(model.Options{MaxTerminalPerAgent: 100_000})
+	f.Apply(benchEvents(0, 100_000))
+	for _, tc := range []struct {
+		name string
+		keys []string
+	}{{"agents", []string{"3"}}, {"detail", nil}} {
+		b.Run(tc.name, func(b *testing.B) {
+			m, _ := newTestModel(b, Options{Fleet: f})
+			sized(m, 200, 50)
+			var evs []model.Event
+			for i := range 6000 { // an hour of events from every agent
+				ev := taskEvent("agent-"+itoa(i%100), a2a.TaskID("task-"+itoa(i%100)+"-0000-4000-8000"), a2a.TaskStateWorking,
+					time.Hour, "step")
+				ev.At = testNow.Add(-time.Duration(i%60) * time.Minute)
+				evs = append(evs, ev)
+			}
+			evs = append(evs, timelineEvents()...)
+			m.Update(eventsMsg{batch: evs})
+			press(m, tc.keys...)
+			if tc.keys == nil { // the task with a timeline and a stream
+				settle(m, m.request(common.OpenTaskMsg{Key: model.TaskKey{Agent: "test-runner", ID: "71e11e00-0000-4000-8000-00000000000c"}}))
+				if !strings.Contains(m.View(), "streaming: 5 chunks") {
+					b.Fatal("the detail does not show the timeline's task")
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				m.dirty = true
+				_ = m.View()
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/view")
 		})
 	}
 }

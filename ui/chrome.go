@@ -23,13 +23,31 @@ const statusDuration = 6 * time.Second
 type statusLine struct {
 	text  string
 	err   bool
+	at    time.Time
 	until time.Time
+	// pressed is true once a key or a click came after the text was set.
+	pressed bool
+}
+
+// errorHold is how long a refusal or a failure stays against the
+// notices the fleet makes on its own ("… left Active": aside), while no
+// key is pressed: long enough to be read. Any other text, or an aside
+// once a key was pressed, replaces it at once.
+const errorHold = 4 * time.Second
+
+// aside shows a notice the fleet made on its own, unless an error shown
+// a moment ago is still being read.
+func (s *statusLine) aside(text string, now time.Time) {
+	if s.err && s.text != "" && !s.pressed && now.Sub(s.at) < errorHold {
+		return
+	}
+	s.set(text, false, now)
 }
 
 // set shows text for a while. Notices name tasks, states and errors
 // that came from agents, so the text is sanitized here, whoever wrote it.
 func (s *statusLine) set(text string, err bool, now time.Time) {
-	*s = statusLine{text: sanitize.Line(text, maxLineText), err: err, until: now.Add(statusDuration)}
+	*s = statusLine{text: sanitize.Line(text, maxLineText), err: err, at: now, until: now.Add(statusDuration)}
 }
 
 func (s *statusLine) expire(now time.Time) {
@@ -70,6 +88,7 @@ func (m *Model) render() string {
 	h := m.bodyHeight()
 	lines := make([]string, 0, m.height)
 	lines = append(lines, m.header())
+	lines = append(lines, m.teamBannerLines()...)
 	if len(m.banner) > 0 {
 		lines = append(lines, m.bannerLine())
 	}
@@ -126,6 +145,7 @@ func (m *Model) header() string {
 	if m.ctx.ReadOnly {
 		badge = t.Badge.Render("READ-ONLY")
 	}
+	badge = m.teamBadge(badge, m.width/2)
 	sep := t.Muted.Render(" │ ")
 	line := strings.Join(long, sep)
 	for _, alt := range []string{strings.Join(medium, sep), strings.Join(short, " ")} {
@@ -133,6 +153,11 @@ func (m *Model) header() string {
 			break
 		}
 		line = alt
+	}
+	if m.view == viewTasks && m.overlay == overlayNone {
+		if bw := min(m.width-lipgloss.Width(line)-lipgloss.Width(badge)-3, 32); bw >= 8 {
+			line += " " + stackedBar(t, [3]int{a, c, term}, bw)
+		}
 	}
 	if badge != "" {
 		gap := max(m.width-lipgloss.Width(line)-lipgloss.Width(badge), 1)

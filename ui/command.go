@@ -5,15 +5,82 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/internal/sanitize"
 )
 
-// commandNames are what the command line knows, in completion order:
-// the views, then quit.
-func commandNames() []string { return []string{"tasks", "inbox", "agents", "journal", "quit"} }
+// command is one thing the command line does: its name, what its
+// argument is (for the help and the error when it is missing), what tab
+// completes the argument from, and what it does.
+type command struct {
+	name, arg, desc string
+	// complete lists the arguments tab offers; nil for none.
+	complete func(m *Model) []string
+	// run does it; arg is what followed the name, trimmed.
+	run func(m *Model, arg string) tea.Cmd
+}
 
-// openCommand starts the command line.
+// maxCompletions bounds the arguments one command offers (task ids of a
+// large fleet).
+const maxCompletions = 500
+
+// commandNames are what the command line knows, in completion order:
+// the views, then the commands that take an argument, then quit.
+func commandNames() []string {
+	var out []string
+	for _, c := range commandList() {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+// commandList is every command. The views come first: a unique start of
+// a name is enough, and "t" is the tasks.
+func commandList() []command {
+	view := func(v view) func(*Model, string) tea.Cmd {
+		return func(m *Model, _ string) tea.Cmd { return m.show(v) }
+	}
+	return []command{
+		{name: "tasks", desc: "the tasks panes", run: view(viewTasks)},
+		{name: "inbox", desc: "what waits for a person", run: view(viewInbox)},
+		{name: "agents", desc: "the agents", run: view(viewAgents)},
+		{name: "journal", desc: "the decisions journal", run: view(viewJournal)},
+		{name: "agent", arg: "NAME", desc: "the tasks of one agent", complete: agentNames, run: runAgent},
+		{name: "state", arg: "STATE", desc: "the tasks in one state", complete: stateNames, run: runState},
+		{name: "filter", arg: "EXPR", desc: "filter the tasks (as /)", run: runFilter},
+		{name: "sort", arg: "COLUMN [asc|desc]", desc: "sort the tasks by a column", complete: sortNames, run: runSort},
+		{name: "cancel", arg: "ID", desc: "cancel a task (asks first)", complete: idsOf(cancelable), run: runCancel},
+		{name: "reply", arg: "ID", desc: "reply to a waiting task", complete: idsOf(waiting), run: runReply},
+		{name: "follow-up", arg: "ID", desc: "a new task after an ended one", complete: idsOf(ended), run: runFollowUp},
+		{name: "new", arg: "[AGENT]", desc: "a new message to an agent", complete: agentNames, run: runNew},
+		{name: "view", arg: "NAME", desc: "a saved view", complete: viewNamesOf, run: runView},
+		{name: "export", arg: "[DIR]", desc: "write the journal as CSV for an audit", run: runExport},
+		{name: "theme", arg: "[dark|light]", desc: "switch the colours", complete: themeNames, run: runTheme},
+		{name: "quit", desc: "leave a2atop", run: func(*Model, string) tea.Cmd { return tea.Quit }},
+	}
+}
+
+// suggestions are the lines tab completes: every command, and every
+// command with each argument it offers now.
+func (m *Model) suggestions() []string {
+	var out []string
+	for _, c := range m.cmds {
+		out = append(out, c.name)
+		if c.complete == nil {
+			continue
+		}
+		for _, a := range c.complete(m) {
+			out = append(out, c.name+" "+a)
+		}
+	}
+	return out
+}
+
+// openCommand starts the command line, its completions read from the
+// fleet as it is now.
 func (m *Model) openCommand() tea.Cmd {
 	m.overlay = overlayCommand
+	m.prompt.commands = m.suggestions()
 	return m.prompt.open(":", "", true)
 }
 
@@ -34,38 +101,96 @@ func (m *Model) commandKey(msg tea.KeyMsg) tea.Cmd {
 
 // commandLine is the footer while the command line is open.
 func (m *Model) commandLine() string {
-	tab := m.prompt.input.KeyMap.AcceptSuggestion
-	hint := shortKeys(m.hm, []key.Binding{keyHint(tab, "complete"), keyHint(m.keys.Accept, "run"),
+	in := m.prompt.input.KeyMap
+	next := key.NewBinding(key.WithKeys(in.NextSuggestion.Keys()...), key.WithHelp("↓", "next"))
+	hint := shortKeys(m.hm, []key.Binding{keyHint(in.AcceptSuggestion, "complete"), next, keyHint(m.keys.Accept, "run"),
 		keyHint(m.keys.Back, "close")}, promptHintWidth)
 	return m.prompt.line(hint, m.width)
 }
 
-// runCommand runs a command line: a unique prefix of a command is enough.
+// runCommand runs a command line: "name argument". A unique start of a
+// name is enough ("q" is quit); an unknown name says so and names the
+// nearest command.
 func (m *Model) runCommand(line string) tea.Cmd {
-	name := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), ":"))
-	if name == "" {
+	line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), ":"))
+	if line == "" {
 		return nil
 	}
-	var match []string
-	commands := m.prompt.commands
-	for _, c := range commands {
-		if c == name {
-			match = []string{c}
-			break
+	name, arg, _ := strings.Cut(line, " ")
+	arg = strings.TrimSpace(arg)
+	c, ok := m.findCommand(strings.ToLower(name))
+	if !ok {
+		return nil
+	}
+	if c.arg != "" && !strings.HasPrefix(c.arg, "[") && arg == "" {
+		m.fail(":" + c.name + " needs " + c.arg + " (tab completes it)")
+		return nil
+	}
+	return c.run(m, arg)
+}
+
+// findCommand is the command name names: itself, or the one command it
+// starts. It says why when there is none.
+func (m *Model) findCommand(name string) (command, bool) {
+	if name == "q" {
+		name = "quit"
+	}
+	var match []command
+	for _, c := range m.cmds {
+		if c.name == name {
+			return c, true
 		}
-		if strings.HasPrefix(c, name) {
+		if strings.HasPrefix(c.name, name) {
 			match = append(match, c)
 		}
 	}
-	if name == "q" {
-		match = []string{"quit"}
+	switch len(match) {
+	case 1:
+		return match[0], true
+	case 0:
+		m.fail("unknown command :" + sanitize.Line(name, 40) + " — did you mean :" + m.nearest(name) + "? (: then tab lists them)")
+	default:
+		names := make([]string, len(match))
+		for i, c := range match {
+			names[i] = ":" + c.name
+		}
+		m.fail(":" + sanitize.Line(name, 40) + " could be " + strings.Join(names, ", "))
 	}
-	if len(match) != 1 {
-		m.status.set("unknown command :"+name+" — try :"+strings.Join(commands, ", :"), true, m.ctx.Now())
-		return nil
-	}
-	if v, ok := viewNamed(match[0]); ok {
-		return m.show(v)
-	}
-	return tea.Quit
+	return command{}, false
 }
+
+// nearest is the command whose name is closest to name (fewest edits).
+func (m *Model) nearest(name string) string {
+	best, bestD := "", 1<<30
+	for _, c := range m.cmds {
+		if d := editDistance(name, c.name); d < bestD {
+			best, bestD = c.name, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// fail shows a refusal in the footer.
+func (m *Model) fail(text string) { m.status.set(text, true, m.ctx.Now()) }

@@ -18,9 +18,11 @@ type DetailKeyMap struct {
 	NextLink, PrevLink key.Binding // select a referenceTaskIds link
 	Open               key.Binding // follow the selected link
 	Raw                key.Binding // the raw JSON of the snapshot
+	Search             SearchKeys  // / in the text, n and N between matches
 	// Back and Quit leave the raw JSON, then the linked task, then the
 	// screen.
-	Back, Quit key.Binding
+	Back key.Binding `keys:"layered"`
+	Quit key.Binding
 }
 
 // DefaultDetailKeyMap returns the detail screen's keys.
@@ -32,6 +34,7 @@ func DefaultDetailKeyMap() DetailKeyMap {
 		PrevLink: bind("shift+tab", "prev link", "shift+tab"),
 		Open:     bind("enter", "open", "enter"),
 		Raw:      bind("J", "raw json", "J"),
+		Search:   DefaultSearchKeys(),
 		Back:     bind("esc", "back", "esc"),
 		Quit:     bind("q", "back/quit", "q"),
 	}
@@ -67,10 +70,13 @@ type detailScreen struct {
 	bodyText   string  // references, history and artifacts (or the raw JSON)
 	cached     bool
 	bodyBuilds int // how often the body was built (tests)
+
+	search textSearch // / in the text shown (the task, or its raw JSON)
 }
 
 func newDetail(ctx *common.Context, keys DetailKeyMap, act taskActions, history int) *detailScreen {
-	return &detailScreen{ctx: ctx, keys: keys, act: act, history: history, vp: viewport.New(80, 20)}
+	return &detailScreen{ctx: ctx, keys: keys, act: act, history: history, vp: viewport.New(80, 20),
+		search: newTextSearch(ctx.Theme, keys.Search)}
 }
 
 // Update opens the task asked for and follows the fleet, the clock, its
@@ -109,6 +115,15 @@ func (v *detailScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 	if v.act.confirming() {
 		return v.act.confirmKey(msg)
 	}
+	if handled, changed, moved, cmd := v.search.key(msg); handled {
+		if changed {
+			v.rebuild(false)
+		}
+		if moved || changed {
+			v.toMatch()
+		}
+		return cmd
+	}
 	k := v.keys
 	switch {
 	case key.Matches(msg, k.Back, k.Quit):
@@ -116,7 +131,7 @@ func (v *detailScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Open):
 		return v.followLink()
 	}
-	if cmd, ok := v.act.key(msg, v.ctx.Fleet.Task(v.key)); ok {
+	if cmd, ok := v.act.key(msg, v.ctx.Fleet.Task(v.key), nil); ok {
 		return cmd
 	}
 	v.scroll(msg)
@@ -144,8 +159,35 @@ func (v *detailScreen) SetSize(w, h int) {
 	v.rebuild(false)
 }
 
-// Capturing is true while the cancel asks.
-func (v *detailScreen) Capturing() bool { return v.act.confirming() }
+// Capturing is true while the cancel asks or the search is typed.
+func (v *detailScreen) Capturing() bool { return v.act.confirming() || v.search.editing }
+
+// OpensText reports whether msg opens the search, so that a paste
+// starting with it is typed into it.
+func (v *detailScreen) OpensText(msg tea.KeyMsg) bool {
+	return !v.act.confirming() && !v.search.editing && key.Matches(msg, v.keys.Search.Open)
+}
+
+// Footnote is the search: being typed, or kept with its matches.
+func (v *detailScreen) Footnote(w int) (string, bool) {
+	of := "this task"
+	if v.raw {
+		of = "the raw JSON"
+	}
+	return v.search.footnote(v.ctx.Theme, w, of)
+}
+
+// HelpNote says what / does here.
+func (v *detailScreen) HelpNote() string {
+	return "/ searches the text shown (the task, or its raw JSON with J): every line stays, n and N move between matches; in a list / filters its rows"
+}
+
+// toMatch scrolls the current match into view, a few lines from the top.
+func (v *detailScreen) toMatch() {
+	if l := v.search.line(); l >= 0 {
+		v.vp.SetYOffset(max(l-2, 0))
+	}
+}
 
 // Title is the header's name of the screen.
 func (v *detailScreen) Title() string { return "task" }
@@ -202,11 +244,18 @@ func (v *detailScreen) ShortHelp() []key.Binding {
 	if v.raw {
 		back := key.NewBinding(key.WithKeys(append(k.Raw.Keys(), k.Back.Keys()...)...),
 			key.WithHelp(k.Raw.Help().Key+"/"+k.Back.Help().Key, "back to the task"))
-		return v.act.shortHelp(back, k.Down, k.Up, k.PageDown, k.PageUp)
+		return v.act.shortHelp(back, k.Down, k.Up, k.Search.Open, v.searchMove(k.Search.Next), v.searchMove(k.Search.Prev), k.PageDown, k.PageUp)
 	}
 	links := len(v.links) > 0
-	cancel, reply, copyID := v.act.offered(v.ctx.Fleet.Task(v.key))
-	return v.act.shortHelp(k.Back, k.Down, k.Up, common.Offer(k.NextLink, links), common.Offer(k.Open, links), k.Raw, cancel, reply, copyID)
+	keys := []key.Binding{k.Back, k.Down, k.Up, common.Offer(k.NextLink, links), common.Offer(k.Open, links), k.Raw,
+		k.Search.Open, v.searchMove(k.Search.Next), v.searchMove(k.Search.Prev)}
+	return v.act.shortHelp(append(keys, v.act.offered(v.ctx.Fleet.Task(v.key), 0).list()...)...)
+}
+
+// searchMove is n or N as the footer offers it: while a search has
+// matches.
+func (v *detailScreen) searchMove(b key.Binding) key.Binding {
+	return common.Offer(b, len(v.search.lines) > 0)
 }
 
 // FullHelp is every key of the detail screen, grouped.
@@ -215,6 +264,7 @@ func (v *detailScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		k.ListKeys.all(),
 		{k.NextLink, k.PrevLink, k.Open, k.Raw, k.Back},
-		k.TaskKeys.all(),
+		{k.Search.Open, k.Search.Next, k.Search.Prev, keyHint(k.Search.Clear, "clear search")},
+		v.act.teamHelp(k.TaskKeys.all()),
 	}
 }

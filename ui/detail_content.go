@@ -134,6 +134,7 @@ func (v *detailScreen) overview(b *section, t *model.Task, snap *a2a.Task) {
 		if t.Hint != "" {
 			b.field("hint", th.Warn.Render(sanitize.Line(t.Hint, maxLineText)))
 		}
+		v.claimField(b, t)
 		if t.Violations > 0 {
 			b.field("violations", th.Error.Render(strconv.Itoa(int(t.Violations))+" protocol violations seen on this task"))
 		}
@@ -147,6 +148,9 @@ func (v *detailScreen) overview(b *section, t *model.Task, snap *a2a.Task) {
 			b.field("waiting on", sanitize.Line(bl.Key.Agent+" · "+string(bl.Key.ID), maxLineText)+
 				" ("+stateText(bl.State)+")")
 		}
+	}
+	if t != nil {
+		v.pictures(b, t)
 	}
 	b.heading("Status message")
 	if snap == nil || snap.Status.Message == nil {
@@ -402,4 +406,28 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// pictures are the task's timeline of states and, for each artifact it
+// streamed, how it came in.
+func (v *detailScreen) pictures(b *section, t *model.Task) {
+	th, now := v.ctx.Theme, v.ctx.Now()
+	marks, dropped := v.ctx.Fleet.Timeline(t.Key)
+	b.heading("Timeline (the states this dashboard saw)")
+	for _, l := range timeline(th, marks, dropped, now, b.w) {
+		b.line(l)
+	}
+	var streams []model.Stream
+	for _, s := range v.ctx.Fleet.Streams(t.Key) {
+		if s.Chunks > 1 { // streamed, not sent whole
+			streams = append(streams, s)
+		}
+	}
+	if len(streams) == 0 {
+		return
+	}
+	b.heading("Streams")
+	for _, s := range streams {
+		b.line("  " + th.Text.Render(sanitize.Line(string(s.Artifact), 40)) + "  " + progress(th, s, now))
+	}
 }

@@ -129,7 +129,7 @@ func (v *detailScreen) rebuild(top bool) {
 		return
 	}
 	off, end := v.vp.YOffset, v.vp.YOffset > 0 && v.vp.AtBottom()
-	v.vp.SetContent(v.content())
+	v.vp.SetContent(v.search.mark(v.ctx.Theme, v.content()))
 	switch {
 	case top:
 		v.vp.GotoTop()

@@ -1,7 +1,8 @@
 // Package ui is the terminal dashboard: the root Bubble Tea model and
 // the screens of its own (tasks, task detail, agents, help), each a
-// ui/common Component. The inbox and the journal are Components too,
-// supplied through Options by package ui/inbox.
+// ui/common Component. The inbox, the journal and the compose screen
+// (a new message, n; a follow-up, f) are Components too, supplied
+// through Options by package ui/inbox.
 //
 // The root Model owns what is global: the size (it alone handles
 // tea.WindowSizeMsg and calls SetSize), the *model.Fleet and the one path
@@ -29,6 +30,25 @@
 // command line) are typed into it. View renders only when something
 // changed (or once a second for ages), and a screen draws only the rows
 // that are visible.
+//
+// What a person at the keys reaches for: rows marked with space (ctrl+a
+// every row shown) take one action for all of them, with one
+// confirmation and each task's outcome on its own row (common.Marks,
+// common.Results; the tasks screen cancels, the inbox answers, and a,
+// d, r on the tasks screen hand the marks to the inbox); every list
+// sorts by any column (< >, shift and a column's letter; common.Sort),
+// from the model's indexes where it keeps the order and sorted here,
+// again at most once a second, where it does not (tasks_sort.go); z
+// zooms a pane; Options.HideTerminalAfter keeps old terminal tasks off
+// their pane; the command line takes arguments with completion
+// (command.go); Options.Views are saved views on 5-9 and :view;
+// Options.Notify writes OSC 9 or OSC 777 notifications and the title's
+// count; the pictures (pictures.go: the header's stacked bar, the
+// detail's timeline and streaming progress, the agents' sparklines) are
+// drawn from the fleet (Fleet.Timeline, Fleet.Streams) and the root's
+// count of events per agent and minute (common.Activity). Every key is
+// a key.Binding of a KeyMap that [keys] can rebind by name
+// (KeyMap.Actions, common.Rebind), every colour a token of the theme.
 //
 // To add a screen: write a type that implements common.Component (and
 // InputCapturer, Titled, Footnoter, HelpNoter where they apply) with a

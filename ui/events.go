@@ -79,6 +79,7 @@ func (m *Model) apply(events []model.Event) (tea.Cmd, bool) {
 	if len(events) == 0 {
 		return nil, false
 	}
+	m.ctx.Activity.Count(events)
 	res := m.ctx.Fleet.Apply(events)
 	if !res.Changed {
 		return nil, false
@@ -87,7 +88,7 @@ func (m *Model) apply(events []model.Event) (tea.Cmd, bool) {
 	if m.bell && len(res.Entered) > 0 {
 		cmd = tea.Batch(cmd, m.ring())
 	}
-	return cmd, true
+	return tea.Batch(cmd, m.announce(res.Entered), m.titleCmd()), true
 }
 
 // tick schedules the next clock message on the next whole second.

@@ -63,8 +63,14 @@ func TestPromptsSayWhatTheirKeysDo(t *testing.T) {
 		t.Errorf("filter footer %q", f)
 	}
 	press(m, "enter", ":")
-	if f := footerOf(m); !strings.HasPrefix(f, ":") || !strings.Contains(f, "tab complete • enter run • esc close") || ansi.StringWidth(f) > 80 {
+	if f := footerOf(m); !strings.HasPrefix(f, ":") || !strings.Contains(f, "tab complete • ↓ next • enter run • esc close") || ansi.StringWidth(f) > 80 {
 		t.Errorf("command footer %q", f)
+	}
+	// A completion shown adds its tail after the input's padding: the
+	// keys must stay on the line all the same.
+	press(m, "a", "g")
+	if f := footerOf(m); !strings.HasPrefix(f, ":agents") || !strings.Contains(f, "↓ next") || ansi.StringWidth(f) > 80 {
+		t.Errorf("command footer with a completion %q", f)
 	}
 }
 

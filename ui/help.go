@@ -1,16 +1,19 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"a2atop/ui/common"
 )
 
 // HelpKeyMap is the keys of the help screen.
 type HelpKeyMap struct {
-	Close key.Binding
+	Close key.Binding `keys:"help"`
 }
 
 // DefaultHelpKeyMap returns the help screen's keys: ?, esc or q close it.
@@ -46,15 +49,70 @@ func (s *helpScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	return s, nil
 }
 
-// View is the title, the key groups and the screen's own note.
+// View is the title, the key groups and the screen's own note. The
+// groups are columns side by side, flowing onto further rows of columns
+// when they do not fit the width, so that at 80 columns no key is cut
+// off the help.
 func (s *helpScreen) View() string {
 	th := s.ctx.Theme
 	title := th.Title.Render("Keys — "+s.name) + th.Muted.Render("   (? or esc closes)")
-	out := title + "\n\n" + s.hm.FullHelpView(s.FullHelp())
+	out := title + "\n\n" + flowGroups(s.hm, s.FullHelp(), s.w)
 	if n, ok := s.of.(common.HelpNoter); ok {
 		out += "\n\n" + th.Muted.Render(n.HelpNote())
 	}
 	return out
+}
+
+// flowGroups draws each group of keys as a column (keys, then what they
+// do) and lays the columns out left to right, starting a new row of
+// columns when the next does not fit in w cells.
+func flowGroups(h help.Model, groups [][]key.Binding, w int) string {
+	const gap = "   "
+	var rows []string
+	var row []string
+	used := 0
+	flush := func() {
+		if len(row) > 0 {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+			row, used = nil, 0
+		}
+	}
+	for _, g := range groups {
+		col := helpColumn(h, g)
+		if col == "" {
+			continue
+		}
+		cw := lipgloss.Width(col)
+		if len(row) > 0 && used+len(gap)+cw > w {
+			flush()
+		}
+		if len(row) > 0 {
+			row = append(row, gap)
+			used += len(gap)
+		}
+		row = append(row, col)
+		used += cw
+	}
+	flush()
+	return strings.Join(rows, "\n\n")
+}
+
+// helpColumn is one group: its enabled keys and what they do, aligned.
+func helpColumn(h help.Model, g []key.Binding) string {
+	kw := 0
+	for _, b := range g {
+		if b.Enabled() {
+			kw = max(kw, lipgloss.Width(b.Help().Key))
+		}
+	}
+	var lines []string
+	for _, b := range g {
+		if !b.Enabled() {
+			continue
+		}
+		lines = append(lines, h.Styles.FullKey.Render(common.Pad(b.Help().Key, kw))+" "+h.Styles.FullDesc.Render(b.Help().Desc))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // SetSize gives the help its cells.

@@ -81,6 +81,12 @@ func (m *Model) takesKeys() bool { return m.overlay != overlayNone || m.capturin
 // globalKey handles the keys every screen shares.
 func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	k := m.keys
+	if i := m.viewKeyOf(msg); i >= 0 {
+		return m.openView(m.views[i].Name), true
+	}
+	if key.Matches(msg, k.Tasks) {
+		m.tasks().plain()
+	}
 	for _, g := range []struct {
 		b key.Binding
 		v view

@@ -110,12 +110,14 @@ func (m *Model) checkBanner() {
 	}
 }
 
-// bannerLines is the lines the banner takes: one while it shows.
+// bannerLines is the lines the banners take: the hub's while it is
+// unreachable, the damaged journal's while it shows.
 func (m *Model) bannerLines() int {
+	n := len(m.teamBannerLines()) // the hub's, above
 	if len(m.banner) > 0 {
-		return 1
+		n++
 	}
-	return 0
+	return n
 }
 
 // bannerLine is the banner in the width, in the theme's error colour.

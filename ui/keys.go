@@ -4,6 +4,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/ui/common"
 )
 
 // KeyMap is every key of the dashboard's own screens: the global keys,
@@ -12,30 +14,48 @@ import (
 // the help says is what the keys do. People and scripts rely on the
 // defaults: change one only together with the help and the README.
 type KeyMap struct {
-	// Views the root shows, from any screen.
+	// Views the root shows, from any screen; Views are the saved views'
+	// keys, after the built-in ones.
 	Tasks, Inbox, Agents, Journal key.Binding
+	Views                         [maxViewKeys]key.Binding
 	// Command opens the command line; there Accept runs it and Back
 	// closes it.
-	Command, Accept, Back key.Binding
+	Command      key.Binding
+	Accept, Back key.Binding `keys:"prompt"`
 	// Help opens the help screen; Force quits from anywhere, even from a
 	// field taking text. Quit is listed in the help: each screen answers
 	// it itself (back, and quit on the tasks).
-	Help, Quit, Force key.Binding
+	Help, Force key.Binding
+	Quit        key.Binding `keys:"help"`
 
 	// Each screen's own keys.
-	TasksView  TasksKeyMap
-	DetailView DetailKeyMap
-	AgentsView AgentsKeyMap
-	HelpView   HelpKeyMap
+	TasksView  TasksKeyMap  `keys:"-"`
+	DetailView DetailKeyMap `keys:"-"`
+	AgentsView AgentsKeyMap `keys:"-"`
+	HelpView   HelpKeyMap   `keys:"-"`
+}
+
+// Actions are every key of the dashboard's own screens as [keys] names
+// them: "global.help", "tasks.cancel", "detail.raw", "agents.sign_in",
+// "help.close" (common.Actions).
+func (k *KeyMap) Actions() []common.Action {
+	var out []common.Action
+	out = append(out, common.Actions("global", k)...)
+	out = append(out, common.Actions("tasks", &k.TasksView)...)
+	out = append(out, common.Actions("detail", &k.DetailView)...)
+	out = append(out, common.Actions("agents", &k.AgentsView)...)
+	return append(out, common.Actions("help", &k.HelpView)...)
 }
 
 // DefaultKeyMap returns the keys of every screen of this package.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Tasks:      bind("1", "tasks", "1"),
-		Inbox:      bind("2", "inbox", "2"),
-		Agents:     bind("3", "agents", "3"),
-		Journal:    bind("4", "journal", "4"),
+		Tasks:   bind("1", "tasks", "1"),
+		Inbox:   bind("2", "inbox", "2"),
+		Agents:  bind("3", "agents", "3"),
+		Journal: bind("4", "journal", "4"),
+		Views: [maxViewKeys]key.Binding{bind("5", "saved view 1", "5"), bind("6", "saved view 2", "6"),
+			bind("7", "saved view 3", "7"), bind("8", "saved view 4", "8"), bind("9", "saved view 5", "9")},
 		Command:    bind(":", "command", ":"),
 		Accept:     bind("enter", "run/keep", "enter"),
 		Back:       bind("esc", "back", "esc"),
@@ -57,20 +77,40 @@ func bind(help, desc string, keys ...string) key.Binding {
 // settle disables what cannot work here (the keys that write to agents in
 // read-only or without a backend, the views that are not wired) and puts
 // the global keys a screen's footer names into that screen's KeyMap.
-func (k *KeyMap) settle(readOnly, backend, inbox, journal bool) {
+func (k *KeyMap) settle(readOnly, backend, inbox, journal, compose bool, views []SavedView) {
+	for i := range k.Views {
+		k.Views[i].SetEnabled(i < len(views))
+		if i < len(views) {
+			k.Views[i].SetHelp(k.Views[i].Help().Key, "view "+views[i].Name)
+		}
+	}
 	k.Inbox.SetEnabled(inbox)
 	k.Journal.SetEnabled(journal)
 	for _, t := range []*TaskKeys{&k.TasksView.TaskKeys, &k.DetailView.TaskKeys} {
 		t.Cancel.SetEnabled(!readOnly && backend)
-		t.Reply.SetEnabled(!readOnly && inbox)
+		for _, b := range []*key.Binding{&t.Reply, &t.Approve, &t.Deny} {
+			b.SetEnabled(!readOnly && inbox)
+		}
+		t.FollowUp.SetEnabled(!readOnly && compose)
+		// The cancel's confirmation and its outcomes: only after a cancel.
+		for _, b := range []*key.Binding{&t.Confirm, &t.Decline, &t.Results.Close} {
+			b.SetEnabled(!readOnly && backend)
+		}
 	}
-	k.TasksView.Agents, k.TasksView.Inbox = k.Agents, k.Inbox
+	k.TasksView.New.SetEnabled(!readOnly && compose)
+	k.AgentsView.New.SetEnabled(!readOnly && compose)
+	// Marks serve the actions on many, which all write.
+	for _, b := range []*key.Binding{&k.TasksView.Marks.Mark, &k.TasksView.Marks.All, &k.TasksView.Marks.Clear} {
+		b.SetEnabled(!readOnly)
+	}
+	k.TasksView.Agents, k.TasksView.Inbox, k.TasksView.Tasks = k.Agents, k.Inbox, k.Tasks
+	k.TasksView.Views = k.Views[:]
 	k.AgentsView.Tasks = k.Tasks
 }
 
 // globalHelp is the group every help screen ends with.
 func (k KeyMap) globalHelp() []key.Binding {
-	return []key.Binding{k.Tasks, k.Inbox, k.Agents, k.Journal, k.Command, k.Help, k.Quit, k.Force}
+	return append([]key.Binding{k.Tasks, k.Inbox, k.Agents, k.Journal}, append(k.Views[:], k.Command, k.Help, k.Quit, k.Force)...)
 }
 
 // ListKeys move a cursor or scroll a page.
@@ -113,29 +153,47 @@ func (k ListKeys) page(vp *viewport.Model, msg tea.KeyMsg) bool {
 	return true
 }
 
-// TaskKeys act on one task, on the tasks and the detail screens. Cancel
-// and Reply write to agents: disabled in read-only. Confirm and Decline
-// answer the cancel's confirmation.
+// TaskKeys act on a task, on the tasks and the detail screens: the one
+// selected, or on the tasks screen every marked one. Cancel, Reply,
+// Approve, Deny and FollowUp write to agents: disabled in read-only.
+// Confirm and Decline answer the cancel's confirmation.
 type TaskKeys struct {
-	Cancel, Reply, Copy key.Binding
-	Confirm, Decline    key.Binding
+	Cancel, Reply, Approve, Deny, FollowUp, Copy key.Binding
+	Confirm, Decline                             key.Binding `keys:"dialog"`
+	// Results scroll and close the outcomes of a cancel of several.
+	Results common.ResultKeys `keys:"results"`
 }
 
-// DefaultTaskKeys are c, r, Y and the confirmation's y and n/esc. Copy
-// is Y on every screen, so that it never meets a confirmation's yes.
+// DefaultTaskKeys are c, r, a, d, f, Y and the confirmation's y and
+// n/esc. Copy is Y on every screen, so that it never meets a
+// confirmation's yes.
 func DefaultTaskKeys() TaskKeys {
 	return TaskKeys{
-		Cancel:  bind("c", "cancel task", "c"),
-		Reply:   bind("r", "reply", "r"),
-		Copy:    bind("Y", "copy id", "Y"),
-		Confirm: bind("y", "yes", "y"),
-		Decline: bind("n/esc", "no", "n", "esc"),
+		Cancel:   bind("c", "cancel task", "c"),
+		Reply:    bind("r", "reply", "r"),
+		Approve:  bind("a", "approve", "a"),
+		Deny:     bind("d", "deny", "d"),
+		FollowUp: bind("f", "follow-up", "f"),
+		Copy:     bind("Y", "copy id", "Y"),
+		Confirm:  bind("y", "yes", "y"),
+		Decline:  bind("n/esc", "no", "n", "esc"),
+		Results:  common.DefaultResultKeys(),
 	}
 }
 
-// all is the group the full help shows (the answers show in the
-// footer while the confirmation asks).
-func (k TaskKeys) all() []key.Binding { return []key.Binding{k.Cancel, k.Reply, k.Copy} }
+// all is the group the full help shows: the actions, then the answers
+// of the cancel's confirmation and the key that closes the outcomes of
+// a cancel of several (which the footer shows while they are open).
+func (k TaskKeys) all() []key.Binding {
+	return []key.Binding{k.Cancel, k.Reply, k.Approve, k.Deny, k.FollowUp, k.Copy,
+		relabel(k.Confirm, "confirm: yes"), relabel(k.Decline, "confirm: no"), relabel(k.Results.Close, "close outcomes")}
+}
+
+// relabel is b, enabled or not as b is, with another description.
+func relabel(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}
 
 // wheelRows is how far one wheel notch scrolls.
 const wheelRows = 3

@@ -23,12 +23,13 @@ const (
 	viewAgents
 	viewJournal
 	viewDetail
+	viewCompose
 	viewCount
 )
 
 // viewNames are the header's word for each view, and for the views on
 // 1-4 the command that shows them.
-var viewNames = [viewCount]string{"tasks", "inbox", "agents", "journal", "task"}
+var viewNames = [viewCount]string{"tasks", "inbox", "agents", "journal", "task", "new message"}
 
 // viewNamed is the view a command shows.
 func viewNamed(name string) (view, bool) {
@@ -66,7 +67,8 @@ type Model struct {
 	events   <-chan model.Event
 	interval time.Duration
 	bell     bool
-	clip     *clipboard // the terminal: the bell and OSC 52
+	notify   Notify     // the desktop notification of a task that starts waiting
+	clip     *clipboard // the terminal: the bell, OSC 52 and the notifications
 
 	width, height int
 	view, from    view // from: the view the detail was opened from
@@ -77,6 +79,13 @@ type Model struct {
 	prompt  promptModel // the command line
 	hm      help.Model  // draws the footer's keys
 	status  statusLine
+
+	views []SavedView // Options.Views
+	cmds  []command   // what the command line runs
+	// titleCount is the count of waiting tasks the terminal's title shows
+	// (-1: not set yet).
+	titleCount int
+	export0    func(dir string) (string, error)
 
 	// The approvals journal the root follows (see journal_follow.go);
 	// nil when the dashboard has none.
@@ -89,6 +98,7 @@ type Model struct {
 	// header. bannerVer is the journal's version it was read at.
 	banner    []string
 	bannerVer uint64
+	team      teamState // the hub attached to (team.go); zero without one
 
 	dirty   bool   // something changed since the last View
 	cache   string // the last View
@@ -104,19 +114,28 @@ func New(o Options) *Model {
 	if o.KeyMap != nil {
 		keys = *o.KeyMap
 	}
-	keys.settle(o.ReadOnly, o.Backend != nil, o.Inbox != nil, o.Journal != nil)
+	keys.settle(o.ReadOnly, o.Backend != nil, o.Inbox != nil, o.Journal != nil, o.Compose != nil, o.Views)
 	m := &Model{
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
-			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}},
-		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell, svc: o.Approvals,
+			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}, Activity: &common.Activity{}, Team: o.Team},
+		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell, notify: o.Notify, titleCount: -1,
+		svc:  o.Approvals,
 		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != "", log: o.Logger}, dirty: true,
 		width: 80, height: 24,
 	}
 	m.hm = newHelpModel(o.Theme)
+	m.views, m.cmds, m.export0 = o.Views, commandList(), o.Export
 	m.prompt = newPrompt(o.Theme, commandNames())
 	m.help = newHelp(&m.ctx, keys.HelpView, keys.globalHelp())
 	m.newScreens(o)
+	m.tasks().views = o.Views
+	for _, v := range o.Views {
+		if v.Default {
+			m.tasks().apply(v)
+		}
+	}
 	m.readBanner()
+	m.readTeam()
 	m.layout()
 	return m
 }
@@ -128,7 +147,7 @@ func (m *Model) newScreens(o Options) {
 		a.journal = o.Approvals
 		return a
 	}
-	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort)
+	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort, o.HideTerminalAfter)
 	m.screens[viewDetail] = newDetail(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)
 	m.screens[viewAgents] = newAgents(&m.ctx, m.keys.AgentsView, m.clip)
 	if o.Inbox != nil {
@@ -137,12 +156,15 @@ func (m *Model) newScreens(o Options) {
 	if o.Journal != nil {
 		m.screens[viewJournal] = o.Journal(m.ctx)
 	}
+	if o.Compose != nil {
+		m.screens[viewCompose] = o.Compose(m.ctx)
+	}
 }
 
 // Init starts the event batches and the clock, and tells the first
 // screen it is on screen.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.waitEvents(0), tick(m.ctx.Now), m.updateScreen(m.view, common.ShownMsg{}))
+	return tea.Batch(m.waitEvents(0), tick(m.ctx.Now), m.updateScreen(m.view, common.ShownMsg{}), m.titleCmd())
 }
 
 // Update is the dispatcher: each case calls one method. What the root
@@ -151,6 +173,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	wasDirty := m.dirty
 	m.dirty = true
 	m.checkBanner()
+	m.checkTeam()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -164,10 +187,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case journalObservedMsg:
 		return m, m.onJournalObserved(msg)
 	case tea.KeyMsg:
+		m.status.pressed = true
 		return m, m.onKey(msg)
 	case tea.MouseMsg:
+		m.status.pressed = m.status.pressed || msg.Action == tea.MouseActionPress
 		return m, m.onMouse(msg, wasDirty)
-	case common.StatusMsg, common.OpenTaskMsg, common.ReplyToMsg, common.BackMsg, common.ApplyMsg, common.CopyMsg:
+	case common.StatusMsg, common.OpenTaskMsg, common.ReplyToMsg, common.DecideMsg, common.ComposeMsg,
+		common.BackMsg, common.ApplyMsg, common.CopyMsg, common.ShowTasksMsg:
 		return m, m.request(msg)
 	}
 	return m, m.broadcast(msg)
@@ -189,11 +215,17 @@ func (m *Model) View() string {
 func (m *Model) request(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.StatusMsg:
-		m.status.set(msg.Text, msg.Err, m.ctx.Now())
+		if msg.Aside {
+			m.status.aside(msg.Text, m.ctx.Now())
+		} else {
+			m.status.set(msg.Text, msg.Err, m.ctx.Now())
+		}
 	case common.OpenTaskMsg:
 		return m.showWith(viewDetail, msg)
-	case common.ReplyToMsg:
+	case common.ReplyToMsg, common.DecideMsg:
 		return m.showWith(viewInbox, msg)
+	case common.ComposeMsg:
+		return m.showWith(viewCompose, msg)
 	case common.BackMsg:
 		return m.back()
 	case common.ApplyMsg:
@@ -201,6 +233,9 @@ func (m *Model) request(msg tea.Msg) tea.Cmd {
 		return cmd
 	case common.CopyMsg:
 		return m.clip.copy(msg.Text, "")
+	case common.ShowTasksMsg:
+		m.tasks().setFilter(msg.Filter)
+		return m.show(viewTasks)
 	}
 	return nil
 }
@@ -227,3 +262,6 @@ func (o Options) withDefaults() Options {
 	}
 	return o
 }
+
+// tasks is the tasks screen.
+func (m *Model) tasks() *tasksScreen { return m.screens[viewTasks].(*tasksScreen) }

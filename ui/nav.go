@@ -15,7 +15,7 @@ func (m *Model) show(v view) tea.Cmd {
 		m.status.set("no "+name+" in this build (ui.Options."+optionName(name)+" is not set)", true, m.ctx.Now())
 		return nil
 	}
-	if v == viewDetail && m.view != viewDetail {
+	if (v == viewDetail || v == viewCompose) && m.view != viewDetail && m.view != viewCompose {
 		m.from = m.view
 	}
 	return m.setView(v)
@@ -32,14 +32,15 @@ func (m *Model) showWith(v view, msg tea.Msg) tea.Cmd {
 }
 
 // back closes the help, or leaves the view shown for the one before it:
-// the detail for the view it was opened from, any other for the tasks.
+// the detail and the new message for the view they were opened from, any
+// other for the tasks.
 func (m *Model) back() tea.Cmd {
 	if m.overlay == overlayHelp {
 		m.overlay = overlayNone
 		return nil
 	}
 	to := viewTasks
-	if m.view == viewDetail {
+	if m.view == viewDetail || m.view == viewCompose {
 		to = m.from
 	}
 	return m.setView(to)

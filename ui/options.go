@@ -31,6 +31,11 @@ type Options struct {
 	ReadOnly bool
 	// Bell rings the terminal bell when a task enters the inbox.
 	Bell bool
+	// Notify writes a desktop notification (OSC 9 or OSC 777) to Output
+	// when a task starts waiting for a person, and keeps the count of
+	// waiting tasks in the terminal's title; never in ReadOnly, where
+	// nothing can be done about them. The zero value does neither.
+	Notify Notify
 	// Theme is nil for theme.New(theme.Options{}).
 	Theme *theme.Theme
 	// Logger receives what the UI did and why something failed; nil
@@ -42,6 +47,10 @@ type Options struct {
 	// (inbox.InboxFactory and inbox.JournalFactory) with the root's
 	// Context. nil leaves those keys and commands disabled.
 	Inbox, Journal func(common.Context) common.Component
+	// Compose builds the screen that writes a new message to an agent
+	// (n) or a follow-up of an ended task (f) (inbox.ComposeFactory).
+	// nil leaves those keys disabled.
+	Compose func(common.Context) common.Component
 	// Approvals is the journal the inbox and the journal view show (the
 	// one their factories were built over). The root follows it: on the
 	// clock it reads what other processes appended and hands every screen
@@ -59,12 +68,28 @@ type Options struct {
 	BatchInterval time.Duration
 	// Sort orders the rows of every pane; the zero value is newest first.
 	Sort model.SortBy
+	// HideTerminalAfter keeps off the Terminal pane the tasks that ended
+	// longer ago than this (hide_terminal_after); they stay counted in
+	// the header and the pane's title says how many it hides. 0 keeps
+	// every terminal task on the pane.
+	HideTerminalAfter time.Duration
 	// QuietPeriod is how long the cancel confirmation waits with no
 	// keypress before y counts (type-ahead protection); 0 is
 	// approvals.DefaultQuietPeriod, which the inbox's dialogs use too.
 	QuietPeriod time.Duration
 	// KeyMap overrides DefaultKeyMap when non-nil.
 	KeyMap *KeyMap
+	// Views are the saved views ([[view]]), checked with CheckViews.
+	Views []SavedView
+	// Export writes the journal for an audit into dir ("" for the
+	// working directory) and returns the file it wrote (:export). nil
+	// leaves :export saying there is no journal to export.
+	Export func(dir string) (path string, err error)
+	// Team is the hub the dashboard is attached to (a2atop --hub;
+	// *hubclient.Client): the header names it and the operator, a banner
+	// says when it is unreachable, keys follow the operator's roles and
+	// the inbox shows and takes claims. nil for a local dashboard.
+	Team Team
 }
 
 // Log keys of the UI's slog records.

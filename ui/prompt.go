@@ -33,10 +33,13 @@ func newPrompt(th *theme.Theme, commands []string) promptModel {
 
 // promptHintWidth is what the footer keeps beside the input for its keys
 // when the terminal is wide enough.
-const promptHintWidth = 40
+const promptHintWidth = 46
+
+// promptMinInput is the narrowest input the hint leaves room for.
+const promptMinInput = 32
 
 func (p *promptModel) setWidth(w int) {
-	if w >= 2*promptHintWidth {
+	if w-promptHintWidth >= promptMinInput {
 		w -= promptHintWidth
 	}
 	p.input.Width = min(max(w-4, 1), 60)
@@ -72,7 +75,13 @@ func (p *promptModel) update(msg tea.KeyMsg) tea.Cmd {
 // guess.
 func (p *promptModel) line(hint string, w int) string {
 	line := p.input.View()
-	if lipgloss.Width(line)+2+lipgloss.Width(hint) <= w {
+	room := w - 2 - lipgloss.Width(hint)
+	if lipgloss.Width(line) > room && ansi.StringWidth(strings.TrimRight(ansi.Strip(line), " ")) <= room {
+		// The input pads itself to its width, and a completion shown
+		// adds its tail after the padding: cut padding, never text.
+		line = ansi.Truncate(line, room, "")
+	}
+	if lipgloss.Width(line) <= room {
 		line += "  " + hint
 	}
 	return ansi.Truncate(line, w, "")

@@ -88,9 +88,9 @@ type signInDialog struct {
 
 // openSignIn starts the dialog for agent and returns the Cmd that asks
 // for the code.
-func openSignIn(b SignInBackend, clip *clipboard, agent string) (*signInDialog, tea.Cmd) {
+func openSignIn(b SignInBackend, clip *clipboard, agent string, keys SignInKeyMap) (*signInDialog, tea.Cmd) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	d := &signInDialog{agent: agent, keys: DefaultSignInKeyMap(), b: b, clip: clip, ctx: ctx, cancel: cancel}
+	d := &signInDialog{agent: agent, keys: keys, b: b, clip: clip, ctx: ctx, cancel: cancel}
 	return d, func() tea.Msg {
 		dc, err := b.StartSignIn(ctx, agent)
 		return signInStartedMsg{Agent: agent, Code: dc, Err: err}
@@ -206,7 +206,7 @@ func (v *agentsScreen) signIn() tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
-	v.dialog, cmd = openSignIn(b, v.clip, a.Name)
+	v.dialog, cmd = openSignIn(b, v.clip, a.Name, v.keys.SignInDialog)
 	return cmd
 }
 

@@ -16,6 +16,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"a2atop/model"
+	"a2atop/ui/common"
+	"a2atop/ui/inbox"
 	"a2atop/ui/internal/uitest"
 )
 
@@ -166,5 +168,51 @@ func TestSignInRefusedForOtherAgents(t *testing.T) {
 	}
 	if !strings.Contains(m.View(), "does not sign a person in") {
 		t.Errorf("no words:\n%s", m.View())
+	}
+}
+
+// TestSignInKeysRebind: [keys] moves the sign-in key (agents.sign_in)
+// and the dialog's own keys (agents.sign_in_dialog_*): the new ones
+// open, copy and close, the old ones no longer do.
+func TestSignInKeysRebind(t *testing.T) {
+	k, ik := DefaultKeyMap(), inbox.DefaultKeyMap()
+	if err := common.Rebind(allActions(&k, &ik), map[string][]string{
+		"agents.sign_in": {"ctrl+s"}, "agents.sign_in_dialog_copy_code": {"C"}, "agents.sign_in_dialog_close": {"x"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	f := signInFleet()
+	b := newSignInBackend(newFakeBackend(f))
+	var term bytes.Buffer
+	m, _ := newTestModel(t, Options{Fleet: f, Backend: b, Output: &term, KeyMap: &k})
+	sized(m, 100, 30)
+	press(m, "3", "L")
+	if strings.Contains(m.View(), "WDJB-MJHT") {
+		t.Fatal("L still opens the sign-in after agents.sign_in = \"ctrl+s\"")
+	}
+	_, cmd := m.Update(uitest.Key("ctrl+s"))
+	for _, msg := range uitest.Run(cmd) {
+		_, next := m.Update(msg)
+		go uitest.Run(next) // the polling, which waits on the provider
+	}
+	if !strings.Contains(m.View(), "WDJB-MJHT") {
+		t.Fatalf("ctrl+s does not open the sign-in:\n%s", m.View())
+	}
+	code := base64.StdEncoding.EncodeToString([]byte("WDJB-MJHT"))
+	press(m, "c")
+	if strings.Contains(term.String(), code) {
+		t.Error("c still copies the code after the rebinding")
+	}
+	press(m, "C")
+	if !strings.Contains(term.String(), code) {
+		t.Error("C does not copy the code")
+	}
+	press(m, "esc")
+	if !strings.Contains(m.View(), "WDJB-MJHT") {
+		t.Fatal("esc still closes the dialog after agents.sign_in_dialog_close = \"x\"")
+	}
+	press(m, "x")
+	if err := <-b.ended; !errors.Is(err, context.Canceled) {
+		t.Errorf("x did not close the dialog and stop the polling (%v)", err)
 	}
 }

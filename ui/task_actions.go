@@ -12,7 +12,6 @@ import (
 	"github.com/aymanbagabas/go-osc52/v2"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"a2atop/approvals"
 	"a2atop/internal/sanitize"
@@ -23,54 +22,99 @@ import (
 // cancelTimeout bounds a CancelTask and the GetTask after it.
 const cancelTimeout = 20 * time.Second
 
-// taskActions are what the tasks and the detail screens do to one task:
-// cancel it (after an armed confirmation), hand it to the inbox's reply
-// editor, copy its id. Each screen has its own; an answer to a cancel is
-// taken by the one that sent it.
+// taskActions are what the tasks and the detail screens do to tasks:
+// cancel them (after an armed confirmation), hand them to the inbox
+// (reply, approve, deny) or to the follow-up editor, copy an id. On the
+// tasks screen they act on every marked task when any is marked. Each
+// screen has its own; an answer to a cancel is taken by the one that
+// sent it.
 type taskActions struct {
 	ctx     *common.Context
 	keys    TaskKeys
 	quiet   time.Duration          // before the cancel confirmation arms
 	dialog  *cancelDialog          // open while asking
 	pending map[model.TaskKey]bool // cancels sent, not yet answered
+	// results are the outcomes of a cancel of several tasks, task by
+	// task, shown until closed; nil when none.
+	results    *common.Results
+	resultKeys common.ResultKeys
 	// journal, when set, refuses a reply to an agent a damaged line of
 	// it blocks (the inbox would refuse it): r is not offered there.
 	journal *approvals.Service
 }
 
 func newTaskActions(ctx *common.Context, keys TaskKeys, quiet time.Duration) taskActions {
-	return taskActions{ctx: ctx, keys: keys, quiet: quiet, pending: map[model.TaskKey]bool{}}
+	return taskActions{ctx: ctx, keys: keys, quiet: quiet, pending: map[model.TaskKey]bool{},
+		resultKeys: keys.Results}
 }
 
-// key handles cancel, reply and copy on t, and reports whether msg was
-// one of them.
-func (a *taskActions) key(msg tea.KeyMsg, t *model.Task) (tea.Cmd, bool) {
+// key handles the task keys on the marked tasks (when marked is not
+// empty) or on t, and reports whether msg was one of them.
+func (a *taskActions) key(msg tea.KeyMsg, t *model.Task, marked []model.TaskKey) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, a.keys.Cancel):
+		if len(marked) > 0 {
+			return a.askCancelMany(marked), true
+		}
 		return a.askCancel(t), true
 	case key.Matches(msg, a.keys.Reply):
-		a.reply(t)
-		return nil, true
+		a.decide(approvals.KindReply, t, marked)
+	case key.Matches(msg, a.keys.Approve):
+		a.decide(approvals.KindApprove, t, marked)
+	case key.Matches(msg, a.keys.Deny):
+		a.decide(approvals.KindDeny, t, marked)
+	case key.Matches(msg, a.keys.FollowUp):
+		a.followUp(t)
 	case key.Matches(msg, a.keys.Copy):
 		if t != nil {
 			a.ctx.Out.Send(common.CopyMsg{Text: string(t.Key.ID)})
 		}
-		return nil, true
+	default:
+		return nil, false
 	}
-	return nil, false
+	return nil, true
 }
 
-// reply asks the root for the inbox's editor on an interrupted task.
-func (a *taskActions) reply(t *model.Task) {
+// decide hands the marked tasks, or t, to the inbox to answer: one
+// reply, one approval, one denial for all of them. A single task that
+// cannot take the answer says why here; of several, the inbox's
+// confirmation lists those it skips and why.
+func (a *taskActions) decide(kind approvals.Kind, t *model.Task, marked []model.TaskKey) {
+	if len(marked) > 0 {
+		a.ctx.Out.Send(common.DecideMsg{Kind: kind, Keys: marked})
+		return
+	}
 	switch {
 	case t == nil || t.Class != model.ClassInterrupted:
-		a.ctx.Warn("only interrupted tasks (input-required, auth-required) take a reply")
-	case !a.ctx.Writable(t.Key.Agent):
-		a.ctx.Warn(a.ctx.ReadOnlyWords(t.Key.Agent))
+		a.ctx.Warn("only interrupted tasks (input-required, auth-required) take a reply, an approval or a denial")
+	case kind != approvals.KindReply && t.State != a2a.TaskStateAuthRequired:
+		a.ctx.Warn(string(kind) + " answers auth-required; this task asks for input: reply with " + a.keys.Reply.Help().Key)
+	case a.ctx.Refusal(t.Key.Agent, common.RoleFor(t.State)) != "":
+		a.ctx.Warn(a.ctx.Refusal(t.Key.Agent, common.RoleFor(t.State)))
+	case !a.decidable(t.Key.Agent):
+		a.ctx.Warn(common.BlockedWords(a.journal, t.Key.Agent, footerWords))
+	case kind == approvals.KindReply:
+		a.ctx.Out.Send(common.ReplyToMsg{Key: t.Key})
+	default:
+		a.ctx.Out.Send(common.DecideMsg{Kind: kind, Keys: []model.TaskKey{t.Key}})
+	}
+}
+
+// followUp asks the root for the follow-up editor on an ended task: a
+// new task in its context that names it.
+func (a *taskActions) followUp(t *model.Task) {
+	switch {
+	case t == nil:
+		a.ctx.Warn("no task selected")
+	case t.Class != model.ClassTerminal:
+		a.ctx.Warn("a follow-up starts a new task after one that ended; this one is " + stateText(t.State) +
+			" (reply with " + a.keys.Reply.Help().Key + " while it waits)")
+	case a.ctx.Refusal(t.Key.Agent, common.RoleAnswer) != "":
+		a.ctx.Warn(a.ctx.Refusal(t.Key.Agent, common.RoleAnswer))
 	case !a.decidable(t.Key.Agent):
 		a.ctx.Warn(common.BlockedWords(a.journal, t.Key.Agent, footerWords))
 	default:
-		a.ctx.Out.Send(common.ReplyToMsg{Key: t.Key})
+		a.ctx.Out.Send(common.ComposeMsg{Agent: t.Key.Agent, After: t.Key})
 	}
 }
 
@@ -92,26 +136,58 @@ func (a *taskActions) askCancel(t *model.Task) tea.Cmd {
 		a.ctx.Warn("no task selected")
 	case t.Class == model.ClassTerminal:
 		a.ctx.Warn("the task is already " + stateText(t.State) + "; there is nothing to cancel")
-	case !a.ctx.Writable(t.Key.Agent):
-		a.ctx.Warn(a.ctx.ReadOnlyWords(t.Key.Agent))
+	case a.ctx.Refusal(t.Key.Agent, common.RoleCancel) != "":
+		a.ctx.Warn(a.ctx.Refusal(t.Key.Agent, common.RoleCancel))
 	default:
-		d := &cancelDialog{key: t.Key, state: t.State, text: t.Text}
-		var wake tea.Cmd
-		d.answer, wake = common.NewConfirm(a.keys.Confirm, a.keys.Decline, a.quiet, a.ctx.Now())
-		a.dialog = d
-		return wake
+		return a.open(&cancelDialog{targets: []cancelTarget{targetOf(t)}})
 	}
 	return nil
 }
 
-// fleetChanged closes the cancel confirmation when its task ended (or
+// askCancelMany opens one confirmation for every marked task that can be
+// canceled, listing the others as skipped with why.
+func (a *taskActions) askCancelMany(keys []model.TaskKey) tea.Cmd {
+	d := &cancelDialog{many: true}
+	for _, k := range keys {
+		t := a.ctx.Fleet.Task(k)
+		switch {
+		case t == nil:
+			d.skip(k, "no longer in the fleet")
+		case t.Class == model.ClassTerminal:
+			d.skip(k, "already "+stateText(t.State))
+		case a.ctx.Refusal(k.Agent, common.RoleCancel) != "":
+			d.skip(k, a.ctx.Refusal(k.Agent, common.RoleCancel))
+		default:
+			d.targets = append(d.targets, targetOf(t))
+		}
+	}
+	if len(d.targets) == 0 {
+		a.ctx.Warn("none of the " + plural(len(keys), "marked task") + " can be canceled (they ended, or nothing may be sent to their agents)")
+		return nil
+	}
+	return a.open(d)
+}
+
+func (a *taskActions) open(d *cancelDialog) tea.Cmd {
+	var wake tea.Cmd
+	d.answer, wake = common.NewConfirm(a.keys.Confirm, a.keys.Decline, a.quiet, a.ctx.Now())
+	a.dialog = d
+	return wake
+}
+
+// fleetChanged closes the cancel confirmation when its tasks ended (or
 // left the fleet) while it asked: there is nothing left to cancel, and
-// nothing was sent. It reports whether it closed the dialog.
+// nothing was sent. Of several, those that ended move to the skipped.
+// It reports whether it closed the dialog.
 func (a *taskActions) fleetChanged() bool {
-	if a.dialog == nil {
+	d := a.dialog
+	if d == nil {
 		return false
 	}
-	k := a.dialog.key
+	if d.many {
+		return a.dropEnded(d)
+	}
+	k := d.targets[0].key
 	t := a.ctx.Fleet.Task(k)
 	switch {
 	case t == nil:
@@ -126,51 +202,141 @@ func (a *taskActions) fleetChanged() bool {
 	return true
 }
 
+// dropEnded moves the targets of a cancel of several that ended to the
+// skipped, and closes the dialog when none is left.
+func (a *taskActions) dropEnded(d *cancelDialog) bool {
+	kept := d.targets[:0]
+	for _, c := range d.targets {
+		switch t := a.ctx.Fleet.Task(c.key); {
+		case t == nil:
+			d.skip(c.key, "left the fleet while the cancel asked")
+		case t.Class == model.ClassTerminal:
+			d.skip(c.key, "became "+stateText(t.State)+" while the cancel asked")
+		default:
+			kept = append(kept, c)
+		}
+	}
+	d.targets = kept
+	if len(kept) > 0 {
+		return false
+	}
+	a.dialog = nil
+	a.ctx.Warn("every marked task ended while the cancel asked; nothing was sent")
+	return true
+}
+
 // confirming reports whether the cancel confirmation is open: it takes
 // every key then.
 func (a *taskActions) confirming() bool { return a.dialog != nil }
 
-// confirmKey sends the cancel on y once the dialog is armed; n or esc
-// keeps the task.
+// showingResults reports whether the outcomes of a cancel of several
+// are on screen: they take every key then.
+func (a *taskActions) showingResults() bool { return a.results != nil }
+
+// resultsKey scrolls or closes the outcomes.
+func (a *taskActions) resultsKey(msg tea.KeyMsg) {
+	if a.results.Key(msg, a.resultKeys) {
+		a.results = nil
+	}
+}
+
+// confirmKey sends the cancels on y once the dialog is armed; n or esc
+// keeps the tasks.
 func (a *taskActions) confirmKey(msg tea.KeyMsg) tea.Cmd {
-	answer, wake := a.dialog.answer.Key(msg, a.ctx.Now())
+	d := a.dialog
+	answer, wake := d.answer.Key(msg, a.ctx.Now())
 	switch answer {
 	case common.No:
 		a.dialog = nil
 	case common.Yes:
-		k := a.dialog.key
 		a.dialog = nil
-		a.pending[k] = true
-		a.ctx.Say("canceling " + taskName(k) + "…")
-		a.ctx.Logger().Info("cancel requested", logKeyAgent, k.Agent, logKeyTask, string(k.ID))
-		return cancelCmd(a.ctx.Backend, k)
+		return a.send(d)
 	}
 	return wake
 }
 
+// send asks for every cancel at once; of several, the outcomes are
+// listed task by task as they come in.
+func (a *taskActions) send(d *cancelDialog) tea.Cmd {
+	keys := make([]model.TaskKey, 0, len(d.targets))
+	cmds := make([]tea.Cmd, 0, len(d.targets))
+	for _, c := range d.targets {
+		keys = append(keys, c.key)
+		a.pending[c.key] = true
+		a.ctx.Logger().Info("cancel requested", logKeyAgent, c.key.Agent, logKeyTask, string(c.key.ID))
+		cmds = append(cmds, cancelCmd(a.ctx.Backend, c.key))
+	}
+	if !d.many {
+		a.ctx.Say("canceling " + taskName(keys[0]) + "…")
+		return cmds[0]
+	}
+	a.results = common.NewResults("cancel", keys)
+	for _, s := range d.skipped {
+		a.results.Add(s.key, common.Skipped, s.why)
+	}
+	a.ctx.Say("canceling " + plural(len(keys), "task") + "…")
+	return tea.Batch(cmds...)
+}
+
 // shortHelp is a screen's footer: the confirmation's answers while it
-// asks, else the screen's keys.
+// asks, the results' keys while they show, else the screen's keys.
 func (a *taskActions) shortHelp(keys ...key.Binding) []key.Binding {
-	if a.confirming() {
+	switch {
+	case a.confirming():
 		return []key.Binding{a.keys.Confirm, a.keys.Decline}
+	case a.showingResults():
+		return []key.Binding{a.resultKeys.Close, a.resultKeys.Down, a.resultKeys.Up}
 	}
 	return keys
 }
 
-// offered are the task keys as the footer shows them for t: only what t
-// takes (cancel while it runs or waits, reply while it waits on a
-// person, copy when there is a task) and nothing that writes to an agent
-// that is read-only here. Pressing a key that is not offered still says
-// why nothing happens; the a2aclient Manager alone refuses sends.
-func (a *taskActions) offered(t *model.Task) (cancel, reply, copyID key.Binding) {
-	writable := t != nil && a.ctx.Writable(t.Key.Agent)
-	return common.Offer(a.keys.Cancel, writable && t.Class != model.ClassTerminal),
-		common.Offer(a.keys.Reply, writable && t.Class == model.ClassInterrupted && a.decidable(t.Key.Agent)),
-		common.Offer(a.keys.Copy, t != nil)
+// offered are the task keys as the footer shows them for t, or for the
+// marked tasks when any is marked: only what they take (cancel while
+// they run or wait, reply while they wait on a person, approve and deny
+// while they wait on an authorization, a follow-up once ended, copy when
+// there is a task) and nothing that writes to an agent that is read-only
+// here or, attached to a hub, that the operator's roles do not allow.
+// Pressing a key that is not offered still says why nothing happens;
+// the a2aclient Manager alone refuses sends.
+func (a *taskActions) offered(t *model.Task, marked int) offers {
+	k := a.keys
+	if marked > 0 { // what some of them may take; the confirmation says which
+		approves := a.ctx.MayAnywhere(common.RoleApprove)
+		return offers{cancel: common.Offer(k.Cancel, a.ctx.MayAnywhere(common.RoleCancel)),
+			reply:   common.Offer(k.Reply, approves || a.ctx.MayAnywhere(common.RoleAnswer)),
+			approve: common.Offer(k.Approve, approves), deny: common.Offer(k.Deny, approves),
+			copyID: common.Offer(k.Copy, t != nil)}
+	}
+	cancels := t != nil && a.ctx.May(t.Key.Agent, common.RoleCancel)
+	answers := t != nil && a.ctx.May(t.Key.Agent, common.RoleFor(t.State)) && a.decidable(t.Key.Agent)
+	waits := answers && t.Class == model.ClassInterrupted
+	auth := waits && t.State == a2a.TaskStateAuthRequired
+	return offers{
+		cancel:   common.Offer(k.Cancel, cancels && t.Class != model.ClassTerminal),
+		reply:    common.Offer(k.Reply, waits),
+		approve:  common.Offer(k.Approve, auth),
+		deny:     common.Offer(k.Deny, auth),
+		followUp: common.Offer(k.FollowUp, t != nil && a.ctx.May(t.Key.Agent, common.RoleAnswer) && t.Class == model.ClassTerminal),
+		copyID:   common.Offer(k.Copy, t != nil),
+	}
 }
 
-// view is the confirmation centred in w×h cells.
-func (a *taskActions) view(w, h int) string { return a.dialog.view(a.ctx, w, h) }
+// offers are the task keys a footer shows now.
+type offers struct{ cancel, reply, approve, deny, followUp, copyID key.Binding }
+
+// list is the offers in footer order.
+func (o offers) list() []key.Binding {
+	return []key.Binding{o.approve, o.deny, o.reply, o.cancel, o.followUp, o.copyID}
+}
+
+// view is the confirmation centred in w×h cells, or the outcomes of a
+// cancel of several.
+func (a *taskActions) view(w, h int) string {
+	if a.results != nil && a.dialog == nil {
+		return a.results.View(a.ctx.Theme, a.resultKeys, w, h)
+	}
+	return a.dialog.view(a.ctx, w, h)
+}
 
 // cancelDoneMsg is what CancelTask (then GetTask) says happened.
 type cancelDoneMsg struct {
@@ -203,6 +369,10 @@ func (a *taskActions) done(msg cancelDoneMsg) {
 			Source: model.SourceReply, At: a.ctx.Now(), Task: msg.Task}}})
 		state = "it is now " + stateText(msg.Task.Status.State)
 	}
+	if a.results != nil && a.results.Has(msg.Key) {
+		a.batchDone(msg, state)
+		return
+	}
 	if msg.Err != nil {
 		log.Warn("cancel failed", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyErr, msg.Err)
 		text := "cancel " + taskName(msg.Key) + " failed: " + sanitize.Line(describe(msg.Err), 200)
@@ -219,6 +389,35 @@ func (a *taskActions) done(msg cancelDoneMsg) {
 	a.ctx.Say("canceled " + taskName(msg.Key) + ": " + state)
 }
 
+// batchDone records one answer of a cancel of several on its row, and
+// once every answer is in, counts them in the footer.
+func (a *taskActions) batchDone(msg cancelDoneMsg, state string) {
+	log := a.ctx.Logger()
+	switch {
+	case msg.Err == nil:
+		log.Info("cancel done", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyState, state)
+		if state == "" {
+			state = "the agent did not say what happened"
+		}
+		a.results.Set(msg.Key, common.Sent, "canceled: "+state)
+	default:
+		log.Warn("cancel failed", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyErr, msg.Err)
+		o := common.Refused
+		if errors.Is(msg.Err, context.DeadlineExceeded) {
+			o = common.Unknown
+		}
+		text := describe(msg.Err)
+		if state != "" {
+			text += "; " + state
+		}
+		a.results.Set(msg.Key, o, text)
+	}
+	if a.results.Done() {
+		text, failed := a.results.Summary()
+		a.ctx.Out.Send(common.StatusMsg{Text: text, Err: failed})
+	}
+}
+
 // taskName is "agent · short id" for a notice, sanitized.
 func taskName(k model.TaskKey) string { return sanitize.Line(k.Agent, 32) + " · " + shortIDText(k.ID) }
 
@@ -233,37 +432,6 @@ func describe(err error) string {
 		s = "the agent did not answer in time: " + s
 	}
 	return s
-}
-
-// cancelDialog is the question asked before CancelTask.
-type cancelDialog struct {
-	key    model.TaskKey
-	state  a2a.TaskState
-	text   string
-	answer common.Confirm
-}
-
-// view is the dialog centred in w×h cells: the task it acts on by name
-// (agent · short id, then the whole id), its state and its status text,
-// so that a cursor moved under the finger could not go unnoticed.
-func (c *cancelDialog) view(ctx *common.Context, w, h int) string {
-	th := ctx.Theme
-	inner := min(max(w-8, 20), 70)
-	text := "(no status message)"
-	if c.text != "" {
-		text = sanitize.Line(c.text, maxLineText)
-	}
-	status := strings.Split(wrap(text, inner), "\n")
-	if len(status) > 4 {
-		status = append(status[:3], "…")
-	}
-	body := th.DialogTitle.Render("Cancel "+taskName(c.key)+"?") + "\n\n" +
-		th.State(c.state).Render(stateText(c.state)) + "  " + th.Muted.Render(sanitize.Line("id "+string(c.key.ID), max(inner-18, 1))) + "\n" +
-		strings.Join(status, "\n") + "\n\n" +
-		"The agent is asked to stop (CancelTask); what it says happened is shown afterwards.\n\n" +
-		c.answer.Hint(th, ctx.Now(), "cancel the task", "keep it")
-	box := th.Dialog.Width(inner).Render(body)
-	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
 }
 
 // clipboard writes to the terminal's clipboard with OSC 52.

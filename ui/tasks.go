@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"time"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -13,12 +15,18 @@ type TasksKeyMap struct {
 	ListKeys
 	TaskKeys
 	NextPane, PrevPane key.Binding
+	Zoom               key.Binding // the focused pane alone, full screen
+	New                key.Binding // a new message to an agent: a new task
 	Open               key.Binding // the selected task's detail
 	Filter             common.FilterKeys
+	Marks              common.MarkKeys
+	Sort               common.SortKeys
+	SortBy             TaskSortKeys
 	Quit               key.Binding
-	// Agents and Inbox are the global keys the footer names; New sets
-	// them from KeyMap.Agents and KeyMap.Inbox.
-	Agents, Inbox key.Binding
+	// Agents and Inbox are the global keys the footer names, Tasks and
+	// Views those the tabs name; New sets them from the KeyMap.
+	Agents, Inbox, Tasks key.Binding   `keys:"-"`
+	Views                []key.Binding `keys:"-"`
 }
 
 // DefaultTasksKeyMap returns the tasks screen's keys.
@@ -28,8 +36,13 @@ func DefaultTasksKeyMap() TasksKeyMap {
 		TaskKeys: DefaultTaskKeys(),
 		NextPane: bind("tab", "next pane", "tab"),
 		PrevPane: bind("shift+tab", "prev pane", "shift+tab"),
+		Zoom:     bind("z", "zoom pane", "z"),
+		New:      bind("n", "new message", "n"),
 		Open:     bind("enter", "open", "enter"),
 		Filter:   common.DefaultFilterKeys(),
+		Marks:    common.DefaultMarkKeys(),
+		Sort:     common.DefaultSortKeys(),
+		SortBy:   DefaultTaskSortKeys(),
 		Quit:     bind("q", "back/quit", "q"),
 	}
 }
@@ -42,18 +55,30 @@ type tasksScreen struct {
 	act     taskActions
 	panes   [4]*pane // active, interrupted, terminal, unknown
 	focus   model.Class
-	query   model.Query
+	query   model.Query // the filter in effect
+	sort    common.Sort // the column the panes are sorted by
+	rows    rowSource   // the panes' rows in that order
 	filter  common.Filter
+	marks   common.Marks // marked for an action on all of them
 	w, h    int
-	shown   bool // on screen: only then does it say that the selected task left
+	isShown bool // on screen: only then does it say that the selected task left
 	side    bool
-	columns [][]*pane // the panes of each column, top to bottom
-	paint   rowPaint
+	zoomed  bool        // the focused pane alone
+	shown   columnSet   // the columns drawn (a saved view may leave some out)
+	view    string      // the saved view in effect, "" for none
+	views   []SavedView // the saved views, drawn as tabs
+	// hideAfter keeps off the Terminal pane what ended longer ago
+	// (hide_terminal_after); 0 keeps everything.
+	hideAfter time.Duration
+	columns   [][]*pane // the panes of each column, top to bottom
+	paint     rowPaint
 }
 
-func newTasks(ctx *common.Context, keys TasksKeyMap, act taskActions, sort model.SortBy) *tasksScreen {
-	v := &tasksScreen{ctx: ctx, keys: keys, act: act, focus: model.ClassActive, query: model.Query{Sort: sort},
-		filter: common.NewFilter(ctx.Theme, keys.Filter, "tasks"), shown: true} // the first screen
+func newTasks(ctx *common.Context, keys TasksKeyMap, act taskActions, sort model.SortBy, hideAfter time.Duration) *tasksScreen {
+	v := &tasksScreen{ctx: ctx, keys: keys, act: act, focus: model.ClassActive, hideAfter: hideAfter,
+		sort:   common.NewSort(keys.SortBy.columns(), sortColumnOf(sort)),
+		filter: common.NewFilter(ctx.Theme, keys.Filter, "tasks"), shown: showAll, isShown: true} // the first screen
+	v.rows = v.source()
 	for i, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal, model.ClassUnknown} {
 		v.panes[i] = &pane{class: c}
 	}
@@ -67,10 +92,13 @@ func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.FleetChangedMsg:
 		v.fleetChanged()
+		v.marks.Keep(func(k model.TaskKey) bool { return v.ctx.Fleet.Task(k) != nil })
 	case common.ShownMsg, common.HiddenMsg:
-		v.shown = msg == common.ShownMsg{}
+		v.isShown = msg == common.ShownMsg{}
 	case cancelDoneMsg:
 		v.act.done(msg)
+	case common.ThemeChangedMsg:
+		v.paint = newRowPaint(v.ctx.Theme)
 	case tea.KeyMsg:
 		return v, v.onKey(msg)
 	case tea.MouseMsg:
@@ -85,7 +113,7 @@ func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 func (v *tasksScreen) fleetChanged() {
 	closed := v.act.fleetChanged() // it said what became of the task
 	left := v.sync()
-	if left == (model.TaskKey{}) || !v.shown || closed {
+	if left == (model.TaskKey{}) || !v.isShown || closed {
 		return
 	}
 	why := "no longer held"
@@ -98,14 +126,22 @@ func (v *tasksScreen) fleetChanged() {
 	if sel := v.selected(); sel != nil {
 		next = "the cursor is on " + taskName(sel.Key)
 	}
-	v.ctx.Say(taskName(left) + " left " + paneName(v.focus) + " (" + why + "); " + next)
+	v.ctx.Aside(taskName(left) + " left " + paneName(v.focus) + " (" + why + "); " + next)
 }
 
-// onKey handles, in order, the confirmation, the filter, the actions on
-// the selected task, then moving.
+// onKey handles, in order, the confirmation (and the outcomes of a
+// cancel of several), the filter being typed, the marks, the filter's
+// clear, the actions on the marked or selected tasks, then moving.
 func (v *tasksScreen) onKey(msg tea.KeyMsg) tea.Cmd {
-	if v.act.confirming() {
+	switch {
+	case v.act.confirming():
 		return v.act.confirmKey(msg)
+	case v.act.showingResults():
+		v.act.resultsKey(msg)
+		return nil
+	}
+	if !v.filter.Editing() && v.marks.Key(msg, v.keys.Marks, v.selectedKey(), v.paneKeys) {
+		return nil
 	}
 	if handled, changed, cmd := v.filter.Key(msg); handled {
 		if changed {
@@ -113,17 +149,30 @@ func (v *tasksScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return cmd
 	}
+	if v.sort.Key(msg, v.keys.Sort) {
+		v.sortChanged()
+		return nil
+	}
 	k := v.keys
 	sel := v.selected()
 	switch {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
+	case key.Matches(msg, k.New):
+		v.ctx.Out.Send(common.ComposeMsg{})
+	case key.Matches(msg, k.Zoom):
+		v.zoomed = !v.zoomed
+		v.sync()
 	case key.Matches(msg, k.Open):
 		if sel != nil {
 			v.ctx.Out.Send(common.OpenTaskMsg{Key: sel.Key})
 		}
 	default:
-		if cmd, ok := v.act.key(msg, sel); ok {
+		marked := v.marks.Keys()
+		if cmd, ok := v.act.key(msg, sel, marked); ok {
+			if len(marked) > 0 && !key.Matches(msg, v.keys.Cancel, v.keys.Copy) {
+				v.marks.Clear() // handed to the inbox, which marks them
+			}
 			return cmd
 		}
 		v.move(msg)
@@ -131,15 +180,37 @@ func (v *tasksScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// selectedKey is the task under the cursor of the focused pane, or the
+// zero key.
+func (v *tasksScreen) selectedKey() model.TaskKey {
+	if t := v.selected(); t != nil {
+		return t.Key
+	}
+	return model.TaskKey{}
+}
+
+// paneKeys are every task the focused pane shows under the filter: what
+// ctrl+a marks.
+func (v *tasksScreen) paneKeys() []model.TaskKey {
+	p := v.focused()
+	rows := v.rows.page(v.ctx.Fleet, p.class, 0, p.count)
+	keys := make([]model.TaskKey, len(rows))
+	for i, t := range rows {
+		keys[i] = t.Key
+	}
+	return keys
+}
+
 // filterChanged shows the rows of the filter in effect. When it leaves
 // the focused pane empty, focus moves to the first pane with rows.
 func (v *tasksScreen) filterChanged() {
 	v.query.Filter = v.filter.Query()
+	v.rows = v.source()
 	v.sync()
 	if v.focused().count > 0 {
 		return
 	}
-	for _, p := range v.visible() {
+	for _, p := range v.unzoomed() {
 		if p.count > 0 {
 			v.focus = p.class
 			v.sync()
@@ -148,12 +219,37 @@ func (v *tasksScreen) filterChanged() {
 	}
 }
 
+// source is where the panes' rows come from for the sort and the filter
+// in effect, and hide_terminal_after.
+func (v *tasksScreen) source() rowSource {
+	return withRecent(sourceFor(v.sort, v.query, v.ctx.Now), sortState{v.sort.Col(), v.sort.Desc()}, v.query, v.hideAfter, v.ctx.Now)
+}
+
+// sortChanged reads the panes in the new order; the selection stays on
+// its task.
+func (v *tasksScreen) sortChanged() {
+	v.rows = v.source()
+	v.sync()
+}
+
+// setSort sorts by the column named (a unique start of it), desc from
+// the last; it reports whether there is such a column.
+func (v *tasksScreen) setSort(name string, desc bool) bool {
+	col, ok := v.sort.Named(name)
+	if ok {
+		v.sort.Set(col, desc)
+		v.sortChanged()
+	}
+	return ok
+}
+
 // mouse scrolls the pane under the wheel and selects the row clicked;
 // dialogs and the filter ignore the mouse.
 func (v *tasksScreen) mouse(msg tea.MouseMsg) {
 	if v.Capturing() {
 		return
 	}
+	msg.Y -= v.tabsHeight()
 	switch n := wheel(msg); {
 	case n != 0:
 		v.scroll(v.paneAt(msg.X, msg.Y), n)
@@ -162,23 +258,39 @@ func (v *tasksScreen) mouse(msg tea.MouseMsg) {
 	}
 }
 
-// View draws the panes, or the cancel confirmation over them.
+// View draws the panes (under the tabs of the saved views), or the
+// cancel confirmation (or the outcomes of a cancel of several) over
+// them.
 func (v *tasksScreen) View() string {
-	if v.act.confirming() {
-		return v.act.view(v.w, v.h)
+	if v.act.confirming() || v.act.showingResults() {
+		return v.act.view(v.w, v.h+v.tabsHeight())
+	}
+	if v.tabsHeight() > 0 {
+		return v.tabsLine() + "\n" + v.panesView()
 	}
 	return v.panesView()
 }
 
-// SetSize gives the panes their cells.
+// tabsHeight is the line the tabs take: one when views are saved.
+func (v *tasksScreen) tabsHeight() int {
+	if len(v.views) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// SetSize gives the panes their cells, under the tabs.
 func (v *tasksScreen) SetSize(w, h int) {
-	v.w, v.h = w, h
+	v.w, v.h = w, max(h-v.tabsHeight(), 1)
 	v.filter.SetWidth(w)
 	v.sync()
 }
 
-// Capturing is true while the filter is typed or the cancel asks.
-func (v *tasksScreen) Capturing() bool { return v.filter.Editing() || v.act.confirming() }
+// Capturing is true while the filter is typed, the cancel asks or its
+// outcomes show.
+func (v *tasksScreen) Capturing() bool {
+	return v.filter.Editing() || v.act.confirming() || v.act.showingResults()
+}
 
 // Title is the header's name of the screen.
 func (v *tasksScreen) Title() string { return "tasks" }
@@ -186,12 +298,19 @@ func (v *tasksScreen) Title() string { return "tasks" }
 // OpensText reports whether msg opens the filter, so that a paste
 // starting with it is typed into it.
 func (v *tasksScreen) OpensText(msg tea.KeyMsg) bool {
-	return !v.act.confirming() && v.filter.Opens(msg)
+	return !v.act.confirming() && !v.act.showingResults() && v.filter.Opens(msg)
 }
 
 // Footnote is the filter: being typed (with what its keys do), or kept
-// ("/dep filters tasks (esc clears)" and what in it matches nothing).
-func (v *tasksScreen) Footnote(w int) (string, bool) { return v.filter.Footnote(w) }
+// ("/dep filters tasks (esc clears)" and what in it matches nothing),
+// after the count of marked tasks.
+func (v *tasksScreen) Footnote(w int) (string, bool) {
+	note, editing := v.filter.Footnote(w)
+	if editing || v.Capturing() {
+		return note, editing
+	}
+	return v.marks.Footnote(v.ctx.Theme, v.keys.Marks) + note, false
+}
 
 // HelpNote is the filter's syntax.
 func (v *tasksScreen) HelpNote() string { return common.FilterNote }
@@ -200,8 +319,9 @@ func (v *tasksScreen) HelpNote() string { return common.FilterNote }
 func (v *tasksScreen) ShortHelp() []key.Binding {
 	k := v.keys
 	sel := v.selected()
-	cancel, reply, copyID := v.act.offered(sel)
-	return v.act.shortHelp(common.Offer(k.Open, sel != nil), k.NextPane, k.Filter.Open, cancel, reply, copyID, k.Agents, k.Inbox, k.Quit)
+	keys := []key.Binding{common.Offer(k.Open, sel != nil), k.NextPane, k.Filter.Open, common.Offer(k.Marks.Mark, sel != nil)}
+	keys = append(keys, v.act.offered(sel, v.marks.Len()).list()...)
+	return v.act.shortHelp(append(keys, k.New, k.Agents, k.Inbox, k.Quit)...)
 }
 
 // FullHelp is every key of the tasks screen, grouped.
@@ -209,8 +329,10 @@ func (v *tasksScreen) FullHelp() [][]key.Binding {
 	k := v.keys
 	return [][]key.Binding{
 		k.ListKeys.all(),
-		{k.NextPane, k.PrevPane, k.Open, k.Filter.Open, keyHint(k.Filter.Clear, "clear filter")},
-		k.TaskKeys.all(),
+		{k.NextPane, k.PrevPane, k.Zoom, k.Open, k.New, k.Filter.Open, keyHint(k.Filter.Clear, "clear filter")},
+		{k.Marks.Mark, k.Marks.All, k.Marks.Clear},
+		v.act.teamHelp(k.TaskKeys.all()),
+		append([]key.Binding{k.Sort.Prev, k.Sort.Next}, v.sort.Keys()...),
 	}
 }
 

@@ -58,13 +58,44 @@ func stateWidthOf(p *pane) int {
 	return w
 }
 
+// columnSet names columns a saved view leaves out; the status always
+// shows.
+type columnSet uint8
+
+const (
+	showAgent columnSet = 1 << iota
+	showID
+	showState
+	showAge
+	showHint
+	showAll = showAgent | showID | showState | showAge | showHint
+)
+
+// columnNames are the columns a saved view may list, as it writes them.
+var columnNames = map[string]columnSet{"agent": showAgent, "id": showID, "state": showState, "age": showAge,
+	"updated": showAge, "hint": showHint, "status": 0}
+
 // columnsFor fits the cells into w cells: the cursor gutter, the cells
 // and the spaces between them. hintW is the widest hint of the visible
-// rows (0: none has one).
-func columnsFor(w, agentW, stateW, hintW int) columns {
+// rows (0: none has one). show leaves out the columns it lacks.
+func columnsFor(w, agentW, stateW, hintW int, show columnSet) columns {
 	c := columns{agent: agentW, id: idWidth, state: stateW, age: ageWidth}
+	for _, h := range []struct {
+		bit  columnSet
+		cell *int
+	}{{showAgent, &c.agent}, {showID, &c.id}, {showState, &c.state}, {showAge, &c.age}, {showHint, &hintW}} {
+		if show&h.bit == 0 {
+			*h.cell = 0
+		}
+	}
 	fixed := func() int {
-		n := 1 + c.agent + 1 + c.state + 1
+		n := 1 + c.agent + c.state
+		if c.agent > 0 {
+			n++
+		}
+		if c.state > 0 {
+			n++
+		}
 		if c.id > 0 {
 			n += c.id + 1
 		}
@@ -79,7 +110,7 @@ func columnsFor(w, agentW, stateW, hintW int) columns {
 	if w-fixed() < 12 {
 		c.age = 0
 	}
-	if w-fixed() < 10 {
+	if w-fixed() < 10 && c.agent > 0 {
 		c.agent = min(c.agent, 8)
 	}
 	rest := max(w-fixed(), 0)
@@ -97,7 +128,13 @@ func columnsFor(w, agentW, stateW, hintW int) columns {
 
 // total is the width of a row's cells after the gutter.
 func (c columns) total() int {
-	n := c.agent + 1 + c.state + 1 + c.text
+	n := c.agent + c.state + c.text
+	if c.agent > 0 {
+		n++
+	}
+	if c.state > 0 {
+		n++
+	}
 	if c.id > 0 {
 		n += c.id + 1
 	}
@@ -110,19 +147,29 @@ func (c columns) total() int {
 	return n
 }
 
-// headerRow names the columns.
-func headerRow(c columns, age string) string {
-	cells := []string{" " + common.Pad("AGENT", c.agent)}
-	if c.id > 0 {
-		cells = append(cells, common.Pad("ID", c.id))
+// headerRow names the columns, the one sorted by with its arrow (the
+// age column's name, age, carries its own).
+func headerRow(c columns, s common.Sort, age string) string {
+	var cells []string
+	if c.agent > 0 {
+		cells = append(cells, common.Pad(s.Mark(colAgent, "AGENT"), c.agent))
 	}
-	cells = append(cells, common.Pad("STATE", c.state))
+	if c.id > 0 {
+		cells = append(cells, common.Pad(s.Mark(colID, "ID"), c.id))
+	}
+	if c.state > 0 {
+		cells = append(cells, common.Pad(s.Mark(colState, "STATE"), c.state))
+	}
 	if c.age > 0 {
 		cells = append(cells, common.PadLeft(age, c.age))
 	}
-	cells = append(cells, common.Pad("STATUS", c.text))
-	if !c.merged && c.hint > 0 {
-		cells = append(cells, common.Pad("HINT", c.hint))
+	status := s.Mark(colStatus, "STATUS")
+	if c.merged {
+		status = s.Mark(colHint, status)
 	}
-	return strings.Join(cells, " ")
+	cells = append(cells, common.Pad(status, c.text))
+	if !c.merged && c.hint > 0 {
+		cells = append(cells, common.Pad(s.Mark(colHint, "HINT"), c.hint))
+	}
+	return " " + strings.Join(cells, " ")
 }

@@ -47,7 +47,7 @@ func TestSideBySidePanesShowTheSameText(t *testing.T) {
 	var widths []int
 	for _, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal} {
 		p := tasksOf(m).paneOf(c)
-		cols := columnsFor(p.rect.w-1, agentWidth(m.ctx.Fleet), stateWidthOf(p), widest(tasksOf(m).hints(p)))
+		cols := columnsFor(p.rect.w-1, agentWidth(m.ctx.Fleet), stateWidthOf(p), widest(tasksOf(m).hints(p)), showAll)
 		widths = append(widths, cols.text)
 	}
 	for _, w := range widths {

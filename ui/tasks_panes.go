@@ -43,8 +43,17 @@ func (p *pane) rowsHeight() int {
 }
 
 // visible returns the panes drawn: the three classes, and Unknown when it
-// holds anything (unknown states are shown, never dropped).
+// holds anything (unknown states are shown, never dropped); zoomed, the
+// focused pane alone.
 func (v *tasksScreen) visible() []*pane {
+	if v.zoomed {
+		return []*pane{v.focused()}
+	}
+	return v.unzoomed()
+}
+
+// unzoomed are the panes drawn when none is zoomed.
+func (v *tasksScreen) unzoomed() []*pane {
 	if v.panes[3].count > 0 {
 		return v.panes[:]
 	}
@@ -71,7 +80,7 @@ func (v *tasksScreen) counts(c model.Class) int { return v.paneOf(c).count }
 func (v *tasksScreen) sync() model.TaskKey {
 	f := v.ctx.Fleet
 	for _, p := range v.panes {
-		p.count = f.Count(p.class, v.query)
+		p.count = v.rows.count(f, p.class)
 	}
 	if v.focus == model.ClassUnknown && v.panes[3].count == 0 {
 		v.focus = model.ClassActive
@@ -90,7 +99,7 @@ func (v *tasksScreen) sync() model.TaskKey {
 			p.cursor, p.sel = p.offset+j, sel
 			continue
 		}
-		if i := f.Index(p.class, v.query, sel); i >= 0 {
+		if i := v.rows.index(f, p.class, sel); i >= 0 {
 			p.cursor = i
 			v.place(p)
 		} else if p.class == v.focus {
@@ -121,7 +130,7 @@ func (v *tasksScreen) place(p *pane) {
 		p.offset = p.cursor - n + 1
 	}
 	p.offset = clamp(p.offset, 0, max(p.count-n, 0))
-	p.rows = v.ctx.Fleet.Page(p.class, v.query, p.offset, n)
+	p.rows = v.rows.page(v.ctx.Fleet, p.class, p.offset, n)
 	p.sel = model.TaskKey{}
 	if i := p.cursor - p.offset; i >= 0 && i < len(p.rows) {
 		p.sel = p.rows[i].Key
@@ -132,7 +141,7 @@ func (v *tasksScreen) place(p *pane) {
 // Unknown pane under Active), or stacked.
 func (v *tasksScreen) arrange() {
 	ps := v.visible()
-	v.side = v.w >= sideBySideWidth
+	v.side = v.w >= sideBySideWidth && !v.zoomed
 	if !v.side {
 		v.columns = [][]*pane{ps}
 		v.stack(ps, 0, v.w)
@@ -252,9 +261,10 @@ func (v *tasksScreen) scroll(p *pane, n int) {
 	v.place(p)
 }
 
-// cycle moves focus to the next (d=1) or previous (d=-1) visible pane.
+// cycle moves focus to the next (d=1) or previous (d=-1) pane drawn
+// when none is zoomed; zoomed, the zoom moves with it.
 func (v *tasksScreen) cycle(d int) {
-	ps := v.visible()
+	ps := v.unzoomed()
 	for i, p := range ps {
 		if p.class == v.focus {
 			v.focus = ps[(i+d+len(ps))%len(ps)].class

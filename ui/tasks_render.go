@@ -23,6 +23,7 @@ func newPaint(s lipgloss.Style) paint { return common.NewPaint(s) }
 // rowPaint holds the paints rows are drawn with.
 type rowPaint struct {
 	muted, warn, text, selected, marked paint
+	check                               paint    // the gutter of a row marked for an action on many
 	failed                              paint    // failed and rejected
 	class                               [4]paint // the other states, by model.Class
 }
@@ -31,6 +32,7 @@ func newRowPaint(t *theme.Theme) rowPaint {
 	rp := rowPaint{
 		muted: newPaint(t.Muted), warn: newPaint(t.Warn), text: newPaint(t.Text),
 		selected: newPaint(t.RowSelected), marked: newPaint(t.RowMarked), failed: newPaint(t.StateFailed),
+		check: newPaint(t.Marked),
 	}
 	for _, c := range []model.Class{model.ClassUnknown, model.ClassActive, model.ClassInterrupted, model.ClassTerminal} {
 		rp.class[c] = newPaint(t.Class(c))
@@ -48,9 +50,10 @@ func (rp rowPaint) state(s a2a.TaskState) paint {
 	return rp.class[model.ClassOf(n)]
 }
 
-// agentWidth is the width of the agent column: the longest name, 5..16.
+// agentWidth is the width of the agent column: the longest name, 6..16
+// ("AGENT" and its sort arrow).
 func agentWidth(f *model.Fleet) int {
-	w := 5
+	w := 6
 	for _, a := range f.Agents() {
 		w = max(w, ansi.StringWidth(a.Name))
 	}
@@ -94,11 +97,11 @@ func (v *tasksScreen) paneLines(p *pane, aw int) []string {
 	if v.side {
 		cw-- // a blank cell before the next pane's rule
 	}
-	cols := columnsFor(cw, aw, stateWidthOf(p), widest(hints))
+	cols := columnsFor(cw, aw, stateWidthOf(p), widest(hints), v.shown)
 	lines := make([]string, 0, p.rect.h)
 	lines = append(lines, v.title(p, w))
 	if p.header {
-		lines = append(lines, v.paint.muted.On(common.Pad(headerRow(cols, v.ageHeader()), w)))
+		lines = append(lines, v.paint.muted.On(common.Pad(headerRow(cols, v.sort, v.ageHeader()), w)))
 	}
 	now := v.ctx.Now()
 	focused := p.class == v.focus
@@ -140,6 +143,14 @@ func (v *tasksScreen) title(p *pane, w int) string {
 	if p.class == model.ClassUnknown {
 		style = t.StateUnknown
 	}
+	if r, ok := v.rows.(*recentTerminal); ok && p.class == model.ClassTerminal {
+		if n := r.hidden(v.ctx.Fleet); n > 0 {
+			head += "(+" + strconv.Itoa(n) + " older than " + shortDuration(v.hideAfter) + " hidden) "
+		}
+	}
+	if v.zoomed {
+		pos += "· " + v.keys.Zoom.Help().Key + ": all panes "
+	}
 	rule := max(w-ansi.StringWidth(head)-ansi.StringWidth(pos), 0)
 	return ansi.Truncate(style.Render(head)+v.paint.muted.On(strings.Repeat("─", rule)+pos), w, "")
 }
@@ -161,7 +172,7 @@ func paneName(c model.Class) string {
 // (Since) when the panes are sorted by age, else its last status change
 // (Updated), so the column reads in the order the rows are sorted.
 func (v *tasksScreen) ageOf(t *model.Task) time.Time {
-	if v.query.Sort == model.SortAge {
+	if v.sort.Col() == colAge {
 		return t.Since
 	}
 	return t.Updated
@@ -169,10 +180,10 @@ func (v *tasksScreen) ageOf(t *model.Task) time.Time {
 
 // ageHeader names the age column for the sort in use.
 func (v *tasksScreen) ageHeader() string {
-	if v.query.Sort == model.SortAge {
-		return "AGE"
+	if v.sort.Col() == colAge {
+		return v.sort.Mark(colAge, "AGE")
 	}
-	return "UPD"
+	return v.sort.Mark(colUpdated, "UPD")
 }
 
 // rowCells are a row's cells, cut and padded to their columns.
@@ -224,22 +235,30 @@ func (r rowCells) join(b *strings.Builder, c columns, rp *rowPaint) {
 	if rp != nil {
 		muted = rp.muted
 	}
-	b.WriteString(r.agent)
+	sep := false // a cell was written: the next one needs a space
+	cell := func(s string) {
+		if sep {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s)
+		sep = true
+	}
+	if c.agent > 0 {
+		cell(r.agent)
+	}
 	if c.id > 0 {
-		b.WriteByte(' ')
-		b.WriteString(r.id)
+		cell(r.id)
 	}
-	b.WriteByte(' ')
-	b.WriteString(on(r.statePaint, r.state))
+	if c.state > 0 {
+		cell(on(r.statePaint, r.state))
+	}
 	if c.age > 0 {
-		b.WriteByte(' ')
-		b.WriteString(on(muted, r.age))
+		cell(on(muted, r.age))
 	}
-	b.WriteByte(' ')
 	if r.hintInStatus {
-		b.WriteString(on(r.hintPaint, r.status))
+		cell(on(r.hintPaint, r.status))
 	} else {
-		b.WriteString(r.status)
+		cell(r.status)
 	}
 	if !c.merged && c.hint > 0 {
 		b.WriteByte(' ')
@@ -253,9 +272,15 @@ func (v *tasksScreen) row(t *model.Task, h rowHint, c columns, w int, now time.T
 	r := v.cells(t, h, c, now)
 	var b strings.Builder
 	b.Grow(w + 64)
-	if sel {
+	marked := v.marks.Len() > 0 && v.marks.Has(t.Key)
+	switch {
+	case marked && sel && focused:
+		b.WriteString(common.MarkGutter)
+	case marked:
+		b.WriteString(v.paint.check.On(common.MarkGutter))
+	case sel:
 		b.WriteString("›")
-	} else {
+	default:
 		b.WriteByte(' ')
 	}
 	if sel && focused {
@@ -305,4 +330,14 @@ func widest(hs []rowHint) int {
 		w = max(w, ansi.StringWidth(h.text))
 	}
 	return w
+}
+
+// shortDuration writes a duration as a config would: "1h", "90m", "30s".
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	for _, unit := range []string{"h", "m"} {
+		s = strings.Replace(s, unit+"0m0s", unit, 1)
+		s = strings.Replace(s, unit+"0s", unit, 1)
+	}
+	return s
 }

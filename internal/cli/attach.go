@@ -18,7 +18,6 @@ import (
 	"a2atop/model"
 	"a2atop/ui"
 	"a2atop/ui/inbox"
-	"a2atop/ui/theme"
 )
 
 // hubFlag defines --hub URL: attach to a team's hub instead of watching
@@ -116,7 +115,7 @@ func (s *session) dashboardOn(ctx context.Context, cl *hubclient.Client, me hub.
 // decisions through the hub, the journal the hub's.
 func (s *session) hubDashboard(cl *hubclient.Client, me hub.Me) (*ui.Model, *approvals.Service, error) {
 	cfg := s.cfg
-	mode, err := theme.ParseMode(cfg.Theme)
+	look, err := dashboardLook(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -129,19 +128,19 @@ func (s *session) hubDashboard(cl *hubclient.Client, me hub.Me) (*ui.Model, *app
 	for _, a := range me.Agents {
 		fleet.AddAgent(a.Name, a.URL)
 	}
-	views := inbox.Options{Sort: model.SortAge}
-	m := ui.New(ui.Options{
+	views := inbox.Options{Sort: model.SortAge, KeyMap: look.inboxKeys}
+	m := ui.New(look.options(cfg, svc, ui.Options{
 		Fleet:    fleet,
 		Events:   cl.Events(),
 		Backend:  cl,
 		ReadOnly: readOnly,
 		Bell:     cfg.Bell,
-		Theme:    theme.New(theme.Options{Mode: mode}),
 		Logger:   s.log,
 		Inbox:    inbox.InboxFactory(svc, views),
 		Journal:  inbox.JournalFactory(svc, views),
 		Output:   s.st.Out,
-	})
+		Team:     cl,
+	}))
 	return m, svc, nil
 }
 

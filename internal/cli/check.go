@@ -4,10 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
+	"strings"
 	"text/tabwriter"
 	"time"
 
+	"a2atop/a2aclient"
 	"a2atop/internal/sanitize"
+	"a2atop/push"
 )
 
 // runCheck implements `a2atop check`: load and validate the config, reach
@@ -21,21 +25,56 @@ func runCheck(ctx context.Context, args []string, st Streams) int {
 	if r == nil {
 		return code
 	}
-	return printCheck(st.Out, r.results, o.timeout)
+	return printCheck(st.Out, r.results, o.timeout, tryPush(ctx, r, o.timeout))
+}
+
+// tryPush says, per agent whose card offers push, whether it takes a2atop's
+// push configs: with push_public_url set, check registers one on a task
+// the agent holds open and deletes it at once. The cells are by index in
+// r.results; an agent not tried has none.
+func tryPush(ctx context.Context, r *round, timeout time.Duration) map[int]string {
+	cells := map[int]string{}
+	if !r.cfg.PushOn() {
+		return cells
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	for i, res := range r.results {
+		a := r.cfg.Agents[i]
+		task, ok := r.open[a.Name]
+		switch {
+		case res.Info == nil || !res.Info.Push:
+		case a.ReadOnly || r.cfg.ReadOnly:
+			cells[i] = "yes (read-only: no config tried)"
+		case !ok:
+			cells[i] = "yes (no open task to try a config on)"
+		default:
+			webhook := strings.TrimRight(r.cfg.PushPublicURL, "/") + push.Path + url.PathEscape(a.Name)
+			if err := r.mgr.TryPush(ctx, a.Name, task, webhook); err != nil {
+				cells[i] = "yes, but registration refused: " + a2aclient.Describe(err)
+			} else {
+				cells[i] = "yes, registration ok"
+			}
+		}
+	}
+	return cells
 }
 
 // printCheck writes the table and returns exitOK only when every agent
 // answered.
-func printCheck(w io.Writer, results []*agentResult, timeout time.Duration) int {
+func printCheck(w io.Writer, results []*agentResult, timeout time.Duration, pushCells map[int]string) int {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tURL\tVERSION\tBINDING\tSTREAMING\tPUSH\tLISTTASKS\tAUTH\tCARD\tSTATUS")
 	ok := 0
-	for _, r := range results {
+	for i, r := range results {
 		version, binding, streaming, push := "-", "-", "-", "-"
 		if r.Info != nil {
 			version = cell(r.Info.ProtocolVersion, 12)
 			binding = cell(r.Info.Binding, 12)
 			streaming, push = yesNo(r.Info.Streaming), yesNo(r.Info.Push)
+		}
+		if c, ok := pushCells[i]; ok {
+			push = cell(c, 200)
 		}
 		status := "ok"
 		if r.Answered() {

@@ -11,7 +11,6 @@ import (
 	"a2atop/model"
 	"a2atop/ui"
 	"a2atop/ui/inbox"
-	"a2atop/ui/theme"
 )
 
 // FrameRate is how many frames a second the dashboard draws at most. The
@@ -58,9 +57,19 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 	if mgr == nil {
 		return code
 	}
-	mode, err := theme.ParseMode(cfg.Theme)
+	look, err := dashboardLook(cfg)
 	if err != nil {
 		return s.failf(exitUsage, "config: %v", err)
+	}
+	if cfg.PushOn() && cfg.PushListen == "" {
+		return s.failf(exitUsage, "config: push_public_url is set but push_listen is not: the dashboard serves the agents' webhook on push_listen (a2atop serve uses its own address)")
+	}
+	if recv := s.pushReceiver(mgr); recv != nil {
+		stopPush, err := s.servePush(recv, nil)
+		if err != nil {
+			return s.failf(exitFailed, "%v", err)
+		}
+		defer stopPush()
 	}
 	svc, err := approvals.Open(approvals.Options{
 		JournalPath: cfg.JournalPath,
@@ -79,22 +88,22 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 	for _, a := range cfg.Agents {
 		fleet.AddAgent(a.Name, a.URL)
 	}
-	views := inbox.Options{Sort: model.SortAge, JournalNote: s.journalNote}
-	m := ui.New(ui.Options{
+	views := inbox.Options{Sort: model.SortAge, JournalNote: s.journalNote, KeyMap: look.inboxKeys}
+	m := ui.New(look.options(cfg, svc, ui.Options{
 		Fleet:    fleet,
 		Events:   mgr.Events(),
 		Backend:  uiBackend{mgr},
 		ReadOnly: cfg.ReadOnly,
 		Bell:     cfg.Bell,
-		Theme:    theme.New(theme.Options{Mode: mode}),
 		Logger:   log,
 		Inbox:    inbox.InboxFactory(svc, views),
 		Journal:  inbox.JournalFactory(svc, views),
 		Output:   st.Out,
+		Compose:  look.compose(svc),
 
 		// The root follows the journal the inbox and the journal view show.
 		Approvals: svc,
-	})
+	}))
 	if started != nil {
 		started(mgr)
 	}

@@ -41,11 +41,13 @@ func runDemo(ctx context.Context, args []string, st Streams) int {
 	}
 	cfg := config.Default()
 	cfg.ReadOnly = o.readOnly
+	cfg.Views = demoViews
 	s := o.open(cfg)
 	defer s.Close()
 
 	relay := &taskRelay{agent: demo.LegacyIntake}
-	fleet, err := demo.Start(ctx, demo.Options{Pace: *pace, Logger: s.log, OnTask: relay.task, BasePort: *basePort})
+	// With a hub, the 1.0 agents push their tasks' updates to it.
+	fleet, err := demo.Start(ctx, demo.Options{Pace: *pace, Logger: s.log, OnTask: relay.task, BasePort: *basePort, Push: *withHub})
 	if err != nil {
 		return o.failf(exitFailed, "%v", err)
 	}
@@ -72,6 +74,14 @@ func runDemo(ctx context.Context, args []string, st Streams) int {
 		return demoHub(ctx, s, dir, relay)
 	}
 	return dashboard(ctx, s, relay.attach)
+}
+
+// demoViews are the demo's saved views, so that the tabs, 5 and 6 and
+// :view have something to open: the deployer's tasks by state, and
+// every task waiting on a person, the oldest first.
+var demoViews = []config.View{
+	{Name: "deploys", Filter: "agent:deployer", Sort: "state", Columns: []string{"agent", "id", "state", "age", "status"}},
+	{Name: "waiting", Filter: "class:interrupted", Sort: "age desc"},
 }
 
 // serveAgents prints the agents and blocks until ctx ends, then closes

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 
@@ -41,6 +42,13 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay) int 
 		tokens[op.name] = tok
 		cfg.Operators = append(cfg.Operators, config.Operator{Name: op.name, TokenFile: path, Roles: map[string][]string{hub.AllAgents: op.roles}})
 	}
+	// The agents push to the hub's own address, so the address is chosen
+	// before the hub listens on it.
+	addr, err := freeLoopback()
+	if err != nil {
+		return s.failf(exitFailed, "%v", err)
+	}
+	cfg.PushPublicURL = "http://" + addr
 	if err := cfg.Validate(); err != nil {
 		return s.failf(exitFailed, "%v", err)
 	}
@@ -53,7 +61,7 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay) int 
 	urls := make(chan string, 1)
 	served := make(chan int, 1)
 	go func() {
-		served <- serve(hctx, s, serveFlags{listen: "127.0.0.1:0"}, ops, func(mgr *a2aclient.Manager, url string) {
+		served <- serve(hctx, s, serveFlags{listen: addr}, ops, func(mgr *a2aclient.Manager, url string) {
 			relay.attach(mgr)
 			urls <- url
 		})
@@ -99,4 +107,14 @@ func demoToken(dir, name string) (token, path string, err error) {
 		return "", "", fmt.Errorf("writing the demo token of %s: %w", name, err)
 	}
 	return token, path, nil
+}
+
+// freeLoopback is a loopback address no one listens on now.
+func freeLoopback() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
 }

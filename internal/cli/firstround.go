@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
 	"a2atop/a2aclient"
 	"a2atop/internal/config"
 	"a2atop/model"
@@ -20,6 +22,10 @@ type round struct {
 	cfg     *config.Config
 	results []*agentResult // one per agent, in config order
 	events  []model.Event  // every event received meanwhile
+	mgr     *a2aclient.Manager
+	// open is a task each agent holds that has not ended, by the
+	// agent's config name (check tries a push config on it).
+	open map[string]a2a.TaskID
 }
 
 // firstRound is the start that check and tasks share: it parses the
@@ -46,8 +52,22 @@ func (o *options) firstRound(ctx context.Context, args []string, checkFlags func
 	}
 	defer s.Close()
 	results, events := collectFirstRound(ctx, s.cfg, mgr, o.timeout)
+	open := openTasks(events)
 	nameAfterCards(s.cfg, results, events)
-	return &round{cfg: s.cfg, results: results, events: events}, exitOK
+	return &round{cfg: s.cfg, results: results, events: events, mgr: mgr, open: open}, exitOK
+}
+
+// openTasks picks, per agent, a task the events show not ended.
+func openTasks(events []model.Event) map[string]a2a.TaskID {
+	open := map[string]a2a.TaskID{}
+	for _, ev := range events {
+		if ev.Kind == model.EventTask && ev.Task != nil && model.ClassOf(model.NormalizeState(ev.Task.Status.State)) != model.ClassTerminal {
+			if _, ok := open[ev.Agent]; !ok {
+				open[ev.Agent] = ev.Task.ID
+			}
+		}
+	}
+	return open
 }
 
 // nameAfterCards gives the agents of a first round the names the

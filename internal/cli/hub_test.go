@@ -25,6 +25,7 @@ import (
 	"a2atop/hubclient"
 	"a2atop/internal/config"
 	"a2atop/model"
+	"a2atop/ui"
 )
 
 // hubOperator is one operator of a test hub's config.
@@ -111,13 +112,20 @@ var asciiOnce sync.Once
 // loop, keys sent to it, frames read from it.
 func attachUI(t *testing.T, url, operator string) *teatest.TestModel {
 	t.Helper()
+	return attachUIWith(t, url, operator, config.Default())
+}
+
+// attachUIWith is attachUI with the dashboard's own config (its keys,
+// theme and views).
+func attachUIWith(t *testing.T, url, operator string, cfg *config.Config) *teatest.TestModel {
+	t.Helper()
 	asciiOnce.Do(func() {
 		lipgloss.SetColorProfile(termenv.Ascii)
 		lipgloss.SetHasDarkBackground(true)
 	})
 	o := newOptions("", Streams{Out: io.Discard, Err: io.Discard})
 	o.hub = url
-	s := o.open(config.Default())
+	s := o.open(cfg)
 	t.Cleanup(s.Close)
 	ctx, cancel := context.WithCancel(context.Background())
 	cl, me, code := s.attachWith(ctx, tokenOf(operator))
@@ -160,8 +168,9 @@ func waitScreen(t *testing.T, tm *teatest.TestModel, who, want string) {
 // TestHubDashboardsShareTheInbox drives two dashboards attached to one
 // hub through their Update loops: both show the question; bob answers
 // it and it leaves alice's inbox; bob's approval of a deploy is refused
-// by the hub in words (he may only answer) and the agent is not asked;
-// alice's goes through and leaves bob's inbox.
+// in words before any confirmation opens (he may only answer; the hub
+// refuses it too, see package hub) and the agent is not asked; alice's
+// goes through and leaves bob's inbox.
 func TestHubDashboardsShareTheInbox(t *testing.T) {
 	dir := isolate(t)
 	t.Setenv("NO_COLOR", "1")
@@ -186,9 +195,7 @@ func TestHubDashboardsShareTheInbox(t *testing.T) {
 		waitScreen(t, tm, "", "Inbox · 1 waiting")
 	}
 	bob.Send(key("a"))
-	waitScreen(t, bob, "bob", "y: send")
-	bob.Send(key("y"))
-	waitScreen(t, bob, "bob", "approve → deployer · "+model.ShortID(deploy)+": the hub refused: your operator may not do this on this agent; nothing was sent")
+	waitScreen(t, bob, "bob", "operator bob may not approve on agent deployer (the hub's roles): nothing is sent")
 	if st := taskState(t, agents, demo.Deployer, deploy); st != a2a.TaskStateAuthRequired {
 		t.Fatalf("after bob's refused approval the deploy is %s", st)
 	}
@@ -293,5 +300,57 @@ func eventually(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("%s: never happened", what)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestHubDashboardTakesTheConfigsLook: a dashboard attached to a hub
+// takes its own config's [[view]]s and [keys] as a local one does (its
+// agents are the hub's), and refuses a clash naming the line; n and f,
+// which the hub does not send, are not offered.
+func TestHubDashboardTakesTheConfigsLook(t *testing.T) {
+	dir := isolate(t)
+	t.Setenv("NO_COLOR", "1")
+	agents := startDemo(t, demo.Options{NoPlanner: true, Timings: quick})
+	url := startHub(t, writeHubConfig(t, dir, agents, 200*time.Millisecond))
+	cfg := loadConfig(t, `
+[[view]]
+name = "deploys"
+filter = "agent:deployer"
+
+[keys.global]
+help = "~"
+views_1 = "V"
+
+[keys.tasks]
+sort_by_hint = "ctrl+h"
+`)
+	tm := attachUIWith(t, url, "alice", cfg)
+	waitScreen(t, tm, "alice", "1 tasks")
+	tm.Send(key("V"))
+	waitScreen(t, tm, "alice", "[V deploys]")
+	tm.Send(key("~"))
+	waitScreen(t, tm, "alice", "Keys — tasks")
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	help := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*ui.Model).View()
+	if !strings.Contains(help, "Keys — tasks") {
+		t.Fatalf("the last frame is not the help:\n%s", help)
+	}
+	if strings.Contains(help, "new message") || strings.Contains(help, "follow-up") {
+		t.Error("the attached dashboard offers n or f, which the hub does not send")
+	}
+
+	clash := loadConfig(t, "\n[keys.tasks]\ncancel = \"2\"\n")
+	o := newOptions("", Streams{Out: io.Discard, Err: io.Discard})
+	o.hub = url
+	s := o.open(clash)
+	t.Cleanup(s.Close)
+	cl, me, code := s.attachWith(context.Background(), tokenOf("alice"))
+	if cl == nil {
+		t.Fatalf("attach: %d", code)
+	}
+	if _, _, err := s.hubDashboard(cl, me); err == nil || !strings.Contains(err.Error(), `:3: keys.tasks.cancel: "2" is also global.inbox`) {
+		t.Fatalf("a clash in the attached dashboard's [keys]: %v", err)
 	}
 }

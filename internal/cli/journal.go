@@ -13,7 +13,8 @@ import (
 	"a2atop/internal/sanitize"
 )
 
-const journalUsage = "usage: a2atop journal check [--config FILE] [--accept LINE]... [--note TEXT]"
+const journalUsage = "usage: a2atop journal [--config FILE] [--since DURATION] [--format csv|jsonl] [--out FILE]\n" +
+	"       a2atop journal check [--config FILE] [--accept LINE]... [--note TEXT]"
 
 // lineList is a repeatable --accept LINE.
 type lineList []int
@@ -43,9 +44,14 @@ func runJournal(ctx context.Context, args []string, st Streams) int {
 	var accept lineList
 	o.fs.Var(&accept, "accept", "accept damaged line `LINE` after looking at it (repeatable): it no longer blocks decisions")
 	note := o.fs.String("note", "", "what you found, kept in the journal with --accept")
+	var exp exportFlags
+	exp.register(o.fs)
 	pos, err := o.parse(args)
 	if err != nil {
 		return flagStatus(err)
+	}
+	if len(pos) == 0 {
+		return runJournalExport(o, exp)
 	}
 	if len(pos) != 1 || pos[0] != "check" {
 		return o.failf(exitUsage, "%s", journalUsage)
@@ -141,4 +147,35 @@ func journalAgents(cfg *config.Config) []approvals.Agent {
 		out = append(out, approvals.Agent{Name: a.Name, URL: a.URL, Tenant: a.Tenant})
 	}
 	return out
+}
+
+// runJournalExport implements `a2atop journal [--since D] [--format
+// csv|jsonl] [--out FILE]`: the journal for an audit (who decided what,
+// when, what it achieved, what the agent did after), oldest first. It
+// reads the journal only. Exit: 0, 1 when it cannot be read or written,
+// 2 on a usage error.
+func runJournalExport(o *options, exp exportFlags) int {
+	since, err := parseSince(exp.since)
+	if err != nil {
+		return o.failf(exitUsage, "%v", err)
+	}
+	if exp.format != "csv" && exp.format != "jsonl" {
+		return o.failf(exitUsage, "--format %q: use csv or jsonl", exp.format)
+	}
+	cfg, code := o.load(nil)
+	if cfg == nil {
+		return code
+	}
+	s := o.open(cfg)
+	defer s.Close()
+	svc, err := approvals.Open(approvals.Options{JournalPath: cfg.JournalPath, Approver: cfg.Approver,
+		Agents: journalAgents(cfg), Logger: s.log, ReadOnly: true})
+	if err != nil {
+		return s.failf(exitFailed, "approvals journal %s: %s", cfg.JournalPath, sanitize.Line(err.Error(), 500))
+	}
+	defer svc.Close()
+	if err := exportTo(svc, o.st.Out, exp.out, exp.format, since, time.Now()); err != nil {
+		return s.failf(exitFailed, "export: %s", sanitize.Line(err.Error(), 500))
+	}
+	return exitOK
 }

@@ -91,7 +91,7 @@ func TestJournalCheck(t *testing.T) {
 	if code, out := check("--accept", "2"); code != exitFailed || !strings.Contains(out, "not damaged") {
 		t.Fatalf("accepting a sound line: %d %s", code, out)
 	}
-	if code, out, errOut := runCmd(ctx, "journal", "--config", cfg); code != exitUsage || !strings.Contains(out+errOut, "usage: a2atop journal check") {
-		t.Fatalf("journal without check: %d %s%s", code, out, errOut)
+	if code, out, errOut := runCmd(ctx, "journal", "--config", cfg, "chekc"); code != exitUsage || !strings.Contains(out+errOut, "a2atop journal check") {
+		t.Fatalf("journal with an unknown word: %d %s%s", code, out, errOut)
 	}
 }

@@ -78,6 +78,7 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 		}
 		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
+	recv := s.pushReceiver(mgr)
 	h, err := hub.Open(hub.Options{Watchers: mgr, Agents: hubAgents(cfg.Agents), Fleet: cfg.FleetOptions(),
 		Operators: ops, Logger: log,
 		Journal: approvals.Options{JournalPath: cfg.JournalPath, Sender: mgr, Agents: journalAgents(cfg),
@@ -90,7 +91,17 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 	if err != nil {
 		return s.failf(exitFailed, "listen on %s: %v", f.listen, err)
 	}
-	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second, TLSConfig: tlsCfg,
+	var handler http.Handler = h.Handler()
+	if recv != nil && cfg.PushListen == "" {
+		handler = withPush(handler, recv)
+	} else if recv != nil {
+		stopPush, err := s.servePush(recv, tlsCfg)
+		if err != nil {
+			return s.failf(exitFailed, "%v", err)
+		}
+		defer stopPush()
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, TLSConfig: tlsCfg,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	url := "http://" + ln.Addr().String()
 	if tlsCfg != nil {

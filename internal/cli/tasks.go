@@ -12,6 +12,7 @@ import (
 // tasksFlags are the flags of `a2atop tasks` beyond the shared ones.
 type tasksFlags struct {
 	json         bool
+	format       string // "", "table", "json" or "csv"
 	state, agent string
 	filter       model.Filter // from state and agent, once checked
 }
@@ -28,6 +29,7 @@ func runTasks(ctx context.Context, args []string, st Streams) int {
 	var f tasksFlags
 	o.configFlag()
 	o.fs.BoolVar(&f.json, "json", false, "print agents and tasks as one JSON document instead of a table")
+	o.fs.StringVar(&f.format, "format", "", "`FORMAT` to print: table (the default), json (as --json) or csv (one row per task)")
 	o.fs.StringVar(&f.state, "state", "", "only tasks in `STATE` (input-required, or a unique start of a state: input, auth, fail)")
 	o.fs.StringVar(&f.agent, "agent", "", "only the agents whose name starts with `NAME`, and their tasks")
 	o.timeoutFlag(defaultFirstRound, "how long to wait for every agent's first sweep")
@@ -54,14 +56,22 @@ func runTasks(ctx context.Context, args []string, st Streams) int {
 	for _, c := range []model.Class{model.ClassInterrupted, model.ClassActive, model.ClassTerminal, model.ClassUnknown} {
 		tasks = append(tasks, fleet.Page(c, q, 0, fleet.Count(c, q))...)
 	}
-	if f.json {
+	switch {
+	case f.json || f.format == "json":
 		return printTasksJSON(o, fleet, agents, tasks)
+	case f.format == "csv":
+		return printTasksCSV(o, fleet, agents, tasks)
 	}
 	return printTasksTable(o, fleet, agents, tasks, time.Now())
 }
 
 // parseFilter checks --state and --agent and builds the filter from them.
 func (f *tasksFlags) parseFilter() error {
+	switch f.format {
+	case "", "table", "json", "csv":
+	default:
+		return fmt.Errorf("--format %q: use table, json or csv", f.format)
+	}
 	var toks []string
 	for _, fl := range []struct{ name, val string }{{"state", f.state}, {"agent", f.agent}} {
 		if fl.val == "" {

@@ -28,9 +28,10 @@ var commandDocs = []commandDoc{
 			"--base-port puts them on ports N..N+4, so they keep their URLs when restarted"},
 	{"check", "check [--config FILE] [--timeout D] [URL...]",
 		"fetch every agent's card and try ListTasks; print a table"},
-	{"tasks", "tasks [--json] [--state S] [--agent A] [--config FILE] [--timeout D] [URL...]",
+	{"tasks", "tasks [--json | --format csv] [--state S] [--agent A] [--config FILE] [--timeout D] [URL...]",
 		"sweep every agent once and print its tasks: a table (agent, id, state,\n" +
-			"age, status), or with --json agents and tasks as one JSON document;\n" +
+			"age, status), or with --json agents and tasks as one JSON document,\n" +
+			"with --format csv one row per task;\n" +
 			"--state S keeps the tasks in one state (a unique start will do: input),\n" +
 			"--agent A the agents whose name starts with A, and their tasks"},
 	{"watch", "watch --jsonl [--config FILE] [URL... | --hub URL]",
@@ -46,8 +47,9 @@ var commandDocs = []commandDoc{
 			"[[operator]] tables, keep the one journal, serve their dashboards (--hub);\n" +
 			"it listens on " + defaultListen + " unless --listen says otherwise, and beyond\n" +
 			"loopback needs tls_cert_file and tls_key_file (or --insecure)"},
-	{"journal", "journal check [--config FILE] [--accept LINE]... [--note TEXT]",
-		"list damaged journal lines, exit 1 if one blocks decisions; --accept resolves one"},
+	{"journal", "journal [--since D] [--format csv|jsonl] [--out FILE] | journal check [--accept LINE]... [--note TEXT]",
+		"write the journal for an audit (who, what, when, outcome, later states), oldest first;\n" +
+			"check lists damaged journal lines, exit 1 if one blocks decisions; --accept resolves one"},
 	{"version", "version", "print the version"},
 	{"help", "help [COMMAND]", "print this text, or the usage of one command"},
 }

@@ -22,8 +22,9 @@ var (
 // Config is the whole configuration file. Use Default for a Config with
 // every default filled in; the zero value has no defaults.
 type Config struct {
-	// Theme is "auto", "dark" or "light".
-	Theme string `toml:"theme"`
+	// Theme is "auto", "dark" or "light": the theme key as a string, or
+	// the mode of a [theme] table (see ThemeSetting).
+	Theme string `toml:"-"`
 	// JournalPath is the approvals audit journal (JSONL).
 	JournalPath string `toml:"journal_path"`
 	// LogPath is where logs go; nothing is logged to the terminal.
@@ -49,6 +50,29 @@ type Config struct {
 	// Agents are the [[agent]] tables, in file order, then URL arguments.
 	Agents []Agent `toml:"agent"`
 
+	// What the dashboard does for the person at the keys (dashboard.go):
+	// old terminal tasks, notifications, saved views, keys and colours.
+
+	// HideTerminalAfter keeps off the Terminal pane the tasks that ended
+	// longer ago; 0 keeps them all.
+	HideTerminalAfter Duration `toml:"hide_terminal_after"`
+	// Notifications announces a task that starts waiting for a person:
+	// "auto" and "osc9" write an OSC 9 desktop notification, "osc777"
+	// the OSC 777 one (rxvt, foot, kitty), "off" none; any but "off" also
+	// keeps the count of waiting tasks in the terminal's title.
+	Notifications string `toml:"notifications"`
+	// Views are the [[view]] tables: saved views of the tasks.
+	Views []View `toml:"view"`
+	// Keys is the [keys] table as written: [keys.SCREEN] tables of
+	// ACTION = "key" or ["key", ...]. Validate reads it into KeyBinds.
+	Keys     map[string]map[string]any `toml:"keys"`
+	KeyBinds map[string][]string       `toml:"-"` // "tasks.cancel" -> keys
+	// ThemeSetting is the theme key as written: a mode string, or a
+	// [theme] table of mode and colour tokens. Validate reads it into
+	// Theme and Colors.
+	ThemeSetting any              `toml:"theme"`
+	Colors       map[string]Color `toml:"-"` // token -> its light and dark values
+
 	// Team mode (a2atop serve, a2atop --hub). TLSCertFile and TLSKeyFile
 	// are the hub's certificate and key (PEM files): a hub on any address
 	// but loopback needs them unless --insecure. HubTokenFile holds the
@@ -59,6 +83,12 @@ type Config struct {
 	TLSKeyFile   string     `toml:"tls_key_file"`
 	HubTokenFile string     `toml:"hub_token_file"`
 	Operators    []Operator `toml:"operator"`
+
+	// Push notifications (see push.go): PushPublicURL is the base URL the
+	// agents reach a2atop's webhook at; PushListen is where it listens
+	// ("" = a2atop serve's own address; a dashboard needs it).
+	PushPublicURL string `toml:"push_public_url"`
+	PushListen    string `toml:"push_listen"`
 
 	// Path is the file this came from; "" when no file was read.
 	Path string `toml:"-"`
@@ -223,6 +253,7 @@ func Default() *Config {
 			MaxSweepBytes:    a2aclient.DefaultMaxSweepBytes,
 			MaxSweepPages:    a2aclient.DefaultMaxSweepPages,
 		},
+		Notifications: "auto",
 	}
 }
 

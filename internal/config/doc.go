@@ -13,7 +13,9 @@
 // [agent.auth] (type, OAuth 2.0, command, mTLS, the card's pinned keys)
 // are validated and resolved in auth.go.
 // For team mode, Config.HubOperators reads the operators' tokens (kept
-// as hashes) and Config.HubToken a dashboard's own.
+// as hashes) and Config.HubToken a dashboard's own. push_public_url and
+// push_listen configure the webhook for the agents' push notifications
+// (push.go; Config.PushOn).
 //
 // config owns parsing, defaults, validation and secret resolution. It may
 // import the standard library, go-toml, the A2A SDK's a2a types,

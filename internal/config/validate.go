@@ -48,6 +48,9 @@ func (c *Config) Validate() error {
 	fail := func(key, format string, args ...any) error {
 		return &Error{File: c.Path, Line: c.lines.lineOf(key), Key: key, Msg: fmt.Sprintf(format, args...)}
 	}
+	if err := c.validateDashboard(); err != nil {
+		return err
+	}
 	if !slices.Contains(Themes, c.Theme) {
 		return fail("theme", "%q is not a theme; use one of %s", c.Theme, strings.Join(Themes, ", "))
 	}
@@ -77,6 +80,9 @@ func (c *Config) Validate() error {
 		if err := c.validateAgent(i, &a, seen); err != nil {
 			return err
 		}
+	}
+	if err := c.validatePush(); err != nil {
+		return err
 	}
 	return c.validateTeam()
 }

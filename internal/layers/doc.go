@@ -10,6 +10,7 @@
 // team's server) imports only model, approvals and those internal
 // packages, not a2aclient (it reaches the agents through an interface),
 // and hubclient (its client) only hub, model, approvals and those;
+// push (the webhook for the agents' push notifications) only model;
 // demo imports no a2atop package; a2atop/internal/cli, the commands, may import every
 // package, and only package main imports it.
 package layers

@@ -34,6 +34,9 @@
 //                      otherwise; the card stays public)
 //   --step-ms=N        A2A_PEER_STEP_MS     pause between agent steps (default 40)
 //   --name=NAME        A2A_PEER_NAME        agent name on the card (default "js-peer")
+//   --push             A2A_PEER_PUSH=1      offer push notifications on the card
+//                      (the SDK's in-memory config store and its default
+//                      HTTP sender)
 //
 // Behaviour is chosen by the first word of the text of the message that
 // creates a task (case-insensitive):
@@ -228,7 +231,7 @@ function buildCard(base, grpcAddr) {
     supportedInterfaces: interfaces,
     provider: { url: 'https://github.com/a2aproject/a2a-js', organization: 'a2atop interop' },
     version: '1.3.0',
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: config.push, extensions: [], extendedAgentCard: false },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain', 'application/json'],
@@ -259,7 +262,7 @@ function parseConfig(argv, rawEnv) {
     if (!m) throw new Error(`unknown argument ${a}; see the comment at the top of server.mjs`);
     flags.set(m[1], m[2] ?? 'true');
   }
-  const known = new Set(['protocols', 'legacy', 'grpc', 'token', 'step-ms', 'name']);
+  const known = new Set(['protocols', 'legacy', 'grpc', 'token', 'step-ms', 'name', 'push']);
   for (const k of flags.keys()) {
     if (!known.has(k)) throw new Error(`unknown flag --${k}; see the comment at the top of server.mjs`);
   }
@@ -275,6 +278,7 @@ function parseConfig(argv, rawEnv) {
   return {
     protocols,
     grpc: truthy(flags.get('grpc') ?? env.A2A_PEER_GRPC ?? ''),
+    push: truthy(flags.get('push') ?? env.A2A_PEER_PUSH ?? ''),
     token: flags.get('token') ?? env.A2A_PEER_TOKEN ?? '',
     stepMs,
     name: flags.get('name') ?? env.A2A_PEER_NAME ?? 'js-peer',

@@ -41,10 +41,20 @@ type Context struct {
 	// Out is where a screen asks the root for something at once (see
 	// Outbox); nil drops it.
 	Out *Outbox
+	// Activity counts the agents' events per minute (the root fills
+	// it); nil for none.
+	Activity *Activity
+	// Team is the hub the dashboard is attached to; nil for a local
+	// dashboard (see Team).
+	Team Team
 }
 
 // Say shows text in the footer as a notice: what an action did.
 func (c Context) Say(text string) { c.Out.Send(StatusMsg{Text: text}) }
+
+// Aside shows text in the footer as a notice the fleet made on its own,
+// not an answer to a key: an error shown a moment ago stays.
+func (c Context) Aside(text string) { c.Out.Send(StatusMsg{Text: text, Aside: true}) }
 
 // Warn shows text in the footer as a refusal or a failure.
 func (c Context) Warn(text string) { c.Out.Send(StatusMsg{Text: text, Err: true}) }

@@ -9,8 +9,12 @@
 // takes (one syntax, model.ParseFilter, and one footer line naming the
 // list it filters), the words for damaged journal lines that refuse
 // decisions (JournalDamage: the root's banner, the inbox's refusals),
-// and small text helpers (Fit, Pad, FirstFit, ages, short ids)
-// so that every screen cuts and writes them the same way.
+// and small text helpers (Fit, Pad, FirstFit, ages, short ids) so that
+// every screen cuts and writes them the same way; what lists share for
+// actions on many (Marks, Results, the DecideMsg and ComposeMsg
+// requests), their sort (Sort), the names [keys] gives every key
+// (Actions, Rebind, CheckClashes) and the count of events per agent and
+// minute (Activity).
 //
 // common may import bubbletea, bubbles (key, textinput, cursor),
 // lipgloss, x/ansi, model, approvals (for its Arming),

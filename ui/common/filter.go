@@ -19,7 +19,9 @@ import (
 type FilterKeys struct {
 	// Open starts typing the filter. While it is typed Keep keeps it and
 	// Clear clears it; outside it, Clear clears a kept filter.
-	Open, Keep, Clear key.Binding
+	Open  key.Binding
+	Keep  key.Binding `keys:"typing"`
+	Clear key.Binding `keys:"layered"`
 }
 
 // DefaultFilterKeys are /, enter and esc.

@@ -70,6 +70,9 @@ type BackMsg struct{}
 type StatusMsg struct {
 	Text string
 	Err  bool
+	// Aside marks a notice the fleet made on its own (a task left the
+	// pane): it does not replace an error shown a moment ago.
+	Aside bool
 }
 
 // ApplyMsg asks the root to apply events to the fleet that came from the
@@ -83,3 +86,33 @@ type ApplyMsg struct{ Events []model.Event }
 // screen's copy key sends it: the same key everywhere, never a
 // confirmation's yes.
 type CopyMsg struct{ Text string }
+
+// DecideMsg asks the root to have the inbox answer several tasks at once
+// (marked on another screen): approve them, deny them with one reason,
+// or send them one reply. The root shows the inbox and hands it the
+// message; the inbox marks the tasks and opens one confirmation for all
+// of them (after the reason or the reply is written). Each decision is
+// then journaled and sent on its own, and its outcome shown task by task.
+type DecideMsg struct {
+	Kind approvals.Kind
+	Keys []model.TaskKey
+}
+
+// ComposeMsg asks the root for the editor of a new message: to Agent
+// ("" lets the person choose), starting a new task; with After set, a
+// follow-up of that ended task, in its context and naming it in
+// referenceTaskIds. The root shows the compose screen and hands it the
+// message.
+type ComposeMsg struct {
+	Agent string
+	After model.TaskKey
+}
+
+// ShowTasksMsg asks the root for the tasks screen with Filter in effect
+// (enter on an agent: "agent:NAME").
+type ShowTasksMsg struct{ Filter string }
+
+// ThemeChangedMsg is sent by the root to every screen after the colours
+// changed (:theme): a screen that keeps paints of the theme's styles
+// makes them again.
+type ThemeChangedMsg struct{}

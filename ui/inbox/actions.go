@@ -25,7 +25,7 @@ func (m *Inbox) refresh() []tea.Cmd {
 	if it := m.find(m.sel); it != nil {
 		selPrompt = it.Prompt
 	}
-	m.all = m.svc.Queue(m.ctx.Fleet, m.sort)
+	m.all = m.ordered(m.svc.Queue(m.ctx.Fleet, m.queueSort()))
 	m.byKey = make(map[model.TaskKey]int, len(m.all))
 	for i := range m.all {
 		m.byKey[m.all[i].Key()] = i
@@ -37,10 +37,12 @@ func (m *Inbox) refresh() []tea.Cmd {
 	}
 	m.fver = m.ctx.Fleet.Version()
 	m.jver = m.svc.Version()
+	m.marks.Keep(func(k model.TaskKey) bool { return m.find(k) != nil })
 	var cmds []tea.Cmd
 	followUp := m.conf != nil && m.conf.d.Kind == approvals.KindFollowUp
 	dropped := false
-	if m.mode != modeList && !followUp && m.find(m.target) == nil {
+	m.keepBatch()
+	if m.mode != modeList && m.mode != modeResults && m.mode != modeBatch && !followUp && m.find(m.target) == nil {
 		cmds = append(cmds, m.dropTarget())
 		dropped = true
 	}
@@ -48,7 +50,8 @@ func (m *Inbox) refresh() []tea.Cmd {
 	if i := m.index(m.sel); i >= 0 {
 		m.cursor = i
 	} else if m.sel != (model.TaskKey{}) {
-		if !dropped && m.sel != m.sentKey && m.sel != m.sentVia && m.shown {
+		answered := m.results != nil && m.results.Has(m.sel) // one of an answer for many: its leaving is the effect
+		if !dropped && m.sel != m.sentKey && m.sel != m.sentVia && !answered && m.shown {
 			m.sayLeft(m.sel, selPrompt, fmt.Sprintf("%s left the inbox (now %s)", keyName(m.sel), m.stateOf(m.sel)), "", false)
 		}
 		m.cursor = min(m.cursor, len(m.items)-1)
@@ -130,6 +133,27 @@ func (m *Inbox) closeDialog() {
 	m.mode, m.conf, m.rerr, m.target, m.tstate, m.via = modeList, nil, "", model.TaskKey{}, "", model.TaskKey{}
 	m.tprompt, m.elsewhere = "", ""
 	m.ed = editor{}
+	m.batch, m.plan = nil, nil
+}
+
+// keepBatch drops from the marked tasks a reason or a reply is being
+// written for those that left the inbox, and moves the dialog's task to
+// the first that is left. Its confirmation keeps its tasks: Send checks
+// each before it goes, and its outcome says what became of it.
+func (m *Inbox) keepBatch() {
+	if !m.batching() || m.mode == modeBatch {
+		return
+	}
+	kept := m.batch[:0]
+	for _, k := range m.batch {
+		if m.find(k) != nil {
+			kept = append(kept, k)
+		}
+	}
+	m.batch = kept
+	if len(kept) > 0 {
+		m.target = kept[0]
+	}
 }
 
 func (m *Inbox) index(k model.TaskKey) int {
@@ -178,16 +202,37 @@ func (m *Inbox) key(msg tea.KeyMsg) tea.Cmd {
 		return m.reasonKey(msg)
 	case modeConfirm:
 		return m.confirmKey(msg)
+	case modeBatch:
+		return m.batchKey(msg)
+	case modeResults:
+		return m.resultsKey(msg)
 	}
 	return m.listKey(msg)
 }
 
 func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
+	if !m.filter.Editing() && m.marks.Key(msg, m.keys.Marks, m.sel, m.shownKeys) {
+		return nil
+	}
+	if m.marks.Len() > 0 && !m.filter.Editing() {
+		switch k := m.keys; {
+		case key.Matches(msg, k.Approve):
+			return m.startBatch(approvals.KindApprove, m.marks.Keys())
+		case key.Matches(msg, k.Deny):
+			return m.startBatch(approvals.KindDeny, m.marks.Keys())
+		case key.Matches(msg, k.Reply):
+			return m.startBatch(approvals.KindReply, m.marks.Keys())
+		}
+	}
 	if handled, changed, cmd := m.filter.Key(msg); handled {
 		if changed {
 			m.refresh()
 		}
 		return cmd
+	}
+	if m.order.Key(msg, m.keys.Order) {
+		m.refresh()
+		return nil
 	}
 	k := m.keys
 	switch {
@@ -204,7 +249,7 @@ func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Bottom):
 		m.move(len(m.items))
 	case key.Matches(msg, k.Sort):
-		m.sort = nextSort(m.sort)
+		m.nextOrder()
 		m.refresh()
 	case key.Matches(msg, k.Open):
 		if it := m.selected(); it != nil {
@@ -226,22 +271,22 @@ func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// shownKeys are the tasks the inbox shows under its filter: what ctrl+a
+// marks.
+func (m *Inbox) shownKeys() []model.TaskKey {
+	keys := make([]model.TaskKey, len(m.items))
+	for i, it := range m.items {
+		keys[i] = it.Key()
+	}
+	return keys
+}
+
 func (m *Inbox) move(d int) {
 	if len(m.items) == 0 {
 		return
 	}
 	m.cursor = max(min(m.cursor+d, len(m.items)-1), 0)
 	m.sel = m.items[m.cursor].Key()
-}
-
-func nextSort(s model.SortBy) model.SortBy {
-	switch s {
-	case model.SortAge:
-		return model.SortAgent
-	case model.SortAgent:
-		return model.SortUpdated
-	}
-	return model.SortAge
 }
 
 // actionable returns the item an answer from the selected row goes to,
@@ -265,8 +310,8 @@ func (m *Inbox) actionable() *approvals.Item {
 		}
 		m.via, it = it.Key(), leaf
 	}
-	if !m.ctx.Writable(it.Key().Agent) {
-		m.ctx.Warn(m.ctx.ReadOnlyWords(it.Key().Agent))
+	if w := m.ctx.Refusal(it.Key().Agent, common.RoleFor(it.Task.State)); w != "" {
+		m.ctx.Warn(w)
 		return nil
 	}
 	if w := m.blockedWords(it.Key().Agent); w != "" {
@@ -305,14 +350,20 @@ func (m *Inbox) openReason() tea.Cmd {
 		m.ctx.Warn("deny answers auth-required; this task asks for input: reply with r")
 		return nil
 	}
+	m.target, m.tstate, m.tprompt = it.Key(), it.Task.State, it.Prompt
+	m.openReasonFor()
+	return nil
+}
+
+// openReasonFor opens the deny reason for m.target (or the marked tasks).
+func (m *Inbox) openReasonFor() {
 	ti := textinput.New()
 	ti.Placeholder = "why? (required: the agent and the journal keep it)"
 	ti.Prompt = "reason: "
 	ti.Width = max(m.w-12, 10)
 	ti.Cursor.SetMode(cursor.CursorStatic)
 	ti.Focus()
-	m.mode, m.target, m.tstate, m.tprompt, m.reason, m.rerr = modeReason, it.Key(), it.Task.State, it.Prompt, ti, ""
-	return nil
+	m.mode, m.reason, m.rerr = modeReason, ti, ""
 }
 
 func (m *Inbox) approve() tea.Cmd {
@@ -352,6 +403,10 @@ func (m *Inbox) prepare(it approvals.Item, in approvals.Input, from mode) tea.Cm
 func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
+	case key.Matches(msg, k.Keep) && m.batching():
+		m.ctx.Say(fmt.Sprintf("reply to %d marked tasks closed; nothing was sent (they stay marked)", len(m.batch)))
+		m.closeDialog()
+		return nil
 	case key.Matches(msg, k.Keep):
 		tk := m.target
 		if m.ed.dirty() {
@@ -371,6 +426,10 @@ func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Switch):
 		m.ed.toggle()
 		return nil
+	case key.Matches(msg, k.External):
+		return m.ed.openExternal()
+	case key.Matches(msg, k.Send) && m.batching():
+		return m.prepareBatch(approvals.Input{Kind: approvals.KindReply, Text: m.ed.text.Value(), JSON: m.ed.data.Value()}, modeEditor)
 	case key.Matches(msg, k.Send):
 		it := m.find(m.target)
 		if it == nil || m.refusedElsewhere(k.Keep.Help().Key+" keeps your draft") {
@@ -386,6 +445,8 @@ func (m *Inbox) reasonKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Back):
 		m.closeDialog()
 		return nil
+	case key.Matches(msg, m.keys.Continue) && m.batching():
+		return m.prepareBatch(approvals.Input{Kind: approvals.KindDeny, Reason: m.reason.Value()}, modeReason)
 	case key.Matches(msg, m.keys.Continue):
 		it := m.find(m.target)
 		if it == nil || m.refusedElsewhere(m.keys.Back.Help().Key+" goes back") {
@@ -435,6 +496,7 @@ func (m *Inbox) sent(msg SentMsg) tea.Cmd {
 		m.ctx.Out.Send(outcomeNotice(msg))
 	}
 	m.sentKey = msg.Key // its leaving the inbox is the expected effect, not news
+	m.noteRefusal(msg)
 	m.refresh()
 	if !o.FollowUp || m.mode != modeList {
 		return nil

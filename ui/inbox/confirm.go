@@ -35,6 +35,9 @@ type confirm struct {
 	// elsewhere says who answered the prompt from another process while
 	// the dialog was open: then y sends nothing.
 	elsewhere string
+	// claims says who else on the team is at work on the task ("bob is
+	// answering"); it informs, y still sends.
+	claims string
 }
 
 // newConfirm opens the dialog for d, armed after the service's quiet
@@ -52,7 +55,12 @@ func (c *confirm) title() string {
 	case approvals.KindDeny:
 		return "Deny this request?"
 	case approvals.KindFollowUp:
+		if strings.HasPrefix(c.d.Prompt, "follow-up-of:") {
+			return "Send this follow-up? It starts a new task."
+		}
 		return "The task ended first. Send as a follow-up task?"
+	case approvals.KindMessage:
+		return "Send this message to " + sanitize.Line(c.d.Agent, 40) + "? It starts a new task."
 	}
 	return "Send this reply?"
 }
@@ -73,6 +81,9 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	}
 	if c.elsewhere != "" {
 		head = append(head, strings.Split(th.Error.Render(wrapText(line(c.elsewhere+" — nothing is sent from here"), inner)), "\n")...)
+	}
+	if c.claims != "" {
+		head = append(head, th.Warn.Render(sanitize.Line(c.claims+" (a claim informs; y still sends)", inner)))
 	}
 	head = append(head, strings.Split(wrapText(line(c.to()), inner), "\n")...)
 	ask := c.question(th, inner)
@@ -125,6 +136,9 @@ func fitting(w int, texts ...string) string {
 // to names the task the decision goes to, and when it was taken on the
 // chain's root, that this task is the end of the root's chain.
 func (c *confirm) to() string {
+	if c.d.Kind == approvals.KindMessage {
+		return fmt.Sprintf("to %s · a new task in a new context", c.d.Agent)
+	}
 	if c.d.Kind == approvals.KindFollowUp {
 		return fmt.Sprintf("to %s · new task in context %s, naming %s", c.d.Agent, c.d.ContextID, model.ShortID(c.d.TaskID))
 	}
@@ -159,7 +173,11 @@ func (c *confirm) ids() string {
 	if tid == "" {
 		tid = "(new task)"
 	}
-	ids := fmt.Sprintf("taskId %s · contextId %s · messageId %s · role user", tid, m.ContextID, m.ID)
+	cid := m.ContextID
+	if cid == "" {
+		cid = "(new context)"
+	}
+	ids := fmt.Sprintf("taskId %s · contextId %s · messageId %s · role user", tid, cid, m.ID)
 	for _, r := range m.ReferenceTasks {
 		ids += " · referenceTaskIds " + string(r)
 	}

@@ -7,8 +7,15 @@
 // task, shows its question above what it sends and arms only after a
 // quiet period (common.Confirm), and the journal with each human
 // decision and the agent's state changes as separate facts. Both filter
-// with common.Filter and keep their selection on its task or entry. A
-// prompt another process (another dashboard, `a2atop reply`) answers
+// with common.Filter, sort by their columns and keep their selection on
+// its task or entry. Marked inbox rows (space, ctrl+a) take one answer
+// for all of them (batch.go): one reason or reply, one confirmation
+// listing every task, the tasks it skips and the payload, then each
+// decision prepared, journaled and sent on its own, its outcome on its
+// own row. The compose screen (compose.go) writes a message that starts
+// a task (approvals.Service.PrepareNew): to an agent, or a follow-up of
+// an ended task; the editor opens a field in $EDITOR on ctrl+e.
+// A prompt another process (another dashboard, `a2atop reply`) answers
 // while a dialog is open on it: the dialog says who answered, keeps what
 // was typed and sends nothing; its row says so too, and a draft dropped
 // because its task moved on says who answered (elsewhere.go).

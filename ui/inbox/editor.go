@@ -142,5 +142,5 @@ func (e *editor) statusLine(th *theme.Theme, w int) string {
 	case strings.TrimSpace(e.data.Value()) != "":
 		return th.OK.Render("✓ valid JSON")
 	}
-	return th.Muted.Render("tab: text/json · ctrl+s: send… · esc: keep the draft · ctrl+x: discard it")
+	return th.Muted.Render("tab: text/json · ctrl+s: send… · ctrl+e: $EDITOR · esc: keep the draft · ctrl+x: discard it")
 }

@@ -94,6 +94,7 @@ const (
 	idDeploy a2a.TaskID = "23cf3710-depl-4000-8000-000000000002"
 	idReview a2a.TaskID = "7d2a9e44-revw-4000-8000-000000000003"
 	idOther  a2a.TaskID = "c0ffee00-depl-4000-8000-000000000004"
+	idEnded  a2a.TaskID = "e2d2d000-revw-4000-8000-000000000005"
 )
 
 func snap(id a2a.TaskID, state a2a.TaskState, ago time.Duration, parts []*a2a.Part, refs ...a2a.TaskID) *a2a.Task {

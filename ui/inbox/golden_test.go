@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -52,15 +53,25 @@ var goldenScreens = []struct {
 	journal bool
 	keys    []string // "+" advances the clock one second
 	wait    string
+	compose *common.ComposeMsg // the compose screen, opened with this
 }{
-	{"inbox", false, []string{"j", "j"}, "diff.patch"},
-	{"chain", false, nil, "the end of the chain: answers go there"},
-	{"editor", false, []string{"j", "j", "r", "m", "a", "i", "n", "tab", "{", "\"", "b", "\"", ":"}, "✗ the data part"},
-	{"confirm", false, []string{"j", "a", "+"}, "y: send"},
-	{"deny_reason", false, []string{"j", "d", "enter"}, "a deny needs a reason"},
-	{"journal", true, nil, "Journal"},
-	{"filter", false, []string{"/", "d", "e", "p", "enter"}, "· 3 shown"},
-	{"draft", false, []string{"j", "j", "r", "m", "a", "i", "n", "esc"}, "✎ draft"},
+	{"inbox", false, []string{"j", "j"}, "diff.patch", nil},
+	{"chain", false, nil, "the end of the chain: answers go there", nil},
+	{"editor", false, []string{"j", "j", "r", "m", "a", "i", "n", "tab", "{", "\"", "b", "\"", ":"}, "✗ the data part", nil},
+	{"confirm", false, []string{"j", "a", "+"}, "y: send", nil},
+	{"deny_reason", false, []string{"j", "d", "enter"}, "a deny needs a reason", nil},
+	{"journal", true, nil, "Journal", nil},
+	{"filter", false, []string{"/", "d", "e", "p", "enter"}, "· 3 shown", nil},
+	{"draft", false, []string{"j", "j", "r", "m", "a", "i", "n", "esc"}, "✎ draft", nil},
+	{"marked", false, []string{"space", "j", "j", "space"}, "▸✓code-reviewer", nil},
+	{"batch_confirm", false, []string{"*", "a", "+"}, "y: send them all", nil},
+	{"batch_results", false, []string{"*", "a", "+", "y"}, "2 sent", nil},
+	{"compose_agents", false, []string{"j"}, "Choose the agent", &common.ComposeMsg{}},
+	{"compose_editor", false, []string{"d", "e", "p", "l", "o", "y", "space", "9", "f", "3", "c", "2", "e", "1", "tab", "{", "}"},
+		"✓ valid JSON", &common.ComposeMsg{Agent: "deployer"}},
+	{"compose_confirm", false, []string{"d", "e", "p", "l", "o", "y", "ctrl+s", "+"}, "y: send", &common.ComposeMsg{Agent: "deployer"}},
+	{"compose_followup", false, []string{"r", "e", "r", "u", "n", "ctrl+s", "+"}, "y: send",
+		&common.ComposeMsg{After: model.TaskKey{Agent: "code-reviewer", ID: idEnded}}},
 }
 
 // TestGolden draws each screen at each size with a fixed clock and the
@@ -72,10 +83,17 @@ func TestGolden(t *testing.T) {
 			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, sz[0], sz[1]), func(t *testing.T) {
 				fx := newFixture(t, false)
 				var c common.Component
-				if sc.journal {
+				switch {
+				case sc.compose != nil:
+					fx.fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: "code-reviewer", At: t0,
+						Task: snap(idEnded, a2a.TaskStateCompleted, time.Minute, []*a2a.Part{a2a.NewTextPart("compared against main")})}})
+					c = NewCompose(fx.ctx, fx.svc, Options{})
+					c.SetSize(sz[0], sz[1])
+					c, _ = c.Update(*sc.compose)
+				case sc.journal:
 					seedJournal(t, fx)
 					c = NewJournal(fx.ctx, fx.svc, Options{})
-				} else {
+				default:
 					c = NewInbox(fx.ctx, fx.svc, Options{Sort: model.SortAge})
 				}
 				h := &harness{c: c, clk: fx.clk}

@@ -19,6 +19,8 @@ const (
 	modeEditor       // writing a reply
 	modeReason       // writing a deny reason
 	modeConfirm      // confirming a send
+	modeBatch        // confirming one answer for the marked tasks
+	modeResults      // the outcomes of an answer for many, task by task
 )
 
 // Options configure the inbox and journal views. The zero value is
@@ -37,11 +39,11 @@ type Options struct {
 
 // Inbox is the approvals inbox: a common.Component. Build it with New.
 type Inbox struct {
-	ctx  common.Context
-	svc  *approvals.Service
-	keys KeyMap
-	sort model.SortBy
-	w, h int
+	ctx   common.Context
+	svc   *approvals.Service
+	keys  KeyMap
+	order common.Sort // the column the queue is sorted by
+	w, h  int
 
 	all    []approvals.Item      // the queue
 	byKey  map[model.TaskKey]int // the index in all of each task
@@ -69,6 +71,12 @@ type Inbox struct {
 	rerr   string // deny reason error, in place
 	conf   *confirm
 
+	marks      common.Marks    // marked for one answer to all of them
+	batch      []model.TaskKey // the marked tasks the open dialog answers
+	plan       *batchPlan      // the answer for many, waiting for its y
+	results    *common.Results // its outcomes, task by task
+	resultKeys common.ResultKeys
+
 	// tprompt is the prompt the dialog answers (approvals.PromptOf);
 	// elsewhere says who answered it from another process while the
 	// dialog was open: the dialog then sends nothing. leftNotes are the
@@ -76,6 +84,8 @@ type Inbox struct {
 	// the journal (see sayLeft).
 	tprompt, elsewhere string
 	leftNotes          []leftNote
+
+	team teamInbox // claims and refusals on a team's hub (claims.go)
 
 	reconciled bool // the start-up reconcile was asked for
 }
@@ -89,8 +99,10 @@ func InboxFactory(svc *approvals.Service, o Options) func(common.Context) common
 // NewInbox builds the inbox component.
 func NewInbox(ctx common.Context, svc *approvals.Service, o Options) *Inbox {
 	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
-	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), sort: o.Sort, w: 80, h: 20, drafts: map[model.TaskKey]draft{}}
+	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20, drafts: map[model.TaskKey]draft{}}
+	m.resultKeys = m.keys.Results
 	m.filter = common.NewFilter(ctx.Theme, m.keys.Filter, "the inbox")
+	m.order = common.NewSort(m.keys.SortBy.columns(), sortOf(o.Sort))
 	m.refresh()
 	return m
 }
@@ -104,12 +116,17 @@ func (m *Inbox) Capturing() bool { return m.mode != modeList || m.filter.Editing
 // starting with it is typed into it.
 func (m *Inbox) OpensText(msg tea.KeyMsg) bool { return m.mode == modeList && m.filter.Opens(msg) }
 
-// Footnote is the filter's line in the footer.
+// Footnote is the count of marked tasks and the filter's line in the
+// footer.
 func (m *Inbox) Footnote(w int) (string, bool) {
 	if m.mode != modeList {
 		return "", false
 	}
-	return m.filter.Footnote(w)
+	note, editing := m.filter.Footnote(w)
+	if editing {
+		return note, true
+	}
+	return m.marks.Footnote(m.ctx.Theme, m.keys.Marks) + note, false
 }
 
 // HelpNote is the filter's syntax.
@@ -128,8 +145,9 @@ func (m *Inbox) SetSize(w, h int) {
 	m.reason.Width = max(m.w-12, 10)
 }
 
-// Update handles fleet changes, the clock, results and keys.
-func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+// update handles fleet changes, the clock, results and keys (Update
+// adds the claims of a team's hub).
+func (m *Inbox) update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.FleetChangedMsg:
 		return m, m.fleetChanged(msg.Result)
@@ -145,7 +163,17 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.ReplyToMsg:
 		m.selectKey(msg.Key)
 		return m, m.openEditor()
+	case common.DecideMsg:
+		return m, m.decideFor(msg)
+	case common.ThemeChangedMsg:
+		m.rp = nil // the row paints are made again from the theme
+		return m, nil
 	case SentMsg:
+		if m.batchSent(msg) {
+			m.sentKey = msg.Key
+			m.refresh()
+			return m, nil
+		}
 		return m, m.sent(msg)
 	case ReconciledMsg:
 		if msg.from == fromInbox && len(msg.Outcomes) > 0 {
@@ -165,7 +193,10 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		m.mouse(msg)
 		return m, nil
 	}
-	if m.mode == modeEditor { // cursor and other textarea messages
+	if m.mode == modeEditor { // the external editor, the cursor and other textarea messages
+		if cmd, ok := m.ed.external(msg, m.ctx.Warn); ok {
+			return m, cmd
+		}
 		return m, m.ed.update(msg)
 	}
 	return m, nil
@@ -280,11 +311,16 @@ func (m *Inbox) ShortHelp() []key.Binding {
 	k := m.keys
 	switch m.mode {
 	case modeEditor:
-		return []key.Binding{k.Switch, k.Send, k.Keep, k.Discard}
+		return []key.Binding{k.Switch, k.Send, k.External, k.Keep, k.Discard}
 	case modeReason:
 		return []key.Binding{k.Continue, k.Back}
-	case modeConfirm:
+	case modeConfirm, modeBatch:
 		return []key.Binding{k.Confirm, k.Decline}
+	case modeResults:
+		return []key.Binding{m.resultKeys.Close, m.resultKeys.Down, m.resultKeys.Up}
+	}
+	if m.marks.Len() > 0 {
+		return []key.Binding{k.Up, k.Down, k.Marks.Mark, k.Marks.All, k.Reply, k.Approve, k.Deny, k.Marks.Clear, k.Filter.Open}
 	}
 	// What the selected row takes: an answer goes to the end of its
 	// chain, approve and deny answer an authorization.
@@ -293,10 +329,10 @@ func (m *Inbox) ShortHelp() []key.Binding {
 	if it != nil {
 		leaf = m.find(it.Leaf.Key)
 	}
-	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.Writable(leaf.Key().Agent) && m.svc.Blocked(leaf.Key().Agent) == nil
+	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.May(leaf.Key().Agent, common.RoleFor(leaf.Task.State)) && m.svc.Blocked(leaf.Key().Agent) == nil
 	auth := can && leaf.Task.State == a2a.TaskStateAuthRequired
 	return []key.Binding{k.Up, k.Down, common.Offer(k.Reply, can), common.Offer(k.Approve, auth), common.Offer(k.Deny, auth),
-		common.Offer(k.Open, it != nil), k.Filter.Open, common.Offer(k.Copy, it != nil), k.Sort}
+		common.Offer(k.Open, it != nil), k.Filter.Open, common.Offer(k.Marks.Mark, it != nil), common.Offer(k.Copy, it != nil), k.Sort}
 }
 
 // FullHelp is every inbox key, grouped.
@@ -304,7 +340,8 @@ func (m *Inbox) FullHelp() [][]key.Binding {
 	k := m.keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Copy, k.Sort, k.Filter.Open, filterClear(k.Filter)},
-		{k.Reply, k.Approve, k.Deny},
-		{k.Switch, k.Send, k.Keep, k.Discard, k.Continue, k.Confirm, k.Decline, k.Back},
+		append(append([]key.Binding{k.Marks.Mark, k.Marks.All, k.Marks.Clear}, m.teamAnswerHelp()...), keyAs(k.Results.Close, "close outcomes")),
+		append([]key.Binding{k.Order.Prev, k.Order.Next}, m.order.Keys()...),
+		{k.Switch, k.Send, k.External, k.Keep, k.Discard, k.Continue, k.Confirm, k.Decline, k.Back},
 	}
 }

@@ -3,6 +3,7 @@ package inbox
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,6 +35,58 @@ type Journal struct {
 	top     int
 	conf    *confirm // "send again?" for an unknown or not-delivered decision
 	note    string   // Options.JournalNote
+	order   common.Sort
+}
+
+// The columns the journal sorts by: < and >, or the inbox's column
+// keys (U time, A agent, I task, T kind, S outcome; again reverses).
+const (
+	jcolTime = iota
+	jcolAgent
+	jcolTask
+	jcolKind
+	jcolOutcome
+)
+
+func journalColumns(k KeyMap) []common.SortColumn {
+	return []common.SortColumn{{Name: "TIME", Key: keyAs(k.SortBy.Updated, "sort by time"), Desc: true},
+		{Name: "AGENT", Key: keyAs(k.SortBy.Agent, "sort by agent")}, {Name: "TASK", Key: keyAs(k.SortBy.ID, "sort by task")},
+		{Name: "KIND", Key: keyAs(k.SortBy.Text, "sort by kind")}, {Name: "OUTCOME", Key: keyAs(k.SortBy.State, "sort by outcome")}}
+}
+
+// sortEntries orders what the journal shows; newest first is the
+// journal's own order, which breaks ties.
+func (j *Journal) sortEntries(es []approvals.Entry) []approvals.Entry {
+	col, desc := j.order.Col(), j.order.Desc()
+	if col == jcolTime && desc {
+		return es
+	}
+	out := slices.Clone(es)
+	key := func(e approvals.Entry) string {
+		switch col {
+		case jcolAgent:
+			return e.Agent
+		case jcolTask:
+			return string(e.TaskID)
+		case jcolKind:
+			return string(e.Kind)
+		case jcolOutcome:
+			return string(e.Result)
+		}
+		return ""
+	}
+	if col == jcolTime { // oldest first
+		slices.Reverse(out)
+		return out
+	}
+	slices.SortStableFunc(out, func(a, b approvals.Entry) int {
+		c := strings.Compare(key(a), key(b))
+		if desc {
+			return -c
+		}
+		return c
+	})
+	return out
 }
 
 // journalPage is how many entries pgup and pgdn move.
@@ -50,6 +103,7 @@ func NewJournal(ctx common.Context, svc *approvals.Service, o Options) *Journal 
 	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
 	j := &Journal{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20, note: o.JournalNote}
 	j.filter = common.NewFilter(ctx.Theme, j.keys.Filter, "the journal")
+	j.order = common.NewSort(journalColumns(j.keys), jcolTime)
 	j.reload()
 	return j
 }
@@ -94,11 +148,12 @@ func (j *Journal) reload() {
 // show keeps the entries the filter matches, and the selection on the
 // entry it was on.
 func (j *Journal) show() {
-	j.entries = j.all
+	j.entries = j.sortEntries(j.all)
 	if j.filter.Active() {
 		q := j.filter.Query()
+		sorted := j.entries
 		j.entries = make([]approvals.Entry, 0, len(j.all))
-		for _, e := range j.all {
+		for _, e := range sorted {
 			if q.MatchRow(entryRow(e)) {
 				j.entries = append(j.entries, e)
 			}
@@ -225,6 +280,10 @@ func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 			}
 			return cmd
 		}
+		if j.order.Key(msg, k.Order) {
+			j.show()
+			return nil
+		}
 	}
 	if c := j.conf; c != nil {
 		answer, wake := c.answer.Key(msg, j.ctx.Now())
@@ -317,8 +376,8 @@ func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decisio
 	if e == nil || e.Observed() {
 		return nil
 	}
-	if !j.ctx.Writable(e.Agent) {
-		j.ctx.Warn(j.ctx.ReadOnlyWords(e.Agent))
+	if w := j.ctx.Refusal(e.Agent, common.RoleFor(e.PromptState)); w != "" {
+		j.ctx.Warn(w)
 		return nil
 	}
 	if w := common.BlockedWords(j.svc, e.Agent, j.w); w != "" {
@@ -346,9 +405,13 @@ func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decisio
 // View draws the entries that fit, the selected one in full.
 func (j *Journal) View() string {
 	th := j.ctx.Theme
-	title := " · " + entries(len(j.all)) + " · newest first"
+	order := "newest first"
+	if j.order.Col() != jcolTime || !j.order.Desc() {
+		order = j.order.Label()
+	}
+	title := " · " + entries(len(j.all)) + " · " + order
 	if j.filter.Active() {
-		title = fmt.Sprintf(" · %s · %d shown · newest first", entries(len(j.all)), len(j.entries))
+		title = fmt.Sprintf(" · %s · %d shown · %s", entries(len(j.all)), len(j.entries), order)
 	}
 	if j.w >= 100 {
 		title += " · a decision is not the grant: the agent's state is its own fact"
@@ -410,8 +473,7 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 		}
 		return out
 	}
-	head := fmt.Sprintf("%s%s  %-9s %s%s  by %s", mark, stamp(e.DecidedAt), e.Kind, keyName(model.TaskKey{Agent: e.Agent, ID: e.TaskID}),
-		recordedAs(e), e.Approver)
+	head := j.decisionHead(mark, e)
 	if e.Attempts > 1 {
 		head += fmt.Sprintf("  (sent %d times, same messageId)", e.Attempts)
 	}
@@ -450,7 +512,7 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 		if e.Error != "" {
 			out = append(out, "    "+th.Label.Render("error:    ")+th.Error.Render(sanitize.Line(e.Error, max(j.w-14, 1))))
 		}
-		next, can := e.Next(), j.canDecide(e.Agent)
+		next, can := e.Next(), j.canDecide(e.Agent, e.PromptState)
 		if e.Result.Retryable() && can {
 			next += " (s: send again)"
 		}
@@ -541,7 +603,7 @@ func (j *Journal) ShortHelp() []key.Binding {
 	e := j.selected()
 	keys := []key.Binding{j.keys.Up, j.keys.Down, common.Offer(j.keys.Open, e != nil), j.keys.Filter.Open,
 		common.Offer(j.keys.Copy, e != nil), j.keys.Reconcile}
-	if e != nil && !e.Observed() && j.canDecide(e.Agent) {
+	if e != nil && !e.Observed() && j.canDecide(e.Agent, e.PromptState) {
 		if e.Result.Retryable() {
 			keys = append(keys, j.keys.Retry)
 		}
@@ -552,14 +614,16 @@ func (j *Journal) ShortHelp() []key.Binding {
 	return keys
 }
 
-// canDecide reports whether a decision on agent may be sent from here:
-// the agent is writable and no damaged journal line refuses it.
-func (j *Journal) canDecide(agent string) bool {
-	return j.ctx.Writable(agent) && j.svc.Blocked(agent) == nil
+// canDecide reports whether a decision on agent, on a prompt in state,
+// may be sent from here: the agent is writable (and, on a hub, the
+// operator's roles allow it) and no damaged journal line refuses it.
+func (j *Journal) canDecide(agent string, state a2a.TaskState) bool {
+	return j.ctx.May(agent, common.RoleFor(state)) && j.svc.Blocked(agent) == nil
 }
 
 // FullHelp is every journal key.
 func (j *Journal) FullHelp() [][]key.Binding {
 	k := j.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Copy, k.Filter.Open, filterClear(k.Filter)}, {k.Reconcile, k.Retry, k.FollowUp, k.Confirm, k.Decline, k.Back}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Copy, k.Filter.Open, filterClear(k.Filter)},
+		{k.Reconcile, k.Retry, k.FollowUp, k.Confirm, k.Decline, k.Back}, append([]key.Binding{k.Order.Prev, k.Order.Next}, j.order.Keys()...)}
 }

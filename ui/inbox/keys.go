@@ -15,19 +15,26 @@ type KeyMap struct {
 	Open                  key.Binding // the task's detail view
 	Sort                  key.Binding // oldest first -> by agent -> newest first
 	Reply, Approve, Deny  key.Binding
-	Send                  key.Binding // editor: to the confirmation
-	Switch                key.Binding // editor: text <-> JSON data
-	Keep                  key.Binding // editor: close it, keeping the draft for the task
-	Discard               key.Binding // editor: close it, throwing the draft away
-	Continue              key.Binding // deny reason: on to the confirmation
-	Confirm, Decline      key.Binding
-	Back, Quit            key.Binding // back to the view before (q only outside dialogs)
+	Send                  key.Binding `keys:"editor"` // editor: to the confirmation
+	Switch                key.Binding `keys:"editor"` // editor: text <-> JSON data
+	Keep                  key.Binding `keys:"editor"` // editor: close it, keeping the draft for the task
+	Discard               key.Binding `keys:"editor"` // editor: close it, throwing the draft away
+	External              key.Binding `keys:"editor"` // editor: the field in $VISUAL or $EDITOR
+	Continue              key.Binding `keys:"reason"` // deny reason: on to the confirmation
+	Confirm, Decline      key.Binding `keys:"dialog"`
+	Back                  key.Binding `keys:"layered"` // back to the view before
+	Quit                  key.Binding // back, outside dialogs
 	Reconcile, Retry      key.Binding // journal view
 	FollowUp              key.Binding // journal view: a refused reply to an ended task
 	Filter                common.FilterKeys
+	Marks                 common.MarkKeys
+	Order                 common.SortKeys // < >: the column before or after
+	SortBy                SortKeys        // shift+letter: one column
 	// Copy puts the selected task's id on the clipboard: Y, as on every
 	// screen, never a confirmation's yes.
 	Copy key.Binding
+	// Results scroll and close the outcomes of an answer for many.
+	Results common.ResultKeys `keys:"results"`
 }
 
 // DefaultKeyMap returns the inbox and journal keys. People and scripts
@@ -52,6 +59,7 @@ func DefaultKeyMap() KeyMap {
 		Switch:    b("tab", "text/json", "tab"),
 		Keep:      b("esc", "keep draft", "esc"),
 		Discard:   b("ctrl+x", "discard draft", "ctrl+x"),
+		External:  b("ctrl+e", "open in $EDITOR", "ctrl+e"),
 		Continue:  b("enter", "continue", "enter"),
 		Confirm:   b("y", "yes, send", "y"),
 		Decline:   b("n/esc", "no", "n", "esc"),
@@ -61,7 +69,11 @@ func DefaultKeyMap() KeyMap {
 		Retry:     b("s", "send again…", "s"),
 		FollowUp:  b("f", "follow-up task…", "f"),
 		Filter:    common.DefaultFilterKeys(),
+		Marks:     common.DefaultMarkKeys(),
+		Order:     common.DefaultSortKeys(),
+		SortBy:    DefaultSortKeys(),
 		Copy:      b("Y", "copy id", "Y"),
+		Results:   common.DefaultResultKeys(),
 	}
 }
 
@@ -78,7 +90,12 @@ func (o Options) keyMap(readOnly bool) KeyMap {
 
 // readOnly disables every key that writes.
 func (k *KeyMap) readOnly(ro bool) {
-	for _, b := range []*key.Binding{&k.Reply, &k.Approve, &k.Deny, &k.Send, &k.Confirm, &k.Reconcile, &k.Retry, &k.FollowUp} {
+	for _, b := range []*key.Binding{&k.Reply, &k.Approve, &k.Deny, &k.Send, &k.Confirm, &k.Reconcile, &k.Retry, &k.FollowUp,
+		&k.Marks.Mark, &k.Marks.All, &k.Marks.Clear, &k.Results.Close} {
 		b.SetEnabled(!ro)
 	}
 }
+
+// Actions are every inbox and journal key as [keys] names them:
+// "inbox.approve", "inbox.marks_all" (common.Actions).
+func (k *KeyMap) Actions() []common.Action { return common.Actions("inbox", k) }

@@ -17,6 +17,7 @@ type origin uint8
 const (
 	fromInbox origin = iota + 1
 	fromJournal
+	fromCompose
 )
 
 // SentMsg reports what a send achieved. It carries the decision's

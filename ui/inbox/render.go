@@ -85,6 +85,14 @@ func (m *Inbox) View() string {
 	th := m.ctx.Theme
 	var lines []string
 	lines = append(lines, m.titleLine())
+	switch m.mode {
+	case modeResults:
+		lines = append(lines, m.results.View(th, m.resultKeys, m.w, m.h-1))
+		return fit(lines, m.w, m.h)
+	case modeBatch:
+		lines = append(lines, m.plan.view(th, m.w, m.h-1, m.ctx.Now()))
+		return fit(lines, m.w, m.h)
+	}
 	if len(m.items) == 0 && m.mode == modeList {
 		empty := "Nothing is waiting for a person. Interrupted tasks (input-required, auth-required) show here."
 		if len(m.all) > 0 {
@@ -115,6 +123,7 @@ func (m *Inbox) View() string {
 			lines = append(lines, th.Error.Render(sanitize.Line("✗ "+m.rerr, m.w)))
 		}
 	case modeConfirm: // the payload comes before the queue when both do not fit
+		m.conf.claims = m.claimWords(m.conf.key)
 		dlg := strings.Split(m.conf.view(th, m.w, m.h-top, m.ctx.Now()), "\n")
 		if len(lines)+len(dlg) > m.h {
 			lines = lines[:top]
@@ -132,21 +141,11 @@ func (m *Inbox) titleLine() string {
 	if m.filter.Active() {
 		count += fmt.Sprintf(" · %d shown", len(m.items))
 	}
-	s := th.Title.Render("Inbox") + th.Muted.Render(count+" · "+sortName(m.sort))
+	s := th.Title.Render("Inbox") + th.Muted.Render(count+" · "+m.sortLabel())
 	if m.ctx.ReadOnly {
 		s += " " + th.Badge.Render("READ-ONLY")
 	}
 	return s
-}
-
-func sortName(s model.SortBy) string {
-	switch s {
-	case model.SortAge:
-		return "oldest first"
-	case model.SortAgent:
-		return "by agent"
-	}
-	return "newest first"
 }
 
 // fit cuts a drawing (lines that may hold newlines) to h lines of w
@@ -183,15 +182,24 @@ func (m *Inbox) rows(n int) []string {
 		age := common.Pad(common.Age(now, t.Since), 4)
 		rest := m.w - (agentW + 8 + 14 + 4 + 4) - 2
 		what := sanitize.Line(m.rowText(it), max(rest, 1))
+		marked := m.marks.Len() > 0 && m.marks.Has(t.Key)
 		if i == m.cursor {
-			out = append(out, p.selected.On("▸ "+name+" "+id+" "+state+" "+age+" "+what))
+			gutter := "▸ "
+			if marked {
+				gutter = "▸" + common.MarkGutter
+			}
+			out = append(out, p.selected.On(gutter+name+" "+id+" "+state+" "+age+" "+what))
 			continue
 		}
 		text := p.muted
 		if it.Actionable {
 			text = p.text
 		}
-		out = append(out, "  "+name+" "+id+" "+p.state(t.State).On(state)+" "+age+" "+text.On(what))
+		gutter := "  "
+		if marked {
+			gutter = " " + p.check.On(common.MarkGutter)
+		}
+		out = append(out, gutter+name+" "+id+" "+p.state(t.State).On(state)+" "+age+" "+text.On(what))
 	}
 	if len(m.items) > n {
 		out = append(out, th.Muted.Render(fmt.Sprintf("  %d–%d of %d", m.top+1, min(m.top+n, len(m.items)), len(m.items))))
@@ -202,9 +210,9 @@ func (m *Inbox) rows(n int) []string {
 // rowPaints are the paints the queue's rows are drawn with: a row costs
 // string concatenation, not a lipgloss render per cell.
 type rowPaints struct {
-	muted, text, selected common.Paint
-	states                map[a2a.TaskState]common.Paint
-	th                    *theme.Theme
+	muted, text, selected, check common.Paint
+	states                       map[a2a.TaskState]common.Paint
+	th                           *theme.Theme
 }
 
 // paints are the inbox's row paints, made on first use.
@@ -212,7 +220,7 @@ func (m *Inbox) paints() *rowPaints {
 	if m.rp == nil {
 		th := m.ctx.Theme
 		m.rp = &rowPaints{muted: common.NewPaint(th.Muted), text: common.NewPaint(th.Text),
-			selected: common.NewPaint(th.RowSelected), states: map[a2a.TaskState]common.Paint{}, th: th}
+			selected: common.NewPaint(th.RowSelected), check: common.NewPaint(th.Marked), states: map[a2a.TaskState]common.Paint{}, th: th}
 	}
 	return m.rp
 }
@@ -237,6 +245,9 @@ func (m *Inbox) rowText(it approvals.Item) string {
 		s = "[" + w + "] " + s
 	} else if it.Prior != nil {
 		s = "[" + string(it.Prior.Kind) + ": " + string(it.Prior.Result) + "] " + s
+	}
+	if w := m.teamRowWords(it); w != "" {
+		s = "[" + w + "] " + s
 	}
 	if _, ok := m.drafts[it.Key()]; ok {
 		s = "✎ draft · " + s
@@ -266,6 +277,7 @@ func (m *Inbox) questionLines() []string {
 		head += " · context " + t.Snapshot.ContextID
 	}
 	lines = append(lines, th.Title.Render(sanitize.Line(head, m.w)))
+	lines = append(lines, m.teamLines(*it)...)
 	if len(it.Chain) > 1 {
 		var names []string
 		for _, c := range it.Chain {
@@ -278,6 +290,9 @@ func (m *Inbox) questionLines() []string {
 		lines = append(lines, th.Label.Render("chain: ")+sanitize.Line(strings.Join(names, " → "), m.w-7))
 	}
 	switch {
+	case m.mode != modeList && m.batching():
+		lines = append(lines, th.Warn.Render(wrapText(line(fmt.Sprintf("one answer for the %d marked tasks: this one and %d more; the confirmation lists them all",
+			len(m.batch), len(m.batch)-1)), m.w)))
 	case m.mode != modeList && m.via != (model.TaskKey{}):
 		lines = append(lines, th.Warn.Render(wrapText(line("answering "+keyName(it.Key())+" — the end of "+keyName(m.via)+"'s chain, the task that asks"), m.w)))
 	case !it.Actionable:
@@ -294,7 +309,7 @@ func (m *Inbox) questionLines() []string {
 		lines = append(lines, th.Warn.Render(sanitize.Line(fmt.Sprintf("decided: %s by %s at %s → %s", p.Kind, p.Approver,
 			p.DecidedAt.UTC().Format("15:04:05Z"), p.Words()), m.w)))
 	}
-	if leaf := m.find(it.Leaf.Key); leaf != nil && m.ctx.Writable(leaf.Key().Agent) && !m.ctx.ReadOnly && m.mode == modeList {
+	if leaf := m.find(it.Leaf.Key); leaf != nil && m.ctx.May(leaf.Key().Agent, common.RoleFor(leaf.Task.State)) && !m.ctx.ReadOnly && m.mode == modeList {
 		if w := m.blockedWords(leaf.Key().Agent); w != "" {
 			lines = append(lines, th.Error.Render(w))
 		} else {

@@ -5,22 +5,22 @@ import "github.com/charmbracelet/lipgloss"
 // Palette is the set of colour tokens a Theme is built from. Each token
 // has a value for light and one for dark backgrounds.
 type Palette struct {
-	Text        lipgloss.AdaptiveColor // ordinary text
-	Muted       lipgloss.AdaptiveColor // secondary text: ages, ids, labels
-	Accent      lipgloss.AdaptiveColor // titles, the focused pane, links
-	Border      lipgloss.AdaptiveColor // unfocused pane borders
-	SelectionBg lipgloss.AdaptiveColor // the selected row's background
-	SelectionFg lipgloss.AdaptiveColor // the selected row's text
-	Active      lipgloss.AdaptiveColor // submitted / working
-	Interrupted lipgloss.AdaptiveColor // input-required / auth-required
-	Terminal    lipgloss.AdaptiveColor // completed / canceled
-	Failed      lipgloss.AdaptiveColor // failed / rejected (terminal, but bad)
-	Unknown     lipgloss.AdaptiveColor // a state we cannot classify
-	OK          lipgloss.AdaptiveColor // healthy agents
-	Warn        lipgloss.AdaptiveColor // degraded agents, stale tasks
-	Error       lipgloss.AdaptiveColor // down agents, errors
-	BadgeBg     lipgloss.AdaptiveColor // the READ-ONLY badge
-	BadgeFg     lipgloss.AdaptiveColor
+	Text        lipgloss.AdaptiveColor `token:"text" doc:"ordinary text"`
+	Muted       lipgloss.AdaptiveColor `token:"muted" doc:"secondary text: ages, ids, labels"`
+	Accent      lipgloss.AdaptiveColor `token:"accent" doc:"titles, the focused pane, links, keys in the help"`
+	Border      lipgloss.AdaptiveColor `token:"border" doc:"rules and separators"`
+	SelectionBg lipgloss.AdaptiveColor `token:"selection_bg" doc:"the selected row's background"`
+	SelectionFg lipgloss.AdaptiveColor `token:"selection_fg" doc:"the selected row's text"`
+	Active      lipgloss.AdaptiveColor `token:"active" doc:"submitted and working tasks"`
+	Interrupted lipgloss.AdaptiveColor `token:"interrupted" doc:"input-required and auth-required tasks"`
+	Terminal    lipgloss.AdaptiveColor `token:"terminal" doc:"completed and canceled tasks"`
+	Failed      lipgloss.AdaptiveColor `token:"failed" doc:"failed and rejected tasks"`
+	Unknown     lipgloss.AdaptiveColor `token:"unknown" doc:"a state a2atop cannot classify"`
+	OK          lipgloss.AdaptiveColor `token:"ok" doc:"healthy agents, what was sent"`
+	Warn        lipgloss.AdaptiveColor `token:"warn" doc:"degraded agents, stale tasks, dialogs"`
+	Error       lipgloss.AdaptiveColor `token:"error" doc:"down agents, errors, refusals"`
+	BadgeBg     lipgloss.AdaptiveColor `token:"badge_bg" doc:"the READ-ONLY badge's background"`
+	BadgeFg     lipgloss.AdaptiveColor `token:"badge_fg" doc:"the READ-ONLY badge's text"`
 }
 
 // DefaultPalette returns the palette a2atop ships with: ANSI-256 values

@@ -30,6 +30,7 @@ func (t *Theme) build(r *lipgloss.Renderer) {
 	t.RowSelected = s().Bold(true).
 		Foreground(t.color(p.SelectionFg)).Background(t.color(p.SelectionBg)).Reverse(t.NoColor)
 	t.RowMarked = s().Underline(true)
+	t.Marked = fg(p.Accent).Bold(true)
 
 	t.StateActive = fg(p.Active)
 	t.StateInterrupted = fg(p.Interrupted).Bold(true)

@@ -74,6 +74,7 @@ type Theme struct {
 	Row              lipgloss.Style
 	RowSelected      lipgloss.Style // the selected row in the focused pane
 	RowMarked        lipgloss.Style // the selected row in an unfocused pane
+	Marked           lipgloss.Style // a row marked for an action on many (space), and the counter
 
 	StateActive      lipgloss.Style
 	StateInterrupted lipgloss.Style
@@ -91,6 +92,8 @@ type Theme struct {
 	HelpKey     lipgloss.Style
 	HelpDesc    lipgloss.Style
 	HelpSep     lipgloss.Style
+
+	r *lipgloss.Renderer // what the styles are made with, for SetDark
 }
 
 // New builds a Theme. Call it before the Bubble Tea program starts: in
@@ -104,7 +107,7 @@ func New(o Options) *Theme {
 	if o.Palette != nil {
 		p = *o.Palette
 	}
-	t := &Theme{Palette: p, NoColor: o.NoColor || os.Getenv("NO_COLOR") != ""}
+	t := &Theme{Palette: p, NoColor: o.NoColor || os.Getenv("NO_COLOR") != "", r: r}
 	switch o.Mode {
 	case ModeDark:
 		t.Dark = true
@@ -115,6 +118,18 @@ func New(o Options) *Theme {
 	}
 	t.build(r)
 	return t
+}
+
+// SetDark switches the theme to the dark (or light) value of every
+// token, in place: everything that holds the *Theme draws with it from
+// then on; what a screen reduced to escape sequences (common.Paint) it
+// makes again. It asks the terminal nothing.
+func (t *Theme) SetDark(dark bool) {
+	if t.r == nil {
+		t.r = lipgloss.DefaultRenderer()
+	}
+	t.Dark = dark
+	t.build(t.r)
 }
 
 // color resolves a token for the chosen mode; NoColor yields no colour.

@@ -72,3 +72,29 @@ func TestStateStylesDiffer(t *testing.T) {
 		seen[out] = s
 	}
 }
+
+func TestOverrideTokens(t *testing.T) {
+	p := DefaultPalette()
+	if err := Override(&p, map[string]Color{"accent": {Light: "#005fd7", Dark: "#5fafff"}, "warn": {Dark: "208"}}); err != nil {
+		t.Fatal(err)
+	}
+	if p.Accent.Light != "#005fd7" || p.Accent.Dark != "#5fafff" || p.Warn.Dark != "208" || p.Warn.Light != DefaultPalette().Warn.Light {
+		t.Fatalf("override: %+v %+v", p.Accent, p.Warn)
+	}
+	for colors, want := range map[string]map[string]Color{
+		"accnt: no such colour token": {"accnt": {Dark: "1"}},
+		`ok: "green" is not a colour`: {"ok": {Dark: "green"}},
+		`ok: "300" is not a colour`:   {"ok": {Light: "300"}},
+	} {
+		if err := Override(&p, want); err == nil || !strings.HasPrefix(err.Error(), colors) {
+			t.Errorf("Override(%v) = %v, want %q", want, err, colors)
+		}
+	}
+	names := map[string]bool{}
+	for _, tk := range Tokens(DefaultPalette()) {
+		if tk.Name == "" || tk.Doc == "" || names[tk.Name] {
+			t.Errorf("token %+v has no name, no doc, or a name twice", tk)
+		}
+		names[tk.Name] = true
+	}
+}

@@ -1,0 +1,224 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"a2atop/model"
+	"a2atop/ui/common"
+)
+
+// runLine types a command line and runs it.
+func runLine(m *Model, line string) {
+	press(m, ":")
+	for _, r := range line {
+		if r == ' ' {
+			press(m, "space")
+			continue
+		}
+		press(m, string(r))
+	}
+	press(m, "enter")
+}
+
+// TestCommandsTakeArguments: each command that takes an argument does
+// what it says with it.
+func TestCommandsTakeArguments(t *testing.T) {
+	m, b := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	runLine(m, "agent deployer")
+	if m.view != viewTasks || tasksOf(m).filterText() != "agent:deployer" {
+		t.Fatalf(":agent deployer: view %d filter %q", m.view, tasksOf(m).filterText())
+	}
+	runLine(m, "state input")
+	if tasksOf(m).filterText() != "state:input" || tasksOf(m).paneOf(model.ClassInterrupted).count != 2 {
+		t.Fatalf(":state input: filter %q", tasksOf(m).filterText())
+	}
+	runLine(m, "filter 9f3c2e1")
+	if tasksOf(m).filterText() != "9f3c2e1" {
+		t.Fatalf(":filter: %q", tasksOf(m).filterText())
+	}
+	runLine(m, "filter")
+	if !strings.Contains(m.status.text, ":filter needs EXPR") {
+		t.Fatalf(":filter alone: %q", m.status.text)
+	}
+	runLine(m, "sort state desc")
+	if s := tasksOf(m).sort; s.Col() != colState || !s.Desc() {
+		t.Fatalf(":sort state desc: %s", s.Label())
+	}
+	tasksOf(m).setFilter("")
+	runLine(m, "cancel 5b1d7c20")
+	if !confirming(m) || tasksOf(m).act.dialog.targets[0].key.ID != idRunning {
+		t.Fatal(":cancel ID did not ask to cancel that task")
+	}
+	press(m, "esc")
+	if len(b.cancels) != 0 {
+		t.Fatal(":cancel canceled without the confirmation")
+	}
+	runLine(m, "cancel 9f3c")
+	if !strings.Contains(m.status.text, "already completed") {
+		t.Fatalf(":cancel of an ended task: %q", m.status.text)
+	}
+	runLine(m, "cancel zzzz")
+	if !strings.Contains(m.status.text, "no task zzzz") {
+		t.Fatalf(":cancel of an unknown id: %q", m.status.text)
+	}
+}
+
+// TestUnknownCommandSuggestsTheNearest: a typo says so and names the
+// nearest command.
+func TestUnknownCommandSuggestsTheNearest(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	for line, want := range map[string]string{"filtr x": ":filter", "jornal": ":journal", "exprt": ":export", "thme": ":theme"} {
+		runLine(m, line)
+		if !strings.Contains(m.status.text, "unknown command") || !strings.Contains(m.status.text, "did you mean "+want+"?") {
+			t.Errorf(":%s says %q, want a suggestion of %s", line, m.status.text, want)
+		}
+	}
+	runLine(m, "s")
+	if !strings.Contains(m.status.text, "could be :state, :sort") {
+		t.Errorf(":s says %q", m.status.text)
+	}
+}
+
+// TestCommandCompletion: tab completes a command's argument from the
+// fleet.
+func TestCommandCompletion(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, ":", "a", "g", "e", "n", "t", "space", "d", "e", "p", "tab")
+	if got := m.prompt.value(); got != "agent deployer" {
+		t.Fatalf("tab completed %q, want \"agent deployer\"", got)
+	}
+	press(m, "esc", ":", "r", "e", "p", "l", "y", "space", "c", "0", "tab")
+	if got := m.prompt.value(); got != "reply c0de4e71" {
+		t.Fatalf("tab completed %q, want \"reply c0de4e71\" (a waiting task)", got)
+	}
+}
+
+// TestSavedViews: a view opens on its key and with :view, its filter,
+// sort and columns in effect; the tabs say which; 1 goes back to the
+// plain tasks; the default view is open at start.
+func TestSavedViews(t *testing.T) {
+	views := []SavedView{
+		{Name: "deploys", Filter: "agent:deployer", Sort: "state", Columns: []string{"agent", "id", "state", "status"}},
+		{Name: "waiting", Filter: "class:interrupted", Sort: "age", Default: true},
+	}
+	if err := CheckViews(views); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := newTestModel(t, Options{Views: views})
+	sized(m, 120, 40)
+	v := tasksOf(m)
+	if v.view != "waiting" || v.filterText() != "class:interrupted" || v.sort.Col() != colAge {
+		t.Fatalf("the default view is not open at start: %q %q %s", v.view, v.filterText(), v.sort.Label())
+	}
+	press(m, "5")
+	if v.view != "deploys" || v.filterText() != "agent:deployer" || v.sort.Col() != colState || v.shown&showAge != 0 {
+		t.Fatalf("5 did not open the first view: %q %q %s %b", v.view, v.filterText(), v.sort.Label(), v.shown)
+	}
+	if !strings.Contains(m.View(), "[5 deploys]") || strings.Contains(m.View(), " UPD") {
+		t.Fatalf("the tabs or the columns are wrong:\n%s", m.View())
+	}
+	press(m, "1")
+	if v.view != "" || v.filterText() != "" || v.shown != showAll {
+		t.Fatal("1 did not go back to the plain tasks")
+	}
+	runLine(m, "view wait")
+	if v.view != "waiting" {
+		t.Fatalf(":view wait opened %q", v.view)
+	}
+	runLine(m, "view nope")
+	if !strings.Contains(m.status.text, "the views: deploys, waiting") {
+		t.Fatalf(":view nope says %q", m.status.text)
+	}
+}
+
+// TestCheckViews refuses what a view cannot be.
+func TestCheckViews(t *testing.T) {
+	for _, tc := range []struct {
+		views []SavedView
+		field string
+	}{
+		{[]SavedView{{Name: ""}}, "name"},
+		{[]SavedView{{Name: "a"}, {Name: "a"}}, "name"},
+		{[]SavedView{{Name: "tasks"}}, "name"},
+		{[]SavedView{{Name: "a", Filter: "class:nope"}}, "filter"},
+		{[]SavedView{{Name: "a", Sort: "colour"}}, "sort"},
+		{[]SavedView{{Name: "a", Sort: "state sideways"}}, "sort"},
+		{[]SavedView{{Name: "a", Columns: []string{"agent", "size"}}}, "columns"},
+		{[]SavedView{{Name: "a", Default: true}, {Name: "b", Default: true}}, "default"},
+	} {
+		var ve *ViewError
+		if err := CheckViews(tc.views); !errors.As(err, &ve) || ve.Field != tc.field {
+			t.Errorf("CheckViews(%+v) = %v, want an error on %s", tc.views, err, tc.field)
+		}
+	}
+}
+
+// TestThemeAndExportCommands: :theme switches the colours in place,
+// :export writes the journal through Options.Export and says where.
+func TestThemeAndExportCommands(t *testing.T) {
+	var dirs []string
+	m, _ := newTestModel(t, Options{Export: func(dir string) (string, error) {
+		dirs = append(dirs, dir)
+		return dir + "/a2atop-journal.csv", nil
+	}})
+	sized(m, 120, 40)
+	runLine(m, "theme light")
+	if m.ctx.Theme.Dark || !strings.Contains(m.status.text, "theme: light") {
+		t.Fatalf(":theme light: dark %v, %q", m.ctx.Theme.Dark, m.status.text)
+	}
+	runLine(m, "theme")
+	if !m.ctx.Theme.Dark {
+		t.Fatal(":theme alone did not switch back")
+	}
+	runLine(m, "export /tmp/audit")
+	if len(dirs) != 1 || dirs[0] != "/tmp/audit" || !strings.Contains(m.status.text, "/tmp/audit/a2atop-journal.csv") {
+		t.Fatalf(":export: %v, %q", dirs, m.status.text)
+	}
+}
+
+// TestAnErrorOutlastsTheFleetsNotices: tried as a new user would, the
+// answer to a mistyped command was replaced within a second by a task
+// leaving a pane. A refusal now stays against the fleet's own notices
+// (Aside) until a key is pressed or errorHold passed; a newer error or
+// another notice (the hub is back) replaces it at once.
+func TestAnErrorOutlastsTheFleetsNotices(t *testing.T) {
+	clk := newClock()
+	m, _ := newTestModel(t, Options{Now: clk.Now})
+	sized(m, 120, 40)
+	runLine(m, "filtr")
+	want := m.status.text
+	if !m.status.err || !strings.Contains(want, "did you mean") {
+		t.Fatalf(":filtr says %q", want)
+	}
+	clk.add(time.Second)
+	m.Update(common.StatusMsg{Text: "test-runner · 5b1d7c20 left Active (now completed)", Aside: true})
+	if m.status.text != want {
+		t.Fatalf("a notice replaced the error: %q", m.status.text)
+	}
+	m.Update(common.StatusMsg{Text: "a newer refusal", Err: true})
+	if m.status.text != "a newer refusal" {
+		t.Fatalf("a newer error did not replace the older: %q", m.status.text)
+	}
+	m.Update(common.StatusMsg{Text: "the hub is back"})
+	if m.status.text != "the hub is back" {
+		t.Fatalf("a notice that is not aside did not replace the error: %q", m.status.text)
+	}
+	m.Update(common.StatusMsg{Text: "one more refusal", Err: true})
+	press(m, "j")
+	m.Update(common.StatusMsg{Text: "after a key", Aside: true})
+	if m.status.text != "after a key" {
+		t.Fatalf("after a key, a notice still yields to the error: %q", m.status.text)
+	}
+	m.Update(common.StatusMsg{Text: "refused again", Err: true})
+	clk.add(errorHold)
+	m.Update(common.StatusMsg{Text: "much later", Aside: true})
+	if m.status.text != "much later" {
+		t.Fatalf("the error held past errorHold: %q", m.status.text)
+	}
+}

@@ -1,0 +1,330 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/charmbracelet/bubbles/key"
+
+	"a2atop/model"
+	"a2atop/ui/common"
+)
+
+// The columns the tasks panes sort by, in header order.
+const (
+	colAgent = iota
+	colID
+	colState
+	colUpdated
+	colAge
+	colStatus
+	colHint
+)
+
+// TaskSortKeys sort the tasks panes by one column (k9s style: shift and
+// the column's letter; again reverses).
+type TaskSortKeys struct {
+	Agent, ID, State, Updated, Age, Status, Hint key.Binding
+}
+
+// DefaultTaskSortKeys are A, I, S, U, O (oldest), T (text) and H.
+func DefaultTaskSortKeys() TaskSortKeys {
+	return TaskSortKeys{
+		Agent:   bind("A", "sort by agent", "A"),
+		ID:      bind("I", "sort by id", "I"),
+		State:   bind("S", "sort by state", "S"),
+		Updated: bind("U", "sort by last update", "U"),
+		Age:     bind("O", "sort by age (oldest)", "O"),
+		Status:  bind("T", "sort by status text", "T"),
+		Hint:    bind("H", "sort by hint", "H"),
+	}
+}
+
+// columns are the sort's columns with their keys and first directions.
+func (k TaskSortKeys) columns() []common.SortColumn {
+	return []common.SortColumn{
+		{Name: "AGENT", Key: k.Agent}, {Name: "ID", Key: k.ID}, {Name: "STATE", Key: k.State},
+		{Name: "UPD", Key: k.Updated, Desc: true}, {Name: "AGE", Key: k.Age, Desc: true},
+		{Name: "STATUS", Key: k.Status}, {Name: "HINT", Key: k.Hint},
+	}
+}
+
+// sortColumnOf is the column an Options.Sort starts with.
+func sortColumnOf(s model.SortBy) int {
+	switch s {
+	case model.SortAge:
+		return colAge
+	case model.SortAgent:
+		return colAgent
+	}
+	return colUpdated
+}
+
+// rowSource is where a pane's rows come from for the sort in effect:
+// the model's indexes for the orders it keeps (update, age, agent; and
+// state, as one indexed slice of the pane per state), both ways by
+// reading them from the other end; for the others (id, status, hint)
+// the pane sorted here, again at most once a second while the fleet
+// changes (resortEvery).
+type rowSource interface {
+	count(f *model.Fleet, c model.Class) int
+	page(f *model.Fleet, c model.Class, offset, n int) []*model.Task
+	index(f *model.Fleet, c model.Class, k model.TaskKey) int
+}
+
+// resortEvery is how often a pane sorted here is sorted again while the
+// fleet changes: sorting 100,000 rows takes a few milliseconds, not a
+// frame's worth each time.
+const resortEvery = time.Second
+
+// sourceFor is the row source of a sort over query q.
+func sourceFor(s common.Sort, q model.Query, now func() time.Time) rowSource {
+	rev := s.Reversed()
+	switch s.Col() {
+	case colUpdated:
+		q.Sort = model.SortUpdated
+		return modelRows{q: q, reverse: rev}
+	case colAge:
+		q.Sort = model.SortAge
+		return modelRows{q: q, reverse: rev}
+	case colAgent:
+		q.Sort = model.SortAgent
+		return modelRows{q: q, reverse: rev}
+	case colState:
+		q.Sort = model.SortUpdated
+		return stateRows{q: q, reverse: rev}
+	}
+	q.Sort = model.SortUpdated
+	return &sortedRows{q: q, col: s.Col(), desc: s.Desc(), now: now, lists: map[model.Class]*sortedList{}}
+}
+
+// modelRows are the model's index for q, read from either end.
+type modelRows struct {
+	q       model.Query
+	reverse bool
+}
+
+func (r modelRows) count(f *model.Fleet, c model.Class) int { return f.Count(c, r.q) }
+
+func (r modelRows) page(f *model.Fleet, c model.Class, offset, n int) []*model.Task {
+	if !r.reverse {
+		return f.Page(c, r.q, offset, n)
+	}
+	return reversedPage(f.Count(c, r.q), offset, n, func(off, n int) []*model.Task { return f.Page(c, r.q, off, n) })
+}
+
+func (r modelRows) index(f *model.Fleet, c model.Class, k model.TaskKey) int {
+	i := f.Index(c, r.q, k)
+	if r.reverse && i >= 0 {
+		return f.Count(c, r.q) - 1 - i
+	}
+	return i
+}
+
+// reversedPage reads rows [offset, offset+n) of a list of count rows in
+// reverse order from a reader of the list in order.
+func reversedPage(count, offset, n int, read func(off, n int) []*model.Task) []*model.Task {
+	end := count - offset // exclusive, in order
+	start := max(end-n, 0)
+	if end <= 0 {
+		return nil
+	}
+	rows := read(start, end-start)
+	slices.Reverse(rows)
+	return rows
+}
+
+// paneStates are the states a pane's rows are grouped by when sorted by
+// state, in lifecycle order; the Unknown pane holds states of the
+// agents' own and is one group.
+func paneStates(c model.Class) []a2a.TaskState {
+	switch c {
+	case model.ClassActive:
+		return []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateWorking}
+	case model.ClassInterrupted:
+		return []a2a.TaskState{a2a.TaskStateInputRequired, a2a.TaskStateAuthRequired}
+	case model.ClassTerminal:
+		return []a2a.TaskState{a2a.TaskStateCompleted, a2a.TaskStateFailed, a2a.TaskStateCanceled, a2a.TaskStateRejected}
+	}
+	return nil
+}
+
+// stateRows are a pane sorted by state: one model index per state (the
+// filter with state:S added), newest first within each, one after
+// another.
+type stateRows struct {
+	q       model.Query
+	reverse bool
+}
+
+// segments are the queries of the pane's states, in order.
+func (r stateRows) segments(c model.Class) []model.Query {
+	states := paneStates(c)
+	if len(states) == 0 {
+		return []model.Query{r.q}
+	}
+	out := make([]model.Query, len(states))
+	for i, s := range states {
+		q := r.q
+		q.Filter.States = append(slices.Clone(r.q.Filter.States), s)
+		out[i] = q
+	}
+	return out
+}
+
+func (r stateRows) count(f *model.Fleet, c model.Class) int {
+	n := 0
+	for _, q := range r.segments(c) {
+		n += f.Count(c, q)
+	}
+	return n
+}
+
+// inOrder reads rows [offset, offset+n) of the segments one after another.
+func (r stateRows) inOrder(f *model.Fleet, c model.Class, offset, n int) []*model.Task {
+	var out []*model.Task
+	for _, q := range r.segments(c) {
+		if n <= 0 {
+			break
+		}
+		cnt := f.Count(c, q)
+		if offset >= cnt {
+			offset -= cnt
+			continue
+		}
+		rows := f.Page(c, q, offset, n)
+		out = append(out, rows...)
+		n -= len(rows)
+		offset = 0
+	}
+	return out
+}
+
+func (r stateRows) page(f *model.Fleet, c model.Class, offset, n int) []*model.Task {
+	if !r.reverse {
+		return r.inOrder(f, c, offset, n)
+	}
+	return reversedPage(r.count(f, c), offset, n, func(off, n int) []*model.Task { return r.inOrder(f, c, off, n) })
+}
+
+func (r stateRows) index(f *model.Fleet, c model.Class, k model.TaskKey) int {
+	before := 0
+	for _, q := range r.segments(c) {
+		if i := f.Index(c, q, k); i >= 0 {
+			if r.reverse {
+				return r.count(f, c) - 1 - (before + i)
+			}
+			return before + i
+		}
+		before += f.Count(c, q)
+	}
+	return -1
+}
+
+// sortedRows are a pane sorted here by a column the model keeps no
+// index for: the pane's rows under q, sorted by the column's text, kept
+// until the fleet changes and resortEvery has passed.
+type sortedRows struct {
+	q     model.Query
+	col   int
+	desc  bool
+	now   func() time.Time
+	lists map[model.Class]*sortedList
+}
+
+// sortedList is one pane's rows in order, as sorted at version.
+type sortedList struct {
+	rows    []*model.Task
+	version uint64
+	at      time.Time
+}
+
+// list is the pane's sorted rows, sorted again when they are stale.
+func (r *sortedRows) list(f *model.Fleet, c model.Class) []*model.Task {
+	l := r.lists[c]
+	now := r.now()
+	if l != nil && (l.version == f.Version() || now.Sub(l.at) < resortEvery) {
+		return l.rows
+	}
+	rows := f.Page(c, r.q, 0, f.Count(c, r.q))
+	// The first 8 bytes of the text, as a number, decide most
+	// comparisons without reading the strings.
+	// The first 8 bytes of the text, as a number, decide most
+	// comparisons without reading the strings; ties keep the pane's own
+	// order (newest first).
+	type keyed struct {
+		p uint64
+		k string
+		t *model.Task
+	}
+	ks := make([]keyed, len(rows))
+	for i, t := range rows {
+		k := r.sortText(f, t)
+		ks[i] = keyed{p: prefix8(k), k: k, t: t}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		if r.desc {
+			a, b = b, a
+		}
+		switch {
+		case a.p < b.p:
+			return -1
+		case a.p > b.p:
+			return 1
+		}
+		return strings.Compare(a.k, b.k)
+	})
+	for i := range ks {
+		rows[i] = ks[i].t
+	}
+	r.lists[c] = &sortedList{rows: rows, version: f.Version(), at: now}
+	return rows
+}
+
+// prefix8 is the first 8 bytes of s as a big-endian number: it orders
+// like the strings do, up to those bytes.
+func prefix8(s string) uint64 {
+	var p uint64
+	for i := range 8 {
+		p <<= 8
+		if i < len(s) {
+			p |= uint64(s[i])
+		}
+	}
+	return p
+}
+
+// sortText is what a row is sorted by: the column's text as the row
+// shows it, ignoring case.
+func (r *sortedRows) sortText(f *model.Fleet, t *model.Task) string {
+	switch r.col {
+	case colID:
+		return model.ShortID(t.Key.ID)
+	case colStatus:
+		return strings.ToLower(t.Text)
+	}
+	return strings.ToLower(f.RowHint(t))
+}
+
+func (r *sortedRows) count(f *model.Fleet, c model.Class) int { return len(r.list(f, c)) }
+
+// page reads the sorted rows. A row that left the pane since they were
+// sorted stays in its place until the next sort, showing what it is now.
+func (r *sortedRows) page(f *model.Fleet, c model.Class, offset, n int) []*model.Task {
+	rows := r.list(f, c)
+	if offset >= len(rows) || n <= 0 {
+		return nil
+	}
+	return slices.Clone(rows[offset:min(offset+n, len(rows))])
+}
+
+func (r *sortedRows) index(f *model.Fleet, c model.Class, k model.TaskKey) int {
+	for i, t := range r.list(f, c) {
+		if t.Key == k {
+			return i
+		}
+	}
+	return -1
+}
