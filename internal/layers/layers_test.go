@@ -140,7 +140,8 @@ func internal(imp string) bool {
 
 // TestInternalCLIIsTheTop checks that a2atop/internal/cli, which holds the
 // commands and may import every package, is imported by package main (the
-// repo root) alone, test imports included.
+// repo root) alone, test imports included, and by the benchmark commands
+// under bench/, which run the dashboard as it runs.
 func TestInternalCLIIsTheTop(t *testing.T) {
 	const cli = module + "/internal/cli"
 	if !present(cli) {
@@ -148,7 +149,7 @@ func TestInternalCLIIsTheTop(t *testing.T) {
 	}
 	for _, line := range goListImports(t) {
 		pkg, imports, _ := strings.Cut(line, ":")
-		if pkg == module || pkg == cli {
+		if pkg == module || pkg == cli || isBench(pkg) {
 			continue
 		}
 		for _, imp := range strings.Fields(imports) {
@@ -161,12 +162,13 @@ func TestInternalCLIIsTheTop(t *testing.T) {
 
 // TestOnlyMainAndUIImportTerminal checks direct imports across the module:
 // only package main (the repo root), a2atop/internal/cli (which runs the
-// dashboard's program) and a2atop/ui/... import bubbletea, bubbles or
-// lipgloss.
+// dashboard's program), a2atop/ui/... and the benchmark commands under
+// bench/ (which run the dashboard's program to measure it) import
+// bubbletea, bubbles or lipgloss.
 func TestOnlyMainAndUIImportTerminal(t *testing.T) {
 	for _, line := range goListImports(t) {
 		pkg, imports, _ := strings.Cut(line, ":")
-		if pkg == module || pkg == module+"/internal/cli" || pkg == module+"/ui" || strings.HasPrefix(pkg, module+"/ui/") {
+		if pkg == module || pkg == module+"/internal/cli" || pkg == module+"/ui" || strings.HasPrefix(pkg, module+"/ui/") || isBench(pkg) {
 			continue
 		}
 		for _, imp := range strings.Fields(imports) {
@@ -206,3 +208,7 @@ func TestBinaryLinksNoTestHelpers(t *testing.T) {
 		}
 	}
 }
+
+// isBench reports whether pkg is one of the benchmark commands under
+// bench/: package main programs kept out of the product, run on demand.
+func isBench(pkg string) bool { return strings.HasPrefix(pkg, module+"/bench/") }
