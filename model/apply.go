@@ -238,6 +238,7 @@ func (f *Fleet) touch(t *Task) {
 func (f *Fleet) changed(t *Task) {
 	f.version++
 	t.Rev++
+	f.changes.add(t)
 	if !t.dirty {
 		t.dirty = true
 		f.dirty = append(f.dirty, t)
