@@ -97,7 +97,8 @@ func (c *QueueCache) Queue(f *model.Fleet, sort model.SortBy) []Item {
 		return c.items
 	}
 	dirty := map[*model.Task]bool{}
-	for _, k := range keys {
+	for _, ch := range keys {
+		k := ch.Key
 		if t := c.task[k]; t != nil {
 			dirty[t] = true
 		}

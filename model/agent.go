@@ -18,6 +18,7 @@ func (f *Fleet) applyGone(ev *Event) {
 	}
 	t.Gone = true
 	f.version++
+	f.changes.add(t)
 }
 
 // applyHealth records the agent's connection state and marks its tasks
@@ -25,6 +26,11 @@ func (f *Fleet) applyGone(ev *Event) {
 func (f *Fleet) applyHealth(a *Agent, h HealthUpdate) {
 	if a.Health == h {
 		return
+	}
+	if a.Health.State != h.State { // the rows say "stale: agent STATE"
+		for _, t := range a.held {
+			f.changes.add(t)
+		}
 	}
 	a.Health = h
 	f.version++

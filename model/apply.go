@@ -101,6 +101,7 @@ func (f *Fleet) heard(t *Task, ev *Event) {
 	if t.Gone {
 		t.Gone = false
 		f.version++
+		f.changes.add(t)
 	}
 }
 

@@ -18,19 +18,29 @@ func TestChangedSince(t *testing.T) {
 	}
 	mark := f.ChangeMark()
 	f.Apply([]Event{ev("t1", a2a.TaskStateWorking, 1), ev("t2", a2a.TaskStateInputRequired, 2)})
-	keys, next, ok := f.ChangedSince(mark)
+	ch, next, ok := f.ChangedSince(mark)
+	keys := changedKeys(ch)
 	if !ok || !slices.Equal(keys, []TaskKey{{"a", "t1"}, {"a", "t2"}}) {
 		t.Fatalf("after two new tasks: %v %v", keys, ok)
 	}
 	f.Apply([]Event{ev("t1", a2a.TaskStateWorking, 1)}) // a repeat changes nothing
-	f.Apply([]Event{{Kind: EventHealth, Agent: "a", Health: &HealthUpdate{State: HealthUnreachable}}})
-	if keys, n, ok := f.ChangedSince(next); !ok || len(keys) != 0 || n != next {
-		t.Fatalf("after a repeat and a health change: %v %v", keys, ok)
+	if ch, n, ok := f.ChangedSince(next); !ok || len(ch) != 0 || n != next {
+		t.Fatalf("after a repeat: %v %v", ch, ok)
 	}
-	// Two tasks end: the older is evicted, which is a change of it too.
+	// The agent's health moves every row of it (stale), Gone one row.
+	f.Apply([]Event{{Kind: EventHealth, Agent: "a", Health: &HealthUpdate{State: HealthUnreachable}}})
+	f.Apply([]Event{{Kind: EventGone, Agent: "a", Task: &a2a.Task{ID: "t2"}}})
+	ch, next, _ = f.ChangedSince(next)
+	keys = changedKeys(ch)
+	if !slices.Equal(keys, []TaskKey{{"a", "t1"}, {"a", "t2"}, {"a", "t2"}}) {
+		t.Fatalf("after a health change and a gone task: %v", keys)
+	}
+	// Two tasks end (t2 heard of again: no longer gone); the older is
+	// evicted, which is a change of it too.
 	f.Apply([]Event{ev("t1", a2a.TaskStateCompleted, 3), ev("t2", a2a.TaskStateCompleted, 4)})
-	keys, next, _ = f.ChangedSince(next)
-	if !slices.Equal(keys, []TaskKey{{"a", "t1"}, {"a", "t2"}, {"a", "t1"}}) || f.Task(TaskKey{"a", "t1"}) != nil {
+	ch, next, _ = f.ChangedSince(next)
+	keys = changedKeys(ch)
+	if !slices.Equal(keys, []TaskKey{{"a", "t1"}, {"a", "t2"}, {"a", "t2"}, {"a", "t1"}}) || f.Task(TaskKey{"a", "t1"}) != nil {
 		t.Fatalf("after two ends and an eviction: %v", keys)
 	}
 	// A reader too far behind is told to rebuild.
@@ -40,7 +50,15 @@ func TestChangedSince(t *testing.T) {
 	if _, _, ok := f.ChangedSince(next); ok {
 		t.Fatal("a mark older than the log remembers was answered")
 	}
-	if keys, _, ok := f.ChangedSince(f.ChangeMark() - 1); !ok || len(keys) != 1 {
-		t.Fatalf("the last change: %v %v", keys, ok)
+	if ch, _, ok := f.ChangedSince(f.ChangeMark() - 1); !ok || len(ch) != 1 {
+		t.Fatalf("the last change: %v %v", ch, ok)
 	}
+}
+
+func changedKeys(ch []Change) []TaskKey {
+	out := make([]TaskKey, len(ch))
+	for i, c := range ch {
+		out[i] = c.Key
+	}
+	return out
 }

@@ -225,7 +225,8 @@ func (r stateRows) index(f *model.Fleet, c model.Class, k model.TaskKey) int {
 
 // sortedRows are a pane sorted here by a column the model keeps no
 // index for: the pane's rows under q, sorted by the column's text, kept
-// until the fleet changes and resortEvery has passed.
+// until the fleet changes and resortEvery has passed; then only the rows
+// that changed since are placed again (sortedList.follow).
 type sortedRows struct {
 	q     model.Query
 	col   int
@@ -237,34 +238,94 @@ type sortedRows struct {
 // sortedList is one pane's rows in order, as sorted at version.
 type sortedList struct {
 	rows    []*model.Task
+	keys    []sortKey              // the rows' keys, in the same order
+	seqs    []uint64               // the rows' seqs, in the same order
+	refs    map[uint64]*model.Task // the rows that name a blocker, by seq (the hint column: "waiting on")
+	mark    uint64                 // Fleet.ChangeMark when sorted
 	version uint64
 	at      time.Time
 }
 
-// list is the pane's sorted rows, sorted again when they are stale.
+// sortKey orders a row: by its column's text (p, its first 8 bytes as a
+// number, decides most comparisons without reading the strings), then
+// in the pane's own order (newest first, then the order the fleet heard
+// of the tasks: seq, unique, so every row has one place).
+type sortKey struct {
+	p   uint64
+	at  int64
+	seq uint64
+	k   string
+	t   *model.Task
+}
+
+// cmp orders a and b: the text ascending (descending if desc), then
+// the pane's order.
+func (a *sortKey) cmp(b *sortKey, desc bool) int {
+	c := 0
+	switch {
+	case a.p < b.p:
+		c = -1
+	case a.p > b.p:
+		c = 1
+	default:
+		c = strings.Compare(a.k, b.k)
+	}
+	if desc {
+		c = -c
+	}
+	if c != 0 {
+		return c
+	}
+	if a.at != b.at {
+		return cmpInt(a.at, b.at)
+	}
+	return cmpInt(a.seq, b.seq)
+}
+
+func cmpInt[T int64 | uint64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// keyOf is t's key under the column.
+func (r *sortedRows) keyOf(f *model.Fleet, t *model.Task) sortKey {
+	k := r.sortText(f, t)
+	at, seq := t.UpdatedOrder()
+	return sortKey{p: prefix8(k), at: at, seq: seq, k: k, t: t}
+}
+
+// list is the pane's sorted rows, brought up to date when they are
+// stale.
 func (r *sortedRows) list(f *model.Fleet, c model.Class) []*model.Task {
 	l := r.lists[c]
 	now := r.now()
 	if l != nil && (l.version == f.Version() || now.Sub(l.at) < resortEvery) {
 		return l.rows
 	}
+	if l == nil || !r.follow(f, c, l) {
+		l = r.sort(f, c)
+		r.lists[c] = l
+	}
+	l.version, l.at = f.Version(), now
+	return l.rows
+}
+
+// sort sorts the pane's rows from scratch. The pane comes in its own
+// order, so a stable sort by the text alone gives every row its place.
+func (r *sortedRows) sort(f *model.Fleet, c model.Class) *sortedList {
+	l := &sortedList{mark: f.ChangeMark(), refs: map[uint64]*model.Task{}}
 	rows := f.Page(c, r.q, 0, f.Count(c, r.q))
-	// The first 8 bytes of the text, as a number, decide most
-	// comparisons without reading the strings.
-	// The first 8 bytes of the text, as a number, decide most
-	// comparisons without reading the strings; ties keep the pane's own
-	// order (newest first).
-	type keyed struct {
-		p uint64
-		k string
-		t *model.Task
-	}
-	ks := make([]keyed, len(rows))
+	l.keys = make([]sortKey, len(rows))
 	for i, t := range rows {
-		k := r.sortText(f, t)
-		ks[i] = keyed{p: prefix8(k), k: k, t: t}
+		l.keys[i] = r.keyOf(f, t)
+		l.note(t, r.col == colHint)
 	}
-	slices.SortStableFunc(ks, func(a, b keyed) int {
+	slices.SortStableFunc(l.keys, func(a, b sortKey) int {
 		if r.desc {
 			a, b = b, a
 		}
@@ -276,11 +337,143 @@ func (r *sortedRows) list(f *model.Fleet, c model.Class) []*model.Task {
 		}
 		return strings.Compare(a.k, b.k)
 	})
-	for i := range ks {
-		rows[i] = ks[i].t
+	l.rows = rows
+	l.index()
+	return l
+}
+
+// note remembers a row that names a blocker, for the hint column.
+func (l *sortedList) note(t *model.Task, hint bool) {
+	if hint && t.NamesBlocker() {
+		_, seq := t.UpdatedOrder()
+		l.refs[seq] = t
 	}
-	r.lists[c] = &sortedList{rows: rows, version: f.Version(), at: now}
-	return rows
+}
+
+// follow places again the rows that changed since l was sorted: the
+// tasks the fleet changed (model.Fleet.ChangedSince), and for the hint
+// column the rows that name a blocker (another task's change moves
+// their "waiting on"). It reads the keys once, to drop the changed
+// rows, and places each again by binary search. It reports false when
+// the fleet no longer remembers that far back, or when so much changed
+// that sorting again costs less.
+func (r *sortedRows) follow(f *model.Fleet, c model.Class, l *sortedList) bool {
+	changes, next, ok := f.ChangedSince(l.mark)
+	if !ok || len(changes) > len(l.keys)/4+1024 {
+		return false
+	}
+	l.mark = next
+	if len(changes) == 0 && len(l.refs) == 0 {
+		return true
+	}
+	var seen seqSet
+	var add []sortKey
+	var placed seqSet
+	place := func(t *model.Task) {
+		_, seq := t.UpdatedOrder()
+		if placed.has(seq) {
+			return
+		}
+		placed.add(seq)
+		seen.add(seq)
+		delete(l.refs, seq)
+		if t.Class == c && f.Task(t.Key) == t && r.q.Filter.Match(t) {
+			add = append(add, r.keyOf(f, t))
+			l.note(t, r.col == colHint)
+		}
+	}
+	for _, ch := range changes {
+		if !seen.has(ch.Seq) { // evicted, or heard of again under its key: its old row goes
+			seen.add(ch.Seq)
+			delete(l.refs, ch.Seq)
+		}
+	}
+	for _, ch := range changes {
+		if t := f.Task(ch.Key); t != nil {
+			place(t)
+		}
+	}
+	for _, t := range l.refs {
+		place(t)
+	}
+	// Drop the old rows in place (the rows slice too: the callers copy
+	// what they keep), then place the new ones: a few one by one, many
+	// in one merge.
+	if !l.drop(&seen) && len(add) == 0 {
+		return true // nothing of this pane changed
+	}
+	cmp := func(a, b sortKey) int { return a.cmp(&b, r.desc) }
+	slices.SortFunc(add, cmp)
+	if len(add) <= maxInPlace {
+		for _, a := range add {
+			i, _ := slices.BinarySearchFunc(l.keys, a, cmp)
+			l.keys = slices.Insert(l.keys, i, a)
+		}
+	} else {
+		kept := l.keys
+		out := make([]sortKey, 0, len(kept)+len(add))
+		for _, a := range add {
+			i, _ := slices.BinarySearchFunc(kept, a, cmp)
+			out = append(append(out, kept[:i]...), a)
+			kept = kept[i:]
+		}
+		l.keys = append(out, kept...)
+	}
+	l.index()
+	return true
+}
+
+// index makes rows and seqs again from keys.
+func (l *sortedList) index() {
+	l.rows = slices.Grow(l.rows[:0], len(l.keys))[:len(l.keys)]
+	l.seqs = slices.Grow(l.seqs[:0], len(l.keys))[:len(l.keys)]
+	for i := range l.keys {
+		l.rows[i], l.seqs[i] = l.keys[i].t, l.keys[i].seq
+	}
+}
+
+// drop removes the rows whose seq is in seen; it reports whether there
+// were any. It reads the rows' seqs, not their keys: a pane of 40,000
+// rows is 320 KB of them.
+func (l *sortedList) drop(seen *seqSet) bool {
+	i := slices.IndexFunc(l.seqs, seen.has)
+	if i < 0 {
+		return false
+	}
+	j := i
+	for ; i < len(l.keys); i++ {
+		if !seen.has(l.seqs[i]) {
+			l.keys[j], l.seqs[j] = l.keys[i], l.seqs[i]
+			j++
+		}
+	}
+	clear(l.keys[j:])
+	l.keys, l.seqs = l.keys[:j], l.seqs[:j]
+	return true
+}
+
+// maxInPlace is how many rows follow inserts one by one (each moves the
+// rows after it); more are merged in one pass.
+const maxInPlace = 8
+
+// seqSet is a set of task seqs with a bitmap in front, so that asking
+// for every row of a pane costs a bit test each, not a map lookup. The
+// zero value is empty.
+type seqSet struct {
+	bits [1024]uint64
+	m    map[uint64]bool
+}
+
+func (s *seqSet) add(seq uint64) {
+	s.bits[seq>>6&1023] |= 1 << (seq & 63)
+	if s.m == nil {
+		s.m = map[uint64]bool{}
+	}
+	s.m[seq] = true
+}
+
+func (s *seqSet) has(seq uint64) bool {
+	return s.bits[seq>>6&1023]&(1<<(seq&63)) != 0 && s.m[seq]
 }
 
 // prefix8 is the first 8 bytes of s as a big-endian number: it orders
