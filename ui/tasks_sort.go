@@ -235,11 +235,14 @@ type sortedRows struct {
 	lists map[model.Class]*sortedList
 }
 
-// sortedList is one pane's rows in order, as sorted at version.
+// sortedList is one pane's rows in order, as sorted at version. It
+// keeps no key per row: a row's key changes only with a change the
+// fleet lists (or, for the hint column, with its blocker: refs), so the
+// key of a row that did not change is computed again when a binary
+// search needs it.
 type sortedList struct {
 	rows    []*model.Task
-	keys    []sortKey              // the rows' keys, in the same order
-	seqs    []uint64               // the rows' seqs, in the same order
+	seqs    []uint64               // the rows' seqs (Task.UpdatedOrder), in the same order; nil until follow first asks
 	refs    map[uint64]*model.Task // the rows that name a blocker, by seq (the hint column: "waiting on")
 	mark    uint64                 // Fleet.ChangeMark when sorted
 	version uint64
@@ -320,12 +323,18 @@ func (r *sortedRows) list(f *model.Fleet, c model.Class) []*model.Task {
 func (r *sortedRows) sort(f *model.Fleet, c model.Class) *sortedList {
 	l := &sortedList{mark: f.ChangeMark(), refs: map[uint64]*model.Task{}}
 	rows := f.Page(c, r.q, 0, f.Count(c, r.q))
-	l.keys = make([]sortKey, len(rows))
+	type keyed struct {
+		p uint64
+		k string
+		t *model.Task
+	}
+	ks := make([]keyed, len(rows))
 	for i, t := range rows {
-		l.keys[i] = r.keyOf(f, t)
+		k := r.sortText(f, t)
+		ks[i] = keyed{p: prefix8(k), k: k, t: t}
 		l.note(t, r.col == colHint)
 	}
-	slices.SortStableFunc(l.keys, func(a, b sortKey) int {
+	slices.SortStableFunc(ks, func(a, b keyed) int {
 		if r.desc {
 			a, b = b, a
 		}
@@ -337,8 +346,10 @@ func (r *sortedRows) sort(f *model.Fleet, c model.Class) *sortedList {
 		}
 		return strings.Compare(a.k, b.k)
 	})
+	for i := range ks {
+		rows[i] = ks[i].t
+	}
 	l.rows = rows
-	l.index()
 	return l
 }
 
@@ -353,22 +364,27 @@ func (l *sortedList) note(t *model.Task, hint bool) {
 // follow places again the rows that changed since l was sorted: the
 // tasks the fleet changed (model.Fleet.ChangedSince), and for the hint
 // column the rows that name a blocker (another task's change moves
-// their "waiting on"). It reads the keys once, to drop the changed
-// rows, and places each again by binary search. It reports false when
-// the fleet no longer remembers that far back, or when so much changed
-// that sorting again costs less.
+// their "waiting on"). It reads the rows' seqs once, to drop the
+// changed rows, and places each again by binary search. It reports
+// false when the fleet no longer remembers that far back, or when so
+// much changed that sorting again costs less.
 func (r *sortedRows) follow(f *model.Fleet, c model.Class, l *sortedList) bool {
 	changes, next, ok := f.ChangedSince(l.mark)
-	if !ok || len(changes) > len(l.keys)/4+1024 {
+	if !ok || len(changes) > len(l.rows)/4+1024 {
 		return false
 	}
 	l.mark = next
+	if l.seqs == nil { // the first time: not in the frame of the sort key
+		l.seqs = make([]uint64, len(l.rows))
+		for i, t := range l.rows {
+			_, l.seqs[i] = t.UpdatedOrder()
+		}
+	}
 	if len(changes) == 0 && len(l.refs) == 0 {
 		return true
 	}
-	var seen seqSet
+	var seen, placed seqSet // seen: the rows that go; placed: the tasks placed again
 	var add []sortKey
-	var placed seqSet
 	place := func(t *model.Task) {
 		_, seq := t.UpdatedOrder()
 		if placed.has(seq) {
@@ -396,59 +412,58 @@ func (r *sortedRows) follow(f *model.Fleet, c model.Class, l *sortedList) bool {
 	for _, t := range l.refs {
 		place(t)
 	}
-	// Drop the old rows in place (the rows slice too: the callers copy
-	// what they keep), then place the new ones: a few one by one, many
-	// in one merge.
 	if !l.drop(&seen) && len(add) == 0 {
 		return true // nothing of this pane changed
 	}
 	cmp := func(a, b sortKey) int { return a.cmp(&b, r.desc) }
 	slices.SortFunc(add, cmp)
+	// Where a goes among rows (none of which changed: their keys are
+	// what they were when placed).
+	at := func(rows []*model.Task, a sortKey) int {
+		i, _ := slices.BinarySearchFunc(rows, a, func(t *model.Task, a sortKey) int {
+			k := r.keyOf(f, t)
+			return k.cmp(&a, r.desc)
+		})
+		return i
+	}
 	if len(add) <= maxInPlace {
 		for _, a := range add {
-			i, _ := slices.BinarySearchFunc(l.keys, a, cmp)
-			l.keys = slices.Insert(l.keys, i, a)
+			i := at(l.rows, a)
+			l.rows = slices.Insert(l.rows, i, a.t)
+			l.seqs = slices.Insert(l.seqs, i, a.seq)
 		}
-	} else {
-		kept := l.keys
-		out := make([]sortKey, 0, len(kept)+len(add))
-		for _, a := range add {
-			i, _ := slices.BinarySearchFunc(kept, a, cmp)
-			out = append(append(out, kept[:i]...), a)
-			kept = kept[i:]
-		}
-		l.keys = append(out, kept...)
+		return true
 	}
-	l.index()
+	rows, seqs := l.rows, l.seqs
+	outRows := make([]*model.Task, 0, len(rows)+len(add))
+	outSeqs := make([]uint64, 0, len(rows)+len(add))
+	for _, a := range add {
+		i := at(rows, a)
+		outRows = append(append(outRows, rows[:i]...), a.t)
+		outSeqs = append(append(outSeqs, seqs[:i]...), a.seq)
+		rows, seqs = rows[i:], seqs[i:]
+	}
+	l.rows, l.seqs = append(outRows, rows...), append(outSeqs, seqs...)
 	return true
 }
 
-// index makes rows and seqs again from keys.
-func (l *sortedList) index() {
-	l.rows = slices.Grow(l.rows[:0], len(l.keys))[:len(l.keys)]
-	l.seqs = slices.Grow(l.seqs[:0], len(l.keys))[:len(l.keys)]
-	for i := range l.keys {
-		l.rows[i], l.seqs[i] = l.keys[i].t, l.keys[i].seq
-	}
-}
-
 // drop removes the rows whose seq is in seen; it reports whether there
-// were any. It reads the rows' seqs, not their keys: a pane of 40,000
-// rows is 320 KB of them.
+// were any. It reads the seqs, not the tasks: a pane of 40,000 rows is
+// 320 KB of them.
 func (l *sortedList) drop(seen *seqSet) bool {
 	i := slices.IndexFunc(l.seqs, seen.has)
 	if i < 0 {
 		return false
 	}
 	j := i
-	for ; i < len(l.keys); i++ {
+	for ; i < len(l.rows); i++ {
 		if !seen.has(l.seqs[i]) {
-			l.keys[j], l.seqs[j] = l.keys[i], l.seqs[i]
+			l.rows[j], l.seqs[j] = l.rows[i], l.seqs[i]
 			j++
 		}
 	}
-	clear(l.keys[j:])
-	l.keys, l.seqs = l.keys[:j], l.seqs[:j]
+	clear(l.rows[j:])
+	l.rows, l.seqs = l.rows[:j], l.seqs[:j]
 	return true
 }
 
