@@ -14,6 +14,7 @@
 // The flow:
 //
 //	items := svc.Queue(fleet, model.SortAge)        // every interrupted task, with its chain
+//	qc := svc.NewQueueCache(); items = qc.Queue(fleet, model.SortAge) // the same, rebuilt where the fleet or the journal changed
 //	d, err := svc.Prepare(items[i], approvals.Input{Kind: approvals.KindApprove})
 //	// show d.Message to the operator; send after a confirmed "y"
 //	out := svc.Send(ctx, d)                          // lock: read, check, journal (fsync); unlock -> GetTask -> send -> journal outcome

@@ -81,18 +81,22 @@ func (s *Service) Queue(f *model.Fleet, sort model.SortBy) []Item {
 	}
 	out := make([]Item, 0, len(interrupted))
 	for _, leaf := range order {
-		group := members[leaf]
-		maxd := 0
+		out = s.appendGroup(out, f, leaf, members[leaf], dist)
+	}
+	return out
+}
+
+// appendGroup appends the items of leaf's group: its members (in the
+// fleet's order) root first, the farthest from the leaf, then nearer;
+// stable within a distance.
+func (s *Service) appendGroup(out []Item, f *model.Fleet, leaf *model.Task, group []*model.Task, dist map[*model.Task]int) []Item {
+	maxd := 0
+	for _, t := range group {
+		maxd = max(maxd, dist[t])
+	}
+	for d := maxd; d >= 0; d-- {
 		for _, t := range group {
-			maxd = max(maxd, dist[t])
-		}
-		// Root first: the farthest from the leaf, then nearer; stable
-		// within a distance (the fleet's sort order).
-		for d := maxd; d >= 0; d-- {
-			for _, t := range group {
-				if dist[t] != d {
-					continue
-				}
+			if dist[t] == d {
 				out = append(out, s.item(f, t, leaf, maxd-d))
 			}
 		}

@@ -102,8 +102,9 @@ type Service struct {
 	loaded         bool     // the journal as it was at Open is folded in: later lines come from other writers
 	fresh          []string // decisions other writers journaled since the last Refresh
 	freshDamage    []int
-	version        uint64 // increments on every line folded in
-	refreshed      uint64 // version at the last Refresh
+	version        uint64   // increments on every line folded in
+	touched        touchLog // the tasks whose decisions changed, for QueueCache
+	refreshed      uint64   // version at the last Refresh
 }
 
 // taskRef is a task of an agent, by the agent's identity.
@@ -239,6 +240,7 @@ func (s *Service) fold(l line, mine bool) {
 		}
 	}
 	e.applyRecord(r)
+	s.touched.add(e.TaskID)
 	s.track(e, r)
 }
 

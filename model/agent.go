@@ -24,6 +24,7 @@ func (f *Fleet) applyGone(ev *Event) {
 		f.addTerminal(t) // it will not change again: retention counts it as finished
 	}
 	f.version++
+	f.changes.add(t)
 }
 
 // applyHealth records the agent's connection state and marks its tasks
@@ -34,6 +35,11 @@ func (f *Fleet) applyHealth(a *Agent, h HealthUpdate) {
 	}
 	moved := a.Health
 	moved.LastSuccess = h.LastSuccess
+	if a.Health.State != h.State { // the rows say "stale: agent STATE"
+		for _, t := range a.held {
+			f.changes.add(t)
+		}
+	}
 	a.Health = h
 	if moved == h {
 		// Only the time of the last success moved, as after every good

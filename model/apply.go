@@ -107,6 +107,7 @@ func (f *Fleet) heard(t *Task, ev *Event) {
 			heap.Remove(&t.agent.term, int(t.heapIdx)) // back: no longer one to evict
 		}
 		f.version++
+		f.changes.add(t)
 	}
 }
 
@@ -247,6 +248,7 @@ func (f *Fleet) touch(t *Task) {
 func (f *Fleet) changed(t *Task) {
 	f.version++
 	t.Rev++
+	f.changes.add(t)
 	if !t.dirty {
 		t.dirty = true
 		f.dirty = append(f.dirty, t)

@@ -207,6 +207,8 @@ type Fleet struct {
 	// (trail.go)
 	trails map[*Task]*trail
 
+	changes changeLog // every task changed, for ChangedSince (changes.go)
+
 	// chain cache (chain.go)
 	referrers  map[*Task]struct{}
 	waiters    map[*Task][]*Task

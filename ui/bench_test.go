@@ -117,27 +117,41 @@ func BenchmarkBurst(b *testing.B) {
 
 // BenchmarkTasksViewSorted is one full View() of the tasks view at
 // 200x50 with 100,000 tasks, sorted by a column: state (the model's
-// indexes, one per state), id between re-sorts (the order kept), and id
-// re-sorted for the frame (what a frame costs once a second while the
-// fleet changes).
+// indexes, one per state), id between re-sorts (the order kept), a
+// column re-sorted for the frame after a batch of one status change
+// (what a frame costs once a second while the fleet changes: the rows
+// that changed are placed again), and id sorted anew for the frame (the
+// frame after the sort key, a sort from scratch).
 func BenchmarkTasksViewSorted(b *testing.B) {
 	f := model.NewFleet(model.Options{MaxTerminalPerAgent: 100_000})
 	f.Apply(benchEvents(0, 100_000))
+	i := 0 // across the runs: the fleet takes only news, each event newer
 	for _, tc := range []struct {
 		name   string
 		key    string
-		resort bool
-	}{{"state", "S", false}, {"id", "I", false}, {"id-resorted", "I", true}} {
+		resort bool // a batch, a second, then the frame
+		anew   bool // sorted from scratch for the frame
+	}{{"state", "S", false, false}, {"id", "I", false, false}, {"id-resorted", "I", true, false},
+		{"status-resorted", "T", true, false}, {"hint-resorted", "H", true, false}, {"id-sorted-anew", "I", false, true}} {
 		b.Run(tc.name, func(b *testing.B) {
 			clk := newClock()
 			m, _ := newTestModel(b, Options{Fleet: f, Now: clk.Now})
 			sized(m, 200, 50)
 			press(m, tc.key)
+			_ = m.View()
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				if tc.resort {
+				switch {
+				case tc.resort:
+					// Tasks 0, 7, 14, ... are working: one reports progress.
+					j := (i * 7) % 100_000
+					ev := taskEvent("agent-"+itoa(j%100), a2a.TaskID("task-"+itoa(j)+"-0000-4000-8000"),
+						a2a.TaskStateWorking, -time.Duration(i+1)*time.Millisecond, "step "+itoa(i))
+					m.Update(eventsMsg{batch: []model.Event{ev}})
 					clk.add(resortEvery)
+					i++
+				case tc.anew:
 					tasksOf(m).sortChanged()
 				}
 				m.dirty = true

@@ -225,7 +225,8 @@ func (r stateRows) index(f *model.Fleet, c model.Class, k model.TaskKey) int {
 
 // sortedRows are a pane sorted here by a column the model keeps no
 // index for: the pane's rows under q, sorted by the column's text, kept
-// until the fleet changes and resortEvery has passed.
+// until the fleet changes and resortEvery has passed; then only the rows
+// that changed since are placed again (sortedList.follow).
 type sortedRows struct {
 	q     model.Query
 	col   int
@@ -234,26 +235,94 @@ type sortedRows struct {
 	lists map[model.Class]*sortedList
 }
 
-// sortedList is one pane's rows in order, as sorted at version.
+// sortedList is one pane's rows in order, as sorted at version. It
+// keeps no key per row: a row's key changes only with a change the
+// fleet lists (or, for the hint column, with its blocker: refs), so the
+// key of a row that did not change is computed again when a binary
+// search needs it.
 type sortedList struct {
 	rows    []*model.Task
+	seqs    []uint64               // the rows' seqs (Task.UpdatedOrder), in the same order; nil until follow first asks
+	refs    map[uint64]*model.Task // the rows that name a blocker, by seq (the hint column: "waiting on")
+	mark    uint64                 // Fleet.ChangeMark when sorted
 	version uint64
 	at      time.Time
 }
 
-// list is the pane's sorted rows, sorted again when they are stale.
+// sortKey orders a row: by its column's text (p, its first 8 bytes as a
+// number, decides most comparisons without reading the strings), then
+// in the pane's own order (newest first, then the order the fleet heard
+// of the tasks: seq, unique, so every row has one place).
+type sortKey struct {
+	p   uint64
+	at  int64
+	seq uint64
+	k   string
+	t   *model.Task
+}
+
+// cmp orders a and b: the text ascending (descending if desc), then
+// the pane's order.
+func (a *sortKey) cmp(b *sortKey, desc bool) int {
+	c := 0
+	switch {
+	case a.p < b.p:
+		c = -1
+	case a.p > b.p:
+		c = 1
+	default:
+		c = strings.Compare(a.k, b.k)
+	}
+	if desc {
+		c = -c
+	}
+	if c != 0 {
+		return c
+	}
+	if a.at != b.at {
+		return cmpInt(a.at, b.at)
+	}
+	return cmpInt(a.seq, b.seq)
+}
+
+func cmpInt[T int64 | uint64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// keyOf is t's key under the column.
+func (r *sortedRows) keyOf(f *model.Fleet, t *model.Task) sortKey {
+	k := r.sortText(f, t)
+	at, seq := t.UpdatedOrder()
+	return sortKey{p: prefix8(k), at: at, seq: seq, k: k, t: t}
+}
+
+// list is the pane's sorted rows, brought up to date when they are
+// stale.
 func (r *sortedRows) list(f *model.Fleet, c model.Class) []*model.Task {
 	l := r.lists[c]
 	now := r.now()
 	if l != nil && (l.version == f.Version() || now.Sub(l.at) < resortEvery) {
 		return l.rows
 	}
+	if l == nil || !r.follow(f, c, l) {
+		l = r.sort(f, c)
+		r.lists[c] = l
+	}
+	l.version, l.at = f.Version(), now
+	return l.rows
+}
+
+// sort sorts the pane's rows from scratch. The pane comes in its own
+// order, so a stable sort by the text alone gives every row its place.
+func (r *sortedRows) sort(f *model.Fleet, c model.Class) *sortedList {
+	l := &sortedList{mark: f.ChangeMark(), refs: map[uint64]*model.Task{}}
 	rows := f.Page(c, r.q, 0, f.Count(c, r.q))
-	// The first 8 bytes of the text, as a number, decide most
-	// comparisons without reading the strings.
-	// The first 8 bytes of the text, as a number, decide most
-	// comparisons without reading the strings; ties keep the pane's own
-	// order (newest first).
 	type keyed struct {
 		p uint64
 		k string
@@ -263,6 +332,7 @@ func (r *sortedRows) list(f *model.Fleet, c model.Class) []*model.Task {
 	for i, t := range rows {
 		k := r.sortText(f, t)
 		ks[i] = keyed{p: prefix8(k), k: k, t: t}
+		l.note(t, r.col == colHint)
 	}
 	slices.SortStableFunc(ks, func(a, b keyed) int {
 		if r.desc {
@@ -279,8 +349,146 @@ func (r *sortedRows) list(f *model.Fleet, c model.Class) []*model.Task {
 	for i := range ks {
 		rows[i] = ks[i].t
 	}
-	r.lists[c] = &sortedList{rows: rows, version: f.Version(), at: now}
-	return rows
+	l.rows = rows
+	return l
+}
+
+// note remembers a row that names a blocker, for the hint column.
+func (l *sortedList) note(t *model.Task, hint bool) {
+	if hint && t.NamesBlocker() {
+		_, seq := t.UpdatedOrder()
+		l.refs[seq] = t
+	}
+}
+
+// follow places again the rows that changed since l was sorted: the
+// tasks the fleet changed (model.Fleet.ChangedSince), and for the hint
+// column the rows that name a blocker (another task's change moves
+// their "waiting on"). It reads the rows' seqs once, to drop the
+// changed rows, and places each again by binary search. It reports
+// false when the fleet no longer remembers that far back, or when so
+// much changed that sorting again costs less.
+func (r *sortedRows) follow(f *model.Fleet, c model.Class, l *sortedList) bool {
+	changes, next, ok := f.ChangedSince(l.mark)
+	if !ok || len(changes) > len(l.rows)/4+1024 {
+		return false
+	}
+	l.mark = next
+	if l.seqs == nil { // the first time: not in the frame of the sort key
+		l.seqs = make([]uint64, len(l.rows))
+		for i, t := range l.rows {
+			_, l.seqs[i] = t.UpdatedOrder()
+		}
+	}
+	if len(changes) == 0 && len(l.refs) == 0 {
+		return true
+	}
+	var seen, placed seqSet // seen: the rows that go; placed: the tasks placed again
+	var add []sortKey
+	place := func(t *model.Task) {
+		_, seq := t.UpdatedOrder()
+		if placed.has(seq) {
+			return
+		}
+		placed.add(seq)
+		seen.add(seq)
+		delete(l.refs, seq)
+		if t.Class == c && f.Task(t.Key) == t && r.q.Filter.Match(t) {
+			add = append(add, r.keyOf(f, t))
+			l.note(t, r.col == colHint)
+		}
+	}
+	for _, ch := range changes {
+		if !seen.has(ch.Seq) { // evicted, or heard of again under its key: its old row goes
+			seen.add(ch.Seq)
+			delete(l.refs, ch.Seq)
+		}
+	}
+	for _, ch := range changes {
+		if t := f.Task(ch.Key); t != nil {
+			place(t)
+		}
+	}
+	for _, t := range l.refs {
+		place(t)
+	}
+	if !l.drop(&seen) && len(add) == 0 {
+		return true // nothing of this pane changed
+	}
+	cmp := func(a, b sortKey) int { return a.cmp(&b, r.desc) }
+	slices.SortFunc(add, cmp)
+	// Where a goes among rows (none of which changed: their keys are
+	// what they were when placed).
+	at := func(rows []*model.Task, a sortKey) int {
+		i, _ := slices.BinarySearchFunc(rows, a, func(t *model.Task, a sortKey) int {
+			k := r.keyOf(f, t)
+			return k.cmp(&a, r.desc)
+		})
+		return i
+	}
+	if len(add) <= maxInPlace {
+		for _, a := range add {
+			i := at(l.rows, a)
+			l.rows = slices.Insert(l.rows, i, a.t)
+			l.seqs = slices.Insert(l.seqs, i, a.seq)
+		}
+		return true
+	}
+	rows, seqs := l.rows, l.seqs
+	outRows := make([]*model.Task, 0, len(rows)+len(add))
+	outSeqs := make([]uint64, 0, len(rows)+len(add))
+	for _, a := range add {
+		i := at(rows, a)
+		outRows = append(append(outRows, rows[:i]...), a.t)
+		outSeqs = append(append(outSeqs, seqs[:i]...), a.seq)
+		rows, seqs = rows[i:], seqs[i:]
+	}
+	l.rows, l.seqs = append(outRows, rows...), append(outSeqs, seqs...)
+	return true
+}
+
+// drop removes the rows whose seq is in seen; it reports whether there
+// were any. It reads the seqs, not the tasks: a pane of 40,000 rows is
+// 320 KB of them.
+func (l *sortedList) drop(seen *seqSet) bool {
+	i := slices.IndexFunc(l.seqs, seen.has)
+	if i < 0 {
+		return false
+	}
+	j := i
+	for ; i < len(l.rows); i++ {
+		if !seen.has(l.seqs[i]) {
+			l.rows[j], l.seqs[j] = l.rows[i], l.seqs[i]
+			j++
+		}
+	}
+	clear(l.rows[j:])
+	l.rows, l.seqs = l.rows[:j], l.seqs[:j]
+	return true
+}
+
+// maxInPlace is how many rows follow inserts one by one (each moves the
+// rows after it); more are merged in one pass.
+const maxInPlace = 8
+
+// seqSet is a set of task seqs with a bitmap in front, so that asking
+// for every row of a pane costs a bit test each, not a map lookup. The
+// zero value is empty.
+type seqSet struct {
+	bits [1024]uint64
+	m    map[uint64]bool
+}
+
+func (s *seqSet) add(seq uint64) {
+	s.bits[seq>>6&1023] |= 1 << (seq & 63)
+	if s.m == nil {
+		s.m = map[uint64]bool{}
+	}
+	s.m[seq] = true
+}
+
+func (s *seqSet) has(seq uint64) bool {
+	return s.bits[seq>>6&1023]&(1<<(seq&63)) != 0 && s.m[seq]
 }
 
 // prefix8 is the first 8 bytes of s as a big-endian number: it orders

@@ -3,6 +3,7 @@ package inbox
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
@@ -25,16 +26,10 @@ func (m *Inbox) refresh() []tea.Cmd {
 	if it := m.find(m.sel); it != nil {
 		selPrompt = it.Prompt
 	}
-	m.all = m.ordered(m.svc.Queue(m.ctx.Fleet, m.queueSort()))
-	m.byKey = make(map[model.TaskKey]int, len(m.all))
-	for i := range m.all {
-		m.byKey[m.all[i].Key()] = i
-	}
+	m.all = m.ordered(m.queue.Queue(m.ctx.Fleet, m.queueSort()))
+	m.byKey, m.finds = nil, 0
 	m.items = m.filtered(m.all)
-	m.agentW = 8
-	for _, it := range m.items { // here, not in View: a View costs the visible rows only
-		m.agentW = max(m.agentW, min(len(it.Task.Key.Agent)+2*it.Depth, 24))
-	}
+	m.agentW = m.agentWidth()
 	m.fver = m.ctx.Fleet.Version()
 	m.jver = m.svc.Version()
 	m.marks.Keep(func(k model.TaskKey) bool { return m.find(k) != nil })
@@ -160,21 +155,73 @@ func (m *Inbox) index(k model.TaskKey) int {
 	if k == (model.TaskKey{}) {
 		return -1
 	}
-	for i, it := range m.items {
-		if it.Key() == k {
+	return m.scan(m.items, k)
+}
+
+// scan is the index of task k in items, or -1. Items built at the
+// fleet's version hold its tasks, so pointers compare without reading
+// each task; older items (the task may since have been evicted and
+// heard of again) are compared by key when the pointer is not there.
+func (m *Inbox) scan(items []approvals.Item, k model.TaskKey) int {
+	if t := m.ctx.Fleet.Task(k); t != nil {
+		if i := slices.IndexFunc(items, func(it approvals.Item) bool { return it.Task == t }); i >= 0 || m.fver == m.ctx.Fleet.Version() {
 			return i
 		}
+	} else if m.fver == m.ctx.Fleet.Version() {
+		return -1
 	}
-	return -1
+	return slices.IndexFunc(items, func(it approvals.Item) bool { return it.Key() == k })
 }
 
 // find is the queue's item of task k, shown or not, or nil: a dialog
-// stays on its task whatever the filter shows.
+// stays on its task whatever the filter shows. The first few lookups
+// after a refresh scan the queue (a frame asks one or two); more build
+// the index, once.
 func (m *Inbox) find(k model.TaskKey) *approvals.Item {
+	if m.byKey == nil && m.finds < 4 {
+		m.finds++
+		if i := m.scan(m.all, k); i >= 0 {
+			return &m.all[i]
+		}
+		return nil
+	}
+	if m.byKey == nil {
+		m.byKey = make(map[model.TaskKey]int, len(m.all))
+		for i := range m.all {
+			m.byKey[m.all[i].Key()] = i
+		}
+	}
 	if i, ok := m.byKey[k]; ok {
 		return &m.all[i]
 	}
 	return nil
+}
+
+// agentWidth is the agent column's width: the longest name with its tree
+// indent among the items shown, at least 8, at most 24. Computed here,
+// not in View (a View costs the visible rows only). Unfiltered, the
+// queue holds every waiting task: the names are those of the agents with
+// a task waiting, and only the items drawn indented (few: chains) are
+// read one by one.
+func (m *Inbox) agentWidth() int {
+	w := 8
+	if m.filter.Active() {
+		for _, it := range m.items {
+			w = max(w, min(len(it.Task.Key.Agent)+2*it.Depth, 24))
+		}
+		return w
+	}
+	for _, a := range m.ctx.Fleet.Agents() {
+		if a.Counts[model.ClassInterrupted] > 0 {
+			w = max(w, min(len(a.Name), 24))
+		}
+	}
+	for _, it := range m.items {
+		if it.Depth > 0 {
+			w = max(w, min(len(it.Task.Key.Agent)+2*it.Depth, 24))
+		}
+	}
+	return w
 }
 
 func (m *Inbox) taskState(k model.TaskKey) a2a.TaskState {

@@ -45,8 +45,10 @@ type Inbox struct {
 	order common.Sort // the column the queue is sorted by
 	w, h  int
 
+	queue  *approvals.QueueCache // the queue, rebuilt where the fleet or the journal changed
 	all    []approvals.Item      // the queue
-	byKey  map[model.TaskKey]int // the index in all of each task
+	byKey  map[model.TaskKey]int // the index in all of each task; nil until finds asks for it
+	finds  int                   // lookups in all since it was built, without byKey
 	items  []approvals.Item      // what is shown of it: all, or the chains the filter shows
 	filter common.Filter
 	agentW int        // the agent column: the longest name with its tree indent
@@ -99,7 +101,7 @@ func InboxFactory(svc *approvals.Service, o Options) func(common.Context) common
 // NewInbox builds the inbox component.
 func NewInbox(ctx common.Context, svc *approvals.Service, o Options) *Inbox {
 	ctx.ReadOnly = ctx.ReadOnly || svc.ReadOnly()
-	m := &Inbox{ctx: ctx, svc: svc, keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20, drafts: map[model.TaskKey]draft{}}
+	m := &Inbox{ctx: ctx, svc: svc, queue: svc.NewQueueCache(), keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20, drafts: map[model.TaskKey]draft{}}
 	m.resultKeys = m.keys.Results
 	m.filter = common.NewFilter(ctx.Theme, m.keys.Filter, "the inbox")
 	m.order = common.NewSort(m.keys.SortBy.columns(), sortOf(o.Sort))
