@@ -244,6 +244,13 @@ func TestVanishedOpenTaskConfirmedWithGetTask(t *testing.T) {
 	c.waitFor(t, "the working tasks", 5*time.Second, func(evs []model.Event) bool {
 		return hasTask(evs, "a", stays, a2a.TaskStateWorking)
 	})
+	// The first sweep lists the finished states after the open ones: it
+	// is over once an incremental sweep has asked for changes after it.
+	// (Counting from before it would take its finished states for the
+	// relisting looked for below.)
+	c.waitFor(t, "the first sweep over", 10*time.Second, func([]model.Event) bool {
+		return terminalListedThenIncremental(a.icpt.listRequests(), 0) >= 0
+	})
 	// Completed with a timestamp older than any incremental sweep asks
 	// for: only the resync's GetTask can find it.
 	n0 := len(a.icpt.listRequests())
@@ -268,19 +275,8 @@ func TestVanishedOpenTaskConfirmedWithGetTask(t *testing.T) {
 	// The agent lost a task: the next full sweep lists the finished
 	// states again too. Later ones page the open states no more than
 	// their first page each: the agent holds what we hold.
-	relisted := func() int { // the index of the first terminal listing since the purge, or -1
-		reqs := a.icpt.listRequests()
-		for i := n0; i < len(reqs); i++ {
-			if model.ClassOf(reqs[i].Status) == model.ClassTerminal {
-				return i
-			}
-		}
-		return -1
-	}
 	c.waitFor(t, "the finished states listed again, and that sweep over", 5*time.Second, func([]model.Event) bool {
-		i := relisted()
-		reqs := a.icpt.listRequests()
-		return i >= 0 && slices.ContainsFunc(reqs[i:], func(r a2a.ListTasksRequest) bool { return r.StatusTimestampAfter != nil })
+		return terminalListedThenIncremental(a.icpt.listRequests(), n0) >= 0
 	})
 	n := len(a.icpt.listRequests())
 	c.waitFor(t, "more resyncs", 5*time.Second, func([]model.Event) bool { return len(a.icpt.listRequests()) > n+12 })
@@ -292,6 +288,22 @@ func TestVanishedOpenTaskConfirmedWithGetTask(t *testing.T) {
 			t.Errorf("a resync listed %s", r.Status)
 		}
 	}
+}
+
+// terminalListedThenIncremental returns the index of the first listing
+// of a finished state in reqs[from:] that an incremental listing
+// (statusTimestampAfter) follows, that is of a full sweep that is over,
+// or -1.
+func terminalListedThenIncremental(reqs []a2a.ListTasksRequest, from int) int {
+	for i := from; i < len(reqs); i++ {
+		if model.ClassOf(reqs[i].Status) == model.ClassTerminal {
+			if slices.ContainsFunc(reqs[i:], func(r a2a.ListTasksRequest) bool { return r.StatusTimestampAfter != nil }) {
+				return i
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 // ignoreStatusFilter drops "status" from JSON-RPC ListTasks requests: the
