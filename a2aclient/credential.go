@@ -132,10 +132,12 @@ func (c *cachedToken) due(now time.Time) bool {
 func (c *cachedToken) refused(value string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.tok == "" || c.prefix+c.tok != value {
-		return c.tok != "" // already replaced: the next call has a fresh one
+	if c.tok != "" && c.prefix+c.tok == value {
+		c.tok, c.err = "", nil
 	}
-	c.tok, c.err = "", nil
+	// Cleared now, or by a call refused a moment before this one (its
+	// fresh token may not be fetched yet), or already replaced: either way
+	// the next call asks for, or has, a fresh one.
 	return true
 }
 
