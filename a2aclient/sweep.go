@@ -227,26 +227,36 @@ func staleSnapshot(m *memo, st a2a.TaskState, ts time.Time) bool {
 
 // refetch GetTasks ids (with artifacts) with bounded concurrency.
 func (w *watcher) refetch(ctx context.Context, ids []a2a.TaskID) {
+	w.getEach(ctx, ids, func(id a2a.TaskID, t *a2a.Task, err error) {
+		if err == nil {
+			w.observe(t, model.SourcePoll, true)
+		} else if errors.Is(err, a2a.ErrTaskNotFound) {
+			w.notFound(id)
+		}
+	})
+}
+
+// getEach GetTasks each of ids, at most cap(w.fetch) at once, and hands
+// each answer to done (called from several goroutines). It returns once
+// every call it started has ended; ctx ending stops it starting more,
+// and it returns ctx's error then.
+func (w *watcher) getEach(ctx context.Context, ids []a2a.TaskID, done func(a2a.TaskID, *a2a.Task, error)) error {
 	var wg sync.WaitGroup
+	defer wg.Wait()
 	for _, id := range ids {
 		select {
 		case w.fetch <- struct{}{}:
 		case <-ctx.Done():
-			wg.Wait()
-			return
+			return ctx.Err()
 		}
 		wg.Add(1)
 		go func() {
 			defer func() { <-w.fetch; wg.Done() }()
 			t, err := w.getTask(ctx, id, 0)
-			if err == nil {
-				w.observe(t, model.SourcePoll, true)
-			} else if errors.Is(err, a2a.ErrTaskNotFound) {
-				w.notFound(id)
-			}
+			done(id, t, err)
 		}()
 	}
-	wg.Wait()
+	return nil
 }
 
 // poll GetTasks every known task that is not final yet (for agents that
@@ -263,37 +273,26 @@ func (w *watcher) poll(ctx context.Context, unseenOnly bool) (int, error) {
 	}
 	w.mu.Unlock()
 	var (
-		wg    sync.WaitGroup
 		errMu sync.Mutex
 		first error
 	)
-	for _, id := range ids {
-		select {
-		case w.fetch <- struct{}{}:
-		case <-ctx.Done():
-			wg.Wait()
-			return len(ids), ctx.Err()
-		}
-		wg.Add(1)
-		go func() {
-			defer func() { <-w.fetch; wg.Done() }()
-			t, err := w.getTask(ctx, id, 0)
-			switch {
-			case err == nil:
-				final := model.ClassOf(t.Status.State) == model.ClassTerminal
-				w.observe(t, model.SourcePoll, final)
-			case errors.Is(err, a2a.ErrTaskNotFound):
-				w.notFound(id)
-			default:
-				errMu.Lock()
-				if first == nil {
-					first = err
-				}
-				errMu.Unlock()
+	if err := w.getEach(ctx, ids, func(id a2a.TaskID, t *a2a.Task, err error) {
+		switch {
+		case err == nil:
+			final := model.ClassOf(t.Status.State) == model.ClassTerminal
+			w.observe(t, model.SourcePoll, final)
+		case errors.Is(err, a2a.ErrTaskNotFound):
+			w.notFound(id)
+		default:
+			errMu.Lock()
+			if first == nil {
+				first = err
 			}
-		}()
+			errMu.Unlock()
+		}
+	}); err != nil {
+		return len(ids), err
 	}
-	wg.Wait()
 	return len(ids), first
 }
 

@@ -412,31 +412,18 @@ func (w *watcher) checkVanished(ctx context.Context, r *sweepRun) {
 		}
 	}
 	w.mu.Unlock()
-	var (
-		wg   sync.WaitGroup
-		lost atomic.Bool
-	)
-	for _, id := range ids {
-		select {
-		case w.fetch <- struct{}{}:
-		case <-ctx.Done():
-			wg.Wait()
-			return
+	var lost atomic.Bool
+	if w.getEach(ctx, ids, func(id a2a.TaskID, t *a2a.Task, err error) {
+		switch {
+		case err == nil:
+			w.observe(t, model.SourcePoll, model.ClassOf(t.Status.State) == model.ClassTerminal)
+		case errors.Is(err, a2a.ErrTaskNotFound):
+			w.notFound(id)
+			lost.Store(true)
 		}
-		wg.Add(1)
-		go func() {
-			defer func() { <-w.fetch; wg.Done() }()
-			t, err := w.getTask(ctx, id, 0)
-			switch {
-			case err == nil:
-				w.observe(t, model.SourcePoll, model.ClassOf(t.Status.State) == model.ClassTerminal)
-			case errors.Is(err, a2a.ErrTaskNotFound):
-				w.notFound(id)
-				lost.Store(true)
-			}
-		}()
+	}) != nil {
+		return
 	}
-	wg.Wait()
 	if lost.Load() {
 		w.mu.Lock()
 		w.listed.terminalOwed = true
