@@ -23,8 +23,9 @@ import (
 
 // hubStep is how long the JS peer stays in each step when a hub watches
 // it: long enough for `a2atop serve` to start, list the new task and
-// register its config before the task asks its question.
-const hubStep = 3 * time.Second
+// register its config before the task asks its question, also on a
+// machine loaded by the race detector and other packages' tests.
+const hubStep = 8 * time.Second
 
 // TestHubPushJSPeer: `a2atop serve`, run as the binary, with
 // push_public_url on its own address, sweeps and full resyncs an hour
