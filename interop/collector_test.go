@@ -59,14 +59,8 @@ func runManager(t *testing.T, agents ...a2aclient.AgentOptions) *collector {
 // runManagerWith runs m, built for agents, as runManager does.
 func runManagerWith(t *testing.T, m *a2aclient.Manager, agents ...a2aclient.AgentOptions) *collector {
 	t.Helper()
-	c := &collector{
-		M:      m,
-		tasks:  map[string]map[a2a.TaskID]*seenTask{},
-		health: map[string]model.HealthUpdate{},
-		info:   map[string]model.AgentInfo{},
-		Fleet:  model.NewFleet(model.Options{}),
-		ptrs:   map[*a2a.Task]bool{},
-	}
+	c := newCollector()
+	c.M = m
 	for _, a := range agents {
 		c.Fleet.AddAgent(a.Name, a.URL)
 	}
@@ -99,6 +93,17 @@ func runManagerWith(t *testing.T, m *a2aclient.Manager, agents ...a2aclient.Agen
 	}
 	t.Cleanup(c.stop)
 	return c
+}
+
+// newCollector is a collector with no Manager: apply feeds it.
+func newCollector() *collector {
+	return &collector{
+		tasks:  map[string]map[a2a.TaskID]*seenTask{},
+		health: map[string]model.HealthUpdate{},
+		info:   map[string]model.AgentInfo{},
+		Fleet:  model.NewFleet(model.Options{}),
+		ptrs:   map[*a2a.Task]bool{},
+	}
 }
 
 func (c *collector) apply(ev model.Event) {

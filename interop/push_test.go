@@ -90,13 +90,20 @@ func pushAgent(tg target, name, token string) a2aclient.AgentOptions {
 // ours lists the configs of task id that point at the rig's receiver.
 func (r *pushRig) ours(t *testing.T, raw *sdk.Client, id a2a.TaskID) []*a2a.PushConfig {
 	t.Helper()
+	return configsTo(t, raw, id, r.URL)
+}
+
+// configsTo lists the configs of task id whose URL is a webhook of push's
+// under base.
+func configsTo(t *testing.T, raw *sdk.Client, id a2a.TaskID, base string) []*a2a.PushConfig {
+	t.Helper()
 	cfgs, err := raw.ListTaskPushConfigs(ctxT(t), &a2a.ListTaskPushConfigRequest{TaskID: id})
 	if err != nil {
 		t.Fatalf("ListTaskPushNotificationConfigs %s: %v", id, err)
 	}
 	var out []*a2a.PushConfig
 	for _, c := range cfgs {
-		if strings.HasPrefix(c.URL, r.URL+push.Path) {
+		if strings.HasPrefix(c.URL, base+push.Path) {
 			out = append(out, c)
 		}
 	}
