@@ -115,11 +115,23 @@ func (w *watcher) sweepAs(ctx context.Context, full, forced bool) error {
 	if !full && !w.hwm.IsZero() {
 		after = w.hwm.Add(-sweepOverlap)
 	}
+	// head: no full sweep is due, but none has listed a status timestamp
+	// to sweep from (the agent held no task, or none with a timestamp).
+	// Later full sweeps list the open states only, so a task that ends
+	// between two of them would never be seen: list everything, newest
+	// first, until a page holds no news.
+	head := !full && after.IsZero() && !w.lastFull.IsZero()
 	w.mu.Unlock()
 	var err error
-	if after.IsZero() {
+	switch {
+	case head:
+		err = w.list(ctx, listQuery{pageSize: pageSize}, func(resp *a2a.ListTasksResponse, _ bool) bool {
+			news, _ := r.page(resp.Tasks, "")
+			return news && !r.capped()
+		})
+	case after.IsZero():
 		err = w.fullSweep(ctx, r)
-	} else {
+	default:
 		err = w.list(ctx, listQuery{after: &after, pageSize: pageSize}, func(resp *a2a.ListTasksResponse, _ bool) bool {
 			r.page(resp.Tasks, "")
 			return !r.capped()
@@ -132,7 +144,7 @@ func (w *watcher) sweepAs(ctx context.Context, full, forced bool) error {
 	if r.newest.After(w.hwm) {
 		w.hwm = r.newest
 	}
-	if after.IsZero() {
+	if after.IsZero() && !head {
 		w.lastFull = time.Now()
 		w.openCapped = r.cut
 	} else if r.cut {

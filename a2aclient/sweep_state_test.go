@@ -489,3 +489,36 @@ func TestRestartOnEmptyStoreMarksGone(t *testing.T) {
 		return hasTask(evs, "a", kept, a2a.TaskStateCompleted) && !gone[kept]
 	})
 }
+
+// An agent that held no task when its first sweep ran, then finished one
+// without any sweep seeing it open: later sweeps find it. (They used to
+// be full sweeps of the open states only, for want of a status timestamp
+// to sweep from, so a task that ended between two of them was never
+// shown.) The same for a task whose status has no timestamp at all.
+func TestTaskEndedOnAnEmptyAgentIsFound(t *testing.T) {
+	for _, kind := range []agentKind{kindJSONRPC, kindREST, kindGRPC} {
+		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel()
+			a := startAgent(t, kind, false, nil)
+			o := fast("a", a.url())
+			o.Subscribe = false
+			_, c := runManager(t, []AgentOptions{o}, Options{})
+			c.waitFor(t, "sweeps of the empty agent", 10*time.Second, func([]model.Event) bool {
+				return len(a.icpt.listRequests()) > 12
+			})
+			ctx, cc := a2asrv.NewCallContext(context.Background(), nil)
+			cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
+			bare := &a2a.Task{ID: a2a.NewTaskID(), ContextID: "c", Status: a2a.TaskStatus{State: a2a.TaskStateFailed}}
+			if _, err := a.store.Create(ctx, bare); err != nil {
+				t.Fatal(err)
+			}
+			c.waitFor(t, "the task with no timestamp", 5*time.Second, func(evs []model.Event) bool {
+				return hasTask(evs, "a", bare.ID, a2a.TaskStateFailed)
+			})
+			done := a.seed(t, a2a.TaskStateCompleted, 1, ago(0))[0]
+			c.waitFor(t, "the task that ended", 5*time.Second, func(evs []model.Event) bool {
+				return hasTask(evs, "a", done, a2a.TaskStateCompleted)
+			})
+		})
+	}
+}
