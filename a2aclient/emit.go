@@ -50,8 +50,8 @@ func (e *emitter) room() bool { return len(e.ch) <= cap(e.ch)/2 }
 // silently and a slow UI never stalls a stream for long.
 func (w *watcher) emit(ev model.Event) {
 	ev.Agent = w.o.Name
-	if p := w.push.p; p != nil && !p.note(&ev) {
-		return // said late by one way after another said the task ended
+	if p := w.push.p; p != nil {
+		p.note(&ev)
 	}
 	if ev.At.IsZero() {
 		ev.At = time.Now()

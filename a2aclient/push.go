@@ -59,8 +59,7 @@ type pusher struct {
 	cfgs     map[a2a.TaskID]*pushConfig
 	retryAt  map[a2a.TaskID]time.Time
 	adding   map[a2a.TaskID]bool // registrations in flight
-	ended    map[a2a.TaskID]endedTask
-	refused  string // set when the agent answered push is not supported
+	refused  string              // set when the agent answered push is not supported
 	inflight sync.WaitGroup
 }
 
@@ -76,7 +75,7 @@ func (m *Manager) UsePush(recv PushReceiver) {
 	for _, w := range m.watchers {
 		w.push.p = &pusher{w: w, recv: recv, kick: make(chan struct{}, 1),
 			want: map[a2a.TaskID]bool{}, cfgs: map[a2a.TaskID]*pushConfig{}, retryAt: map[a2a.TaskID]time.Time{},
-			adding: map[a2a.TaskID]bool{}, ended: map[a2a.TaskID]endedTask{}}
+			adding: map[a2a.TaskID]bool{}}
 	}
 }
 
@@ -131,68 +130,44 @@ func (w *watcher) onPush(ev a2a.Event) {
 }
 
 // note tells the pusher what an event says of a task's life (called by
-// emit for every event, before it is sent). It reports whether the event
-// should go on: a task that was pushed reaches us by two ways at once
-// (push and a stream, or a sweep), and what one of them says late (an
-// artifact chunk, an older state) after the other said the task ended is
-// dropped here rather than counted by the fleet as the agent's protocol
-// violation. A later state with a newer timestamp still goes on.
-func (p *pusher) note(ev *model.Event) bool {
+// emit for every event, before it is sent). A task the watcher holds as
+// ended is never registered again: what one way says late of it, after
+// another said it ended (a stale state, which the fleet ignores), or a
+// state that would move it out of its end (which the fleet refuses),
+// does not bring its config back.
+func (p *pusher) note(ev *model.Event) {
 	var id a2a.TaskID
 	var st a2a.TaskState
-	var ts *time.Time
 	switch {
 	case ev.Kind == model.EventAgent:
 		p.poke()
-		return true
-	case ev.Kind == model.EventArtifact && ev.Artifact != nil:
-		p.mu.Lock()
-		_, ended := p.ended[ev.Artifact.TaskID]
-		p.mu.Unlock()
-		return !ended
+		return
 	case ev.Kind == model.EventGone && ev.Task != nil:
 		id, st = ev.Task.ID, a2a.TaskStateCanceled
 	case ev.Kind == model.EventTask && ev.Task != nil:
-		id, st, ts = ev.Task.ID, ev.Task.Status.State, ev.Task.Status.Timestamp
+		id, st = ev.Task.ID, ev.Task.Status.State
 	case ev.Kind == model.EventStatus && ev.Status != nil:
-		id, st, ts = ev.Status.TaskID, ev.Status.Status.State, ev.Status.Status.Timestamp
+		id, st = ev.Status.TaskID, ev.Status.Status.State
 	default:
-		return true
+		return
 	}
-	st = model.NormalizeState(st)
-	open := model.ClassOf(st) != model.ClassTerminal
+	open := model.ClassOf(model.NormalizeState(st)) != model.ClassTerminal && !p.w.ended(id)
 	p.mu.Lock()
-	if e, ok := p.ended[id]; ok && ev.Kind != model.EventGone {
-		late := st != e.state && (ts == nil || !ts.After(e.ts))
-		p.mu.Unlock()
-		return !late
-	}
-	if !open && (p.cfgs[id] != nil || p.adding[id]) {
-		if len(p.ended) >= maxEnded {
-			clear(p.ended)
-		}
-		e := endedTask{state: st}
-		if ts != nil {
-			e.ts = *ts
-		}
-		p.ended[id] = e
-	}
 	if open || p.cfgs[id] != nil || p.adding[id] || p.want[id] {
 		p.want[id] = open
 	}
 	p.mu.Unlock()
 	p.poke()
-	return true
 }
 
-// endedTask is how a pushed task ended.
-type endedTask struct {
-	state a2a.TaskState
-	ts    time.Time
+// ended reports whether the watcher holds task id as ended (terminal is
+// final in its memory, as in the model).
+func (w *watcher) ended(id a2a.TaskID) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	m := w.tasks.get(id)
+	return m != nil && m.seen && model.ClassOf(m.state) == model.ClassTerminal
 }
-
-// maxEnded bounds the pushed tasks a pusher remembers as ended.
-const maxEnded = 10000
 
 func (p *pusher) poke() {
 	select {

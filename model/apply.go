@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"hash/maphash"
 	"math"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
@@ -17,8 +18,8 @@ type ApplyResult struct {
 	// inbox drops them). A task that entered and left within one batch
 	// is in neither. Nil when empty.
 	Entered, Left []TaskKey
-	// Violations counts the events refused because their task had
-	// already reached a terminal state.
+	// Violations counts the events refused because they moved a task
+	// out of the terminal state it had reached (see Apply).
 	Violations int
 	// Evicted counts the terminal tasks dropped by MaxTerminalPerAgent.
 	Evicted int
@@ -27,9 +28,12 @@ type ApplyResult struct {
 // Apply applies a batch of events in order and reports what changed.
 // It is idempotent and order-safe:
 //   - a terminal task is final: an event that would change its state,
-//     and any artifact event, is ignored and counted as a violation of
-//     the task and its agent (a snapshot with the same terminal state may
-//     still fill in artifacts and history);
+//     and any artifact event, is ignored (a snapshot with the same
+//     terminal state may still fill in artifacts and history). Whatever
+//     way it came by, such an event is stale (what one way says late
+//     after another told of the end) unless it is a state stamped later
+//     than the end: only that is counted as a violation of the task and
+//     its agent;
 //   - a snapshot or status older, by status timestamp, than the one held
 //     is ignored; a repeated snapshot or status is a no-op;
 //   - an event for a task we do not know creates it (and its agent);
@@ -121,7 +125,7 @@ func (f *Fleet) applySnapshot(ev *Event) {
 	}
 	f.heard(t, ev)
 	if t.Class == ClassTerminal && NormalizeState(s.Status.State) != t.State {
-		f.violation(t)
+		f.afterEnd(t, s.Status.Timestamp)
 		return
 	}
 	if f.older(t, s.Status.Timestamp) || (t.fp != 0 && t.fp == fingerprint(s)) {
@@ -143,7 +147,7 @@ func (f *Fleet) applyStatus(ev *Event) {
 	f.heard(t, ev)
 	if t.Class == ClassTerminal {
 		if NormalizeState(se.Status.State) != t.State {
-			f.violation(t)
+			f.afterEnd(t, se.Status.Timestamp)
 		}
 		return
 	}
@@ -185,8 +189,7 @@ func (f *Fleet) applyArtifact(ev *Event) {
 		f.heard(t, ev)
 	}
 	if t.Class == ClassTerminal {
-		f.violation(t)
-		return
+		return // stale: a chunk has no timestamp to tell it from one sent before the end
 	}
 	art0 := t.artBytes
 	if !f.mergeArtifact(t, ae) {
@@ -252,6 +255,19 @@ func (f *Fleet) changed(t *Task) {
 	if !t.dirty {
 		t.dirty = true
 		f.dirty = append(f.dirty, t)
+	}
+}
+
+// afterEnd handles a snapshot or status in another state than the
+// terminal one t holds. A task reaches the fleet by several ways at once
+// (a stream, sweeps, polls, push), and one of them may tell late what it
+// saw before another told of the end: what is stamped no later than the
+// end, or not stamped at all, is stale and ignored. Only a state stamped
+// later than the end (or stamped, when the end was not) is a transition
+// out of the terminal state, the agent's protocol violation.
+func (f *Fleet) afterEnd(t *Task, ts *time.Time) {
+	if ts != nil && (!t.hasTS || ts.After(t.Updated)) {
+		f.violation(t)
 	}
 }
 

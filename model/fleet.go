@@ -80,9 +80,9 @@ type Task struct {
 	// Truncated is set when history or artifact content was cut to the
 	// Options caps; the detail view fetches the rest with GetTask.
 	Truncated bool
-	// Violations counts protocol violations seen on this task (events
-	// after it reached a terminal state), up to math.MaxInt32. An int32,
-	// so that the Task stays within 320 bytes.
+	// Violations counts protocol violations seen on this task (states
+	// stamped later than the terminal state it had reached), up to
+	// math.MaxInt32. An int32, so that the Task stays within 320 bytes.
 	Violations int32
 
 	// Since is the earliest time we know for the task: the status
