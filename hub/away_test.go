@@ -20,7 +20,7 @@ import (
 func TestHubAwayKeepsThePictureAndRefusesWrites(t *testing.T) {
 	fx := newFixture(t)
 	alice := fx.attach("alice", func(o *hubclient.Options) { o.MinBackoff, o.MaxBackoff = 20*time.Millisecond, 100*time.Millisecond })
-	id := fx.ag.start("deploy")
+	id := fx.ag.Start("deploy")
 	alice.waitFor("the deploy", func(f *model.Fleet) bool { return alice.inInbox(f, id) })
 	dec := alice.prepare(id, approvals.Input{Kind: approvals.KindApprove})
 
@@ -45,7 +45,7 @@ func TestHubAwayKeepsThePictureAndRefusesWrites(t *testing.T) {
 	if err := alice.cl.Claim(context.Background(), "agent", id, "approving"); err == nil {
 		t.Error("a claim while the hub is away was not refused")
 	}
-	if n := fx.ag.onTask(id); n != 0 {
+	if n := fx.ag.OnTask(id); n != 0 {
 		t.Fatalf("the agent received %d messages", n)
 	}
 

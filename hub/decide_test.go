@@ -19,7 +19,7 @@ import (
 func TestChangedPromptIsRefused(t *testing.T) {
 	fx := newFixture(t)
 	alice, bob := fx.attach("alice"), fx.attach("bob")
-	first, second := fx.ag.start("ask"), fx.ag.start("ask")
+	first, second := fx.ag.Start("ask"), fx.ag.Start("ask")
 	for _, d := range []*dash{alice, bob} {
 		d.waitFor("both questions", func(f *model.Fleet) bool { return d.inInbox(f, first) && d.inInbox(f, second) })
 	}
@@ -34,7 +34,7 @@ func TestChangedPromptIsRefused(t *testing.T) {
 	}
 	// Answered on the agent itself: the task moved on.
 	mine = alice.prepare(second, approvals.Input{Kind: approvals.KindReply, Text: "release"})
-	fx.ag.answer(second)
+	fx.ag.Answer(second)
 	fx.waitHub("the task done on the hub", func(f *model.Fleet) bool {
 		t := f.Task(model.TaskKey{Agent: "agent", ID: second})
 		return t != nil && t.State == a2a.TaskStateCompleted
@@ -43,10 +43,10 @@ func TestChangedPromptIsRefused(t *testing.T) {
 	if o.Problem != approvals.ProblemMoved || o.State != a2a.TaskStateCompleted || !strings.Contains(o.Words(), "moved on") {
 		t.Errorf("alice after the agent moved on: %s (%v)", o.Words(), o.Err)
 	}
-	if n := fx.ag.onTask(first); n != 1 {
+	if n := fx.ag.OnTask(first); n != 1 {
 		t.Errorf("the first question received %d messages, want bob's alone", n)
 	}
-	if n := fx.ag.onTask(second); n != 1 {
+	if n := fx.ag.OnTask(second); n != 1 {
 		t.Errorf("the second question received %d messages, want the agent's own answer alone", n)
 	}
 }
@@ -58,16 +58,16 @@ func TestChangedPromptIsRefused(t *testing.T) {
 func TestRetryThroughTheHub(t *testing.T) {
 	fx := newFixture(t, func(o *hub.Options) { o.Journal.SendTimeout = 300 * time.Millisecond })
 	alice := fx.attach("alice")
-	id := fx.ag.start("deploy")
+	id := fx.ag.Start("deploy")
 	alice.waitFor("the deploy", func(f *model.Fleet) bool { return alice.inInbox(f, id) })
-	fx.ag.delay.Store(int64(time.Second))
+	fx.ag.SetDelay(time.Second)
 	dec := alice.prepare(id, approvals.Input{Kind: approvals.KindApprove})
 	o := alice.svc.Send(context.Background(), dec)
 	if o.Result != approvals.ResultUnknown {
 		t.Fatalf("the slow send: %s (%v), want unknown", o.Words(), o.Err)
 	}
-	fx.ag.delay.Store(0)
-	fx.ag.waitState(id, func(s a2a.TaskState) bool { return s == a2a.TaskStateCompleted })
+	fx.ag.SetDelay(0)
+	fx.ag.WaitState(id, func(s a2a.TaskState) bool { return s == a2a.TaskStateCompleted })
 	again, err := alice.svc.Retry(dec.MessageID)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +76,7 @@ func TestRetryThroughTheHub(t *testing.T) {
 	if o.Result != approvals.ResultAccepted {
 		t.Fatalf("the retry: %s (%v)", o.Words(), o.Err)
 	}
-	if n := fx.ag.onTask(id); n != 1 {
+	if n := fx.ag.OnTask(id); n != 1 {
 		t.Errorf("the agent received %d messages, want 1: the retry found it in the history", n)
 	}
 	e, _ := alice.svc.Entry(dec.MessageID)
@@ -91,7 +91,7 @@ func TestRetryThroughTheHub(t *testing.T) {
 func TestClaimsInform(t *testing.T) {
 	fx := newFixture(t, func(o *hub.Options) { o.ClaimTTL = 400 * time.Millisecond })
 	alice, bob, carol := fx.attach("alice"), fx.attach("bob"), fx.attach("carol")
-	id := fx.ag.start("ask")
+	id := fx.ag.Start("ask")
 	for _, d := range []*dash{alice, bob} {
 		d.waitFor("the question", func(f *model.Fleet) bool { return d.inInbox(f, id) })
 	}
@@ -145,7 +145,7 @@ func TestClaimsInform(t *testing.T) {
 func TestNoteLeftGoesToTheHubsJournal(t *testing.T) {
 	fx := newFixture(t)
 	alice, bob := fx.attach("alice"), fx.attach("bob")
-	id := fx.ag.start("ask")
+	id := fx.ag.Start("ask")
 	<-alice.cl.Synced()
 	if err := alice.svc.NoteLeft("agent", id, a2a.TaskStateInputRequired, a2a.TaskStateCompleted, "left the inbox while an answer was being written"); err != nil {
 		t.Fatal(err)
@@ -173,7 +173,7 @@ func TestNoteLeftGoesToTheHubsJournal(t *testing.T) {
 func TestClaimWords(t *testing.T) {
 	fx := newFixture(t)
 	alice, bob := fx.attach("alice"), fx.attach("bob")
-	id := fx.ag.start("ask")
+	id := fx.ag.Start("ask")
 	<-alice.cl.Synced()
 	<-bob.cl.Synced()
 	if err := alice.cl.Claim(context.Background(), "agent", id, "answering"); err != nil {

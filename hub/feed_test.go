@@ -182,7 +182,7 @@ func TestResumeWithinTheWindow(t *testing.T) {
 			pos = e.id
 		}
 	}
-	ids := []a2a.TaskID{fx.ag.start("ask"), fx.ag.start("deploy"), fx.ag.start("ask")}
+	ids := []a2a.TaskID{fx.ag.Start("ask"), fx.ag.Start("deploy"), fx.ag.Start("ask")}
 	want := after(stayed.wait("the new tasks", mentions(ids...)), pos)
 
 	back := fx.openFeed("alice", pos)
@@ -237,7 +237,7 @@ func TestBeyondTheWindowASnapshot(t *testing.T) {
 	es := first.wait("a snapshot", has(hub.EventSnapshotEnd))
 	first.close()
 	pos := es[len(es)-1].id
-	ids := []a2a.TaskID{fx.ag.start("ask"), fx.ag.start("ask"), fx.ag.start("ask"), fx.ag.start("ask"), fx.ag.start("ask")}
+	ids := []a2a.TaskID{fx.ag.Start("ask"), fx.ag.Start("ask"), fx.ag.Start("ask"), fx.ag.Start("ask"), fx.ag.Start("ask")}
 	fx.waitHub("the new tasks", func(f *model.Fleet) bool {
 		for _, id := range ids {
 			if f.Task(model.TaskKey{Agent: "agent", ID: id}) == nil {
@@ -311,7 +311,7 @@ func TestFeedShowsOnlyWhatTheOperatorMayWatch(t *testing.T) {
 	erin := fx.openFeed("erin", "")
 	erin.wait("a snapshot", has(hub.EventSnapshotEnd))
 	alice := fx.attach("alice")
-	id := fx.ag.start("ask")
+	id := fx.ag.Start("ask")
 	alice.waitFor("the question", func(f *model.Fleet) bool { return alice.inInbox(f, id) })
 	if o := alice.svc.Send(context.Background(), alice.prepare(id, approvals.Input{Kind: approvals.KindReply, Text: "main"})); o.Result != approvals.ResultAccepted {
 		t.Fatal(o.Words())

@@ -18,6 +18,7 @@ import (
 	"a2atop/approvals"
 	"a2atop/hub"
 	"a2atop/hubclient"
+	"a2atop/internal/agenttest"
 	"a2atop/model"
 )
 
@@ -62,7 +63,7 @@ func (s *syncBuffer) String() string {
 // its API served by net/http.
 type fixture struct {
 	t       *testing.T
-	ag      *testAgent
+	ag      *agenttest.Agent
 	h       *hub.Hub
 	srv     *httptest.Server
 	journal string
@@ -72,22 +73,22 @@ type fixture struct {
 
 func newFixture(t *testing.T, mod ...func(*hub.Options)) *fixture {
 	t.Helper()
-	return newFixtureOn(t, startAgent(t), 100*time.Millisecond, mod...)
+	return newFixtureOn(t, agenttest.StartAgent(t), 100*time.Millisecond, mod...)
 }
 
 // newFixtureOn is newFixture on an agent already started, swept every
 // sweep.
-func newFixtureOn(t *testing.T, ag *testAgent, sweep time.Duration, mod ...func(*hub.Options)) *fixture {
+func newFixtureOn(t *testing.T, ag *agenttest.Agent, sweep time.Duration, mod ...func(*hub.Options)) *fixture {
 	t.Helper()
 	fx := &fixture{t: t, ag: ag, journal: filepath.Join(t.TempDir(), "journal.jsonl"), log: &syncBuffer{}}
-	mgr := a2aclient.New([]a2aclient.AgentOptions{{Name: "agent", URL: ag.srv.URL, SweepInterval: sweep,
+	mgr := a2aclient.New([]a2aclient.AgentOptions{{Name: "agent", URL: ag.URL, SweepInterval: sweep,
 		Subscribe: true, MaxStreams: 64}}, a2aclient.Options{})
 	var ops []hub.Operator
 	for name, tok := range tokens {
 		ops = append(ops, hub.Operator{Name: name, TokenHash: hub.HashToken(tok), Roles: roles[name]})
 	}
 	logger := slog.New(slog.NewTextHandler(fx.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	o := hub.Options{Watchers: mgr, Agents: []hub.Agent{{Name: "agent", URL: ag.srv.URL}}, Operators: ops, Logger: logger,
+	o := hub.Options{Watchers: mgr, Agents: []hub.Agent{{Name: "agent", URL: ag.URL}}, Operators: ops, Logger: logger,
 		Journal:   approvals.Options{JournalPath: fx.journal, Sender: mgr, SendTimeout: 5 * time.Second, Logger: logger},
 		Heartbeat: time.Second, StallTimeout: 5 * time.Second}
 	for _, m := range mod {

@@ -35,7 +35,7 @@ func TestTokensNeverLeak(t *testing.T) {
 	go func() { b, _ := io.ReadAll(resp.Body); feed <- b }()
 
 	alice, bob, carol := fx.attach("alice"), fx.attach("bob"), fx.attach("carol")
-	deploy, ask := fx.ag.start("deploy"), fx.ag.start("ask")
+	deploy, ask := fx.ag.Start("deploy"), fx.ag.Start("ask")
 	for _, d := range []*dash{alice, bob} {
 		d.waitFor("both prompts", func(f *model.Fleet) bool { return d.inInbox(f, deploy) && d.inInbox(f, ask) })
 	}

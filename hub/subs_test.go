@@ -14,6 +14,7 @@ import (
 
 	"a2atop/approvals"
 	"a2atop/hub"
+	"a2atop/internal/agenttest"
 	"a2atop/model"
 )
 
@@ -23,12 +24,12 @@ import (
 // dashboard shows them all done. It returns what the agent received,
 // by JSON-RPC method, from the hub's start on.
 func answerAll(t *testing.T, subscribers, n int) map[string]int {
-	ag := startAgent(t)
+	ag := agenttest.StartAgent(t)
 	var ids []a2a.TaskID
 	for range n {
-		ids = append(ids, ag.start("ask"))
+		ids = append(ids, ag.Start("ask"))
 	}
-	before := ag.requests()
+	before := ag.Requests()
 	fx := newFixtureOn(t, ag, time.Hour)
 	dashes := []*dash{fx.attach("alice")}
 	for len(dashes) < subscribers {
@@ -61,7 +62,7 @@ func answerAll(t *testing.T, subscribers, n int) map[string]int {
 	// The streams of ended tasks close on the agent's side; let the
 	// watchers see them end before counting.
 	time.Sleep(300 * time.Millisecond)
-	after := ag.requests()
+	after := ag.Requests()
 	got := map[string]int{}
 	for k, v := range after {
 		if d := v - before[k]; d != 0 {
@@ -104,14 +105,14 @@ func merged(a, b map[string]int) map[string]int {
 // snapshots, dropped all at once and resuming, cost the agent not one
 // request: the hub answers them from its own fleet.
 func TestSubscribersNeverReachTheAgent(t *testing.T) {
-	ag := startAgent(t)
-	ag.start("ask")
-	ag.start("deploy")
+	ag := agenttest.StartAgent(t)
+	ag.Start("ask")
+	ag.Start("deploy")
 	fx := newFixtureOn(t, ag, time.Hour)
 	first := fx.attach("alice")
 	first.waitFor("the prompts", func(f *model.Fleet) bool { return len(first.svc.Queue(f, model.SortAge)) == 2 })
 	time.Sleep(300 * time.Millisecond) // the streams of the interrupted tasks end; the watcher is idle
-	before := ag.requests()
+	before := ag.Requests()
 	var dashes []*dash
 	for range 50 {
 		dashes = append(dashes, fx.attach("carol"))
@@ -124,7 +125,7 @@ func TestSubscribersNeverReachTheAgent(t *testing.T) {
 		<-d.cl.Synced()
 		fx.waitSame(d)
 	}
-	if after := ag.requests(); !maps.Equal(before, after) {
+	if after := ag.Requests(); !maps.Equal(before, after) {
 		t.Errorf("the agent's requests moved while only dashboards came and went: %v, then %v", before, after)
 	}
 }
@@ -161,7 +162,7 @@ func TestStuckSubscriberDelaysNoOne(t *testing.T) {
 	for fx.h.Stats().Subscribers < healthy+1 {
 		time.Sleep(5 * time.Millisecond)
 	}
-	id := fx.ag.begin("big")
+	id := fx.ag.Begin("big")
 	done := func(f *model.Fleet) bool {
 		t := f.Task(model.TaskKey{Agent: "agent", ID: id})
 		return t != nil && t.State == a2a.TaskStateCompleted
@@ -187,7 +188,7 @@ func TestStalledSubscriberIsClosed(t *testing.T) {
 	for fx.h.Stats().Subscribers < 2 {
 		time.Sleep(5 * time.Millisecond)
 	}
-	id := fx.ag.begin("big")
+	id := fx.ag.Begin("big")
 	d.waitFor("the big task done", func(f *model.Fleet) bool {
 		t := f.Task(model.TaskKey{Agent: "agent", ID: id})
 		return t != nil && t.State == a2a.TaskStateCompleted

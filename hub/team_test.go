@@ -22,7 +22,7 @@ import (
 func TestTwoDashboardsSeeOneInbox(t *testing.T) {
 	fx := newFixture(t)
 	alice, bob := fx.attach("alice"), fx.attach("bob")
-	id := fx.ag.start("ask")
+	id := fx.ag.Start("ask")
 	for _, d := range []*dash{alice, bob} {
 		d.waitFor("the question reaches the inbox", func(f *model.Fleet) bool { return d.inInbox(f, id) })
 	}
@@ -34,7 +34,7 @@ func TestTwoDashboardsSeeOneInbox(t *testing.T) {
 	for _, d := range []*dash{alice, bob} {
 		d.waitFor("the answered task leaves the inbox", func(f *model.Fleet) bool { return !d.inInbox(f, id) })
 	}
-	if n := fx.ag.onTask(id); n != 1 {
+	if n := fx.ag.OnTask(id); n != 1 {
 		t.Errorf("the agent received %d messages on the task, want 1", n)
 	}
 	e, ok := alice.svc.Entry(dec.MessageID)
@@ -54,7 +54,7 @@ func TestSimultaneousApprovalsOneWins(t *testing.T) {
 	fx := newFixture(t)
 	alice, dave := fx.attach("alice"), fx.attach("dave")
 	for round := range 50 {
-		id := fx.ag.start("deploy")
+		id := fx.ag.Start("deploy")
 		for _, d := range []*dash{alice, dave} {
 			d.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return d.inInbox(f, id) })
 		}
@@ -91,7 +91,7 @@ func TestSimultaneousApprovalsOneWins(t *testing.T) {
 		if w := outs[refused]; w.Winner.Approver != winner || !strings.HasPrefix(w.Words(), "decided by "+winner+" at ") {
 			t.Fatalf("round %d: the refusal says %q, want it to name %s", round, w.Words(), winner)
 		}
-		if n := fx.ag.onTask(id); n != 1 {
+		if n := fx.ag.OnTask(id); n != 1 {
 			t.Fatalf("round %d: the agent received %d messages on the task, want 1", round, n)
 		}
 	}
@@ -103,7 +103,7 @@ func TestSimultaneousApprovalsOneWins(t *testing.T) {
 func TestRolesAreTheHubs(t *testing.T) {
 	fx := newFixture(t)
 	bob := fx.attach("bob")
-	id := fx.ag.start("deploy")
+	id := fx.ag.Start("deploy")
 	bob.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return bob.inInbox(f, id) })
 	dec := bob.prepare(id, approvals.Input{Kind: approvals.KindApprove})
 	out := bob.svc.Send(context.Background(), dec)
@@ -125,7 +125,7 @@ func TestRolesAreTheHubs(t *testing.T) {
 	if resp.StatusCode != http.StatusForbidden {
 		t.Errorf("POST /v1/decisions as bob: %d, want 403", resp.StatusCode)
 	}
-	if n := fx.ag.onTask(id); n != 0 {
+	if n := fx.ag.OnTask(id); n != 0 {
 		t.Errorf("the agent received %d messages, want none", n)
 	}
 	if _, ok := bob.svc.Entry(dec.MessageID); ok {
