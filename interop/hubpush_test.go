@@ -2,7 +2,6 @@ package interop
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net"
@@ -19,6 +18,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/hubclient"
+	"a2atop/internal/feedtest"
 )
 
 // hubStep is how long the JS peer stays in each step when a hub watches
@@ -184,24 +184,7 @@ func startServe(t *testing.T, bin string, env []string, args ...string) string {
 // it, into a collector.
 func followFeed(t *testing.T, url, token string) *collector {
 	t.Helper()
-	cl, err := hubclient.New(hubclient.Options{URL: url, Token: token, MinBackoff: 50 * time.Millisecond, MaxBackoff: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
 	c := newCollector()
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := make(chan struct{})
-	go func() { cl.Run(ctx); close(ran) }()
-	go func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case ev := <-cl.Events():
-				c.apply(ev)
-			}
-		}
-	}()
-	t.Cleanup(func() { cancel(); <-ran })
+	feedtest.Follow(t, url, token, c.apply)
 	return c
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/demo"
-	"a2atop/hubclient"
 	"a2atop/internal/config"
+	"a2atop/internal/feedtest"
 	"a2atop/model"
 	"a2atop/push"
 )
@@ -170,25 +170,8 @@ type hubEvents struct {
 
 func followHub(t *testing.T, url, operator string) *hubEvents {
 	t.Helper()
-	cl, err := hubclient.New(hubclient.Options{URL: url, Token: tokenOf(operator), MinBackoff: 50 * time.Millisecond, MaxBackoff: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
 	f := &hubEvents{firsts: map[string]model.Source{}, pushes: map[string]model.PushHealth{}}
-	ctx, cancel := context.WithCancel(context.Background())
-	ran := make(chan struct{})
-	go func() { cl.Run(ctx); close(ran) }()
-	go func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case ev := <-cl.Events():
-				f.note(ev)
-			}
-		}
-	}()
-	t.Cleanup(func() { cancel(); <-ran })
+	feedtest.Follow(t, url, tokenOf(operator), f.note)
 	return f
 }
 
