@@ -56,7 +56,8 @@ func isTerminal(path string) bool {
 // TestNoTerminalCodeBelowUI checks the transitive dependencies of the data
 // and network layers.
 func TestNoTerminalCodeBelowUI(t *testing.T) {
-	for _, pkg := range []string{"a2atop/model", "a2atop/a2aclient", "a2atop/approvals", "a2atop/demo", "a2atop/hub", "a2atop/push", "a2atop/hubclient", "a2atop/internal/config", "a2atop/internal/sanitize", "a2atop/internal/statefile"} {
+	for _, pkg := range []string{"a2atop/model", "a2atop/a2aclient", "a2atop/approvals", "a2atop/demo", "a2atop/hub", "a2atop/push", "a2atop/hubclient", "a2atop/internal/config", "a2atop/internal/sanitize", "a2atop/internal/statefile",
+		agenttest, feedtest} {
 		t.Run(pkg, func(t *testing.T) {
 			if !present(pkg) {
 				t.Skipf("%s does not exist yet", pkg)
@@ -92,6 +93,15 @@ func TestImportDirection(t *testing.T) {
 		"a2atop/hubclient": func(imp string) bool {
 			return imp == "a2atop/hub" || imp == "a2atop/model" || imp == "a2atop/approvals" || imp == vocabulary || internal(imp)
 		},
+		// The agents tests run on loopback: the SDK alone, so that the
+		// tests of every package, model's included, may use them.
+		agenttest: func(string) bool { return false },
+		// A test's follower of a hub's feed: the hub's client and what
+		// it brings in.
+		feedtest: func(imp string) bool {
+			return imp == "a2atop/hubclient" || imp == "a2atop/hub" || imp == "a2atop/model" || imp == "a2atop/approvals" ||
+				imp == vocabulary || internal(imp)
+		},
 	}
 	for pkg, ok := range allowed {
 		t.Run(pkg, func(t *testing.T) {
@@ -116,13 +126,20 @@ func allowedTransitively(pkg, dep string) bool {
 	if (pkg == "a2atop/hub" || pkg == "a2atop/hubclient") && (dep == "a2atop/approvals" || dep == vocabulary) {
 		return true // what approvals brings in
 	}
-	return pkg != "a2atop/model" && pkg != "a2atop/demo" && pkg != vocabulary && (dep == "a2atop/model" || internal(dep))
+	return pkg != "a2atop/model" && pkg != "a2atop/demo" && pkg != vocabulary && pkg != agenttest && (dep == "a2atop/model" || internal(dep))
 }
 
 // above are the internal packages that import a2aclient and approvals
-// (config builds their options, cli runs the commands): the data and
-// network layers may not import them back.
-var above = []string{module + "/internal/cli", module + "/internal/config"}
+// (config builds their options, cli runs the commands, feedtest follows
+// a hub with its client): the data and network layers may not import
+// them back.
+var above = []string{module + "/internal/cli", module + "/internal/config", feedtest}
+
+// The packages for tests only that the tests of several packages share.
+const (
+	agenttest = module + "/internal/agenttest" // the agents tests run on loopback
+	feedtest  = module + "/internal/feedtest"  // a follower of a hub's feed
+)
 
 // internal reports an internal package that the data and network layers
 // may import: any under a2atop/internal/ except those above them.
@@ -198,11 +215,11 @@ func goListImports(t *testing.T) []string {
 }
 
 // TestBinaryLinksNoTestHelpers checks that the a2atop binary never links
-// the packages that exist for tests only: the OpenID provider and the
-// certificates tests run against.
+// the packages that exist for tests only: the OpenID provider, the
+// certificates, the agents and the feed follower tests run against.
 func TestBinaryLinksNoTestHelpers(t *testing.T) {
 	for _, dep := range goList(t, "-deps", module) {
-		if dep == module+"/internal/oidctest" || dep == module+"/internal/testcert" ||
+		if dep == module+"/internal/oidctest" || dep == module+"/internal/testcert" || dep == agenttest || dep == feedtest ||
 			strings.HasPrefix(dep, "github.com/zitadel/oidc/v3/pkg/op") {
 			t.Errorf("the a2atop binary links %s, which is for tests only", dep)
 		}
