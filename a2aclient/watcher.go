@@ -39,7 +39,9 @@ type watcher struct {
 	tasks        memos
 	notHere      map[a2a.TaskID]bool // referenced ids this agent said it does not hold
 	refs         func(*a2a.Task)     // Manager.followRefs for this agent's chain key; nil in tests
-	hwm          time.Time
+	hwm          time.Time           // the newest status timestamp a sweep listed (the agent's clock)
+	hwmAt        time.Time           // when the sweep that moved it began (ours)
+	hwmSettled   bool                // swept with the overlap long enough after it moved (sweep.go)
 	lastFull     time.Time
 	forceFull    bool
 	listed       listing // what full sweeps learned of the agent's ListTasks (sweep_full.go)
