@@ -58,8 +58,9 @@ type AuthOptions struct {
 	// CommandTimeout (0 = 30s).
 	Command        []string
 	CommandTimeout time.Duration
-	// RefreshTokenFile is where the device flow keeps its refresh token
-	// (a 0600 file in the state directory).
+	// RefreshTokenFile is where the device flow keeps its sign-in (a 0600
+	// file in the state directory, locked through RefreshTokenFile+".lock"
+	// while it is refreshed).
 	RefreshTokenFile string
 	// ClientCertificate reports that AgentOptions.TLS holds a client
 	// certificate (for the card's mutualTLS scheme).
