@@ -65,6 +65,11 @@ type AuthOptions struct {
 	// ClientCertificate reports that AgentOptions.TLS holds a client
 	// certificate (for the card's mutualTLS scheme).
 	ClientCertificate bool
+	// CertFile and KeyFile are the PEM files the client certificate in
+	// AgentOptions.TLS was read from: a TLS handshake reads them again
+	// when they change, keeping the last good pair while they do not
+	// make one. "" when the certificate is not from files.
+	CertFile, KeyFile string
 	// CardKeys are the keys the card's signatures are checked against.
 	CardKeys CardKeys
 }

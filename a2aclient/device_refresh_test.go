@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -38,7 +39,7 @@ func deviceConn(issuer, store string) *conn {
 	o := fast("a", "http://127.0.0.1:1")
 	o.Auth = AuthOptions{Type: AuthDevice, ClientID: "a2atop-cli", TokenURL: issuer + "/oauth/token",
 		DeviceAuthURL: issuer + "/device_authorization", RefreshTokenFile: store}
-	return newConn(o, 0)
+	return newConn(o, 0, slog.New(slog.DiscardHandler))
 }
 
 // checkToken sends c's credential to url and returns the status.
