@@ -27,7 +27,7 @@ func (w *watcher) setHealth(h model.HealthUpdate) {
 	w.mu.Lock()
 	h.Listing = w.listing && !w.listDenied && w.client != nil
 	h.ListingNote = w.listingNoteLocked()
-	h.Streams = w.streams
+	h.Streams, h.StreamsShort = w.streams, w.streamsShort
 	if w.listed.counted {
 		h.TerminalTotal = w.listed.termTotal
 	}

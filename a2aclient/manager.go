@@ -33,6 +33,7 @@ func New(agents []AgentOptions, o Options) *Manager {
 		em:       &emitter{ch: make(chan model.Event, o.Buffer), wait: o.SendWait},
 		watchers: map[string]*watcher{},
 	}
+	budget := newStreamBudget(o.MaxStreams)
 	for _, a := range agents {
 		if _, dup := m.watchers[a.Name]; dup {
 			o.Logger.Warn("duplicate agent name ignored", "agent", a.Name)
@@ -42,6 +43,7 @@ func New(agents []AgentOptions, o Options) *Manager {
 		w := newWatcher(a.withDefaults(), m.em, o.Logger, o.CaptureN)
 		key := a.ChainMetadataKey
 		w.refs = func(t *a2a.Task) { m.followRefs(t, key) }
+		w.budget, w.order = budget, len(m.order)-1
 		m.watchers[a.Name] = w
 	}
 	return m
@@ -85,7 +87,7 @@ func (m *Manager) Capture(agent string) []model.Exchange {
 // and streamed like any other, even when the agent cannot list tasks.
 func (m *Manager) Watch(agent string, id a2a.TaskID) {
 	if w := m.watchers[agent]; w != nil && id != "" {
-		w.remember(id)
+		w.remember(id, false)
 	}
 }
 
@@ -136,7 +138,7 @@ func (m *Manager) Get(ctx context.Context, agent string, id a2a.TaskID, historyL
 	if !withArtifacts {
 		t.Artifacts = nil
 	}
-	w.remember(id)
+	w.remember(id, withArtifacts)
 	w.observe(ownCopy(t), model.SourcePoll, withArtifacts)
 	return t, nil
 }
@@ -170,7 +172,7 @@ func (m *Manager) Reply(ctx context.Context, agent string, msg *a2a.Message) (*a
 		return nil, nil
 	}
 	w.observe(ownCopy(t), model.SourceReply, true)
-	w.remember(t.ID)
+	w.remember(t.ID, false)
 	return t, nil
 }
 
@@ -193,7 +195,7 @@ func (m *Manager) Cancel(ctx context.Context, agent string, id a2a.TaskID) (*a2a
 	})
 	if cerr == nil && t != nil {
 		w.observe(ownCopy(t), model.SourceReply, true)
-		w.remember(id)
+		w.remember(id, false)
 		return t, nil
 	}
 	now, gerr := w.getTask(ctx, id, 0)

@@ -15,6 +15,8 @@ type memo struct {
 	ts        time.Time // last reported status timestamp (zero if none)
 	state     a2a.TaskState
 	streaming bool
+	shed      bool        // its stream is being ended for another task's (stream_budget.go)
+	looked    time.Time   // when the detail view last fetched it (local clock)
 	noStream  string      // ts|state at which a subscribe ended without activity
 	fetched   bool        // terminal snapshot with artifacts fetched
 	epoch     uint64      // the watcher's epoch when last reported (see watcher.epoch)

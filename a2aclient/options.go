@@ -117,6 +117,9 @@ type Options struct {
 	Buffer int
 	// CaptureN is how many exchanges the raw capture keeps per agent; 0 = 50.
 	CaptureN int
+	// MaxStreams caps the SubscribeToTask streams of all agents together
+	// (stream_budget.go); 0 = 256, negative = no cap but each agent's.
+	MaxStreams int
 	// SendWait is how long a watcher waits for room in a full event
 	// channel before it coalesces to "resweep needed"; 0 = 20ms.
 	SendWait time.Duration
@@ -169,6 +172,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.CaptureN <= 0 {
 		o.CaptureN = DefaultCaptureN
+	}
+	if o.MaxStreams == 0 {
+		o.MaxStreams = DefaultMaxStreamsTotal
 	}
 	if o.SendWait <= 0 {
 		o.SendWait = 20 * time.Millisecond

@@ -3,6 +3,7 @@ package a2aclient
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -10,29 +11,65 @@ import (
 	"a2atop/model"
 )
 
-// ensureStreams opens SubscribeToTask streams for known non-terminal tasks,
-// up to MaxStreams. A task whose last subscribe ended without it being
-// active is not retried until its state or timestamp changes.
+// ensureStreams opens SubscribeToTask streams for known non-terminal
+// tasks, as many as the agent's share of the fleet's streams allows
+// (stream_budget.go), and ends those past it. A task whose last
+// subscribe ended without it being streamable (see noStream) is not
+// retried until its state or timestamp changes.
 func (w *watcher) ensureStreams(ctx context.Context) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.closeStuckStreams(time.Now())
+	now := time.Now()
+	w.closeStuckStreams(now)
 	if !w.streamOK || w.client == nil {
+		w.budget.share(w, 0)
+		w.streamsShort = 0
 		return
 	}
-	for id, m := range w.tasks.m {
-		if w.streams >= w.o.MaxStreams {
-			return
+	var cands []*memo
+	for _, m := range w.tasks.m {
+		if m.streaming && !m.shed || !m.streaming && m.seen && model.ClassOf(m.state) != model.ClassTerminal && m.noStream != m.key() {
+			cands = append(cands, m)
 		}
-		c := model.ClassOf(m.state)
-		if !m.seen || m.streaming || c == model.ClassTerminal || m.noStream == m.key() {
-			continue
-		}
-		m.streaming = true
-		w.streams++
-		w.wg.Add(1)
-		go w.stream(ctx, id)
 	}
+	want := min(len(cands), w.o.MaxStreams)
+	allow := w.budget.share(w, want)
+	w.streamsShort = want - allow
+	slices.SortFunc(cands, streamRank(now))
+	for i, m := range cands {
+		switch {
+		case i >= allow && m.streaming:
+			w.shed(m)
+		case i < allow && !m.streaming && w.streams < w.o.MaxStreams:
+			m.streaming = true
+			w.streams++
+			w.wg.Add(1)
+			go w.stream(ctx, m.id)
+		}
+	}
+}
+
+// shed ends m's stream to give its place to another task's: the stream's
+// goroutine returns without reconciling, and sweeps follow the task.
+// Called with w.mu held.
+func (w *watcher) shed(m *memo) {
+	m.shed = true
+	if sub := m.open; sub != nil && sub.why == "" {
+		sub.why = "its place went to another task's stream (the fleet's stream budget, max_streams_total)"
+		sub.stop()
+	}
+}
+
+// sheddingStream reports whether id's stream was shed, and clears the mark.
+func (w *watcher) sheddingStream(id a2a.TaskID) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	m := w.tasks.get(id)
+	if m == nil || !m.shed {
+		return false
+	}
+	m.shed = false
+	return true
 }
 
 // stream follows one task until it ends, reconciling with GetTask each
@@ -43,13 +80,16 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 	defer func() {
 		w.mu.Lock()
 		if m := w.tasks.get(id); m != nil {
-			m.streaming = false
+			m.streaming, m.shed = false, false
 		}
 		w.streams--
 		w.mu.Unlock()
 	}()
 	failures := 0
 	for ctx.Err() == nil {
+		if w.sheddingStream(id) {
+			return
+		}
 		cl := w.getClient()
 		if cl == nil {
 			return
@@ -70,7 +110,7 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 		}
 		stuck := w.closed(id, sub)
 		stop()
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || w.sheddingStream(id) {
 			return
 		}
 		if stuck != "" {

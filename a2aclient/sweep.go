@@ -346,10 +346,14 @@ func (w *watcher) gone(id a2a.TaskID) {
 	w.emit(model.Event{Kind: model.EventGone, Source: model.SourcePoll, Task: &a2a.Task{ID: id}})
 }
 
-// remember adds id to the watched set.
-func (w *watcher) remember(id a2a.TaskID) {
+// remember adds id to the watched set; looked says someone is looking at
+// it (the detail view), which gives it the first claim on a stream.
+func (w *watcher) remember(id a2a.TaskID, looked bool) {
 	w.mu.Lock()
 	w.tasks.watch(id, false)
+	if m := w.tasks.get(id); looked && m != nil {
+		m.looked = time.Now()
+	}
 	w.mu.Unlock()
 	select {
 	case w.kick <- struct{}{}:

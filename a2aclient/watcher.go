@@ -29,28 +29,31 @@ type watcher struct {
 
 	connMu sync.Mutex // serializes connect
 
-	mu          sync.Mutex
-	client      *sdk.Client
-	info        *model.AgentInfo
-	streamOK    bool
-	listing     bool   // the agent can list tasks at all (not 0.3 JSON-RPC)
-	noListing   string // why not, when !listing
-	listDenied  bool   // our credentials may not list
-	tasks       memos
-	notHere     map[a2a.TaskID]bool // referenced ids this agent said it does not hold
-	refs        func(*a2a.Task)     // Manager.followRefs for this agent's chain key; nil in tests
-	hwm         time.Time
-	lastFull    time.Time
-	forceFull   bool
-	listed      listing // what full sweeps learned of the agent's ListTasks (sweep_full.go)
-	openCapped  bool    // MaxOpenTasks dropped new open tasks (since the last full sweep)
-	epoch       uint64  // bumped after an overflow: everything is news again
-	streams     int
-	health      model.HealthUpdate
-	failures    int
-	streamErr   string
-	streamErrAt time.Time
-	push        pushState // push notifications (push.go)
+	mu           sync.Mutex
+	client       *sdk.Client
+	info         *model.AgentInfo
+	streamOK     bool
+	listing      bool   // the agent can list tasks at all (not 0.3 JSON-RPC)
+	noListing    string // why not, when !listing
+	listDenied   bool   // our credentials may not list
+	tasks        memos
+	notHere      map[a2a.TaskID]bool // referenced ids this agent said it does not hold
+	refs         func(*a2a.Task)     // Manager.followRefs for this agent's chain key; nil in tests
+	hwm          time.Time
+	lastFull     time.Time
+	forceFull    bool
+	listed       listing // what full sweeps learned of the agent's ListTasks (sweep_full.go)
+	openCapped   bool    // MaxOpenTasks dropped new open tasks (since the last full sweep)
+	epoch        uint64  // bumped after an overflow: everything is news again
+	streams      int
+	budget       *streamBudget // the fleet's streams, shared with the other watchers; nil for no budget
+	streamsShort int           // open tasks past the agent's share of them, followed by sweeps
+	order        int           // the agent's place in the configuration, for the budget's ties
+	health       model.HealthUpdate
+	failures     int
+	streamErr    string
+	streamErrAt  time.Time
+	push         pushState // push notifications (push.go)
 
 	overflow      atomic.Bool
 	overflowed    chan struct{} // signalled when overflow is set, to wake sleep
@@ -82,6 +85,7 @@ func newWatcher(o AgentOptions, em *emitter, log *slog.Logger, captureN int) *wa
 func (w *watcher) run(ctx context.Context) {
 	w.ctxp.Store(&ctx)
 	defer w.wg.Wait()
+	defer w.budget.forget(w)
 	w.setHealth(model.HealthUpdate{State: model.HealthConnecting})
 	w.startPush(ctx)
 	for ctx.Err() == nil {

@@ -95,7 +95,7 @@ func (f *Fleet) TerminalCount() (held, total int) {
 
 // AgentNote is the note the agents view shows on a's row when it has no
 // error: the watcher's (HealthUpdate.Note), else that details of its
-// tasks were trimmed to MaxAgentBytes; "" when there is none.
+// tasks were trimmed to MaxAgentBytes or to its share of MaxFleetBytes; "" when there is none.
 func (f *Fleet) AgentNote(a *Agent) string {
 	switch {
 	case a.Health.Note != "":
@@ -104,6 +104,10 @@ func (f *Fleet) AgentNote(a *Agent) string {
 		tasks := " tasks"
 		if a.Trimmed == 1 {
 			tasks = " task"
+		}
+		if a.shared {
+			return "details of " + strconv.Itoa(a.Trimmed) + tasks + " trimmed: the agents' task data passed " +
+				byteSize(f.opts.MaxFleetBytes) + " together, and this agent held more than its share"
 		}
 		return "details of " + strconv.Itoa(a.Trimmed) + tasks + " trimmed: the agent's task data passed " + byteSize(f.opts.MaxAgentBytes)
 	}

@@ -24,6 +24,13 @@ import (
 // GetTask) and keeps its state, timestamps, hint and the fingerprint of
 // what the agent sent, so the same snapshot sent again is still a repeat.
 // Agent.Trimmed counts trimmed tasks.
+//
+// All agents together may hold at most Options.MaxFleetBytes: past it,
+// at the end of the batch, the agents are shared out max-min (an agent
+// holding less than an even share keeps all it holds, the others an
+// even share of the rest) and each agent above its share is trimmed, as
+// above, to three quarters of it. One busy agent among quiet ones may
+// use most of the fleet's budget; fifty busy agents each get a fiftieth.
 
 // trimmedMessageBytes is the text a status message keeps in step 3.
 const trimmedMessageBytes = 512
@@ -73,16 +80,20 @@ func (t *Task) size() int { return int(t.msgBytes) + int(t.restBytes) + t.artByt
 // account records that t now holds msg, rest and artifact bytes, and
 // marks its agent for trimming when it passes the budget.
 func (f *Fleet) account(t *Task, msg, rest int) {
-	a := t.agent
-	a.Bytes += msg + rest - int(t.msgBytes) - int(t.restBytes)
+	f.addBytes(t.agent, msg+rest-int(t.msgBytes)-int(t.restBytes))
 	t.msgBytes, t.restBytes = clampInt32(msg), clampInt32(rest)
-	f.checkBudget(a)
+	f.checkBudget(t.agent)
 }
 
 // accountArtifacts records a change of t's artifact bytes by delta.
 func (f *Fleet) accountArtifacts(t *Task, delta int) {
-	t.agent.Bytes += delta
+	f.addBytes(t.agent, delta)
 	f.checkBudget(t.agent)
+}
+
+func (f *Fleet) addBytes(a *Agent, delta int) {
+	a.Bytes += delta
+	f.bytes += delta
 }
 
 func (f *Fleet) checkBudget(a *Agent) {
@@ -92,24 +103,64 @@ func (f *Fleet) checkBudget(a *Agent) {
 	}
 }
 
+// fleetOver reports whether all agents together hold more than
+// MaxFleetBytes.
+func (f *Fleet) fleetOver() bool { return f.opts.MaxFleetBytes >= 0 && f.bytes > f.opts.MaxFleetBytes }
+
+// fleetShare is the most an agent may hold of MaxFleetBytes, shared out
+// max-min by what each holds now.
+func (f *Fleet) fleetShare() int {
+	held := make([]int, 0, len(f.agents))
+	for _, a := range f.agents {
+		if a.Bytes > 0 {
+			held = append(held, a.Bytes)
+		}
+	}
+	slices.Sort(held)
+	left := f.opts.MaxFleetBytes
+	for i, n := range held {
+		even := left / (len(held) - i)
+		if n > even {
+			return even
+		}
+		left -= n
+	}
+	return left
+}
+
 func clampInt32(n int) int32 { return int32(min(n, 1<<31-1)) }
 
-// trimOverBudget trims the agents that passed MaxAgentBytes in this batch.
+// trimOverBudget trims the agents that passed MaxAgentBytes in this
+// batch and, when all agents hold more than MaxFleetBytes, those above
+// their share of it.
 func (f *Fleet) trimOverBudget() {
 	for i, a := range f.over {
 		if a.Bytes > f.opts.MaxAgentBytes {
-			f.trim(a) // a.over stays set meanwhile: trimming does not list it again
+			a.shared = false
+			f.trim(a, f.opts.MaxAgentBytes) // a.over stays set meanwhile: trimming does not list it again
 		}
 		a.over = false
 		f.over[i] = nil
 	}
 	f.over = f.over[:0]
+	if !f.fleetOver() {
+		return
+	}
+	share := f.fleetShare()
+	for _, a := range f.agents {
+		if a.Bytes > share {
+			a.shared = true
+			f.trim(a, share)
+		}
+	}
 }
 
 // trim sheds details of a's tasks, in the order the budget rule says,
-// until a holds at most three quarters of the budget.
-func (f *Fleet) trim(a *Agent) {
-	target := f.opts.MaxAgentBytes / 4 * 3
+// until a holds at most three quarters of limit.
+func (f *Fleet) trim(a *Agent, limit int) {
+	target := limit / 4 * 3
+	a.over = true // trimming does not list it again
+	defer func() { a.over = false }()
 	byAge := slices.Clone(a.held)
 	slices.SortFunc(byAge, func(x, y *Task) int {
 		if x.Class == ClassTerminal != (y.Class == ClassTerminal) {

@@ -130,3 +130,52 @@ func TestEvictedGoneTaskLeavesTheInbox(t *testing.T) {
 		t.Errorf("left = %v; the lost question should be evicted and leave", res.Left)
 	}
 }
+
+// Ten busy agents and a calm one: all together hold no more than
+// MaxFleetBytes, though each is far under MaxAgentBytes; the busy ones
+// are trimmed to an even share and say why; the calm one, under its
+// share, keeps all it holds.
+func TestFleetBudgetSharesOut(t *testing.T) {
+	const fleet = 256 << 10
+	f := NewFleet(Options{MaxAgentBytes: 8 << 20, MaxFleetBytes: fleet, MaxArtifactBytes: 8 << 10})
+	big := strings.Repeat("x", 4<<10)
+	var batch []Event
+	for a := range 10 {
+		for i := range 20 {
+			e := snap(fmt.Sprint("busy", a), a2a.TaskID(fmt.Sprint("t", i)), a2a.TaskStateCompleted, i)
+			e.Task.History = []*a2a.Message{textMsg(big)}
+			batch = append(batch, e)
+		}
+	}
+	batch = append(batch, withHistory(snap("calm", "c1", a2a.TaskStateCompleted, 1), textMsg(big)))
+	f.Apply(batch)
+	checkInvariants(t, f)
+	if f.bytes > fleet {
+		t.Fatalf("the fleet holds %d bytes; want at most %d", f.bytes, fleet)
+	}
+	if calm := f.Agent("calm"); calm.Trimmed != 0 {
+		t.Errorf("the calm agent was trimmed: %d", calm.Trimmed)
+	}
+	for a := range 10 {
+		busy := f.Agent(fmt.Sprint("busy", a))
+		if busy.Trimmed == 0 || busy.Bytes > fleet/10 {
+			t.Errorf("%s holds %d bytes, %d trimmed; want at most %d", busy.Name, busy.Bytes, busy.Trimmed, fleet/10)
+		}
+		if note := f.AgentNote(busy); !strings.Contains(note, "its share") {
+			t.Errorf("%s: note %q", busy.Name, note)
+		}
+	}
+	// One agent alone may use the whole fleet's budget.
+	f = NewFleet(Options{MaxAgentBytes: 8 << 20, MaxFleetBytes: fleet, MaxArtifactBytes: 8 << 10})
+	batch = batch[:0]
+	for i := range 40 {
+		e := snap("alone", a2a.TaskID(fmt.Sprint("t", i)), a2a.TaskStateCompleted, i)
+		e.Task.History = []*a2a.Message{textMsg(big)}
+		batch = append(batch, e)
+	}
+	f.Apply(batch)
+	checkInvariants(t, f)
+	if a := f.Agent("alone"); a.Trimmed != 0 || a.Bytes < 160<<10 {
+		t.Errorf("a lone agent under the fleet's budget: %d bytes, %d trimmed", a.Bytes, a.Trimmed)
+	}
+}

@@ -118,6 +118,10 @@ type HealthUpdate struct {
 	Listing     bool
 	ListingNote string
 	Streams     int // SubscribeToTask streams open now
+	// StreamsShort is how many more of its open tasks the agent would
+	// stream but for its share of the fleet's streams: those are
+	// followed by sweeps.
+	StreamsShort int
 	// TerminalTotal is how many terminal tasks the agent holds for us: the
 	// totalSize its status-filtered ListTasks gave at the first sweep,
 	// plus the tasks seen ending since. 0 when it did not say.

@@ -123,6 +123,7 @@ type Agent struct {
 	chainKey string   // Options.ChainKeys[Name]
 	rank     uint32   // position by name, for SortAgent
 	over     bool     // in Fleet.over: past MaxAgentBytes in this batch
+	shared   bool     // its last trim was to its share of MaxFleetBytes, not to MaxAgentBytes
 }
 
 // Options bounds what a Fleet keeps in memory. A zero field takes its
@@ -144,6 +145,10 @@ type Options struct {
 	// past it the least recently updated tasks lose details first
 	// (budget.go). Default 32 MiB.
 	MaxAgentBytes int
+	// MaxFleetBytes caps the content all agents' tasks hold together;
+	// past it the agents holding the most are trimmed to an even share
+	// (budget.go). Default 32 MiB; negative for none.
+	MaxFleetBytes int
 	// ChainKeys names, per agent, a metadata key whose value (a task id
 	// string, or a list of them) names the task this one waits on, for
 	// agents that do not use referenceTaskIds.
@@ -156,6 +161,7 @@ const (
 	DefaultMaxArtifactBytes    = 64 << 10
 	DefaultMaxTerminalPerAgent = 1000
 	DefaultMaxAgentBytes       = 32 << 20
+	DefaultMaxFleetBytes       = 32 << 20
 )
 
 func (o Options) withDefaults() Options {
@@ -170,6 +176,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxAgentBytes == 0 {
 		o.MaxAgentBytes = DefaultMaxAgentBytes
+	}
+	if o.MaxFleetBytes == 0 {
+		o.MaxFleetBytes = DefaultMaxFleetBytes
 	}
 	return o
 }
@@ -195,6 +204,7 @@ type Fleet struct {
 	touched []*Task
 	res     ApplyResult
 	over    []*Agent // agents past MaxAgentBytes in this batch (budget.go)
+	bytes   int      // the content all agents hold, the sum of their Bytes
 
 	// pane indexes (view.go)
 	dirty []*Task

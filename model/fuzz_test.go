@@ -95,7 +95,7 @@ func FuzzApply(f *testing.F) {
 	f.Add([]byte{2, 0, 3, 1, 0, 3, 2, 2, 0, 1, 1, 2, 1, 0, 3, 2, 2, 1, 0, 0, 2, 2, 0, 3, 4, 4, 4, 4, 4})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := &fuzzReader{b: data}
-		fl := NewFleet(Options{MaxHistory: 2, MaxArtifactBytes: 24, MaxTerminalPerAgent: 3, MaxAgentBytes: 600,
+		fl := NewFleet(Options{MaxHistory: 2, MaxArtifactBytes: 24, MaxTerminalPerAgent: 3, MaxAgentBytes: 600, MaxFleetBytes: 900,
 			ChainKeys: map[string]string{"ag1": "waitsOn", "ag2": "waitsOn"}})
 		final := map[*Task]a2a.TaskState{}
 		filters := []Query{{Filter: ParseFilter("deploy")}, {Filter: ParseFilter("agent:ag1 state:input-required"), Sort: SortAge}}

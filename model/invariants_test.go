@@ -46,6 +46,26 @@ func checkInvariants(t testing.TB, f *Fleet) {
 			}
 		}
 	}
+	if f.fleetOver() {
+		// Past the fleet's budget only when no agent above its share has
+		// anything left to trim.
+		share := f.fleetShare()
+		for _, a := range f.agents {
+			for _, tk := range a.held {
+				if a.Bytes > share && (f.detailsCut(tk) != nil || f.statusCut(tk) != nil) {
+					t.Fatalf("the fleet holds %d bytes, past MaxFleetBytes %d, and task %v of %q (%d bytes, share %d) could be trimmed",
+						f.bytes, f.opts.MaxFleetBytes, tk.Key, a.Name, a.Bytes, share)
+				}
+			}
+		}
+	}
+	total := 0
+	for _, a := range f.agents {
+		total += a.Bytes
+	}
+	if total != f.bytes {
+		t.Fatalf("the fleet accounts %d bytes, its agents hold %d", f.bytes, total)
+	}
 	for _, s := range []SortBy{SortUpdated, SortAge, SortAgent} {
 		for c := ClassUnknown; c <= ClassTerminal; c++ {
 			q := Query{Sort: s}

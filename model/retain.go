@@ -68,7 +68,7 @@ func (f *Fleet) evict(t *Task) {
 	a.held[len(a.held)-1] = nil
 	a.held = a.held[:len(a.held)-1]
 	a.Counts[t.Class]--
-	a.Bytes -= t.size()
+	f.addBytes(a, -t.size())
 	f.ntasks--
 	t.removed = true
 	delete(f.trails, t)

@@ -70,6 +70,9 @@ func (v *agentsScreen) card() string {
 	if h.Streams > 0 {
 		state += " (" + plural(h.Streams, "stream") + " open)"
 	}
+	if h.StreamsShort > 0 {
+		state += "; " + plural(h.StreamsShort, "task") + " followed by sweeps: the fleet's stream budget"
+	}
 	b.field("health", healthStyle(v.ctx, h.State).Render(state))
 	if h.Err != "" {
 		b.field("last error", th.Error.Render(sanitize.Line(h.Err, maxFieldText)))

@@ -407,10 +407,16 @@ func TestAnUnreachableHubIsSaidAndWritesAreRefused(t *testing.T) {
 	sized(m, 160, 40)
 	th.stop()
 	eventually(t, "the client sees the hub go", func() bool { up, why := cl.Connected(); return !up && why != "" })
-	eventually(t, "the dashboard draws the banner", func() bool {
+	// The client says the hub went before it sends the events that mark
+	// its agents unreachable: wait for both.
+	stale := func() bool {
+		a, t := m.ctx.Fleet.Agent("deployer"), m.ctx.Fleet.Task(model.TaskKey{Agent: "deployer", ID: idDeploy})
+		return a != nil && a.Health.State == model.HealthUnreachable && t != nil && t.Stale
+	}
+	eventually(t, "the dashboard draws the banner and marks the agents", func() bool {
 		applyOnce(m)
 		tickNow(m)
-		return strings.Contains(m.View(), "hub "+th.url()+" unreachable since")
+		return strings.Contains(m.View(), "hub "+th.url()+" unreachable since") && stale()
 	})
 	lines := strings.Split(m.View(), "\n")
 	if !strings.Contains(lines[1], "the last picture, stale; nothing is sent until it is back") {

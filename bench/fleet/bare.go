@@ -19,7 +19,8 @@ type bareResult struct {
 	Pages          int
 	All            time.Duration // every task, no filter
 	AllPages       int
-	StreamN        int // stream latency, over StreamTasks streams
+	FleetPicture   time.Duration // every agent listed by state at once, to the last one's picture
+	StreamN        int           // stream latency, over StreamTasks streams
 	StreamP50      time.Duration
 	StreamP99      time.Duration
 }
@@ -34,8 +35,8 @@ func bareClient(ctx context.Context, url string) (*sdk.Client, error) {
 }
 
 // bareListing lists one agent as a2atop's first sweep does, one listing
-// at a time, then every task with no filter.
-func bareListing(ctx context.Context, url string, keep int) (bareResult, error) {
+// at a time, then, when all, every task with no filter.
+func bareListing(ctx context.Context, url string, keep int, all bool) (bareResult, error) {
 	var r bareResult
 	cl, err := bareClient(ctx, url)
 	if err != nil {
@@ -59,9 +60,9 @@ func bareListing(ctx context.Context, url string, keep int) (bareResult, error) 
 		}
 	}
 	start := time.Now()
-	all := func([]*a2a.Task) bool { return true }
+	every := func([]*a2a.Task) bool { return true }
 	for _, st := range []a2a.TaskState{a2a.TaskStateInputRequired, a2a.TaskStateAuthRequired, a2a.TaskStateSubmitted, a2a.TaskStateWorking} {
-		n, err := list(st, all)
+		n, err := list(st, every)
 		if err != nil {
 			return r, err
 		}
@@ -89,10 +90,33 @@ func bareListing(ctx context.Context, url string, keep int) (bareResult, error) 
 		r.Pages += n
 	}
 	r.Picture = time.Since(start)
+	if !all {
+		return r, nil
+	}
 	start = time.Now()
-	n, err := list("", all)
+	n, err := list("", every)
 	r.All, r.AllPages = time.Since(start), n
 	return r, err
+}
+
+// bareFleet lists every agent at once, each as bareListing does by
+// state, and returns when the last one's picture was complete.
+func bareFleet(ctx context.Context, agents []agentInfo, keep int) (time.Duration, error) {
+	start := time.Now()
+	errs := make(chan error, len(agents))
+	for _, a := range agents {
+		go func() {
+			_, err := bareListing(ctx, a.URL, keep, false)
+			errs <- err
+		}()
+	}
+	var first error
+	for range agents {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return time.Since(start), first
 }
 
 // bareStreams subscribes to up to n of the agent's working tasks with

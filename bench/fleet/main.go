@@ -66,6 +66,7 @@ type config struct {
 	big, bigActive, bigInt int
 	keep                   int
 	bare                   bool
+	streamsTotal           int
 	profile                string
 }
 
@@ -78,12 +79,13 @@ func orchestrate() error {
 	flag.Float64Var(&c.rate, "rate", 1000, "events per second over the fleet while it churns (status changes and artifact chunks)")
 	flag.IntVar(&c.agents, "agents", 50, "fleet: agents")
 	flag.IntVar(&c.tasks, "tasks", 2000, "fleet: tasks per agent")
-	flag.IntVar(&c.active, "active", 30, "fleet: running tasks per agent (each streamed: max_streams is 32)")
+	flag.IntVar(&c.active, "active", 30, "fleet: running tasks per agent (max_streams is 32 per agent, max_streams_total 256 for the fleet)")
 	flag.IntVar(&c.interrupted, "interrupted", 10, "fleet: tasks per agent waiting for a person")
 	flag.IntVar(&c.big, "big", 100000, "big: tasks of the single agent")
 	flag.IntVar(&c.bigActive, "big-active", 2500, "big: working tasks")
 	flag.IntVar(&c.bigInt, "big-interrupted", 500, "big: tasks waiting for a person")
 	flag.IntVar(&c.keep, "keep", 1000, "terminal_per_agent")
+	flag.IntVar(&c.streamsTotal, "streams-total", 0, "max_streams_total, the streams of the whole fleet (0: a2atop's default, 256)")
 	flag.BoolVar(&c.bare, "bare", true, "also time the SDK's bare client on the same listings")
 	flag.StringVar(&c.profile, "cpuprofile", "", "write profiles of a2atop's side: CPU (PREFIX-SCENARIO-MODE for the idle window, .churn for the churn) and the heap after the churn (.heap)")
 	flag.Parse()
@@ -108,7 +110,7 @@ func orchestrate() error {
 				prof = c.profile + "-" + sc + "-" + mode
 			}
 			res, err := runWatch(watchSpec{Ready: ag.ready, ListAll: mode == "all", Keep: c.keep,
-				Startup: 5 * time.Minute, Steady: steady, Rate: c.rate, Idle: idle, Profile: prof})
+				Startup: 5 * time.Minute, Steady: steady, Rate: c.rate, Idle: idle, Profile: prof, StreamsTotal: c.streamsTotal})
 			if err == nil && c.bare && mode == "state" {
 				fmt.Fprintf(os.Stderr, "   the SDK's bare client on the same agents\n")
 				rep.bare(sc, ag.ready, steady > 0, c)
@@ -205,10 +207,16 @@ func loadAvg() string {
 func (r *report) bare(sc string, ready readyMsg, churns bool, c config) {
 	ctx := context.Background()
 	a := ready.Agents[0]
-	b, err := bareListing(ctx, a.URL, c.keep)
+	b, err := bareListing(ctx, a.URL, c.keep, true)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "   bare listing:", err)
 		return
+	}
+	if len(ready.Agents) > 1 {
+		b.FleetPicture, err = bareFleet(ctx, ready.Agents, c.keep)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "   bare listing of every agent:", err)
+		}
 	}
 	if churns {
 		get(ready.Control + fmt.Sprintf("/churn?rate=%g", c.rate))

@@ -53,6 +53,14 @@ func (r *report) print(w io.Writer) {
 	row := func(fig, before, now, bare, goal string) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", fig, before, now, bare, goal)
 	}
+	// ran reports whether a mode was measured at all: a figure of a mode
+	// not run is "-", not a zero.
+	ran := func(r watchResult, s string) string {
+		if r.Mode == "" {
+			return "-"
+		}
+		return s
+	}
 	fmt.Fprintln(w, "| figure | list all (as before) | by state (a2atop now) | bare SDK client | goal |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	big, fleet := r.rows["big"], r.rows["fleet"]
@@ -72,27 +80,31 @@ func (r *report) print(w io.Writer) {
 			str(hasBB, func() string {
 				return fmt.Sprintf("%s by state (%d pages); %s all (%d pages)", dur(bb.Picture), bb.Pages, dur(bb.All), bb.AllPages)
 			}), "< 3 s")
-		row("ListTasks/min, 100k-task agent, nothing changing", num(o.IdleListPerMin), num(n.IdleListPerMin), "-", "< 30")
-		row("idle CPU, 100k-task agent, nothing changing", pct(o.IdleCPU), pct(n.IdleCPU), "-", "< 1 % of a core")
+		row("ListTasks/min, 100k-task agent, nothing changing", ran(o, num(o.IdleListPerMin)), ran(n, num(n.IdleListPerMin)), "-", "< 30")
+		row("idle CPU, 100k-task agent, nothing changing", ran(o, pct(o.IdleCPU)), ran(n, pct(n.IdleCPU)), "-", "< 1 % of a core")
 		row("RSS / heap in use, 100k-task agent, idle", mem(o.IdleRSS, o.IdleHeapInuse), mem(n.IdleRSS, n.IdleHeapInuse), "-", "-")
 	}
 	if fleet != nil {
 		o, n := fleet["list all"], fleet["by state"]
 		row(fmt.Sprintf("complete inbox, %dx%d fleet (per agent p50 / max; every agent from start)", c.agents, c.tasks),
-			pictureTimes(o.InboxP50, o.InboxMax, o.AllInbox), pictureTimes(n.InboxP50, n.InboxMax, n.AllInbox), "-", "< 1 s")
+			ran(o, pictureTimes(o.InboxP50, o.InboxMax, o.AllInbox)), ran(n, pictureTimes(n.InboxP50, n.InboxMax, n.AllInbox)), "-", "< 1 s")
 		row(fmt.Sprintf("complete picture, %dx%d fleet", c.agents, c.tasks),
-			pictureTimes(o.PictureP50, o.PictureMax, o.AllPicture), pictureTimes(n.PictureP50, n.PictureMax, n.AllPicture),
-			str(hasFB, func() string { return dur(fb.Picture) + " one agent by state" }), "< 3 s")
+			ran(o, pictureTimes(o.PictureP50, o.PictureMax, o.AllPicture)), ran(n, pictureTimes(n.PictureP50, n.PictureMax, n.AllPicture)),
+			str(hasFB, func() string {
+				return dur(fb.Picture) + " one agent by state; every agent at once: " + dur(fb.FleetPicture)
+			}), "< 3 s")
 		row(fmt.Sprintf("event-to-screen p50 / p99, %g events/s", c.rate), lat(o), lat(n),
 			str(hasFB && fb.StreamN > 0, func() string {
 				return fmt.Sprintf("%s / %s (%d events, status timestamp to the SDK stream)", dur(fb.StreamP50), dur(fb.StreamP99), fb.StreamN)
 			}), "p99 < 100 ms")
+		row("  the same, changes that came by a stream", qlat(o.LatStream), qlat(n.LatStream), "-", "-")
+		row("  the same, from arrival at a2atop to the frame", qlat(o.LatOurs), qlat(n.LatOurs), "-", "-")
 		row(fmt.Sprintf("RSS / heap in use after %s of churn", n.Steady), mem(o.RSS, o.HeapInuse), mem(n.RSS, n.HeapInuse), "-", "< 150 MiB")
 		row("RSS max, first / second half of the churn (flat?)", halves(o), halves(n), "-", "flat")
 		row("CPU per 1,000 events/s", perK(o), perK(n), "-", "-")
-		row("ListTasks/min per agent, churning", num(o.ListPerMin), num(n.ListPerMin), "-", "-")
-		row("ListTasks/min per agent, nothing changing", num(o.IdleListPerMin), num(n.IdleListPerMin), "-", "-")
-		row("idle CPU, fleet, nothing changing", pct(o.IdleCPU), pct(n.IdleCPU), "-", "< 1 % of a core")
+		row("ListTasks/min per agent, churning", ran(o, num(o.ListPerMin)), ran(n, num(n.ListPerMin)), "-", "-")
+		row("ListTasks/min per agent, nothing changing", ran(o, num(o.IdleListPerMin)), ran(n, num(n.IdleListPerMin)), "-", "-")
+		row("idle CPU, fleet, nothing changing", ran(o, pct(o.IdleCPU)), ran(n, pct(n.IdleCPU)), "-", "< 1 % of a core")
 	}
 	fmt.Fprintln(w)
 	for _, sc := range []string{"fleet", "big"} {
@@ -129,6 +141,13 @@ func lat(r watchResult) string {
 		return "-"
 	}
 	return dur(r.LatP50) + " / " + dur(r.LatP99)
+}
+
+func qlat(q quantiles) string {
+	if q.N == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%s / %s (n=%d)", dur(q.P50), dur(q.P99), q.N)
 }
 
 func mem(rss, heap uint64) string {

@@ -36,6 +36,9 @@ type watchSpec struct {
 	Steady  time.Duration `json:"steady"`  // churn window; 0: none
 	Rate    float64       `json:"rate"`    // events per second over the fleet while churning
 	Idle    time.Duration `json:"idle"`    // the window with nothing changing
+	// StreamsTotal is a2aclient.Options.MaxStreams: 0 for a2atop's
+	// default.
+	StreamsTotal int `json:"streamsTotal"`
 	// Profile, when set, is where a CPU profile of the idle window goes
 	// (Profile+".churn": of the churn window).
 	Profile string `json:"profile"`
@@ -63,7 +66,10 @@ type watchResult struct {
 	LatP999      time.Duration
 	LatMax       time.Duration
 	LatNotShown  int // status changes never shown (superseded before a frame)
-	Frames       int64
+	// LatStream is the same latency of the changes that came by a
+	// stream; LatOurs from their arrival at a2atop to the frame.
+	LatStream, LatOurs quantiles
+	Frames             int64
 
 	RSS, HeapInuse, HeapAlloc     uint64
 	RSSFirstHalf, RSSSecondHalf   uint64 // the largest RSS sampled in each half of the steady window
@@ -86,8 +92,8 @@ func watchMain(spec watchSpec) error {
 		opts = append(opts, a2aclient.AgentOptions{Name: a.Name, URL: a.URL, Binding: "auto", Protocol: "auto",
 			Subscribe: true, TerminalPerAgent: spec.Keep, ListAll: spec.ListAll})
 	}
-	mgr := a2aclient.New(opts, a2aclient.Options{})
-	lat := &latency{pending: map[model.TaskKey][]time.Time{}}
+	mgr := a2aclient.New(opts, a2aclient.Options{MaxStreams: spec.StreamsTotal})
+	lat := &latency{pending: map[model.TaskKey][]arrival{}}
 	pic := newPicture(spec)
 	events := make(chan model.Event, a2aclient.DefaultBuffer)
 	var delivered, statuses atomic.Int64
@@ -100,7 +106,7 @@ func watchMain(spec watchSpec) error {
 				delivered.Add(1)
 				if ts, key, ok := statusOf(ev); ok {
 					statuses.Add(1)
-					lat.arrived(key, ts)
+					lat.arrived(key, ts, ev.Source == model.SourceStream)
 				}
 				if ev.Kind == model.EventAgent {
 					pic.cardRead(ev.Agent, time.Now())
@@ -243,9 +249,17 @@ func (p *probe) View() string {
 type latency struct {
 	mu       sync.Mutex
 	on       bool
-	pending  map[model.TaskKey][]time.Time
-	samples  []time.Duration
+	pending  map[model.TaskKey][]arrival
+	samples  []time.Duration // status timestamp to the frame that shows it
+	streamed []time.Duration // the same, of the changes that came by a stream
+	ours     []time.Duration // arrival at a2atop to the frame that shows it
 	notShown int
+}
+
+// arrival is one status change as it reached a2atop.
+type arrival struct {
+	ts, at time.Time
+	stream bool
 }
 
 func (l *latency) record(on bool) {
@@ -253,38 +267,42 @@ func (l *latency) record(on bool) {
 	defer l.mu.Unlock()
 	l.on = on
 	if !on {
-		for _, ts := range l.pending {
-			l.notShown += len(ts)
+		for _, as := range l.pending {
+			l.notShown += len(as)
 		}
 		clear(l.pending)
 	}
 }
 
-func (l *latency) arrived(k model.TaskKey, ts time.Time) {
+func (l *latency) arrived(k model.TaskKey, ts time.Time, stream bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.on {
-		l.pending[k] = append(l.pending[k], ts)
+		l.pending[k] = append(l.pending[k], arrival{ts: ts, at: time.Now(), stream: stream})
 	}
 }
 
 func (l *latency) shown(f *model.Fleet, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for k, tss := range l.pending {
+	for k, as := range l.pending {
 		t := f.Task(k)
 		if t == nil {
 			continue
 		}
-		kept := tss[:0]
-		for _, ts := range tss {
+		kept := as[:0]
+		for _, a := range as {
 			switch {
-			case !t.Updated.Before(ts):
-				l.samples = append(l.samples, now.Sub(ts))
-			case now.Sub(ts) > time.Minute:
+			case !t.Updated.Before(a.ts):
+				l.samples = append(l.samples, now.Sub(a.ts))
+				l.ours = append(l.ours, now.Sub(a.at))
+				if a.stream {
+					l.streamed = append(l.streamed, now.Sub(a.ts))
+				}
+			case now.Sub(a.ts) > time.Minute:
 				l.notShown++ // superseded by an older-stamped state? never shown
 			default:
-				kept = append(kept, ts)
+				kept = append(kept, a)
 			}
 		}
 		if len(kept) == 0 {
@@ -298,14 +316,26 @@ func (l *latency) shown(f *model.Fleet, now time.Time) {
 func (l *latency) fill(r *watchResult) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := slices.Clone(l.samples)
+	r.LatNotShown = l.notShown
+	var all quantiles
+	all, r.LatStream, r.LatOurs = quantilesOf(l.samples), quantilesOf(l.streamed), quantilesOf(l.ours)
+	r.LatN, r.LatP50, r.LatP99, r.LatP999, r.LatMax = all.N, all.P50, all.P99, all.P999, all.Max
+}
+
+// quantiles sums up latency samples.
+type quantiles struct {
+	N                   int
+	P50, P99, P999, Max time.Duration
+}
+
+func quantilesOf(samples []time.Duration) quantiles {
+	s := slices.Clone(samples)
 	slices.Sort(s)
-	r.LatN, r.LatNotShown = len(s), l.notShown
 	if len(s) == 0 {
-		return
+		return quantiles{}
 	}
 	q := func(p float64) time.Duration { return s[min(int(p*float64(len(s))), len(s)-1)] }
-	r.LatP50, r.LatP99, r.LatP999, r.LatMax = q(0.50), q(0.99), q(0.999), s[len(s)-1]
+	return quantiles{N: len(s), P50: q(0.50), P99: q(0.99), P999: q(0.999), Max: s[len(s)-1]}
 }
 
 // picture is each agent's complete inbox (every interrupted task) and

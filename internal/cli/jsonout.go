@@ -20,13 +20,14 @@ func writeJSON(w io.Writer, v any) error { return sanitize.WriteJSON(w, v) }
 
 // jsonHealth is an agent's connection state in JSON.
 type jsonHealth struct {
-	Health      string     `json:"health"`
-	Error       string     `json:"error,omitempty"`
-	Listing     bool       `json:"listing"`
-	ListingNote string     `json:"listingNote,omitempty"`
-	Streams     int        `json:"streams"`
-	LastSuccess *time.Time `json:"lastSuccess,omitempty"`
-	NextRetry   *time.Time `json:"nextRetry,omitempty"`
+	Health       string     `json:"health"`
+	Error        string     `json:"error,omitempty"`
+	Listing      bool       `json:"listing"`
+	ListingNote  string     `json:"listingNote,omitempty"`
+	Streams      int        `json:"streams"`
+	StreamsShort int        `json:"streamsShort,omitempty"`
+	LastSuccess  *time.Time `json:"lastSuccess,omitempty"`
+	NextRetry    *time.Time `json:"nextRetry,omitempty"`
 }
 
 // newJSONHealth converts a health update; nil is "connecting".
@@ -35,7 +36,7 @@ func newJSONHealth(h *model.HealthUpdate) jsonHealth {
 		return jsonHealth{Health: model.HealthConnecting.String()}
 	}
 	return jsonHealth{Health: h.State.String(), Error: h.Err, Listing: h.Listing, ListingNote: h.ListingNote,
-		Streams: h.Streams, LastSuccess: timePtr(h.LastSuccess), NextRetry: timePtr(h.NextRetry)}
+		Streams: h.Streams, StreamsShort: h.StreamsShort, LastSuccess: timePtr(h.LastSuccess), NextRetry: timePtr(h.NextRetry)}
 }
 
 // jsonCard is what an agent's card says, in JSON.

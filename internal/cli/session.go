@@ -67,7 +67,7 @@ func newManager(cfg *config.Config, log *slog.Logger) (*a2aclient.Manager, error
 	if err != nil {
 		return nil, err
 	}
-	return a2aclient.New(opts, a2aclient.Options{Logger: log}), nil
+	return a2aclient.New(opts, a2aclient.Options{Logger: log, MaxStreams: cfg.MaxStreamsTotal}), nil
 }
 
 // runWatchers runs mgr's watchers until ctx ends or the returned stop is

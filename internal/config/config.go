@@ -96,8 +96,9 @@ type Config struct {
 	lines keyLines
 }
 
-// Scale is what watching may cost, per agent: the tasks kept, the
-// content they hold, and what one sweep may read. Its keys are at the
+// Scale is what watching may cost, per agent and for the whole fleet:
+// the tasks kept, the content they hold, the streams, and what one sweep
+// may read. Its keys are at the
 // top level of the file.
 type Scale struct {
 	// TerminalPerAgent is how many terminal tasks are kept per agent, the
@@ -107,6 +108,12 @@ type Scale struct {
 	MaxOpenTasks int `toml:"max_open_tasks"`
 	// MaxAgentBytes caps the content one agent's tasks hold together.
 	MaxAgentBytes int `toml:"max_agent_bytes"`
+	// MaxFleetBytes caps the content all agents' tasks hold together;
+	// the agents share it out.
+	MaxFleetBytes int `toml:"max_fleet_bytes"`
+	// MaxStreamsTotal caps the SubscribeToTask streams of all agents
+	// together; the agents share it out (each at most max_streams).
+	MaxStreamsTotal int `toml:"max_streams_total"`
 	// ListByState lists by status (inbox first, open states only on
 	// resyncs); false lists every task in every full sweep.
 	ListByState bool `toml:"list_by_state"`
@@ -248,6 +255,8 @@ func Default() *Config {
 			TerminalPerAgent: a2aclient.DefaultTerminalPerAgent,
 			MaxOpenTasks:     a2aclient.DefaultMaxOpenTasks,
 			MaxAgentBytes:    model.DefaultMaxAgentBytes,
+			MaxFleetBytes:    model.DefaultMaxFleetBytes,
+			MaxStreamsTotal:  a2aclient.DefaultMaxStreamsTotal,
 			ListByState:      true,
 			ListConcurrency:  a2aclient.DefaultListConcurrency,
 			MaxSweepBytes:    a2aclient.DefaultMaxSweepBytes,

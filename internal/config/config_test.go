@@ -124,6 +124,8 @@ func TestValidate(t *testing.T) {
 		{"negative open cap", "max_open_tasks = -1\n", 1, "max_open_tasks", "positive"},
 		{"zero agent bytes", "\nmax_agent_bytes = 0\n", 2, "max_agent_bytes", "positive"},
 		{"zero list concurrency", "list_concurrency = 0\n", 1, "list_concurrency", "positive"},
+		{"zero fleet bytes", "max_fleet_bytes = 0\n", 1, "max_fleet_bytes", "positive"},
+		{"negative streams total", "\n\nmax_streams_total = -3\n", 3, "max_streams_total", "positive"},
 		{"list concurrency too high", "list_concurrency = 500\n", 1, "list_concurrency", "at most 64"},
 		{"zero sweep bytes", "max_sweep_bytes = 0\n", 1, "max_sweep_bytes", "positive"},
 		{"zero sweep pages", "max_sweep_pages = 0\n", 1, "max_sweep_pages", "positive"},
@@ -351,6 +353,7 @@ func TestStateDirWithoutHome(t *testing.T) {
 // The scale keys reach the watchers and the fleet.
 func TestScaleKeys(t *testing.T) {
 	c, err := parse(t, "terminal_per_agent = 50\nmax_open_tasks = 9\nmax_agent_bytes = 4096\nlist_by_state = false\n"+
+		"max_fleet_bytes = 8192\nmax_streams_total = 12\n"+
 		"list_concurrency = 2\nmax_sweep_bytes = 1000\nmax_sweep_pages = 7\n[[agent]]\nname = \"a\"\nurl = \"http://a\"\n")
 	if err != nil {
 		t.Fatal(err)
@@ -363,11 +366,11 @@ func TestScaleKeys(t *testing.T) {
 	if o.TerminalPerAgent != 50 || o.MaxOpenTasks != 9 || !o.ListAll || o.ListConcurrency != 2 || o.MaxSweepBytes != 1000 || o.MaxSweepPages != 7 {
 		t.Errorf("agent options = %+v", o)
 	}
-	if f := c.FleetOptions(); f.MaxTerminalPerAgent != 50 || f.MaxAgentBytes != 4096 {
+	if f := c.FleetOptions(); f.MaxTerminalPerAgent != 50 || f.MaxAgentBytes != 4096 || f.MaxFleetBytes != 8192 || c.MaxStreamsTotal != 12 {
 		t.Errorf("fleet options = %+v", f)
 	}
 	d := Default()
-	if d.TerminalPerAgent != 1000 || !d.ListByState || d.MaxAgentBytes != 32<<20 {
+	if d.TerminalPerAgent != 1000 || !d.ListByState || d.MaxAgentBytes != 32<<20 || d.MaxFleetBytes != 32<<20 || d.MaxStreamsTotal != 256 {
 		t.Errorf("defaults = %+v", d.Scale)
 	}
 }

@@ -198,10 +198,11 @@ func (c *Config) AgentNames() []string {
 }
 
 // FleetOptions are the model.Fleet's bounds from the config: the terminal
-// tasks kept per agent (as the watchers keep), the content per agent,
-// the chain keys.
+// tasks kept per agent (as the watchers keep), the content per agent and
+// in all, the chain keys.
 func (c *Config) FleetOptions() model.Options {
-	return model.Options{MaxTerminalPerAgent: c.TerminalPerAgent, MaxAgentBytes: c.MaxAgentBytes, ChainKeys: c.ChainKeys()}
+	return model.Options{MaxTerminalPerAgent: c.TerminalPerAgent, MaxAgentBytes: c.MaxAgentBytes,
+		MaxFleetBytes: c.MaxFleetBytes, ChainKeys: c.ChainKeys()}
 }
 
 // ChainKeys maps each agent that sets chain_metadata_key to its key, for
