@@ -166,7 +166,7 @@ func (a *authChooser) credentialOf(p *authPlan) (credential, error) {
 		} else {
 			cfg.Endpoint.AuthStyle = oauth2.AuthStyleInParams // a public client: its id in the form, no Basic header
 		}
-		src := &deviceSource{cfg: cfg, store: &refreshStore{path: o.RefreshTokenFile}, hc: a.hc, agent: a.agent}
+		src := &deviceSource{cfg: cfg, store: newRefreshStore(o.RefreshTokenFile), hc: a.hc, agent: a.agent}
 		return newCachedToken(src, "Authorization", "Bearer "), nil
 	case AuthMTLS:
 		return nil, nil

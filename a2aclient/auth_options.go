@@ -58,12 +58,18 @@ type AuthOptions struct {
 	// CommandTimeout (0 = 30s).
 	Command        []string
 	CommandTimeout time.Duration
-	// RefreshTokenFile is where the device flow keeps its refresh token
-	// (a 0600 file in the state directory).
+	// RefreshTokenFile is where the device flow keeps its sign-in (a 0600
+	// file in the state directory, locked through RefreshTokenFile+".lock"
+	// while it is refreshed).
 	RefreshTokenFile string
 	// ClientCertificate reports that AgentOptions.TLS holds a client
 	// certificate (for the card's mutualTLS scheme).
 	ClientCertificate bool
+	// CertFile and KeyFile are the PEM files the client certificate in
+	// AgentOptions.TLS was read from: a TLS handshake reads them again
+	// when they change, keeping the last good pair while they do not
+	// make one. "" when the certificate is not from files.
+	CertFile, KeyFile string
 	// CardKeys are the keys the card's signatures are checked against.
 	CardKeys CardKeys
 }

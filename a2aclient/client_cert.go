@@ -3,6 +3,7 @@ package a2aclient
 import (
 	"crypto/tls"
 	"errors"
+	"log/slog"
 	"net"
 	"strings"
 
@@ -21,17 +22,29 @@ const (
 // configured certificate and remembers that the server asked for one. A
 // server that refuses a connection for want of a certificate (or for the
 // one it got) may close it with an alert or a reset, which alone say
-// nothing a person can act on; knowing it asked, the words can.
-func (c *conn) watchCertRequests(base *tls.Config) *tls.Config {
+// nothing a person can act on; knowing it asked, the words can. With
+// the certificate's files configured, the one presented is read again
+// from them when they change (clientCert).
+func (c *conn) watchCertRequests(base *tls.Config, log *slog.Logger) *tls.Config {
 	var cfg *tls.Config
 	if base != nil {
 		cfg = base.Clone()
 	} else {
 		cfg = &tls.Config{}
 	}
-	certs := cfg.Certificates
+	static := cfg.Certificates
 	cfg.Certificates = nil
+	if a := c.opts.Auth; a.CertFile != "" && a.KeyFile != "" {
+		c.cert = newClientCert(a.CertFile, a.KeyFile, static, log)
+	}
 	cfg.GetClientCertificate = func(cri *tls.CertificateRequestInfo) (*tls.Certificate, error) {
+		certs := static
+		if c.cert != nil {
+			certs = nil
+			if cur := c.cert.current(); cur != nil {
+				certs = []tls.Certificate{*cur}
+			}
+		}
 		for i := range certs {
 			if cri.SupportsCertificate(&certs[i]) == nil {
 				c.certAsked.Store(certSent)

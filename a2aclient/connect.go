@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -34,6 +35,7 @@ type conn struct {
 	// certificate: certNone when we had none to give, certSent when we
 	// gave one (see watchCertRequests).
 	certAsked atomic.Int32
+	cert      *clientCert  // the certificate kept from its files; nil when none is configured
 	auth      *authChooser // the credential, when it is one of AuthOptions; nil when none
 	trust     *cardTrust   // the card's pinned signing keys
 	wire      atomic.Int64
@@ -43,12 +45,14 @@ type conn struct {
 	bigStreams bigStreams // what its open streams hold in big events (stream_recycle.go)
 }
 
-func newConn(o AgentOptions, captureN int) *conn {
+// newConn builds the agent's transport stack; log is the agent's log
+// (what becomes of its client certificate's files).
+func newConn(o AgentOptions, captureN int, log *slog.Logger) *conn {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	base.ResponseHeaderTimeout = o.CallTimeout
 	base.MaxIdleConnsPerHost = o.MaxStreams + 8
 	c := &conn{opts: o, origin: originOf(o.URL), ring: newRing(captureN), red: newRedactor(o.Headers)}
-	c.tls = c.watchCertRequests(o.TLS)
+	c.tls = c.watchCertRequests(o.TLS, log)
 	base.TLSClientConfig = c.tls
 	c.trust = newCardTrust(o.Auth.CardKeys, tokenClient(c.tls, o.CallTimeout))
 	if a := newAuthChooser(o.Name, o.Auth, c); a != nil {

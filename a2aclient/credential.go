@@ -122,11 +122,14 @@ func (c *cachedToken) headers(ctx context.Context) ([]Header, error) {
 
 // due reports whether the token held should be fetched anew at now.
 func (c *cachedToken) due(now time.Time) bool {
-	if c.expiry.IsZero() {
-		return false
-	}
-	ahead := min(c.expiry.Sub(c.issued)/4, 5*time.Minute)
-	return !now.Before(c.expiry.Add(-ahead))
+	return !c.expiry.IsZero() && !now.Before(refreshAt(c.issued, c.expiry))
+}
+
+// refreshAt is when a token issued at issued that expires at expiry is
+// fetched anew: a quarter of its lifetime, at most five minutes, before
+// it expires.
+func refreshAt(issued, expiry time.Time) time.Time {
+	return expiry.Add(-min(expiry.Sub(issued)/4, 5*time.Minute))
 }
 
 func (c *cachedToken) refused(value string) bool {

@@ -35,7 +35,7 @@ func describe(err error) string {
 	}
 	if e != nil {
 		if w := certWords(e.certAsked, e.Err); w != "" {
-			return w
+			return joinErr(w, e.certNote)
 		}
 	}
 	inner := innermost(err)

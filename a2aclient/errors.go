@@ -33,6 +33,9 @@ type Error struct {
 	// certAsked is what the agent's TLS server asked of our client
 	// certificate (see watchCertRequests).
 	certAsked int32
+	// certNote says why the certificate presented is not the one in its
+	// files (clientCert.note); "" when it is.
+	certNote string
 }
 
 // Error reads "agent "x": GetTask: <what happened>".

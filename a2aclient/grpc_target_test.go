@@ -2,6 +2,7 @@ package a2aclient
 
 import (
 	"crypto/tls"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -100,7 +101,7 @@ func TestGRPCSecretsFollowTheDialledConnection(t *testing.T) {
 	o := fast("a", a.url()).withDefaults()
 	o.Headers = []Header{{Name: "Authorization", Value: "Bearer tok-dialled"}}
 	o.AllowedHosts = []string{a.addr}
-	c := newConn(o, 10)
+	c := newConn(o, 10, slog.New(slog.DiscardHandler))
 	opts := c.grpcDialOptions(grpcEndpoint{hostPort: a.addr}) // built for A, an allowed origin
 	cc, err := grpc.NewClient("passthrough:///"+g.gaddr, opts...)
 	if err != nil {

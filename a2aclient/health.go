@@ -31,8 +31,12 @@ func (w *watcher) setHealth(h model.HealthUpdate) {
 	if w.listed.counted {
 		h.TerminalTotal = w.listed.termTotal
 	}
+	h.Note = ""
 	if w.listed.ignoresFilter {
 		h.Note = noteIgnoresFilter
+	}
+	if n := w.c.cert.note(); n != "" {
+		h.Note = joinErr(n, h.Note)
 	}
 	h.Push = w.push.health
 	if h.LastSuccess.IsZero() {

@@ -35,7 +35,9 @@ func (w *watcher) ensureStreams(ctx context.Context) {
 	want := min(len(cands), w.o.MaxStreams)
 	allow := w.budget.share(w, want)
 	w.streamsShort = want - allow
-	slices.SortFunc(cands, streamRank(now))
+	if allow < len(cands) {
+		slices.SortFunc(cands, streamRank(now)) // which have the streams matters only when not all can
+	}
 	for i, m := range cands {
 		switch {
 		case i >= allow && m.streaming:

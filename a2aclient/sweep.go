@@ -28,6 +28,13 @@ const (
 	sweepOverlap = 5 * time.Second
 )
 
+// Once the agent has been swept with the overlap at least sweepOverlap
+// after the high-water mark last moved, whatever was stamped before the
+// mark is stored and was listed: later sweeps start at the mark itself,
+// so an agent where nothing changes answers them with an empty page
+// instead of the same last few seconds of tasks, decoded again every
+// sweep interval. The mark moving brings the overlap back.
+
 // errListDenied marks a ListTasks refused for our credentials.
 type errListDenied struct{ err error }
 
@@ -112,8 +119,12 @@ func (w *watcher) sweepAs(ctx context.Context, full, forced bool) error {
 	r := newSweepRun(w, forced)
 	w.mu.Lock()
 	var after time.Time
+	overlap := false
 	if !full && !w.hwm.IsZero() {
-		after = w.hwm.Add(-sweepOverlap)
+		after = w.hwm
+		if !w.hwmSettled {
+			after, overlap = w.hwm.Add(-sweepOverlap), true
+		}
 	}
 	// head: no full sweep is due, but none has listed a status timestamp
 	// to sweep from (the agent held no task, or none with a timestamp).
@@ -141,8 +152,11 @@ func (w *watcher) sweepAs(ctx context.Context, full, forced bool) error {
 		return err
 	}
 	w.mu.Lock()
-	if r.newest.After(w.hwm) {
-		w.hwm = r.newest
+	switch {
+	case r.newest.After(w.hwm):
+		w.hwm, w.hwmAt, w.hwmSettled = r.newest, r.start, false
+	case overlap && r.start.Sub(w.hwmAt) >= sweepOverlap:
+		w.hwmSettled = true
 	}
 	if after.IsZero() && !head {
 		w.lastFull = time.Now()

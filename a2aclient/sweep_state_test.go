@@ -522,3 +522,30 @@ func TestTaskEndedOnAnEmptyAgentIsFound(t *testing.T) {
 		})
 	}
 }
+
+// An agent where nothing changes: once it was swept with the overlap
+// long enough after the newest status timestamp was listed, the sweeps
+// start at that timestamp, so they get an empty page instead of the same
+// last seconds of tasks every sweep interval; a task that changes later
+// is still found.
+func TestIdleSweepsStopRelistingTheOverlap(t *testing.T) {
+	a := startAgent(t, kindJSONRPC, false, nil)
+	now := time.Now()
+	a.seed(t, a2a.TaskStateCompleted, 30, func(i int) time.Time { return now.Add(-time.Duration(i) * 10 * time.Millisecond) })
+	newest := now
+	o := fast("a", a.url())
+	o.Subscribe = false
+	_, c := runManager(t, []AgentOptions{o}, Options{})
+	c.waitFor(t, "a sweep from the newest timestamp itself", 3*sweepOverlap, func([]model.Event) bool {
+		for _, r := range a.icpt.listRequests() {
+			if r.StatusTimestampAfter != nil && !r.StatusTimestampAfter.Before(newest) {
+				return true
+			}
+		}
+		return false
+	})
+	later := a.seed(t, a2a.TaskStateFailed, 1, ago(-time.Second))[0]
+	c.waitFor(t, "the task that ended later", 5*time.Second, func(evs []model.Event) bool {
+		return hasTask(evs, "a", later, a2a.TaskStateFailed)
+	})
+}

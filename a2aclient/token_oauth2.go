@@ -3,18 +3,14 @@ package a2aclient
 import (
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"sync"
 	"time"
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
-
-	"a2atop/internal/statefile"
 )
 
 // The OAuth 2.0 credentials are built on golang.org/x/oauth2: the client
@@ -104,9 +100,10 @@ func tokenEndpointError(what, url string, err error, refresh bool) error {
 }
 
 // deviceSource refreshes the access token with the refresh token the
-// device flow left in store (RFC 6749 §6), and stores the new one when
-// the endpoint rotates it. With no refresh token stored, it says to sign
-// in.
+// device flow left in store (RFC 6749 §6), and stores the new tokens.
+// With no refresh token stored, it says to sign in. Processes that share
+// the sign-in refresh one at a time, each after reading what the one
+// before it stored (refreshStore).
 type deviceSource struct {
 	cfg   oauth2.Config
 	store *refreshStore
@@ -115,6 +112,10 @@ type deviceSource struct {
 
 	mu      sync.Mutex
 	pending *oauth2.Token // the access token a sign-in just brought, used once
+	// last is the access token this source handed out last: stored by
+	// another process, it is news; stored by this one, it is what is to
+	// be replaced. Guarded by store's lock.
+	last string
 }
 
 func (s *deviceSource) token(ctx context.Context) (string, time.Time, error) {
@@ -125,33 +126,67 @@ func (s *deviceSource) token(ctx context.Context) (string, time.Time, error) {
 	if p != nil && p.Valid() {
 		return p.AccessToken, p.Expiry, nil
 	}
-	rt, err := s.store.load()
+	unlock, err := s.store.lock(ctx)
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	if rt == "" {
+	defer unlock()
+	st, err := s.store.load()
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	if st.RefreshToken == "" {
 		return "", time.Time{}, &CredentialError{Words: "not signed in: press L to sign in (or run a2atop login " + s.agent + ")", SignIn: true}
 	}
+	if st.AccessToken != s.last && st.usable(time.Now()) {
+		// Another a2atop refreshed while this one waited for the lock,
+		// or before it started: its token serves both.
+		s.last = st.AccessToken
+		return st.AccessToken, st.Expiry, nil
+	}
+	tok, err := s.refresh(ctx, st.RefreshToken)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	if err := s.keep(tok); err != nil {
+		return "", time.Time{}, err
+	}
+	return tok.AccessToken, tok.Expiry, nil
+}
+
+// refresh asks the token endpoint for new tokens with rt.
+func (s *deviceSource) refresh(ctx context.Context, rt string) (*oauth2.Token, error) {
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, s.hc)
 	tok, err := s.cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: rt}).Token()
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) && re.ErrorCode == "invalid_grant" {
-		// Another a2atop (a login, a second dashboard) may have rotated
+		// A writer that takes no lock (an a2atop of an older version, or
+		// any process where statefile.Lock holds none) may have rotated
 		// the stored token meanwhile: try the stored one, once.
-		if now, lerr := s.store.load(); lerr == nil && now != "" && now != rt {
-			rt = now
-			tok, err = s.cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: rt}).Token()
+		if now, lerr := s.store.load(); lerr == nil && now.RefreshToken != "" && now.RefreshToken != rt {
+			tok, err = s.cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: now.RefreshToken}).Token()
+			rt = now.RefreshToken
 		}
 	}
 	if err != nil {
-		return "", time.Time{}, tokenEndpointError("the token endpoint", s.cfg.Endpoint.TokenURL, err, true)
+		return nil, tokenEndpointError("the token endpoint", s.cfg.Endpoint.TokenURL, err, true)
 	}
-	if tok.RefreshToken != "" && tok.RefreshToken != rt {
-		if err := s.store.save(tok.RefreshToken); err != nil {
-			return "", time.Time{}, err
-		}
+	if tok.RefreshToken == "" {
+		tok.RefreshToken = rt // not rotated: the one used stays good
 	}
-	return tok.AccessToken, tok.Expiry, nil
+	return tok, nil
+}
+
+// keep stores tok, with its refresh token, for this process's next
+// refresh and for the other processes. The store's lock is held.
+func (s *deviceSource) keep(tok *oauth2.Token) error {
+	err := s.store.save(storedToken{RefreshToken: tok.RefreshToken, AccessToken: tok.AccessToken,
+		Expiry: tok.Expiry, SavedAt: time.Now().UTC()})
+	if err != nil {
+		return err
+	}
+	s.last = tok.AccessToken
+	return nil
 }
 
 // DeviceCode is what a person needs to sign in with the device flow: the
@@ -196,53 +231,17 @@ func (s *deviceSource) await(ctx context.Context, dc *DeviceCode) error {
 	if tok.RefreshToken == "" {
 		return &CredentialError{Words: "the provider issued no refresh token (is offline_access allowed for this client?): a2atop would have to sign in again every hour", SignIn: true}
 	}
-	if err := s.store.save(tok.RefreshToken); err != nil {
+	unlock, err := s.store.lock(ctx)
+	if err != nil {
+		return err
+	}
+	err = s.keep(tok)
+	unlock()
+	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	s.pending = tok
 	s.mu.Unlock()
-	return nil
-}
-
-// refreshStore keeps one agent's refresh token in a 0600 file in the
-// state directory (never in the config), written whole through a rename.
-type refreshStore struct {
-	path string
-	mu   sync.Mutex
-}
-
-// storedToken is the content of a refresh token file.
-type storedToken struct {
-	RefreshToken string    `json:"refresh_token"`
-	SavedAt      time.Time `json:"saved_at"`
-}
-
-// load returns the stored refresh token, "" when none is stored.
-func (r *refreshStore) load() (string, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	b, err := statefile.ReadFile(r.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", &CredentialError{Words: "cannot read the stored sign-in: " + err.Error(), Err: err}
-	}
-	var st storedToken
-	if err := json.Unmarshal(b, &st); err != nil || st.RefreshToken == "" {
-		return "", &CredentialError{Words: fmt.Sprintf("the stored sign-in %s is damaged: press L to sign in again", r.path), SignIn: true}
-	}
-	return st.RefreshToken, nil
-}
-
-// save stores a refresh token.
-func (r *refreshStore) save(rt string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	b, _ := json.Marshal(storedToken{RefreshToken: rt, SavedAt: time.Now().UTC()})
-	if err := statefile.WriteFile(r.path, b); err != nil {
-		return &CredentialError{Words: "cannot store the sign-in: " + err.Error(), Err: err}
-	}
 	return nil
 }

@@ -39,7 +39,9 @@ type watcher struct {
 	tasks        memos
 	notHere      map[a2a.TaskID]bool // referenced ids this agent said it does not hold
 	refs         func(*a2a.Task)     // Manager.followRefs for this agent's chain key; nil in tests
-	hwm          time.Time
+	hwm          time.Time           // the newest status timestamp a sweep listed (the agent's clock)
+	hwmAt        time.Time           // when the sweep that moved it began (ours)
+	hwmSettled   bool                // swept with the overlap long enough after it moved (sweep.go)
 	lastFull     time.Time
 	forceFull    bool
 	listed       listing // what full sweeps learned of the agent's ListTasks (sweep_full.go)
@@ -68,8 +70,9 @@ type watcher struct {
 }
 
 func newWatcher(o AgentOptions, em *emitter, log *slog.Logger, captureN int) *watcher {
+	log = log.With("agent", o.Name)
 	w := &watcher{
-		o: o, c: newConn(o, captureN), em: em, log: log.With("agent", o.Name),
+		o: o, c: newConn(o, captureN, log), em: em, log: log,
 		tasks: newMemos(o.MaxOpenTasks, o.TerminalPerAgent), dirty: map[a2a.TaskID]struct{}{}, notHere: map[a2a.TaskID]bool{},
 		kick: make(chan struct{}, 1), fetch: make(chan struct{}, 4), overflowed: make(chan struct{}, 1),
 	}
@@ -236,7 +239,7 @@ func (w *watcher) wrap(op, url string, pr *probe, err error) error {
 	if err == nil {
 		return nil
 	}
-	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.red, certAsked: w.c.certAsked.Load()}
+	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.red, certAsked: w.c.certAsked.Load(), certNote: w.c.cert.note()}
 	if pr != nil {
 		s, c, u, g := pr.get()
 		e.Status, e.Code, e.GRPC = s, c, g

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"time"
+
+	"a2atop/model"
 )
 
 // maxBody bounds a request body (a decision carries the message sent).
@@ -54,7 +56,16 @@ func (h *Hub) Handler() http.Handler {
 // serveMe is GET /v1/me.
 func (h *Hub) serveMe(w http.ResponseWriter, _ *http.Request, op *Operator) {
 	writeJSON(w, http.StatusOK, Me{Operator: op.Name, Approver: op.Name, Roles: op.Roles, Agents: h.o.Agents,
-		Templates: h.o.Journal.Templates, ChainKeys: h.o.Fleet.ChainKeys, Epoch: h.feed.epoch})
+		Templates: h.o.Journal.Templates, ChainKeys: h.o.Fleet.ChainKeys, TerminalPerAgent: h.terminalPerAgent(), Epoch: h.feed.epoch})
+}
+
+// terminalPerAgent is how many terminal tasks per agent the hub's fleet
+// keeps.
+func (h *Hub) terminalPerAgent() int {
+	if n := h.o.Fleet.MaxTerminalPerAgent; n != 0 {
+		return n
+	}
+	return model.DefaultMaxTerminalPerAgent
 }
 
 // logRequests logs each request's method, path, status and time; never

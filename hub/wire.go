@@ -249,7 +249,11 @@ type Me struct {
 	// ChainKeys are the metadata keys that name a task's blocker, by
 	// agent (model.Options.ChainKeys), for a fleet built from the feed.
 	ChainKeys map[string]string `json:"chainKeys,omitempty"`
-	Epoch     string            `json:"epoch"`
+	// TerminalPerAgent is how many terminal tasks per agent the hub
+	// keeps: a fleet built from the feed keeps as many, or it would
+	// drop what the hub shows.
+	TerminalPerAgent int    `json:"terminalPerAgent,omitempty"`
+	Epoch            string `json:"epoch"`
 }
 
 // Allows reports whether the operator may act in role on agent.

@@ -14,6 +14,7 @@ import (
 	"a2atop/approvals"
 	"a2atop/hub"
 	"a2atop/hubclient"
+	"a2atop/internal/config"
 	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui"
@@ -124,7 +125,7 @@ func (s *session) hubDashboard(cl *hubclient.Client, me hub.Me) (*ui.Model, *app
 	if err != nil {
 		return nil, nil, err
 	}
-	fleet := model.NewFleet(model.Options{ChainKeys: me.ChainKeys})
+	fleet := model.NewFleet(hubFleetOptions(cfg, me))
 	for _, a := range me.Agents {
 		fleet.AddAgent(a.Name, a.URL)
 	}
@@ -189,8 +190,8 @@ func (hf *hubFleet) apply(ev model.Event) {
 // syncedFleet applies cl's events until the first snapshot has ended (or the
 // resumed feed is up), and what it sent before that, which waits in the
 // channel; then follow applies the rest. false when wait passed first.
-func syncedFleet(ctx context.Context, cl *hubclient.Client, me hub.Me, wait time.Duration) (*hubFleet, bool) {
-	hf := newHubFleet(me)
+func syncedFleet(ctx context.Context, cfg *config.Config, cl *hubclient.Client, me hub.Me, wait time.Duration) (*hubFleet, bool) {
+	hf := newHubFleet(cfg, me)
 	deadline := time.After(wait)
 	for synced := false; !synced; {
 		select {
@@ -216,9 +217,21 @@ func syncedFleet(ctx context.Context, cl *hubclient.Client, me hub.Me, wait time
 	return hf, true
 }
 
+// hubFleetOptions bound a fleet built from a hub's feed: what it holds
+// in memory as the config says, the terminal tasks it keeps and the
+// chain keys as the hub does.
+func hubFleetOptions(cfg *config.Config, me hub.Me) model.Options {
+	o := cfg.FleetOptions()
+	o.ChainKeys = me.ChainKeys
+	if me.TerminalPerAgent != 0 {
+		o.MaxTerminalPerAgent = me.TerminalPerAgent
+	}
+	return o
+}
+
 // newHubFleet is an empty fleet of the hub's agents.
-func newHubFleet(me hub.Me) *hubFleet {
-	hf := &hubFleet{fleet: model.NewFleet(model.Options{ChainKeys: me.ChainKeys})}
+func newHubFleet(cfg *config.Config, me hub.Me) *hubFleet {
+	hf := &hubFleet{fleet: model.NewFleet(hubFleetOptions(cfg, me))}
 	for _, a := range me.Agents {
 		hf.fleet.AddAgent(a.Name, a.URL)
 	}
@@ -273,7 +286,7 @@ func replyViaHub(ctx context.Context, o *options, agentArg, taskArg string, kind
 	cctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go cl.Run(cctx)
-	hf, ok := syncedFleet(cctx, cl, me, s.timeout)
+	hf, ok := syncedFleet(cctx, s.cfg, cl, me, s.timeout)
 	if !ok {
 		_, why := cl.Connected()
 		return s.failf(exitFailed, "the hub's feed did not arrive within %s: %s", s.timeout, why)

@@ -251,7 +251,7 @@ func attachHeadless(t *testing.T, url, operator string) *headless {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &headless{cl: cl, svc: svc, hf: newHubFleet(me)}
+	h := &headless{cl: cl, svc: svc, hf: newHubFleet(config.Default(), me)}
 	go h.hf.follow(ctx, cl)
 	ran := make(chan struct{})
 	go func() { cl.Run(ctx); close(ran) }()
@@ -352,5 +352,37 @@ sort_by_hint = "ctrl+h"
 	}
 	if _, _, err := s.hubDashboard(cl, me); err == nil || !strings.Contains(err.Error(), `:3: keys.tasks.cancel: "2" is also global.inbox`) {
 		t.Fatalf("a clash in the attached dashboard's [keys]: %v", err)
+	}
+}
+
+// A fleet built from a hub's feed keeps as many terminal tasks per agent
+// as the hub does, whatever the dashboard's own config says (it would
+// drop what the hub shows), and holds content as the dashboard's config
+// says (that is its own memory).
+func TestAttachedFleetKeepsWhatTheHubKeeps(t *testing.T) {
+	dir := isolate(t)
+	agents := startDemo(t, demo.Options{NoPlanner: true, Timings: quick})
+	path := writeHubConfig(t, dir, agents, 200*time.Millisecond)
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append([]byte("terminal_per_agent = 7\n"), body...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	url := startHub(t, path)
+	cl, err := hubclient.New(hubclient.Options{URL: url, Token: tokenOf("alice")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	me, err := cl.Me(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := config.Default()
+	local.TerminalPerAgent, local.MaxAgentBytes = 2, 12345
+	if o := hubFleetOptions(local, me); o.MaxTerminalPerAgent != 7 || o.MaxAgentBytes != 12345 {
+		t.Errorf("the attached fleet keeps %d terminal tasks per agent and %d bytes; want the hub's 7 and the config's 12345",
+			o.MaxTerminalPerAgent, o.MaxAgentBytes)
 	}
 }

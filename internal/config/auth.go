@@ -144,6 +144,9 @@ func (c *Config) resolveCredential(agent string, au Auth) (a2aclient.AuthOptions
 		return o, nil, err
 	}
 	o.ClientCertificate = au.CertFile != ""
+	if au.CertFile != "" {
+		o.CertFile, o.KeyFile = c.resolvePath(au.CertFile), c.resolvePath(au.KeyFile)
+	}
 	return o, tlsCfg, nil
 }
 

@@ -40,7 +40,8 @@ func TestValidateCredential(t *testing.T) {
 }
 
 // A full credential table resolves into a2aclient's options: the secret
-// files by path (read again when they change), the certificate loaded,
+// files by path (read again when they change), the certificate loaded
+// (and its files by path, for the same),
 // the refresh token in the state directory.
 func TestResolveCredential(t *testing.T) {
 	dir := t.TempDir()
@@ -74,6 +75,9 @@ func TestResolveCredential(t *testing.T) {
 	}
 	if o.TLS == nil || len(o.TLS.Certificates) != 1 || o.TLS.RootCAs == nil {
 		t.Errorf("tls = %+v", o.TLS)
+	}
+	if au.CertFile != filepath.Join(dir, "client.crt") || au.KeyFile != filepath.Join(dir, "client.key") {
+		t.Errorf("certificate files = %q, %q; want them by path, to be read again when they change", au.CertFile, au.KeyFile)
 	}
 	if want := filepath.Join(dir, "state", "a2atop", "tokens"); filepath.Dir(au.RefreshTokenFile) != want ||
 		strings.Contains(filepath.Base(au.RefreshTokenFile), "/") || !strings.HasPrefix(filepath.Base(au.RefreshTokenFile), "ops_deployer-") {

@@ -23,6 +23,11 @@ type Options struct {
 	// PollInterval is the device flow's polling interval (whole
 	// seconds; 0 = 1s).
 	PollInterval time.Duration
+	// RefreshDelay holds every refresh grant this long before the
+	// provider looks at it, as a provider across a slow network does:
+	// it keeps open the moment in which two clients may refresh with
+	// one token. 0 answers at once.
+	RefreshDelay time.Duration
 }
 
 // Provider is a running OpenID Provider on a loopback port.
@@ -31,11 +36,14 @@ type Provider struct {
 	Issuer string
 	st     *storage
 	srv    *http.Server
-	// tokenRequests counts the requests to the token endpoint, and
+	delay  time.Duration // Options.RefreshDelay
+	// tokenRequests counts the requests to the token endpoint,
+	// refreshRequests those of them for the refresh token grant, and
 	// secretsSeen the client secrets it was sent (Basic or form).
-	tokenRequests atomic.Int64
-	mu            sync.Mutex
-	secretsSeen   []string
+	tokenRequests   atomic.Int64
+	refreshRequests atomic.Int64
+	mu              sync.Mutex
+	secretsSeen     []string
 }
 
 // Start runs a provider until the test ends.
@@ -51,7 +59,7 @@ func Start(t testing.TB, o Options) *Provider {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Provider{Issuer: "http://" + l.Addr().String(), st: newStorage(o.AccessTokenLifetime)}
+	p := &Provider{Issuer: "http://" + l.Addr().String(), st: newStorage(o.AccessTokenLifetime), delay: o.RefreshDelay}
 	cfg := &op.Config{
 		CryptoKey:             sha256.Sum256([]byte("a2atop oidctest")),
 		CryptoKeyId:           "crypto-1",
@@ -76,14 +84,15 @@ func Start(t testing.TB, o Options) *Provider {
 	return p
 }
 
-// count records the token endpoint's requests and the secrets they carry.
+// count records the token endpoint's requests and the secrets they
+// carry, and holds the refresh grants for Options.RefreshDelay.
 func (p *Provider) count(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == p.TokenPath() {
 			p.tokenRequests.Add(1)
+			_ = r.ParseForm() // kept in r.PostForm for the provider's own parsing
 			_, sec, ok := r.BasicAuth()
 			if !ok {
-				_ = r.ParseForm()
 				sec = r.PostForm.Get("client_secret")
 			}
 			if sec != "" {
@@ -91,9 +100,30 @@ func (p *Provider) count(next http.Handler) http.Handler {
 				p.secretsSeen = append(p.secretsSeen, sec)
 				p.mu.Unlock()
 			}
+			if r.PostForm.Get("grant_type") == "refresh_token" {
+				p.refreshRequests.Add(1)
+				if !p.hold(r) {
+					return
+				}
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// hold waits Options.RefreshDelay, or until the client gave up.
+func (p *Provider) hold(r *http.Request) bool {
+	if p.delay <= 0 {
+		return true
+	}
+	t := time.NewTimer(p.delay)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
 }
 
 // TokenPath and DeviceAuthPath are the paths of the provider's endpoints.
@@ -142,6 +172,24 @@ func (p *Provider) RevokeRefreshTokens(clientID string) int { return p.st.revoke
 
 // TokenRequests is how many requests reached the token endpoint.
 func (p *Provider) TokenRequests() int64 { return p.tokenRequests.Load() }
+
+// RefreshRequests is how many of them were for the refresh token grant.
+func (p *Provider) RefreshRequests() int64 { return p.refreshRequests.Load() }
+
+// Refreshes is how many refresh grants were answered with new tokens.
+func (p *Provider) Refreshes() int {
+	p.st.mu.Lock()
+	defer p.st.mu.Unlock()
+	return p.st.refreshed
+}
+
+// ReusedRefreshTokens is how many times a used-up refresh token was
+// presented again (each revoked the sign-in it belonged to).
+func (p *Provider) ReusedRefreshTokens() int {
+	p.st.mu.Lock()
+	defer p.st.mu.Unlock()
+	return p.st.reused
+}
 
 // SecretsSeen are the client secrets the token endpoint was sent.
 func (p *Provider) SecretsSeen() []string {

@@ -15,18 +15,29 @@ import (
 )
 
 // storage is the provider's in-memory state, adapted from the zitadel
-// example storage: clients, access tokens, refresh tokens (rotated on
-// every use) and device authorizations; the lifetimes are the test's.
+// example storage: clients, access tokens, refresh tokens and device
+// authorizations; the lifetimes are the test's.
+//
+// Refresh tokens are rotated on every use and guarded against reuse as
+// the OAuth 2.0 Security Best Current Practice (RFC 9700 §4.14.2) asks
+// of a provider that rotates them, and as hosted providers do: a refresh
+// token presented again after it was used up is refused, and the token
+// that replaced it (every live token of the same sign-in) is revoked, for
+// the provider cannot tell the legitimate client from a thief. Two
+// clients sharing one sign-in that refresh with the same token therefore
+// lose the sign-in, both of them.
 type storage struct {
-	mu            sync.Mutex
-	clients       map[string]*client
-	tokens        map[string]*token
-	refresh       map[string]*refreshToken
-	devices       map[string]*deviceEntry // device code ->
-	userCodes     map[string]string       // user code -> device code
-	key           signingKey
-	accessTTL     time.Duration
-	refreshIssued int
+	mu        sync.Mutex
+	clients   map[string]*client
+	tokens    map[string]*token
+	refresh   map[string]*refreshToken
+	used      map[string]string       // used-up refresh token -> its sign-in (grant)
+	devices   map[string]*deviceEntry // device code ->
+	userCodes map[string]string       // user code -> device code
+	key       signingKey
+	accessTTL time.Duration
+	refreshed int // refresh grants answered with new tokens
+	reused    int // used-up refresh tokens presented again
 }
 
 type token struct {
@@ -37,6 +48,7 @@ type token struct {
 
 type refreshToken struct {
 	id, clientID, subject, accessID string
+	grant                           string // the sign-in it descends from
 	audience, scopes, amr           []string
 	authTime, expiry                time.Time
 }
@@ -51,7 +63,7 @@ func newStorage(accessTTL time.Duration) *storage {
 		panic(err)
 	}
 	return &storage{
-		clients: map[string]*client{}, tokens: map[string]*token{}, refresh: map[string]*refreshToken{},
+		clients: map[string]*client{}, tokens: map[string]*token{}, refresh: map[string]*refreshToken{}, used: map[string]string{},
 		devices: map[string]*deviceEntry{}, userCodes: map[string]string{},
 		key:       signingKey{id: "op-key-1", key: k},
 		accessTTL: accessTTL,
@@ -136,26 +148,53 @@ func (s *storage) CreateAccessAndRefreshTokens(_ context.Context, req op.TokenRe
 	case op.RefreshTokenRequest:
 		clientID, authTime, amr = r.GetClientID(), r.GetAuthTime(), r.GetAMR()
 	}
+	grant := newID()
 	if current != "" {
+		// Two requests with one token may both have passed
+		// TokenRequestByRefreshToken; the second to get here finds it
+		// used up.
+		if s.reuseLocked(current) {
+			return "", "", time.Time{}, oidc.ErrInvalidGrant().WithDescription("the refresh token was already used")
+		}
 		old, ok := s.refresh[current]
 		if !ok || time.Now().After(old.expiry) {
-			return "", "", time.Time{}, errors.New("invalid refresh token")
+			return "", "", time.Time{}, oidc.ErrInvalidGrant().WithDescription("invalid refresh token")
 		}
 		delete(s.refresh, current) // rotation: a refresh token is used once
 		delete(s.tokens, old.accessID)
+		s.used[current], grant = old.grant, old.grant
+		s.refreshed++
 	}
 	rt := &refreshToken{id: newID(), clientID: clientID, subject: req.GetSubject(), audience: req.GetAudience(),
-		scopes: req.GetScopes(), amr: amr, authTime: authTime, expiry: time.Now().Add(24 * time.Hour)}
+		scopes: req.GetScopes(), amr: amr, authTime: authTime, expiry: time.Now().Add(24 * time.Hour), grant: grant}
 	at := s.newAccess(clientID, rt.id, req.GetSubject(), req.GetAudience(), req.GetScopes())
 	rt.accessID = at.id
 	s.refresh[rt.id] = rt
-	s.refreshIssued++
 	return at.id, rt.id, at.expiry, nil
+}
+
+// reuseLocked reports whether rt was used up already; if so, it revokes
+// every live refresh token of rt's sign-in (RFC 9700 §4.14.2).
+func (s *storage) reuseLocked(rt string) bool {
+	grant, ok := s.used[rt]
+	if !ok {
+		return false
+	}
+	s.reused++
+	for id, t := range s.refresh {
+		if t.grant == grant {
+			delete(s.refresh, id)
+		}
+	}
+	return true
 }
 
 func (s *storage) TokenRequestByRefreshToken(_ context.Context, rt string) (op.RefreshTokenRequest, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.reuseLocked(rt) {
+		return nil, op.ErrInvalidRefreshToken
+	}
 	t, ok := s.refresh[rt]
 	if !ok {
 		return nil, op.ErrInvalidRefreshToken

@@ -10,6 +10,9 @@
 // 0600. Anything else is refused with an error that wraps ErrUnsafe and
 // says what to do.
 //
+// Lock serializes a read-modify-write of one state file across a2atop's
+// processes (flock(2) on a lock file beside it, on unix systems).
+//
 // statefile owns only these functions and holds no state. It may import
 // the standard library only; approvals and the command that opens the log
 // use it.
