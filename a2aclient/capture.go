@@ -180,18 +180,38 @@ func (r *record) appendResponse(p []byte, tail bool) {
 
 // captureBytes bounds what one agent's ring holds, requests and responses
 // together: the newest exchanges are kept first, so a few large answers
-// push the old ones out rather than adding up to CaptureN of them.
-const captureBytes = 1 << 20
+// push the old ones out rather than adding up to CaptureN of them. The
+// rings of a fleet hold at most captureFleetBytes together: each agent's
+// is an even share of it, at most captureBytes and at least
+// minCaptureBytes (a few exchanges whole).
+const (
+	captureBytes      = 1 << 20
+	captureFleetBytes = 8 << 20
+	minCaptureBytes   = 128 << 10
+)
 
-// ring keeps the last n records of one agent, at most captureBytes of
-// them (the newest one always). Safe for concurrent use.
-type ring struct {
-	mu   sync.Mutex
-	n    int
-	recs []*record // oldest first
+// captureShare is what one agent's ring may hold in a fleet of n agents.
+func captureShare(n int) int {
+	return min(captureBytes, max(minCaptureBytes, captureFleetBytes/max(n, 1)))
 }
 
-func newRing(n int) *ring { return &ring{n: n} }
+// ring keeps the last n records of one agent, at most limit bytes of
+// them (the newest one always). Safe for concurrent use.
+type ring struct {
+	mu    sync.Mutex
+	n     int
+	limit int
+	recs  []*record // oldest first
+}
+
+func newRing(n int) *ring { return &ring{n: n, limit: captureBytes} }
+
+// setLimit sets what the ring may hold, in bytes.
+func (g *ring) setLimit(n int) {
+	g.mu.Lock()
+	g.limit = n
+	g.mu.Unlock()
+}
 
 func (g *ring) add(r *record) {
 	g.mu.Lock()
@@ -202,7 +222,7 @@ func (g *ring) add(r *record) {
 		total += x.size()
 	}
 	drop := max(len(g.recs)-g.n, 0)
-	for ; drop < len(g.recs)-1 && total > captureBytes; drop++ {
+	for ; drop < len(g.recs)-1 && total > g.limit; drop++ {
 		total -= g.recs[drop].size()
 	}
 	if drop > 0 {

@@ -2,6 +2,7 @@ package a2aclient
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -30,6 +31,31 @@ func TestCaptureRingBoundedByBytes(t *testing.T) {
 	}
 	if last := got[len(got)-1]; last.RPC != "GetTask" || len(last.Response) < captureResponseBytes {
 		t.Errorf("the newest exchange is %s with %d response bytes", last.RPC, len(last.Response))
+	}
+}
+
+// In a fleet the rings share captureFleetBytes: each agent of forty
+// holds its share, not captureBytes.
+func TestCaptureRingsShareTheFleetsBytes(t *testing.T) {
+	a := startAgent(t, kindJSONRPC, false, nil)
+	id := a.send(t, "big:300000")
+	a.stored(t, id, a2a.TaskStateInputRequired)
+	agents := []AgentOptions{fast("a", a.url())}
+	for i := range 39 {
+		agents = append(agents, fast(fmt.Sprint("idle", i), "http://127.0.0.1:1"))
+	}
+	m := New(agents, Options{})
+	for range 40 {
+		if _, err := m.Get(t.Context(), "a", id, 0, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total := 0
+	for _, ex := range m.Capture("a") {
+		total += len(ex.Request) + len(ex.Response)
+	}
+	if share := captureShare(40); share >= captureBytes || total > share+captureRequestBytes+captureResponseBytes {
+		t.Errorf("one agent of forty holds %d bytes of capture; want at most about its share, %d", total, share)
 	}
 }
 

@@ -46,6 +46,9 @@ func New(agents []AgentOptions, o Options) *Manager {
 		w.budget, w.order = budget, len(m.order)-1
 		m.watchers[a.Name] = w
 	}
+	for _, w := range m.watchers {
+		w.c.ring.setLimit(captureShare(len(m.watchers)))
+	}
 	return m
 }
 
