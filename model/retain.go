@@ -98,3 +98,27 @@ func (f *Fleet) unlinkID(t *Task) {
 		}
 	}
 }
+
+// DefaultTerminalTotal is how many terminal tasks a fleet keeps in all
+// by default (see TerminalKept).
+const DefaultTerminalTotal = 10000
+
+// minTerminalKept is the fewest terminal tasks TerminalKept gives an
+// agent however large the fleet.
+const minTerminalKept = 100
+
+// TerminalKept is how many terminal tasks each of agents keeps when one
+// may keep perAgent and all together total: an even share of total, at
+// most perAgent, at least minTerminalKept (or perAgent, if less). A
+// negative perAgent keeps all; a negative total sets no fleet bound. The
+// watchers and the Fleet must be given the same number.
+func TerminalKept(perAgent, total, agents int) int {
+	if total < 0 || agents <= 0 {
+		return perAgent
+	}
+	share := max(total/agents, minTerminalKept)
+	if perAgent < 0 {
+		return share
+	}
+	return min(perAgent, share)
+}

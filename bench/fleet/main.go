@@ -26,6 +26,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"a2atop/model"
 )
 
 // roleEnv selects what a process of this command is: the orchestrator
@@ -64,7 +66,7 @@ type config struct {
 	agents, tasks, active  int
 	interrupted            int
 	big, bigActive, bigInt int
-	keep                   int
+	keep, terminalTotal    int
 	bare                   bool
 	streamsTotal           int
 	profile                string
@@ -85,6 +87,7 @@ func orchestrate() error {
 	flag.IntVar(&c.bigActive, "big-active", 2500, "big: working tasks")
 	flag.IntVar(&c.bigInt, "big-interrupted", 500, "big: tasks waiting for a person")
 	flag.IntVar(&c.keep, "keep", 1000, "terminal_per_agent")
+	flag.IntVar(&c.terminalTotal, "terminal-total", model.DefaultTerminalTotal, "terminal_total: each agent keeps its share of it, at most -keep")
 	flag.IntVar(&c.streamsTotal, "streams-total", 0, "max_streams_total, the streams of the whole fleet (0: a2atop's default, 256)")
 	flag.BoolVar(&c.bare, "bare", true, "also time the SDK's bare client on the same listings")
 	flag.StringVar(&c.profile, "cpuprofile", "", "write profiles of a2atop's side: CPU (PREFIX-SCENARIO-MODE for the idle window, .churn for the churn) and the heap after the churn (.heap)")
@@ -92,10 +95,11 @@ func orchestrate() error {
 
 	rep := &report{start: time.Now(), load: [2]string{loadAvg(), ""}, c: c}
 	for _, sc := range strings.Split(c.scenarios, ",") {
-		spec := fleetSpec{Agents: c.agents, Tasks: c.tasks, Active: c.active, Interrupted: c.interrupted, Live: true, Keep: c.keep}
+		spec := fleetSpec{Agents: c.agents, Tasks: c.tasks, Active: c.active, Interrupted: c.interrupted, Live: true,
+			Keep: model.TerminalKept(c.keep, c.terminalTotal, c.agents)}
 		steady, idle := c.duration, c.idle
 		if sc == "big" {
-			spec = fleetSpec{Agents: 1, Tasks: c.big, Active: c.bigActive, Interrupted: c.bigInt, Keep: c.keep}
+			spec = fleetSpec{Agents: 1, Tasks: c.big, Active: c.bigActive, Interrupted: c.bigInt, Keep: model.TerminalKept(c.keep, c.terminalTotal, 1)}
 			steady = 0
 		}
 		for _, mode := range strings.Split(c.modes, ",") {
@@ -109,11 +113,11 @@ func orchestrate() error {
 			if c.profile != "" {
 				prof = c.profile + "-" + sc + "-" + mode
 			}
-			res, err := runWatch(watchSpec{Ready: ag.ready, ListAll: mode == "all", Keep: c.keep,
+			res, err := runWatch(watchSpec{Ready: ag.ready, ListAll: mode == "all", Keep: spec.Keep,
 				Startup: 5 * time.Minute, Steady: steady, Rate: c.rate, Idle: idle, Profile: prof, StreamsTotal: c.streamsTotal})
 			if err == nil && c.bare && mode == "state" {
 				fmt.Fprintf(os.Stderr, "   the SDK's bare client on the same agents\n")
-				rep.bare(sc, ag.ready, steady > 0, c)
+				rep.bare(sc, ag.ready, steady > 0, c, spec.Keep)
 			}
 			ag.stop()
 			if err != nil {
@@ -204,16 +208,16 @@ func loadAvg() string {
 
 // bare times the SDK's bare client on the first agent: the same listings,
 // and (when it churns) streams.
-func (r *report) bare(sc string, ready readyMsg, churns bool, c config) {
+func (r *report) bare(sc string, ready readyMsg, churns bool, c config, keep int) {
 	ctx := context.Background()
 	a := ready.Agents[0]
-	b, err := bareListing(ctx, a.URL, c.keep, true)
+	b, err := bareListing(ctx, a.URL, keep, true)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "   bare listing:", err)
 		return
 	}
 	if len(ready.Agents) > 1 {
-		b.FleetPicture, err = bareFleet(ctx, ready.Agents, c.keep)
+		b.FleetPicture, err = bareFleet(ctx, ready.Agents, keep)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "   bare listing of every agent:", err)
 		}

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"a2atop/model"
 )
 
 // report gathers every run's figures and prints them side by side.
@@ -45,10 +47,16 @@ func (r *report) print(w io.Writer) {
 	c := r.c
 	fmt.Fprintf(w, "\n# a2atop fleet benchmark (%s, %s, GOMAXPROCS %d)\n", runtime.Version(), r.start.Format(time.RFC3339), runtime.GOMAXPROCS(0))
 	fmt.Fprintf(w, "load average at start %s, at end %s; took %s\n", r.load[0], r.load[1], time.Since(r.start).Round(time.Second))
-	fmt.Fprintf(w, "fleet: %d agents x %d tasks (%d running and streamed, %d waiting, the rest finished), churn %g events/s for %s\n",
+	fmt.Fprintf(w, "fleet: %d agents x %d tasks (%d running, %d waiting, the rest finished), churn %g events/s for %s\n",
 		c.agents, c.tasks, c.active, c.interrupted, c.rate, c.duration)
-	fmt.Fprintf(w, "big: 1 agent x %d tasks (%d working, %d waiting, the rest finished), nothing changing; idle windows %s; terminal_per_agent %d\n\n",
-		c.big, c.bigActive, c.bigInt, c.idle, c.keep)
+	fmt.Fprintf(w, "big: 1 agent x %d tasks (%d working, %d waiting, the rest finished), nothing changing; idle windows %s\n",
+		c.big, c.bigActive, c.bigInt, c.idle)
+	streams := "256"
+	if c.streamsTotal != 0 {
+		streams = fmt.Sprint(c.streamsTotal)
+	}
+	fmt.Fprintf(w, "terminal_per_agent %d, terminal_total %d: each fleet agent keeps %d finished tasks, the big agent %d; max_streams_total %s\n\n",
+		c.keep, c.terminalTotal, model.TerminalKept(c.keep, c.terminalTotal, c.agents), model.TerminalKept(c.keep, c.terminalTotal, 1), streams)
 
 	row := func(fig, before, now, bare, goal string) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", fig, before, now, bare, goal)

@@ -104,6 +104,10 @@ type Scale struct {
 	// TerminalPerAgent is how many terminal tasks are kept per agent, the
 	// newest; the first sweep lists no more of them.
 	TerminalPerAgent int `toml:"terminal_per_agent"`
+	// TerminalTotal caps the terminal tasks kept by all agents together:
+	// each agent keeps an even share, at most TerminalPerAgent (see
+	// model.TerminalKept).
+	TerminalTotal int `toml:"terminal_total"`
 	// MaxOpenTasks caps the tasks kept per agent that are not terminal.
 	MaxOpenTasks int `toml:"max_open_tasks"`
 	// MaxAgentBytes caps the content one agent's tasks hold together.
@@ -253,6 +257,7 @@ func Default() *Config {
 		MaxMessageBytes: 8 << 20,
 		Scale: Scale{
 			TerminalPerAgent: a2aclient.DefaultTerminalPerAgent,
+			TerminalTotal:    model.DefaultTerminalTotal,
 			MaxOpenTasks:     a2aclient.DefaultMaxOpenTasks,
 			MaxAgentBytes:    model.DefaultMaxAgentBytes,
 			MaxFleetBytes:    model.DefaultMaxFleetBytes,

@@ -125,6 +125,7 @@ func TestValidate(t *testing.T) {
 		{"zero agent bytes", "\nmax_agent_bytes = 0\n", 2, "max_agent_bytes", "positive"},
 		{"zero list concurrency", "list_concurrency = 0\n", 1, "list_concurrency", "positive"},
 		{"zero fleet bytes", "max_fleet_bytes = 0\n", 1, "max_fleet_bytes", "positive"},
+		{"zero terminal total", "terminal_total = 0\n", 1, "terminal_total", "positive"},
 		{"negative streams total", "\n\nmax_streams_total = -3\n", 3, "max_streams_total", "positive"},
 		{"list concurrency too high", "list_concurrency = 500\n", 1, "list_concurrency", "at most 64"},
 		{"zero sweep bytes", "max_sweep_bytes = 0\n", 1, "max_sweep_bytes", "positive"},
@@ -372,5 +373,38 @@ func TestScaleKeys(t *testing.T) {
 	d := Default()
 	if d.TerminalPerAgent != 1000 || !d.ListByState || d.MaxAgentBytes != 32<<20 || d.MaxFleetBytes != 32<<20 || d.MaxStreamsTotal != 256 {
 		t.Errorf("defaults = %+v", d.Scale)
+	}
+}
+
+// A fleet keeps at most terminal_total finished tasks: each agent an
+// even share, at most terminal_per_agent, and the watchers and the fleet
+// are told the same number.
+func TestTerminalTotalIsShared(t *testing.T) {
+	for _, c := range []struct {
+		agents, perAgent, total, want int
+	}{
+		{1, 1000, 10000, 1000},
+		{5, 1000, 10000, 1000},
+		{50, 1000, 10000, 200},
+		{50, 150, 10000, 150},
+		{500, 1000, 10000, 100}, // never fewer than 100
+	} {
+		var b strings.Builder
+		fmt.Fprintf(&b, "terminal_per_agent = %d\nterminal_total = %d\n", c.perAgent, c.total)
+		for i := range c.agents {
+			fmt.Fprintf(&b, "[[agent]]\nname = \"a%d\"\nurl = \"http://a%d\"\n", i, i)
+		}
+		cfg, err := parse(t, b.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts, err := cfg.AgentOptions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opts[0].TerminalPerAgent != c.want || cfg.FleetOptions().MaxTerminalPerAgent != c.want {
+			t.Errorf("%d agents, %d per agent, %d in all: the watchers keep %d, the fleet %d; want %d",
+				c.agents, c.perAgent, c.total, opts[0].TerminalPerAgent, cfg.FleetOptions().MaxTerminalPerAgent, c.want)
+		}
 	}
 }

@@ -62,7 +62,7 @@ func (c *Config) AgentOptions() ([]a2aclient.AgentOptions, error) {
 			MaxMessageBytes:  c.MaxMessageBytes,
 			ChainMetadataKey: a.ChainKey,
 			ReadOnly:         c.ReadOnly || a.ReadOnly,
-			TerminalPerAgent: c.TerminalPerAgent,
+			TerminalPerAgent: c.TerminalKept(),
 			MaxOpenTasks:     c.MaxOpenTasks,
 			ListConcurrency:  c.ListConcurrency,
 			MaxSweepBytes:    c.MaxSweepBytes,
@@ -201,8 +201,14 @@ func (c *Config) AgentNames() []string {
 // tasks kept per agent (as the watchers keep), the content per agent and
 // in all, the chain keys.
 func (c *Config) FleetOptions() model.Options {
-	return model.Options{MaxTerminalPerAgent: c.TerminalPerAgent, MaxAgentBytes: c.MaxAgentBytes,
+	return model.Options{MaxTerminalPerAgent: c.TerminalKept(), MaxAgentBytes: c.MaxAgentBytes,
 		MaxFleetBytes: c.MaxFleetBytes, ChainKeys: c.ChainKeys()}
+}
+
+// TerminalKept is how many terminal tasks each agent keeps: its share of
+// terminal_total among the configured agents, at most terminal_per_agent.
+func (c *Config) TerminalKept() int {
+	return model.TerminalKept(c.TerminalPerAgent, c.TerminalTotal, len(c.Agents))
 }
 
 // ChainKeys maps each agent that sets chain_metadata_key to its key, for

@@ -314,6 +314,7 @@ func (s *Scale) validate(fail func(key, format string, args ...any) error) error
 		v   int64
 	}{
 		{"terminal_per_agent", int64(s.TerminalPerAgent)}, {"max_open_tasks", int64(s.MaxOpenTasks)},
+		{"terminal_total", int64(s.TerminalTotal)},
 		{"max_agent_bytes", int64(s.MaxAgentBytes)}, {"list_concurrency", int64(s.ListConcurrency)},
 		{"max_fleet_bytes", int64(s.MaxFleetBytes)}, {"max_streams_total", int64(s.MaxStreamsTotal)},
 		{"max_sweep_bytes", s.MaxSweepBytes}, {"max_sweep_pages", int64(s.MaxSweepPages)},
