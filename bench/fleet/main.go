@@ -69,6 +69,7 @@ type config struct {
 	keep, terminalTotal    int
 	bare                   bool
 	streamsTotal           int
+	memLimitMiB            int64
 	profile                string
 }
 
@@ -89,6 +90,7 @@ func orchestrate() error {
 	flag.IntVar(&c.keep, "keep", 1000, "terminal_per_agent")
 	flag.IntVar(&c.terminalTotal, "terminal-total", model.DefaultTerminalTotal, "terminal_total: each agent keeps its share of it, at most -keep")
 	flag.IntVar(&c.streamsTotal, "streams-total", 0, "max_streams_total, the streams of the whole fleet (0: a2atop's default, 256)")
+	flag.Int64Var(&c.memLimitMiB, "memlimit", 0, "a soft memory limit for a2atop's process, in MiB, as GOMEMLIMIT sets (0: none)")
 	flag.BoolVar(&c.bare, "bare", true, "also time the SDK's bare client on the same listings")
 	flag.StringVar(&c.profile, "cpuprofile", "", "write profiles of a2atop's side: CPU (PREFIX-SCENARIO-MODE for the idle window, .churn for the churn) and the heap after the churn (.heap)")
 	flag.Parse()
@@ -114,7 +116,7 @@ func orchestrate() error {
 				prof = c.profile + "-" + sc + "-" + mode
 			}
 			res, err := runWatch(watchSpec{Ready: ag.ready, ListAll: mode == "all", Keep: spec.Keep,
-				Startup: 5 * time.Minute, Steady: steady, Rate: c.rate, Idle: idle, Profile: prof, StreamsTotal: c.streamsTotal})
+				Startup: 5 * time.Minute, Steady: steady, Rate: c.rate, Idle: idle, Profile: prof, StreamsTotal: c.streamsTotal, MemoryLimit: c.memLimitMiB << 20})
 			if err == nil && c.bare && mode == "state" {
 				fmt.Fprintf(os.Stderr, "   the SDK's bare client on the same agents\n")
 				rep.bare(sc, ag.ready, steady > 0, c, spec.Keep)

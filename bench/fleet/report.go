@@ -55,8 +55,12 @@ func (r *report) print(w io.Writer) {
 	if c.streamsTotal != 0 {
 		streams = fmt.Sprint(c.streamsTotal)
 	}
-	fmt.Fprintf(w, "terminal_per_agent %d, terminal_total %d: each fleet agent keeps %d finished tasks, the big agent %d; max_streams_total %s\n\n",
-		c.keep, c.terminalTotal, model.TerminalKept(c.keep, c.terminalTotal, c.agents), model.TerminalKept(c.keep, c.terminalTotal, 1), streams)
+	limit := "none"
+	if c.memLimitMiB > 0 {
+		limit = fmt.Sprintf("%d MiB", c.memLimitMiB)
+	}
+	fmt.Fprintf(w, "terminal_per_agent %d, terminal_total %d: each fleet agent keeps %d finished tasks, the big agent %d; max_streams_total %s; a2atop's memory limit %s\n\n",
+		c.keep, c.terminalTotal, model.TerminalKept(c.keep, c.terminalTotal, c.agents), model.TerminalKept(c.keep, c.terminalTotal, 1), streams, limit)
 
 	row := func(fig, before, now, bare, goal string) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", fig, before, now, bare, goal)

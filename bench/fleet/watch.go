@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -39,6 +40,9 @@ type watchSpec struct {
 	// StreamsTotal is a2aclient.Options.MaxStreams: 0 for a2atop's
 	// default.
 	StreamsTotal int `json:"streamsTotal"`
+	// MemoryLimit is the watch process's soft memory limit (GOMEMLIMIT),
+	// in bytes; 0 for none.
+	MemoryLimit int64 `json:"memoryLimit"`
 	// Profile, when set, is where a CPU profile of the idle window goes
 	// (Profile+".churn": of the churn window).
 	Profile string `json:"profile"`
@@ -85,6 +89,9 @@ type watchResult struct {
 // watchMain runs a2atop's real watchers, model and dashboard against the
 // agents in spec and prints one JSON watchResult.
 func watchMain(spec watchSpec) error {
+	if spec.MemoryLimit > 0 {
+		debug.SetMemoryLimit(spec.MemoryLimit)
+	}
 	fleet := model.NewFleet(model.Options{MaxTerminalPerAgent: spec.Keep})
 	var opts []a2aclient.AgentOptions
 	for _, a := range spec.Ready.Agents {
