@@ -71,7 +71,7 @@ func (v *agentsScreen) card() string {
 		state += " (" + plural(h.Streams, "stream") + " open)"
 	}
 	if h.StreamsShort > 0 {
-		state += "; " + plural(h.StreamsShort, "task") + " followed by sweeps: the fleet's stream budget"
+		state += "; " + plural(h.StreamsShort, "more task") + " followed by sweeps (the fleet's stream budget, max_streams_total)"
 	}
 	b.field("health", healthStyle(v.ctx, h.State).Render(state))
 	if h.Err != "" {

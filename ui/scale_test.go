@@ -58,3 +58,20 @@ func TestAgentsRowShowsTheNote(t *testing.T) {
 	}
 	t.Errorf("no row says the note:\n%s", ansi.Strip(m.View()))
 }
+
+// An agent whose open tasks are past its share of the fleet's streams
+// says, on its card, how many are followed by sweeps and which bound.
+func TestAgentCardSaysTheStreamBudget(t *testing.T) {
+	f := fixtureFleet()
+	m, _ := newTestModel(t, Options{Fleet: f})
+	sized(m, 200, 50)
+	a := f.Agent("deployer")
+	h := a.Health
+	h.State, h.Streams, h.StreamsShort = model.HealthStreaming, 5, 25
+	m.Update(eventsMsg{batch: []model.Event{{Kind: model.EventHealth, Agent: a.Name, Health: &h}}})
+	press(m, "3")
+	press(m, "/", "d", "e", "p", "l", "o", "y", "e", "r", "enter")
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "streaming (5 streams open); 25 more tasks followed by sweeps (the fleet's stream budget, max_streams_total)") {
+		t.Errorf("the deployer's card does not say the stream budget:\n%s", v)
+	}
+}
