@@ -186,8 +186,8 @@ func (r *record) appendResponse(p []byte, tail bool) {
 // minCaptureBytes (a few exchanges whole).
 const (
 	captureBytes      = 1 << 20
-	captureFleetBytes = 8 << 20
-	minCaptureBytes   = 128 << 10
+	captureFleetBytes = 4 << 20
+	minCaptureBytes   = 64 << 10
 )
 
 // captureShare is what one agent's ring may hold in a fleet of n agents.

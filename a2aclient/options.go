@@ -118,7 +118,7 @@ type Options struct {
 	// CaptureN is how many exchanges the raw capture keeps per agent; 0 = 50.
 	CaptureN int
 	// MaxStreams caps the SubscribeToTask streams of all agents together
-	// (stream_budget.go); 0 = 256, negative = no cap but each agent's.
+	// (stream_budget.go); 0 = 128, negative = no cap but each agent's.
 	MaxStreams int
 	// SendWait is how long a watcher waits for room in a full event
 	// channel before it coalesces to "resweep needed"; 0 = 20ms.

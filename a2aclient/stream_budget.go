@@ -31,7 +31,7 @@ import (
 // opened.
 
 // DefaultMaxStreamsTotal is Options.MaxStreams when zero.
-const DefaultMaxStreamsTotal = 256
+const DefaultMaxStreamsTotal = 128
 
 // lookedFor is how long a task opened in the detail view keeps the first
 // claim on its agent's streams.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"a2atop/a2aclient"
 	"a2atop/model"
 )
 
@@ -51,7 +52,7 @@ func (r *report) print(w io.Writer) {
 		c.agents, c.tasks, c.active, c.interrupted, c.rate, c.duration)
 	fmt.Fprintf(w, "big: 1 agent x %d tasks (%d working, %d waiting, the rest finished), nothing changing; idle windows %s\n",
 		c.big, c.bigActive, c.bigInt, c.idle)
-	streams := "256"
+	streams := fmt.Sprint(a2aclient.DefaultMaxStreamsTotal)
 	if c.streamsTotal != 0 {
 		streams = fmt.Sprint(c.streamsTotal)
 	}

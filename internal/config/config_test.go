@@ -371,7 +371,7 @@ func TestScaleKeys(t *testing.T) {
 		t.Errorf("fleet options = %+v", f)
 	}
 	d := Default()
-	if d.TerminalPerAgent != 1000 || !d.ListByState || d.MaxAgentBytes != 32<<20 || d.MaxFleetBytes != 32<<20 || d.MaxStreamsTotal != 256 {
+	if d.TerminalPerAgent != 1000 || !d.ListByState || d.MaxAgentBytes != 32<<20 || d.MaxFleetBytes != 32<<20 || d.MaxStreamsTotal != 128 {
 		t.Errorf("defaults = %+v", d.Scale)
 	}
 }
