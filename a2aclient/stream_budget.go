@@ -2,7 +2,6 @@ package a2aclient
 
 import (
 	"cmp"
-	"slices"
 	"sync"
 	"time"
 
@@ -74,35 +73,32 @@ func (b *streamBudget) share(w *watcher, n int) int {
 type claim struct{ order, want int }
 
 // fairShare is the max-min fair share of total for the agent at order
-// among claims: agents wanting less than an even share get what they
-// want, the others an even share of the rest, and what does not divide
-// evenly goes one each to the first of them in the configuration.
+// among claims (model.MaxMinShare): agents wanting less than an even
+// share get what they want, the others an even share of the rest, and
+// what does not divide evenly goes one each to the first of them in the
+// configuration.
 func fairShare(total int, claims []claim, order int) int {
-	slices.SortFunc(claims, func(a, b claim) int { return cmp.Or(cmp.Compare(a.want, b.want), cmp.Compare(a.order, b.order)) })
-	left := total
+	wants, mine := make([]int, len(claims)), 0
 	for i, c := range claims {
-		even := left / (len(claims) - i)
-		if c.want <= even {
-			left -= c.want
-			if c.order == order {
-				return c.want
-			}
-			continue
+		wants[i] = c.want
+		if c.order == order {
+			mine = c.want
 		}
-		capped := claims[i:]
-		slices.SortFunc(capped, func(a, b claim) int { return cmp.Compare(a.order, b.order) })
-		extra := left - even*len(capped)
-		for j, d := range capped {
-			if d.order == order {
-				if j < extra {
-					return min(d.want, even+1)
-				}
-				return even
-			}
-		}
-		return 0
 	}
-	return 0
+	level, rest, capped := model.MaxMinShare(total, wants)
+	if !capped || mine <= level {
+		return mine
+	}
+	before := 0 // agents held to level that come first in the configuration
+	for _, c := range claims {
+		if c.want > level && c.order < order {
+			before++
+		}
+	}
+	if before < rest {
+		return level + 1
+	}
+	return level
 }
 
 // forget drops w from the budget (its watcher stopped).

@@ -116,16 +116,11 @@ func (f *Fleet) fleetShare() int {
 			held = append(held, a.Bytes)
 		}
 	}
-	slices.Sort(held)
-	left := f.opts.MaxFleetBytes
-	for i, n := range held {
-		even := left / (len(held) - i)
-		if n > even {
-			return even
-		}
-		left -= n
+	level, _, capped := MaxMinShare(f.opts.MaxFleetBytes, held)
+	if !capped {
+		return f.opts.MaxFleetBytes
 	}
-	return left
+	return level
 }
 
 func clampInt32(n int) int32 { return int32(min(n, 1<<31-1)) }
