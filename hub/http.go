@@ -5,8 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"time"
-
-	"a2atop/model"
 )
 
 // maxBody bounds a request body (a decision carries the message sent).
@@ -56,16 +54,7 @@ func (h *Hub) Handler() http.Handler {
 // serveMe is GET /v1/me.
 func (h *Hub) serveMe(w http.ResponseWriter, _ *http.Request, op *Operator) {
 	writeJSON(w, http.StatusOK, Me{Operator: op.Name, Approver: op.Name, Roles: op.Roles, Agents: h.o.Agents,
-		Templates: h.o.Journal.Templates, ChainKeys: h.o.Fleet.ChainKeys, TerminalPerAgent: h.terminalPerAgent(), Epoch: h.feed.epoch})
-}
-
-// terminalPerAgent is how many terminal tasks per agent the hub's fleet
-// keeps.
-func (h *Hub) terminalPerAgent() int {
-	if n := h.o.Fleet.MaxTerminalPerAgent; n != 0 {
-		return n
-	}
-	return model.DefaultMaxTerminalPerAgent
+		Templates: h.o.Journal.Templates, ChainKeys: h.o.Fleet.ChainKeys, TerminalPerAgent: h.o.Fleet.WithDefaults().MaxTerminalPerAgent, Epoch: h.feed.epoch})
 }
 
 // logRequests logs each request's method, path, status and time; never

@@ -164,7 +164,9 @@ const (
 	DefaultMaxFleetBytes       = 32 << 20
 )
 
-func (o Options) withDefaults() Options {
+// WithDefaults is o with every zero field given its default, as NewFleet
+// applies them.
+func (o Options) WithDefaults() Options {
 	if o.MaxHistory == 0 {
 		o.MaxHistory = DefaultMaxHistory
 	}
@@ -229,7 +231,7 @@ type Fleet struct {
 // NewFleet returns an empty fleet bounded by o.
 func NewFleet(o Options) *Fleet {
 	return &Fleet{
-		opts:      o.withDefaults(),
+		opts:      o.WithDefaults(),
 		byName:    make(map[string]*Agent),
 		byID:      make(map[uint64]*Task),
 		seed:      maphash.MakeSeed(),
