@@ -5,16 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"a2atop/internal/agenttest"
 	"a2atop/internal/oidctest"
 	"a2atop/internal/statefile"
 )
@@ -88,54 +87,21 @@ func TestRefreshChild(t *testing.T) {
 }
 
 // refresher is one running TestRefreshChild.
-type refresher struct {
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	out   *bufio.Reader
-}
+type refresher struct{ *agenttest.Child }
 
 func startRefresher(t *testing.T, store, issuer, checkURL string) *refresher {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestRefreshChild$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), envRefresh+"="+store, envRefreshIssuer+"="+issuer, envRefreshCheck+"="+checkURL)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	r := &refresher{cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout)}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	r.expect(t, func(line string) bool { return line == "ready\n" })
-	return r
-}
-
-func (r *refresher) expect(t *testing.T, ok func(string) bool) string {
-	t.Helper()
-	for {
-		line, err := r.out.ReadString('\n')
-		if err != nil {
-			t.Fatalf("the child ended before it said what was expected: %v", err)
-		}
-		if ok(line) {
-			return line
-		}
-	}
+	return &refresher{agenttest.StartChild(t, "TestRefreshChild",
+		envRefresh+"="+store, envRefreshIssuer+"="+issuer, envRefreshCheck+"="+checkURL)}
 }
 
 func (r *refresher) result(t *testing.T) refreshResult {
 	t.Helper()
 	var res refreshResult
-	r.expect(t, func(line string) bool {
+	r.Expect(t, func(line string) bool {
 		return json.Unmarshal([]byte(line), &res) == nil && (res.Status != 0 || res.Err != "")
 	})
-	_ = r.cmd.Wait()
+	_ = r.Wait()
 	return res
 }
 
@@ -183,9 +149,7 @@ func TestProcessesShareOneSignIn(t *testing.T) {
 	here := deviceConn(p.Issuer, store)
 	before := p.RefreshRequests()
 	for _, ch := range children {
-		if _, err := io.WriteString(ch.stdin, "go\n"); err != nil {
-			t.Fatal(err)
-		}
+		ch.Say(t, "go")
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()

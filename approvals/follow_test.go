@@ -27,7 +27,7 @@ func TestRefreshShowsDecisionsOfOtherProcesses(t *testing.T) {
 	read, size := st.read, fileSize(t, fx.path)
 
 	c := startChild(t, fx, mt.Key.ID, "reply", "cli@test")
-	c.stdin.Write([]byte("go\n"))
+	c.Say(t, "go")
 	r := c.result(t)
 	if r.Result != ResultAccepted {
 		t.Fatalf("the other process: %+v", r)
@@ -187,9 +187,9 @@ func TestTornDecisionWasNeverSent(t *testing.T) {
 	fx := newFixture(t)
 	mt := fx.start(t, "ask")
 	c := startChild(t, fx, mt.Key.ID, "reply", "cli@test", envDTear+"=1")
-	c.stdin.Write([]byte("go\n"))
+	c.Say(t, "go")
 	var ee *exec.ExitError
-	if err := c.cmd.Wait(); !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+	if err := c.Wait(); !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("the child was not killed in its write: %v", err)
 	}
 	if n := fx.ag.onTask(mt.Key.ID); n != 0 {

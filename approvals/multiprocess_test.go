@@ -5,13 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
-	"os/exec"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"a2atop/internal/agenttest"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
@@ -95,58 +95,22 @@ func TestDecideChild(t *testing.T) {
 }
 
 // child is one running TestDecideChild.
-type child struct {
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	out   *bufio.Reader
-}
+type child struct{ *agenttest.Child }
 
 // startChild starts a child deciding on task and returns once it is
 // ready to send.
 func startChild(t *testing.T, fx *fixture, task a2a.TaskID, kind, approver string, env ...string) *child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestDecideChild$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), envDecide+"="+kind, envDJournal+"="+fx.path, envDURL+"="+fx.ag.srv.URL,
-		envDTask+"="+string(task), envDBy+"="+approver)
-	cmd.Env = append(cmd.Env, env...)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &child{cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout)}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	c.expect(t, func(line string) bool { return line == "ready\n" })
-	return c
-}
-
-// expect reads the child's output until a line satisfies ok.
-func (c *child) expect(t *testing.T, ok func(string) bool) string {
-	t.Helper()
-	for {
-		line, err := c.out.ReadString('\n')
-		if err != nil {
-			t.Fatalf("child ended before it said what was expected: %v", err)
-		}
-		if ok(line) {
-			return line
-		}
-	}
+	return &child{agenttest.StartChild(t, "TestDecideChild", append([]string{envDecide + "=" + kind, envDJournal + "=" + fx.path,
+		envDURL + "=" + fx.ag.srv.URL, envDTask + "=" + string(task), envDBy + "=" + approver}, env...)...)}
 }
 
 // result waits for the child's outcome.
 func (c *child) result(t *testing.T) childResult {
 	t.Helper()
 	var r childResult
-	c.expect(t, func(line string) bool { return json.Unmarshal([]byte(line), &r) == nil && r.MessageID != "" })
-	_ = c.cmd.Wait()
+	c.Expect(t, func(line string) bool { return json.Unmarshal([]byte(line), &r) == nil && r.MessageID != "" })
+	_ = c.Wait()
 	return r
 }
 
@@ -172,8 +136,8 @@ func TestTwoProcessesDecideOnePromptOnce(t *testing.T) {
 			wg.Add(1)
 			go func() { defer wg.Done(); rs[i] = c.result(t) }()
 		}
-		a.stdin.Write([]byte("go\n"))
-		b.stdin.Write([]byte("go\n"))
+		a.Say(t, "go")
+		b.Say(t, "go")
 		wg.Wait()
 		fx.ag.waitState(mt.Key.ID, isTerminal)
 		if n := fx.ag.onTask(mt.Key.ID); n != 1 {
@@ -205,7 +169,7 @@ func TestOpenServiceRefusesDecisionJournaledElsewhere(t *testing.T) {
 	d := fx.mustPrepare(t, mt, Input{Kind: KindApprove})
 
 	c := startChild(t, fx, mt.Key.ID, "approve", "cli@test")
-	c.stdin.Write([]byte("go\n"))
+	c.Say(t, "go")
 	if r := c.result(t); r.Problem != ProblemOutOfBand {
 		t.Fatalf("the other process: %+v", r)
 	}

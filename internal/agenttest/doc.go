@@ -5,6 +5,8 @@
 //     wait for a person, that counts what it receives and can hold the
 //     answer to a message it has taken, as an agent does when the
 //     network fails at the worst moment;
+//   - Child, the test binary run again as another process, for tests
+//     of two processes at once;
 //   - Lister, a raw JSON-RPC agent whose ListTasks never ends, in ways
 //     the SDK's server cannot be made to answer, and HeapSampler, the
 //     peak heap the tests that face it measure.
