@@ -1,7 +1,6 @@
 package a2aclient
 
 import (
-	"bytes"
 	"crypto/tls"
 	"log/slog"
 	"net"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/agenttest"
 	"a2atop/internal/testcert"
 	"a2atop/model"
 )
@@ -89,23 +89,8 @@ func replace(t *testing.T, path string, data []byte) {
 	}
 }
 
-// syncBuffer is a log sink for the test to read.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// syncBuffer is a log sink the test reads while the code writes.
+type syncBuffer = agenttest.Buffer
 
 // A client certificate rotated on disk is presented by the next new
 // connection, with no restart. Files that do not make a usable pair

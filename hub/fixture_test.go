@@ -1,7 +1,6 @@
 package hub_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -40,23 +39,8 @@ var (
 	}
 )
 
-// syncBuffer is a log sink tests read while the hub writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// syncBuffer is a log sink the test reads while the code writes.
+type syncBuffer = agenttest.Buffer
 
 // fixture is a real hub over loopback HTTP on a real agent: the hub's
 // watchers (a2aclient.Manager), its journal in a temporary directory,

@@ -11,6 +11,8 @@
 //     the SDK's server cannot be made to answer, and HeapSampler, the
 //     peak heap the tests that face it measure.
 //
+// Buffer is a log sink a test reads while the code under test writes.
+//
 // It is for tests only. It may import the standard library and the A2A
 // SDK; no a2atop package, so that the tests of every package may use it.
 package agenttest
