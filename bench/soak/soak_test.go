@@ -88,12 +88,12 @@ func TestSoak(t *testing.T) {
 
 	ch.run(warm)
 	rest0 := ch.rest(d)
-	before := measure()
+	before := rest0.use
 	decided0 := d.sent.Load()
 	t.Logf("after warm-up (%s): %s; %d tasks in the fleet, %d decisions sent", warm, before, rest0.tasks, d.sent.Load())
 	ch.run(*duration - warm)
 	rest1 := ch.rest(d)
-	after := measure()
+	after := rest1.use
 	t.Logf("at the end (%s): %s; %d tasks in the fleet", time.Since(start).Round(time.Second), after, rest1.tasks)
 	t.Logf("churn: %d tasks started (%d failed to start), %d restarts (%d on an empty store), %d floods; %d events; %d decisions sent (%s)",
 		ch.started.Load(), ch.failed.Load(), ch.restarts.Load(), ch.wiped.Load(), ch.floods.Load(), d.eventsN.Load(), d.sent.Load(), d.results())
@@ -317,6 +317,7 @@ func (c *chaos) agent(name string) *soakAgent {
 type restState struct {
 	tasks      int
 	mismatches []string
+	use        usage // heap, goroutines and descriptors, counted at rest
 }
 
 // rest waits for nothing to be running and the inbox to be answered,
@@ -350,16 +351,19 @@ func (c *chaos) rest(d *dashboard) restState {
 	time.Sleep(12 * time.Second) // two full resyncs, and the answers' last events
 	// Keep-alive connections the watchers pool are not a leak: for two
 	// seconds every agent closes each connection once it is idle or has
-	// answered, so that the count after is of what is in use.
+	// answered, and the count is taken then, before they may be pooled
+	// again: of what is in use. (Counted after keep-alives came back, it
+	// held whatever the watchers' next sweeps had pooled meanwhile, up to
+	// eleven connections of three goroutines each.)
+	var st restState
 	for _, a := range c.agents {
 		a.keepAlives(false)
 	}
 	time.Sleep(2 * time.Second)
+	st.use = measure()
 	for _, a := range c.agents {
 		a.keepAlives(true)
 	}
-	time.Sleep(200 * time.Millisecond)
-	var st restState
 	holds := map[string]map[a2a.TaskID]*a2a.Task{}
 	for _, a := range c.agents {
 		holds[a.name] = a.holds(c.t)
