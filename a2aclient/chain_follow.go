@@ -105,6 +105,9 @@ func (w *watcher) lists() bool {
 // rememberRef watches id as a task this agent may hold, unless it said
 // it does not.
 func (w *watcher) rememberRef(id a2a.TaskID) {
+	if !w.sendable(id) {
+		return
+	}
 	w.mu.Lock()
 	if w.notHere[id] || w.tasks.watch(id, true) == nil {
 		w.mu.Unlock()

@@ -42,6 +42,9 @@ type conn struct {
 	// legacyREST: the chosen interface is A2A 0.3 HTTP+JSON, whose SDK
 	// conversion drops referenceTaskIds (rest03_reference_task_ids.go).
 	legacyREST atomic.Bool
+	// restPaths: the chosen interface is HTTP+JSON, whose paths carry ids
+	// (task_id_segment.go).
+	restPaths  atomic.Bool
 	bigStreams bigStreams // what its open streams hold in big events (stream_recycle.go)
 }
 
@@ -159,7 +162,7 @@ func (c *conn) newClient(ctx context.Context, card *a2a.AgentCard) (*sdk.Client,
 		sdk.WithRESTTransport(c.hc),
 		a2av0.WithJSONRPCTransport(a2av0.JSONRPCTransportConfig{Client: c.hc}),
 		a2av0.WithRESTTransport(a2av0.RESTTransportConfig{Client: c.hc}),
-		sdk.WithCallInterceptors(versionInterceptor{}, &rest03RefsInterceptor{c: c}),
+		sdk.WithCallInterceptors(versionInterceptor{}, &idSegmentInterceptor{c: c}, &rest03RefsInterceptor{c: c}),
 	}, c.grpcFactories()...)
 	f := sdk.NewFactory(fopts...)
 	cl, err := f.CreateFromCard(ctx, &filtered)

@@ -182,6 +182,9 @@ type observed struct {
 // anyway (snapshots that carry artifacts or history). A task the memo
 // does not keep (memo.go) is not reported.
 func (w *watcher) observe(t *a2a.Task, src model.Source, force bool) (o observed) {
+	if !w.sendable(t.ID) {
+		return observed{}
+	}
 	var ts time.Time
 	if t.Status.Timestamp != nil {
 		ts = *t.Status.Timestamp
@@ -363,6 +366,9 @@ func (w *watcher) gone(id a2a.TaskID) {
 // remember adds id to the watched set; looked says someone is looking at
 // it (the detail view), which gives it the first claim on a stream.
 func (w *watcher) remember(id a2a.TaskID, looked bool) {
+	if !w.sendable(id) {
+		return
+	}
 	w.mu.Lock()
 	w.tasks.watch(id, false)
 	if m := w.tasks.get(id); looked && m != nil {

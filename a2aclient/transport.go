@@ -15,8 +15,8 @@ type layer func(next http.RoundTripper) http.RoundTripper
 // SDK down to the wire.
 //
 // The order is what makes each of them right:
-//   - the layers that change a request (statusTimestampAfter and the 0.3
-//     referenceTaskIds rewrite) or send one more (subscribeGET) are above
+//   - the layers that change a request (idSegmentBodies,
+//     statusTimestampAfter and the 0.3 referenceTaskIds rewrite) or send one more (subscribeGET) are above
 //     the credential layer and the origin guard, so that each request, and
 //     each redirect net/http follows, is judged by the URL it is sent to
 //     as it leaves, and the capture and the byte count below them see it
@@ -40,6 +40,7 @@ type layer func(next http.RoundTripper) http.RoundTripper
 // bound) is one more layer in this list, in a file of its own.
 func newTransport(c *conn, base http.RoundTripper) http.RoundTripper {
 	layers := []layer{
+		idSegmentBodiesLayer,      // REST: the real ids in a body where the SDK put their path form
 		statusTimestampAfterLayer, // REST ListTasks: the parameter the SDK does not send
 		rest03RefsLayer,           // A2A 0.3 HTTP+JSON: referenceTaskIds the SDK drops
 		restErrorBodiesLayer,      // REST errors in media types and shapes the SDK cannot read

@@ -38,6 +38,7 @@ type watcher struct {
 	listDenied   bool   // our credentials may not list
 	tasks        memos
 	notHere      map[a2a.TaskID]bool // referenced ids this agent said it does not hold
+	badIDs       map[a2a.TaskID]bool // ids it named that a2atop cannot send, logged (task_id_segment.go)
 	refs         func(*a2a.Task)     // Manager.followRefs for this agent's chain key; nil in tests
 	hwm          time.Time           // the newest status timestamp a sweep listed (the agent's clock)
 	hwmAt        time.Time           // when the sweep that moved it began (ours)
@@ -77,7 +78,9 @@ func newWatcher(o AgentOptions, em *emitter, log *slog.Logger, captureN int) *wa
 		kick: make(chan struct{}, 1), fetch: make(chan struct{}, 4), overflowed: make(chan struct{}, 1),
 	}
 	for _, id := range o.Tasks {
-		w.tasks.watch(id, false)
+		if w.sendable(id) {
+			w.tasks.watch(id, false)
+		}
 	}
 	return w
 }
@@ -216,6 +219,7 @@ func (w *watcher) connect(ctx context.Context) error {
 	v03 := strings.TrimPrefix(string(iface.ProtocolVersion), "v") == string(a2av0.Version)
 	legacyRPC := v03 && iface.ProtocolBinding == a2a.TransportProtocolJSONRPC
 	w.c.legacyREST.Store(v03 && iface.ProtocolBinding == a2a.TransportProtocolHTTPJSON)
+	w.c.restPaths.Store(iface.ProtocolBinding == a2a.TransportProtocolHTTPJSON)
 	w.mu.Lock()
 	if w.info != nil && w.listed.terminalDone {
 		// Connected again after the agent was out of reach: it may have

@@ -1,0 +1,439 @@
+package a2aclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
+	"github.com/a2aproject/a2a-go/v2/a2asrv/push"
+
+	"a2atop/model"
+)
+
+// routeGuard stands in front of a test agent's handlers on the same
+// server. The A2A routes (the card, JSON-RPC at /invoke, HTTP+JSON 1.0
+// under /rest and 0.3 under /rest03/v1) go on to the agent, each request
+// recorded with the ids the SDK's server reads from its path; any other
+// path on the agent's origin is a stray: recorded and answered 404.
+type routeGuard struct {
+	mu     sync.Mutex
+	hits   []routeHit
+	strays []string // "METHOD request-URI" as it arrived
+}
+
+// routeHit is one request on an A2A route.
+type routeHit struct {
+	route  string // the route's pattern
+	wire   string // "METHOD request-URI" as it arrived
+	id     string // {id} or {idAndAction}, as the server decodes it
+	config string // {configId}
+	taskID string // the body's task: a message's taskId, a push config's taskId or 0.3 parent
+}
+
+// a2aRoutes are the routes of the agents startAgent serves, by pattern.
+func a2aRoutes() []string {
+	routes := []string{"GET " + a2asrv.WellKnownAgentCardPath, "POST /invoke"}
+	for _, p := range []string{"/rest", "/rest03/v1"} {
+		routes = append(routes,
+			"POST "+p+"/message:send", "POST "+p+"/message:stream", "GET "+p+"/tasks",
+			"GET "+p+"/tasks/{idAndAction}", "POST "+p+"/tasks/{idAndAction}",
+			"POST "+p+"/tasks/{id}/pushNotificationConfigs", "GET "+p+"/tasks/{id}/pushNotificationConfigs",
+			"GET "+p+"/tasks/{id}/pushNotificationConfigs/{configId}",
+			"DELETE "+p+"/tasks/{id}/pushNotificationConfigs/{configId}",
+			"GET "+p+"/extendedAgentCard")
+	}
+	return routes
+}
+
+func (g *routeGuard) wrap(next http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	for _, route := range a2aRoutes() {
+		mux.HandleFunc(route, func(w http.ResponseWriter, r *http.Request) {
+			h := routeHit{route: route, wire: r.Method + " " + r.RequestURI,
+				id: r.PathValue("id") + r.PathValue("idAndAction"), config: r.PathValue("configId")}
+			if r.Method == http.MethodPost {
+				body, _ := io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(body))
+				h.taskID = bodyTask(body)
+			}
+			g.mu.Lock()
+			g.hits = append(g.hits, h)
+			g.mu.Unlock()
+			next.ServeHTTP(w, r)
+		})
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		g.mu.Lock()
+		g.strays = append(g.strays, r.Method+" "+r.RequestURI)
+		g.mu.Unlock()
+		http.Error(w, "not an A2A route", http.StatusNotFound)
+	})
+	return mux
+}
+
+func (g *routeGuard) strayRequests() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.strays)
+}
+
+// bodyTask returns the task a request body names: a message's taskId,
+// a push config's taskId (1.0) or parent "tasks/{id}" (0.3).
+func bodyTask(body []byte) string {
+	var b struct {
+		Message struct {
+			TaskID string `json:"taskId"`
+		} `json:"message"`
+		TaskID string `json:"taskId"`
+		Parent string `json:"parent"`
+	}
+	_ = json.Unmarshal(body, &b)
+	switch {
+	case b.Message.TaskID != "":
+		return b.Message.TaskID
+	case b.TaskID != "":
+		return b.TaskID
+	}
+	return strings.TrimPrefix(b.Parent, "tasks/")
+}
+
+// withPush restarts the agent (same port, same store) with push
+// notifications: an in-memory config store whose configs are never
+// delivered (the test's tasks do not change).
+func (a *testAgent) withPush(t *testing.T) {
+	t.Helper()
+	a.stop()
+	a.h = a2asrv.NewHandler(a.exec, a2asrv.WithTaskStore(a.store), a2asrv.WithCallInterceptors(a.icpt),
+		a2asrv.WithPushNotifications(push.NewInMemoryStore(), push.NewHTTPPushSender(&push.HTTPSenderConfig{Timeout: time.Second})))
+	a.card.Capabilities.PushNotifications = true
+	a.start()
+}
+
+// pushConfigRoundTrip registers a push config named hostileConfig on
+// hostileListed through m's own client, lists, gets and deletes it, and
+// checks each reached its route with the ids as its segments, the body
+// naming the task as it is, and the agent finding the config by its id.
+func pushConfigRoundTrip(t *testing.T, kind agentKind, m *Manager, g *routeGuard) (create, get, del routeHit) {
+	t.Helper()
+	ctx := t.Context()
+	w, err := m.ready(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(op string, f func(ctx context.Context, cl *sdk.Client) error) {
+		t.Helper()
+		if err := w.call(ctx, op, f); err != nil {
+			t.Fatalf("%s: %v", op, err)
+		}
+	}
+	cfg := &a2a.PushConfig{TaskID: hostileListed, ID: hostileConfig, URL: "http://127.0.0.1:1/hook", Token: "t"}
+	call("CreateTaskPushNotificationConfig", func(ctx context.Context, cl *sdk.Client) error {
+		_, err := cl.CreateTaskPushConfig(ctx, cfg)
+		return err
+	})
+	create = g.waitHit(t, "POST /tasks/{id}/pushNotificationConfigs", string(hostileListed), "")
+	if create.taskID != string(hostileListed) {
+		t.Errorf("the push config's body names task %q, want %q", create.taskID, hostileListed)
+	}
+	var list []*a2a.PushConfig
+	call("ListTaskPushNotificationConfigs", func(ctx context.Context, cl *sdk.Client) (err error) {
+		list, err = cl.ListTaskPushConfigs(ctx, &a2a.ListTaskPushConfigRequest{TaskID: hostileListed})
+		return err
+	})
+	if len(list) != 1 || list[0].TaskID != hostileListed || list[0].ID != hostileConfig {
+		t.Errorf("ListTaskPushConfigs: %+v, want one config %q of task %q", list, hostileConfig, hostileListed)
+	}
+	var got *a2a.PushConfig
+	call("GetTaskPushNotificationConfig", func(ctx context.Context, cl *sdk.Client) (err error) {
+		got, err = cl.GetTaskPushConfig(ctx, &a2a.GetTaskPushConfigRequest{TaskID: hostileListed, ID: hostileConfig})
+		return err
+	})
+	// A2A 0.3 answers a config with its resource name, "tasks/{id}/
+	// pushNotificationConfigs/{configId}", which the SDK cannot split when
+	// the task id holds a slash: it leaves the task out.
+	if got == nil || got.ID != hostileConfig || got.TaskID != hostileListed && (kind != kindLegacyREST || got.TaskID != "") {
+		t.Errorf("GetTaskPushConfig: %+v, want config %q of task %q", got, hostileConfig, hostileListed)
+	}
+	get = g.waitHit(t, "GET /tasks/{id}/pushNotificationConfigs/{configId}", string(hostileListed), hostileConfig)
+	call("DeleteTaskPushNotificationConfig", func(ctx context.Context, cl *sdk.Client) error {
+		return cl.DeleteTaskPushConfig(ctx, &a2a.DeleteTaskPushConfigRequest{TaskID: hostileListed, ID: hostileConfig})
+	})
+	del = g.waitHit(t, "DELETE /tasks/{id}/pushNotificationConfigs/{configId}", string(hostileListed), hostileConfig)
+	call("ListTaskPushNotificationConfigs", func(ctx context.Context, cl *sdk.Client) (err error) {
+		list, err = cl.ListTaskPushConfigs(ctx, &a2a.ListTaskPushConfigRequest{TaskID: hostileListed})
+		return err
+	})
+	if len(list) != 0 {
+		t.Errorf("after the delete the agent still lists %+v", list)
+	}
+	return create, get, del
+}
+
+// count is how many requests came on routes ending in route (as hit).
+func (g *routeGuard) count(route string) int {
+	method, suffix, ok := strings.Cut(route, " ")
+	if !ok {
+		method, suffix = "", route
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n := 0
+	for _, h := range g.hits {
+		if strings.HasPrefix(h.route, method) && strings.HasSuffix(h.route, suffix) {
+			n++
+		}
+	}
+	return n
+}
+
+// countID is how many requests named task id in their path.
+func (g *routeGuard) countID(id string) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n := 0
+	for _, h := range g.hits {
+		if strings.HasPrefix(h.id, id) {
+			n++
+		}
+	}
+	return n
+}
+
+// firstFew is at most the first 10 of s.
+func firstFew(s []string) []string { return s[:min(len(s), 10)] }
+
+// hit returns the first request on a route ending in route ("GET
+// /tasks/{idAndAction}": that method only) whose path ids are id and
+// config, and whether there was one.
+func (g *routeGuard) hit(route, id, config string) (routeHit, bool) {
+	method, suffix, ok := strings.Cut(route, " ")
+	if !ok {
+		method, suffix = "", route
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, h := range g.hits {
+		if strings.HasPrefix(h.route, method) && strings.HasSuffix(h.route, suffix) && h.id == id && h.config == config {
+			return h, true
+		}
+	}
+	return routeHit{}, false
+}
+
+// waitHit waits for hit(route, id, config).
+func (g *routeGuard) waitHit(t *testing.T, route, id, config string) routeHit {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if h, ok := g.hit(route, id, config); ok {
+			return h
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, h := range g.hits {
+		if h.id != "" {
+			t.Logf("on a route: %s (%s) id=%q config=%q", h.wire, h.route, h.id, h.config)
+		}
+	}
+	t.Fatalf("no request on %s with id %q, config %q; strays: %q", route, id, config, firstFew(g.strays))
+	return routeHit{}
+}
+
+// createInStoreAs adds a task named id straight into the agent's store,
+// as the agent's user: the agent's own ListTasks then lists it.
+func (a *testAgent) createInStoreAs(t testing.TB, id a2a.TaskID, st a2a.TaskState) {
+	t.Helper()
+	ctx, cc := a2asrv.NewCallContext(t.Context(), nil)
+	cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
+	now := time.Now()
+	task := &a2a.Task{ID: id, ContextID: a2a.NewContextID(), Status: a2a.TaskStatus{State: st, Timestamp: &now}}
+	if _, err := a.store.Create(ctx, task); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The hostile ids of issue 21: each, pasted into a path, names another
+// path on the agent's origin.
+const (
+	hostileGet    = a2a.TaskID("../../secret-admin?delete=all")
+	hostileCancel = a2a.TaskID("../../admin/users/42?action=delete#")
+	hostileConfig = "../../../../admin/keys?drop=1#"
+	hostileListed = a2a.TaskID("../../../listed-admin/x?y=1#z") // the agent's own, working
+	hostileEnded  = a2a.TaskID("..%2F..%2Fended:cancel")        // the agent's own, completed
+)
+
+// TestSDKJoinsTaskIDIntoRESTPath documents what task_id_segment.go works
+// around: the SDK v2.4.0's HTTP+JSON clients, alone, paste a task id into
+// the request's path, so "../../secret-admin?delete=all" reaches another
+// path of the agent's origin: GET /secret-admin?delete=all on A2A 1.0
+// (the interface is under /rest), GET /rest03/secret-admin on 0.3 (under
+// /rest03, its paths under /v1). It fails the day the SDK escapes ids itself: delete
+// task_id_segment.go's escaping then (keep CheckID's refusals).
+func TestSDKJoinsTaskIDIntoRESTPath(t *testing.T) {
+	for kind, want := range map[agentKind]string{kindREST: "GET /secret-admin?delete=all", kindLegacyREST: "GET /rest03/secret-admin"} {
+		t.Run(string(kind), func(t *testing.T) {
+			g := &routeGuard{}
+			a := startAgent(t, kind, true, g.wrap)
+			bare := a.bare(t, nil)
+			_, err := bare.GetTask(t.Context(), &a2a.GetTaskRequest{ID: hostileGet})
+			strays := g.strayRequests()
+			if err == nil || !slices.Contains(strays, want) {
+				t.Fatalf("bare SDK GetTask(%q): err %v, strays %q; pinned: the request reached %s", hostileGet, err, strays, want)
+			}
+		})
+	}
+}
+
+// TestTaskIDIsOnePathSegment: on HTTP+JSON (1.0 and 0.3), every way a
+// task id or a push config id reaches a URL puts it in exactly one path
+// segment of the A2A route it belongs to: GetTask, CancelTask,
+// SubscribeToTask, a reply on a task, push config get and delete, and
+// the ids the agent's own ListTasks returns, which the watcher then
+// subscribes to and gets. No request reaches any other path on the
+// agent's origin.
+func TestTaskIDIsOnePathSegment(t *testing.T) {
+	for _, kind := range []agentKind{kindREST, kindLegacyREST} {
+		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel()
+			g := &routeGuard{}
+			a := startAgent(t, kind, true, g.wrap)
+			a.withPush(t)
+			a.createInStoreAs(t, hostileListed, a2a.TaskStateWorking)
+			a.createInStoreAs(t, hostileEnded, a2a.TaskStateCompleted)
+			m, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+			ctx := t.Context()
+
+			// The agent's own ids: listed, then subscribed to (working)
+			// and fetched (completed), each exactly.
+			c.waitFor(t, "the listed tasks, by their ids", 10*time.Second, func(evs []model.Event) bool {
+				return hasTask(evs, "a", hostileListed, a2a.TaskStateWorking) && hasTask(evs, "a", hostileEnded, a2a.TaskStateCompleted)
+			})
+			sub := g.waitHit(t, "/tasks/{idAndAction}", string(hostileListed)+":subscribe", "")
+			get := g.waitHit(t, "GET /tasks/{idAndAction}", string(hostileEnded), "")
+
+			if _, err := m.Get(ctx, "a", hostileGet, 0, false); !errors.Is(err, a2a.ErrTaskNotFound) {
+				t.Errorf("Get(%q): %v, want task not found", hostileGet, err)
+			}
+			getHostile := g.waitHit(t, "GET /tasks/{idAndAction}", string(hostileGet), "")
+			if _, err := m.Cancel(ctx, "a", hostileCancel); err == nil {
+				t.Errorf("Cancel(%q) succeeded on a task that does not exist", hostileCancel)
+			}
+			cancel := g.waitHit(t, "POST /tasks/{idAndAction}", string(hostileCancel)+":cancel", "")
+
+			msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("answer"))
+			msg.TaskID = hostileGet
+			if _, err := m.Reply(ctx, "a", msg); err == nil {
+				t.Errorf("Reply on %q succeeded on a task that does not exist", hostileGet)
+			}
+			reply := g.waitHit(t, "/message:send", "", "")
+			if reply.taskID != string(hostileGet) {
+				t.Errorf("the reply reached the agent with taskId %q, want %q", reply.taskID, hostileGet)
+			}
+
+			pcreate, pget, pdel := pushConfigRoundTrip(t, kind, m, g)
+
+			for _, h := range []routeHit{sub, get, getHostile, cancel, reply, pcreate, pget, pdel} {
+				t.Logf("on the wire: %s", h.wire)
+			}
+			if s := g.strayRequests(); len(s) > 0 {
+				t.Fatalf("%d requests outside the A2A routes on the agent's origin: %q", len(s), firstFew(s))
+			}
+		})
+	}
+}
+
+// unsendable are task ids a2atop refuses on every binding: each reason
+// of model.CheckID once.
+var unsendable = []a2a.TaskID{
+	"evil\x1b]0;owned\x07",
+	a2a.TaskID(strings.Repeat("x", model.MaxIDBytes+1)),
+	"..",
+	"\xff\xfe",
+}
+
+// TestTaskIDRefusedEveryBinding: on every binding alike, Get, Cancel and
+// a reply refuse, in words, a task id a2atop cannot send faithfully, and
+// nothing reaches the agent; a hostile id it can send reaches the agent
+// exactly (on JSON-RPC and gRPC as a body field, unchanged by the REST
+// escaping).
+func TestTaskIDRefusedEveryBinding(t *testing.T) {
+	for _, kind := range []agentKind{kindJSONRPC, kindREST, kindGRPC, kindLegacy, kindLegacyREST} {
+		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel()
+			g := &routeGuard{}
+			a := startAgent(t, kind, true, g.wrap)
+			m, _ := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+			ctx := t.Context()
+			if _, err := m.Get(ctx, "a", hostileGet, 0, false); !errors.Is(err, a2a.ErrTaskNotFound) || !a.icpt.got(hostileGet) {
+				t.Errorf("Get(%q): %v, reached the agent as itself: %v; want task not found from the agent", hostileGet, err, a.icpt.got(hostileGet))
+			}
+			for _, id := range unsendable {
+				msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("answer"))
+				msg.TaskID = id
+				_, gerr := m.Get(ctx, "a", id, 0, false)
+				_, cerr := m.Cancel(ctx, "a", id)
+				_, rerr := m.Reply(ctx, "a", msg)
+				for op, err := range map[string]error{"Get": gerr, "Cancel": cerr, "Reply": rerr} {
+					if !errors.Is(err, model.ErrBadID) || !strings.Contains(err.Error(), "not sent: task id ") {
+						t.Errorf("%s(%s): %v, want the refusal in words", op, model.QuoteID(string(id)), err)
+					}
+				}
+				if a.icpt.got(id) {
+					t.Errorf("GetTask(%s) reached the agent", model.QuoteID(string(id)))
+				}
+			}
+			t.Logf("refused: %v", func() error { _, err := m.Get(ctx, "a", unsendable[0], 0, false); return err }())
+			if s := g.strayRequests(); len(s) > 0 {
+				t.Errorf("requests outside the A2A routes: %q", firstFew(s))
+			}
+		})
+	}
+}
+
+// TestWatcherSkipsUnsendableTaskIDs: the tasks an agent's own ListTasks
+// names with ids a2atop cannot send are left out (and said so in the
+// log), never asked after, and do not make the agent look unwell; its
+// other tasks are watched as ever.
+func TestWatcherSkipsUnsendableTaskIDs(t *testing.T) {
+	g := &routeGuard{}
+	a := startAgent(t, kindREST, true, g.wrap)
+	for _, id := range unsendable[:2] { // the in-memory store takes these
+		a.createInStoreAs(t, id, a2a.TaskStateWorking)
+	}
+	ok := a.createInStore(t, a2a.TaskStateCompleted)
+	var log syncBuffer
+	_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	c.waitFor(t, "the task with a good id, and two sweeps", 10*time.Second, func(evs []model.Event) bool {
+		return hasTask(evs, "a", ok, a2a.TaskStateCompleted) && g.count("GET /tasks") >= 3
+	})
+	for _, e := range c.snapshot() {
+		if e.Kind == model.EventTask && slices.Contains(unsendable, e.Task.ID) {
+			t.Errorf("the watcher reported task %s", model.QuoteID(string(e.Task.ID)))
+		}
+	}
+	if h := lastHealth(c.snapshot(), "a"); h == nil || h.State != model.HealthSweeping && h.State != model.HealthStreaming || h.Err != "" {
+		t.Errorf("health %+v, want sweeping or streaming, no error", h)
+	}
+	for _, id := range unsendable[:2] {
+		if n := g.countID(string(id)); n != 0 {
+			t.Errorf("%d requests on task %s, want none", n, model.QuoteID(string(id)))
+		}
+	}
+	if !strings.Contains(log.String(), "task id") {
+		t.Errorf("the log does not say why the tasks were left out:\n%s", log.String())
+	}
+}
