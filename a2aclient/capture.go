@@ -63,7 +63,7 @@ func (t capture) start(req *http.Request) *record {
 		}
 	}
 	rec.req = append([]byte(hdr.String()+"\n"), body...)
-	rec.ex.RPC = rpcName(req.Method, req.URL.Path, string(body))
+	rec.ex.RPC = rpcName(req.Method, req.URL.EscapedPath(), string(body)) // escaped: an id cannot look like a route
 	t.ring.add(rec)
 	return rec
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -346,6 +347,13 @@ func TestTaskIDIsOnePathSegment(t *testing.T) {
 
 			pcreate, pget, pdel := pushConfigRoundTrip(t, kind, m, g)
 
+			// The raw view names each exchange by its route, not by what
+			// an id looks like (hostileEnded ends in ":cancel").
+			for _, ex := range m.Capture("a") {
+				if strings.Contains(ex.URL, "ended%3Acancel") && ex.RPC != "GetTask" {
+					t.Errorf("the capture calls GET %s %q, want GetTask", ex.URL, ex.RPC)
+				}
+			}
 			for _, h := range []routeHit{sub, get, getHostile, cancel, reply, pcreate, pget, pdel} {
 				t.Logf("on the wire: %s", h.wire)
 			}
@@ -436,4 +444,49 @@ func TestWatcherSkipsUnsendableTaskIDs(t *testing.T) {
 	if !strings.Contains(log.String(), "task id") {
 		t.Errorf("the log does not say why the tasks were left out:\n%s", log.String())
 	}
+}
+
+// urlTrap is a RoundTripper that keeps the URL of every request and
+// sends none.
+type urlTrap struct{ urls []*url.URL }
+
+func (u *urlTrap) RoundTrip(r *http.Request) (*http.Response, error) {
+	u.urls = append(u.urls, r.URL)
+	return nil, errors.New("trapped")
+}
+
+// FuzzTaskIDOneSegment: for every id CheckTaskID lets through, the form
+// idFix hands the SDK's own REST transport comes out of it as exactly
+// one path segment (no query, no fragment, no other segment) that
+// decodes to the id, for GetTask and CancelTask.
+func FuzzTaskIDOneSegment(f *testing.F) {
+	for _, s := range []string{"abc", string(hostileGet), string(hostileCancel), string(hostileEnded), "%", "%2e%2E", "a b", "é/ü", ":", "?#", "...", "./x", "~"} {
+		f.Add(s)
+	}
+	base, _ := url.Parse("http://127.0.0.1:1/a2a/rest")
+	f.Fuzz(func(t *testing.T, id string) {
+		if model.CheckTaskID(id) != nil {
+			return
+		}
+		trap := &urlTrap{}
+		tr := sdk.NewRESTTransport(base, &http.Client{Transport: trap})
+		fix := &idFix{}
+		sid := a2a.TaskID(fix.seg(id))
+		_, _ = tr.GetTask(context.Background(), sdk.ServiceParams{}, &a2a.GetTaskRequest{ID: sid})
+		_, _ = tr.CancelTask(context.Background(), sdk.ServiceParams{}, &a2a.CancelTaskRequest{ID: sid})
+		if len(trap.urls) != 2 {
+			t.Fatalf("%d requests", len(trap.urls))
+		}
+		for i, suffix := range []string{"", ":cancel"} {
+			u := trap.urls[i]
+			seg, ok := strings.CutPrefix(u.EscapedPath(), "/a2a/rest/tasks/")
+			if !ok || u.RawQuery != "" || u.Fragment != "" || strings.Contains(seg, "/") {
+				t.Fatalf("id %q: %s, want /a2a/rest/tasks/<one segment>%s", id, u, suffix)
+			}
+			seg, ok = strings.CutSuffix(seg, suffix)
+			if got, err := url.PathUnescape(seg); !ok || err != nil || got != id {
+				t.Fatalf("id %q: the segment of %s reads %q (%v)", id, u, got, err)
+			}
+		}
+	})
 }
