@@ -19,7 +19,7 @@ const callTimeout = 30 * time.Second
 func (h *Hub) serveTask(w http.ResponseWriter, r *http.Request, op *Operator) {
 	q := r.URL.Query()
 	agent, id := q.Get("agent"), a2a.TaskID(q.Get("id"))
-	if !h.agentAllowed(w, op, agent, RoleWatch) {
+	if !namesOK(w, agent, id) || !h.agentAllowed(w, op, agent, RoleWatch) {
 		return
 	}
 	hist, _ := strconv.Atoi(q.Get("history"))
@@ -35,7 +35,7 @@ func (h *Hub) serveCancel(w http.ResponseWriter, r *http.Request, op *Operator) 
 	if !readJSON(w, r, &c) {
 		return
 	}
-	if !h.agentAllowed(w, op, c.Agent, RoleCancel) {
+	if !namesOK(w, c.Agent, c.Task) || !h.agentAllowed(w, op, c.Agent, RoleCancel) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(h.context(), callTimeout) // a cancel asked for goes on if the dashboard hangs up
@@ -49,7 +49,7 @@ func (h *Hub) serveCancel(w http.ResponseWriter, r *http.Request, op *Operator) 
 // exchanges, secrets redacted as the watchers record them.
 func (h *Hub) serveCapture(w http.ResponseWriter, r *http.Request, op *Operator) {
 	agent := r.URL.Query().Get("agent")
-	if !h.agentAllowed(w, op, agent, RoleWatch) {
+	if !agentOK(w, agent) || !h.agentAllowed(w, op, agent, RoleWatch) {
 		return
 	}
 	writeJSON(w, http.StatusOK, Capture{Exchanges: h.o.Watchers.Capture(agent)})

@@ -14,7 +14,7 @@ var claimWhats = []string{"answering", "approving", "denying"}
 // one. It lasts ClaimTTL from its last renewal (the same request again).
 func (h *Hub) serveClaim(w http.ResponseWriter, r *http.Request, op *Operator) {
 	var c ClaimRequest
-	if !readJSON(w, r, &c) {
+	if !readJSON(w, r, &c) || !namesOK(w, c.Agent, c.Task) {
 		return
 	}
 	if c.What == "" {
@@ -33,7 +33,7 @@ func (h *Hub) serveClaim(w http.ResponseWriter, r *http.Request, op *Operator) {
 // serveRelease is DELETE /v1/claims: the operator closed the dialog.
 func (h *Hub) serveRelease(w http.ResponseWriter, r *http.Request, op *Operator) {
 	var c ClaimRequest
-	if !readJSON(w, r, &c) {
+	if !readJSON(w, r, &c) || !namesOK(w, c.Agent, c.Task) {
 		return
 	}
 	h.release(claimKey{c.Agent, string(c.Task), op.Name}, "closed")

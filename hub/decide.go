@@ -51,6 +51,9 @@ func (h *Hub) serveDecision(w http.ResponseWriter, r *http.Request, op *Operator
 		return
 	}
 	d, in := req.decision()
+	if !h.decisionOK(w, d) {
+		return
+	}
 	out, status := h.decide(r.Context(), op, d, in)
 	out.Feed = h.feed.id(h.feed.position())
 	h.log.Info("decision", "operator", op.Name, "agent", d.Agent, "task", string(d.TaskID), "kind", string(d.Kind),
@@ -270,7 +273,7 @@ func (h *Hub) serveReconcile(w http.ResponseWriter, r *http.Request, op *Operato
 // was writing an answer (see approvals.Service.NoteLeft).
 func (h *Hub) serveNote(w http.ResponseWriter, r *http.Request, op *Operator) {
 	var n NoteRequest
-	if !readJSON(w, r, &n) {
+	if !readJSON(w, r, &n) || !namesOK(w, n.Agent, n.Task) {
 		return
 	}
 	if !op.may(n.Agent, RoleAnswer) && !op.may(n.Agent, RoleApprove) {
