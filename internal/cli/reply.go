@@ -78,6 +78,9 @@ func runReply(ctx context.Context, args []string, st Streams) int {
 	if taskArg == "" {
 		return o.failf(exitUsage, "TASK is empty: give the task's id, or its start")
 	}
+	if err := model.CheckTaskID(taskArg); err != nil {
+		return o.failf(exitUsage, "TASK: %v; a2atop sends no such id to an agent", err)
+	}
 	if o.hub != "" {
 		return replyViaHub(ctx, o, agentArg, taskArg, kind, &f)
 	}

@@ -104,6 +104,7 @@ func TestValidate(t *testing.T) {
 		{"negative agent sweep", agent + "[[agent]]\nname = \"b\"\nurl = \"http://b\"\nsweep_interval = \"-5s\"\n", 7, "agent \"b\".sweep_interval", "positive"},
 		{"negative history", agent + "history_length = -1\n", 4, "agent \"a\".history_length", "0"},
 		{"empty task id", agent + "tasks = [\n  \"t1\",\n  \"\",\n]\n", 6, "agent \"a\".tasks[2]", "empty"},
+		{"task id a2atop cannot send", agent + "tasks = [\"t1\", \"a\\u001b[2J\"]\n", 4, "agent \"a\".tasks[2]", "holds a control character (U+001B)"},
 		{"unknown placeholder in text", agent + "[agent.approval]\napprove_text = \"ok\"\ndeny_text = \"no {{why}}\"\n", 6, "agent \"a\".approval.deny_text", "unknown placeholder"},
 		{"bad approval data", agent + "[agent.approval]\napprove_text = \"ok\"\ndata = \"{not json\"\n", 6, "agent \"a\".approval.data", "not valid JSON"},
 		{"literal token", agent + "[agent.auth]\ntoken_env = \"T\"\ntoken = \"s3cr3t\"\n", 6, "agent \"a\".auth.token", "token_env or token_file"},

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"a2atop/approvals"
+	"a2atop/model"
 )
 
 // AddURLs appends one agent per base URL given on the command line, named
@@ -149,6 +150,9 @@ func (a *Agent) validate() error {
 	for i, t := range a.Tasks {
 		if strings.TrimSpace(t) == "" {
 			return fail(fmt.Sprintf("tasks[%d]", i+1), "a task id must not be empty")
+		}
+		if err := model.CheckTaskID(t); err != nil {
+			return fail(fmt.Sprintf("tasks[%d]", i+1), "%v; a2atop sends no such id", err)
 		}
 	}
 	if a.Approval != nil {
