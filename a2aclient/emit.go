@@ -49,6 +49,9 @@ func (e *emitter) room() bool { return len(e.ch) <= cap(e.ch)/2 }
 // recovers with a resweep once the consumer catches up: nothing is lost
 // silently and a slow UI never stalls a stream for long.
 func (w *watcher) emit(ev model.Event) {
+	if id := eventTaskID(ev); id != "" && !w.sendable(id) {
+		return // a task a2atop cannot ask after is left out (task_id_segment.go)
+	}
 	ev.Agent = w.o.Name
 	if p := w.push.p; p != nil {
 		p.note(&ev)

@@ -490,3 +490,26 @@ func FuzzTaskIDOneSegment(f *testing.F) {
 		}
 	})
 }
+
+// TestWatcherDropsEventsOfUnsendableTasks: a stream's or a push's status
+// and artifact events for a task a2atop cannot ask after are left out
+// like its snapshots: an agent cannot slip such a task into the fleet
+// (nor have a push config registered for it) through another task's
+// stream.
+func TestWatcherDropsEventsOfUnsendableTasks(t *testing.T) {
+	w := newWatcher(AgentOptions{Name: "a"}.withDefaults(), &emitter{ch: make(chan model.Event, 8)}, slog.New(slog.DiscardHandler), 1)
+	bad, good := unsendable[0], a2a.TaskID("t-1")
+	for _, id := range []a2a.TaskID{bad, good} {
+		w.onStreamEvent(&a2a.TaskStatusUpdateEvent{TaskID: id, Status: a2a.TaskStatus{State: a2a.TaskStateWorking}})
+		w.onPush(&a2a.TaskArtifactUpdateEvent{TaskID: id, Artifact: &a2a.Artifact{ID: "log"}})
+		w.onStreamEvent(&a2a.Task{ID: id, Status: a2a.TaskStatus{State: a2a.TaskStateWorking}})
+	}
+	close(w.em.ch)
+	var got []a2a.TaskID
+	for ev := range w.em.ch {
+		got = append(got, eventTaskID(ev))
+	}
+	if want := []a2a.TaskID{good, good, good}; !slices.Equal(got, want) {
+		t.Errorf("events of tasks %q, want %q", got, want)
+	}
+}
