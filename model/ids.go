@@ -3,7 +3,6 @@ package model
 import (
 	"errors"
 	"fmt"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -47,22 +46,31 @@ func CheckID(what, id string) error {
 		why = "is empty"
 	case len(id) > MaxIDBytes:
 		why = fmt.Sprintf("is longer than %d bytes", MaxIDBytes)
-	case !utf8.ValidString(id):
-		why = "is not valid UTF-8"
 	case id == "." || id == "..":
 		why = "is a dot segment, which a URL path cannot carry as a name"
 	default:
-		for _, r := range id {
-			if unicode.IsControl(r) {
-				why = fmt.Sprintf("holds a control character (U+%04X)", r)
-				break
-			}
-		}
+		why = badRune(id)
 	}
 	if why == "" {
 		return nil
 	}
 	return &IDError{What: what, ID: id, Why: why}
+}
+
+// badRune says what in id is not UTF-8 or is a control character
+// (unicode.IsControl: C0, DEL, C1), or "" when nothing is.
+func badRune(id string) string {
+	for i, r := range id {
+		switch {
+		case r == utf8.RuneError:
+			if _, size := utf8.DecodeRuneInString(id[i:]); size == 1 {
+				return "is not valid UTF-8"
+			}
+		case r < 0x20 || 0x7f <= r && r < 0xa0:
+			return fmt.Sprintf("holds a control character (U+%04X)", r)
+		}
+	}
+	return ""
 }
 
 // CheckTaskID is CheckID for a task id.

@@ -45,3 +45,10 @@ func TestQuoteID(t *testing.T) {
 		t.Errorf("QuoteID(control) = %s", got)
 	}
 }
+
+// BenchmarkCheckTaskID is the cost the watchers pay per event.
+func BenchmarkCheckTaskID(b *testing.B) {
+	for b.Loop() {
+		_ = CheckTaskID("0f8fad5b-d9cb-469f-a165-70867728950e")
+	}
+}
