@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -14,8 +16,10 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/a2aclient"
 	"a2atop/approvals"
 	"a2atop/hub"
+	"a2atop/internal/agenttest"
 	"a2atop/model"
 )
 
@@ -174,4 +178,67 @@ func cut(s string) string {
 		return s[:120] + "…"
 	}
 	return s
+}
+
+// TestHubTaskIDOnePathSegmentOnREST is issue 21's case end to end: an
+// operator who may only watch asks the hub, over HTTP, for a task whose
+// id looks like a path on an HTTP+JSON agent, and reads the hub's raw
+// capture; one with the cancel role cancels it. The agent's origin sees
+// only its A2A routes, the id one segment of them (a catch-all on the
+// same server records anything else: nothing), and the capture shows
+// the request as it went.
+func TestHubTaskIDOnePathSegmentOnREST(t *testing.T) {
+	ra := agenttest.StartRESTAgent(t)
+	const hostile = a2a.TaskID("../../secret-admin?delete=all")
+	ra.Waiting(t, hostile)
+	mgr := a2aclient.New([]a2aclient.AgentOptions{{Name: "rest", URL: ra.URL, SweepInterval: 100 * time.Millisecond,
+		Headers: []a2aclient.Header{{Name: "Authorization", Value: "Bearer agent-secret-4b9f"}}}}, a2aclient.Options{})
+	var ops []hub.Operator
+	for name, tok := range tokens {
+		ops = append(ops, hub.Operator{Name: name, TokenHash: hub.HashToken(tok), Roles: roles[name]})
+	}
+	h, err := hub.Open(hub.Options{Watchers: mgr, Agents: []hub.Agent{{Name: "rest", URL: ra.URL}}, Operators: ops,
+		Journal: approvals.Options{JournalPath: filepath.Join(t.TempDir(), "journal.jsonl"), Sender: mgr, SendTimeout: 5 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h.Handler())
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { _ = h.Run(ctx); close(ran) }()
+	t.Cleanup(func() { cancel(); <-ran; srv.CloseClientConnections(); srv.Close(); _ = h.Close() })
+	fx := &fixture{t: t, srv: srv}
+
+	status, body := fx.call("carol", "GET", "/v1/task?"+url.Values{"agent": {"rest"}, "id": {string(hostile)}}.Encode(), nil)
+	var ans hub.TaskAnswer
+	if err := json.Unmarshal([]byte(body), &ans); status != http.StatusOK || err != nil || ans.Task == nil || ans.Task.ID != hostile {
+		t.Fatalf("GET /v1/task of %q: %d %s", hostile, status, cut(body))
+	}
+	status, body = fx.call("alice", "POST", "/v1/cancel", hub.CancelRequest{Agent: "rest", Task: hostile})
+	if err := json.Unmarshal([]byte(body), &ans); status != http.StatusOK || err != nil || ans.Task == nil || ans.Task.Status.State != a2a.TaskStateCanceled {
+		t.Errorf("POST /v1/cancel of %q: %d %s", hostile, status, cut(body))
+	}
+	_, body = fx.call("carol", "GET", "/v1/capture?agent=rest", nil)
+	var c hub.Capture
+	if err := json.Unmarshal([]byte(body), &c); err != nil {
+		t.Fatal(err)
+	}
+	const seg = "/rest/tasks/..%2F..%2Fsecret-admin%3Fdelete%3Dall"
+	var urls []string
+	for _, ex := range c.Exchanges {
+		urls = append(urls, ex.Method+" "+ex.URL)
+	}
+	hits, strays := ra.Seen()
+	t.Logf("on the wire: %q\nin the capture: %q", hits, urls)
+	for _, want := range []string{"GET " + seg, "POST " + seg + ":cancel"} {
+		if !slices.ContainsFunc(hits, func(h string) bool { return strings.HasPrefix(h, want) }) {
+			t.Errorf("the agent saw no %s: %q", want, hits)
+		}
+		if !slices.ContainsFunc(urls, func(u string) bool { return strings.Contains(u, want[strings.Index(want, " ")+1:]) }) {
+			t.Errorf("the capture shows no %s: %q", want, urls)
+		}
+	}
+	if len(strays) > 0 {
+		t.Errorf("requests outside the A2A routes on the agent's origin: %q", strays)
+	}
 }

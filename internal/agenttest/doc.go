@@ -5,6 +5,9 @@
 //     wait for a person, that counts what it receives and can hold the
 //     answer to a message it has taken, as an agent does when the
 //     network fails at the worst moment;
+//   - RESTAgent, a real A2A server over HTTP+JSON whose task store the
+//     test fills, with a catch-all on its origin that records every
+//     request outside the A2A routes;
 //   - Child, the test binary run again as another process, for tests
 //     of two processes at once;
 //   - Lister, a raw JSON-RPC agent whose ListTasks never ends, in ways
