@@ -16,11 +16,11 @@ type layer func(next http.RoundTripper) http.RoundTripper
 //
 // The order is what makes each of them right:
 //   - the layers that change a request (idSegmentBodies,
-//     statusTimestampAfter and the 0.3 referenceTaskIds rewrite) or send one more (subscribeGET) are above
-//     the credential layer and the origin guard, so that each request, and
-//     each redirect net/http follows, is judged by the URL it is sent to
-//     as it leaves, and the capture and the byte count below them see it
-//     as it was sent;
+//     statusTimestampAfter and the 0.3 referenceTaskIds rewrite) or send
+//     one more (subscribeGET) are above the credential layer and the
+//     origin guard, so that each request, and each redirect net/http
+//     follows, is judged by the URL it is sent to as it leaves, and the
+//     capture and the byte count below them see it as it was sent;
 //   - the capture is below every layer that changes a response
 //     (restErrorBodies re-presents error bodies, restCreated a 201's
 //     status, rest03Refs reads bodies
