@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/gowebpki/jcs"
 )
@@ -79,8 +80,10 @@ func newCardTrust(k CardKeys, hc *http.Client) *cardTrust {
 // pinned reports whether any key is configured.
 func (t *cardTrust) pinned() bool { return t.keys.JWKSURL != "" || t.keys.File != "" }
 
-// check verifies raw, the card as the agent sent it.
-func (t *cardTrust) check(ctx context.Context, raw []byte) sigResult {
+// check verifies raw, the card as the agent sent it, and that acted, the
+// card a2atop decoded from it and acts on, is the card that verified
+// (card_exact.go).
+func (t *cardTrust) check(ctx context.Context, raw []byte, acted *a2a.AgentCard) sigResult {
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return sigResult{state: sigInvalid, why: "the card is not a JSON object"}
@@ -100,50 +103,68 @@ func (t *cardTrust) check(ctx context.Context, raw []byte) sigResult {
 	if !t.pinned() {
 		return sigResult{state: sigUnchecked}
 	}
+	if err := strictMembers(raw); err != nil {
+		return sigResult{state: sigInvalid, why: err.Error() + ", which a2atop and the signature would read differently"}
+	}
 	payloads, err := canonicalPayloads(raw)
 	if err != nil {
 		return sigResult{state: sigInvalid, why: err.Error()}
 	}
 	last := sigResult{state: sigInvalid, why: "no signature verified"}
 	for _, s := range sigs {
-		r := t.verifyOne(ctx, s.Protected, s.Signature, payloads)
+		r, payload := t.verifyOne(ctx, s.Protected, s.Signature, payloads)
 		if r.state == sigValid {
-			return r
+			return sameAsSigned(r, acted, payload)
 		}
 		last = r
 	}
 	return last
 }
 
-// verifyOne checks one signature against every canonical payload.
-func (t *cardTrust) verifyOne(ctx context.Context, protected, signature string, payloads [][]byte) sigResult {
+// sameAsSigned is r, or sigInvalid when acted is not the card payload
+// (the form that verified) says.
+func sameAsSigned(r sigResult, acted *a2a.AgentCard, payload []byte) sigResult {
+	diff, err := sameCard(acted, payload)
+	switch {
+	case err != nil:
+		return sigResult{state: sigInvalid, kid: r.kid, why: err.Error()}
+	case diff != "":
+		return sigResult{state: sigInvalid, kid: r.kid, why: fmt.Sprintf("the card as read differs from the card signed by key %q in %q: "+
+			"members were added that the signature does not cover", r.kid, diff)}
+	}
+	return r
+}
+
+// verifyOne checks one signature against every canonical payload; when
+// it verifies it returns the payload it verified.
+func (t *cardTrust) verifyOne(ctx context.Context, protected, signature string, payloads [][]byte) (sigResult, []byte) {
 	hdr, err := base64.RawURLEncoding.DecodeString(protected)
 	var h struct {
 		Alg string `json:"alg"`
 		Kid string `json:"kid"`
 	}
 	if err != nil || json.Unmarshal(hdr, &h) != nil {
-		return sigResult{state: sigInvalid, why: "a signature's protected header is not base64url JSON"}
+		return sigResult{state: sigInvalid, why: "a signature's protected header is not base64url JSON"}, nil
 	}
 	keys, err := t.keysFor(ctx, h.Kid)
 	if err != nil {
-		return sigResult{state: sigInvalid, kid: h.Kid, why: err.Error()}
+		return sigResult{state: sigInvalid, kid: h.Kid, why: err.Error()}, nil
 	}
 	if len(keys) == 0 {
-		return sigResult{state: sigInvalid, kid: h.Kid, why: fmt.Sprintf("signed with key %q, which is not among the pinned keys", h.Kid)}
+		return sigResult{state: sigInvalid, kid: h.Kid, why: fmt.Sprintf("signed with key %q, which is not among the pinned keys", h.Kid)}, nil
 	}
 	for _, p := range payloads {
 		jws, err := jose.ParseDetached(protected+".."+signature, p, allowedAlgs)
 		if err != nil {
-			return sigResult{state: sigInvalid, kid: h.Kid, why: "a signature is not a JWS of a known algorithm (" + h.Alg + ")"}
+			return sigResult{state: sigInvalid, kid: h.Kid, why: "a signature is not a JWS of a known algorithm (" + h.Alg + ")"}, nil
 		}
 		for _, k := range keys {
 			if _, err := jws.Verify(k); err == nil {
-				return sigResult{state: sigValid, kid: orDefault(h.Kid, k.KeyID)}
+				return sigResult{state: sigValid, kid: orDefault(h.Kid, k.KeyID)}, p
 			}
 		}
 	}
-	return sigResult{state: sigInvalid, kid: h.Kid, why: fmt.Sprintf("the card does not match its signature by key %q: it was changed after signing, or signed with another key", h.Kid)}
+	return sigResult{state: sigInvalid, kid: h.Kid, why: fmt.Sprintf("the card does not match its signature by key %q: it was changed after signing, or signed with another key", h.Kid)}, nil
 }
 
 // allowedAlgs are the JWS algorithms a card may be signed with.
