@@ -36,7 +36,7 @@ import (
 func strictMembers(raw []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	if err := walkValue(dec, "$"); err != nil {
+	if err := walkValue(dec, "the card"); err != nil {
 		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -46,7 +46,8 @@ func strictMembers(raw []byte) error {
 }
 
 // walkValue reads one value from dec, checking the members of every
-// object in it; path names where it is ("$.supportedInterfaces[0]").
+// object in it; path names where it is ("the card",
+// "card.supportedInterfaces[0]").
 func walkValue(dec *json.Decoder, path string) error {
 	tok, err := dec.Token()
 	if err != nil {
@@ -77,12 +78,12 @@ func walkObject(dec *json.Decoder, path string) error {
 		name, _ := tok.(string)
 		switch prev, ok := seen[foldName(name)]; {
 		case ok && prev == name:
-			return fmt.Errorf("the member %q appears twice in %s", name, path)
+			return fmt.Errorf("%s has %q twice", path, name)
 		case ok:
-			return fmt.Errorf("the members %q and %q of %s differ only in letter case", prev, name, path)
+			return fmt.Errorf("%s has both %q and %q (names that differ only in letter case)", path, prev, name)
 		}
 		seen[foldName(name)] = name
-		if err := walkValue(dec, path+"."+name); err != nil {
+		if err := walkValue(dec, strings.Replace(path, "the card", "card", 1)+"."+name); err != nil {
 			return err
 		}
 	}

@@ -290,3 +290,20 @@ func TestExtendedCardMustVerify(t *testing.T) {
 		})
 	}
 }
+
+// foldName folds two names alike exactly when encoding/json would match
+// one against the other (strings.EqualFold), and strictMembers refuses
+// what is not JSON.
+func FuzzStrictMembers(f *testing.F) {
+	f.Add(`{"name":"a","Name":""}`, "name", "NAME")
+	f.Add(`{"a":{"b":[{"c":1,"c":2}]}}`, "ſkills", "skills")
+	f.Add(`{"k":"\u212a"}`, "K", "\u212a")
+	f.Fuzz(func(t *testing.T, doc, a, b string) {
+		if (foldName(a) == foldName(b)) != strings.EqualFold(a, b) {
+			t.Fatalf("foldName(%q)=%q, foldName(%q)=%q; EqualFold=%v", a, foldName(a), b, foldName(b), strings.EqualFold(a, b))
+		}
+		if !json.Valid([]byte(doc)) && strictMembers([]byte(doc)) == nil {
+			t.Fatalf("strictMembers accepted %q, which is not JSON", doc)
+		}
+	})
+}

@@ -104,7 +104,7 @@ func (t *cardTrust) check(ctx context.Context, raw []byte, acted *a2a.AgentCard)
 		return sigResult{state: sigUnchecked}
 	}
 	if err := strictMembers(raw); err != nil {
-		return sigResult{state: sigInvalid, why: err.Error() + ", which a2atop and the signature would read differently"}
+		return sigResult{state: sigInvalid, why: err.Error()}
 	}
 	payloads, err := canonicalPayloads(raw)
 	if err != nil {
