@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode"
@@ -14,7 +14,6 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
-	"github.com/gowebpki/jcs"
 )
 
 // The card a2atop acts on must be the card whose signature verified.
@@ -114,77 +113,106 @@ func foldName(s string) string {
 
 // sameCard compares the card a2atop decoded from the bytes it received
 // with the card decoded from payload, the canonical form that verified,
-// by their JSON with every default value removed (a member absent and a
-// member empty are the same to a2atop). It returns the first member
-// that differs, "" when they are the same.
+// field by field (Go values: an absent list or map is an empty one, an
+// absent object is not an empty one; free-form JSON, such as an
+// extension's params, compared without its default values, as the
+// canonical form drops them). It returns the first field that differs,
+// "" when they are the same.
 func sameCard(acted *a2a.AgentCard, payload []byte) (string, error) {
 	verified, err := a2av0.NewAgentCardParser()(payload)
 	if err != nil {
 		return "", fmt.Errorf("the signed form of the card does not parse: %v", err)
 	}
-	a, err := semanticForm(acted)
-	if err != nil {
-		return "", err
-	}
-	v, err := semanticForm(verified)
-	if err != nil {
-		return "", err
-	}
-	if bytes.Equal(a.canon, v.canon) {
-		return "", nil
-	}
-	keys := slices.Sorted(func(yield func(string) bool) {
-		for k := range a.doc {
-			if !yield(k) {
-				return
-			}
-		}
-		for k := range v.doc {
-			if _, ok := a.doc[k]; !ok && !yield(k) {
-				return
-			}
-		}
-	})
-	for _, k := range keys {
-		x, _ := json.Marshal(a.doc[k])
-		y, _ := json.Marshal(v.doc[k])
-		if !bytes.Equal(x, y) {
-			return k, nil
-		}
-	}
-	return "the card", nil
+	a, v := *acted, *verified
+	a.Signatures, v.Signatures = nil, nil
+	return diffValue(reflect.ValueOf(a), reflect.ValueOf(v), "card"), nil
 }
 
-// semantic is a card as a2atop reads it: its members without default
-// values and without signatures, and their canonical JSON.
-type semantic struct {
-	doc   map[string]any
-	canon []byte
+var anyType = reflect.TypeFor[any]()
+
+// diffValue is the path of the first difference between a and b, two
+// values of one type; "" when there is none.
+func diffValue(a, b reflect.Value, path string) string {
+	switch a.Kind() {
+	case reflect.Interface, reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return diffIf(a.IsNil() != b.IsNil(), path)
+		}
+		if a.Kind() == reflect.Interface && a.Elem().Type() != b.Elem().Type() {
+			return path
+		}
+		return diffValue(a.Elem(), b.Elem(), path)
+	case reflect.Struct:
+		for i := range a.NumField() {
+			f := a.Type().Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			if d := diffValue(a.Field(i), b.Field(i), path+"."+jsonName(f)); d != "" {
+				return d
+			}
+		}
+		return ""
+	case reflect.Slice:
+		if a.Len() != b.Len() {
+			return path
+		}
+		for i := range a.Len() {
+			if d := diffValue(a.Index(i), b.Index(i), path+"["+strconv.Itoa(i)+"]"); d != "" {
+				return d
+			}
+		}
+		return ""
+	case reflect.Map:
+		if a.Type().Elem() == anyType {
+			return diffIf(!sameJSON(a.Interface(), b.Interface()), path)
+		}
+		if a.Len() != b.Len() {
+			return path
+		}
+		for it := a.MapRange(); it.Next(); {
+			bv := b.MapIndex(it.Key())
+			if !bv.IsValid() {
+				return path + "." + fmt.Sprint(it.Key())
+			}
+			if d := diffValue(it.Value(), bv, path+"."+fmt.Sprint(it.Key())); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	return diffIf(!a.Equal(b), path)
 }
 
-func semanticForm(c *a2a.AgentCard) (semantic, error) {
-	cc := *c
-	cc.Signatures = nil
-	b, err := json.Marshal(&cc)
-	if err != nil {
-		return semantic{}, fmt.Errorf("the card cannot be encoded again: %v", err)
+func diffIf(differ bool, path string) string {
+	if differ {
+		return path
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var doc map[string]any
-	if err := dec.Decode(&doc); err != nil {
-		return semantic{}, err
+	return ""
+}
+
+// jsonName is the member name of a struct field.
+func jsonName(f reflect.StructField) string {
+	if n, _, _ := strings.Cut(f.Tag.Get("json"), ","); n != "" && n != "-" {
+		return n
 	}
-	doc = withoutAnyDefaults(doc)
-	b, err = json.Marshal(doc)
-	if err != nil {
-		return semantic{}, err
+	return f.Name
+}
+
+// sameJSON compares two free-form JSON values without their default values.
+func sameJSON(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	if err1 != nil || err2 != nil {
+		return false
 	}
-	canon, err := jcs.Transform(b)
-	if err != nil {
-		return semantic{}, fmt.Errorf("the card cannot be canonicalized: %v", err)
+	var u, v any
+	if json.Unmarshal(x, &u) != nil || json.Unmarshal(y, &v) != nil {
+		return false
 	}
-	return semantic{doc: doc, canon: canon}, nil
+	x, _ = json.Marshal(stripAny(u))
+	y, _ = json.Marshal(stripAny(v))
+	return bytes.Equal(x, y) // encoding/json sorts map keys
 }
 
 // withoutAnyDefaults is withoutDefaults that keeps no member for being

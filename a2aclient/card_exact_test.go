@@ -61,6 +61,7 @@ var cardTamperings = []struct {
 	{"schemes-case-variant", appendMember(`"SecuritySchemes":{}`)},
 	{"schemes-long-s", appendMember(`"ſecuritySchemes":{}`)}, // ſ folds to s for encoding/json
 	{"nested-case-variant", replaceOnce(`"streaming":true`, `"streaming":true,"Streaming":false`)},
+	{"empty-scheme-added", replaceOnce(`"securitySchemes":{`, `"securitySchemes":{"x":{"mtlsSecurityScheme":{}},`)},
 	{"duplicate-member", replaceOnce(`{`, `{"name":"someone else",`)},
 	{"duplicate-nested-member", replaceOnce(`"protocolBinding":"JSONRPC"`, `"protocolBinding":"HTTP+JSON","protocolBinding":"JSONRPC"`)},
 }
@@ -164,11 +165,12 @@ func TestSignedCardChangedAfterVerification(t *testing.T) {
 }
 
 // signCardJSON signs a card given as JSON members over its form without
-// default values, and returns what it serves.
+// default values as its protobuf form drops them, and returns what it
+// serves.
 func signCardJSON(t *testing.T, doc map[string]any, key *ecdsa.PrivateKey, kid string) []byte {
 	t.Helper()
 	delete(doc, "signatures")
-	b, err := json.Marshal(withoutDefaults(doc))
+	b, err := json.Marshal(stripObject(doc, true))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -263,9 +264,12 @@ func plainErr(err error) error {
 }
 
 // canonicalPayloads are the forms a signer may have signed: the card as
-// received without "signatures", and the same with default values
-// removed (the spec's rule for a card rebuilt from its protobuf form),
-// each in RFC 8785 canonical form.
+// received without "signatures"; the same with default values removed as
+// the card's protobuf form drops them (the spec's rule for a card rebuilt
+// from it: the entries of maps are kept); and with every default value
+// removed, maps' entries too; each in RFC 8785 canonical form, without
+// repeats. What a form that verified leaves out, sameCard holds against
+// the card a2atop reads.
 func canonicalPayloads(raw []byte) ([][]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -275,7 +279,7 @@ func canonicalPayloads(raw []byte) ([][]byte, error) {
 	}
 	delete(doc, "signatures")
 	var out [][]byte
-	for _, d := range []map[string]any{doc, withoutDefaults(doc)} {
+	for _, d := range []map[string]any{doc, stripObject(doc, true), withoutDefaults(doc)} {
 		b, err := json.Marshal(d)
 		if err != nil {
 			return nil, err
@@ -284,7 +288,7 @@ func canonicalPayloads(raw []byte) ([][]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("the card cannot be canonicalized: %v", err)
 		}
-		if len(out) == 0 || !bytes.Equal(out[0], c) {
+		if !slices.ContainsFunc(out, func(p []byte) bool { return bytes.Equal(p, c) }) {
 			out = append(out, c)
 		}
 	}
@@ -300,16 +304,38 @@ var requiredFields = map[string]bool{
 }
 
 // optionalFields are the fields with explicit presence: present means
-// set, even to false.
-var optionalFields = map[string]bool{"streaming": true, "pushNotifications": true, "extendedAgentCard": true}
+// set, even to false, or, for the mTLS security scheme (a message of a
+// oneof, with no required field), even when empty.
+var optionalFields = map[string]bool{"streaming": true, "pushNotifications": true, "extendedAgentCard": true,
+	"mtlsSecurityScheme": true}
+
+// mapMembers are the members whose value is a map (a protobuf map field,
+// or in A2A 0.3's "security" a list of them): protobuf's JSON keeps every
+// entry of a map, even one with a default value
+// ("securityRequirements":[{"schemes":{"key":[]}}]).
+// structMembers are free-form JSON (google.protobuf.Struct), kept as is.
+var (
+	mapMembers    = map[string]bool{"securitySchemes": true, "schemes": true, "scopes": true, "security": true}
+	structMembers = map[string]bool{"params": true}
+)
 
 // withoutDefaults is a copy of v without the members whose value is a
 // default (null, "", 0, false, [], {}) unless they are required or
 // optional fields, applied from the leaves up.
-func withoutDefaults(v map[string]any) map[string]any {
+func withoutDefaults(v map[string]any) map[string]any { return stripObject(v, false) }
+
+// stripObject is withoutDefaults; with proto, the entries of maps and
+// free-form JSON are kept as protobuf's JSON keeps them.
+func stripObject(v map[string]any, proto bool) map[string]any {
 	out := make(map[string]any, len(v))
 	for k, x := range v {
-		x = stripValue(x)
+		switch {
+		case proto && structMembers[k]:
+		case proto && mapMembers[k]:
+			x = keepEntries(x, proto)
+		default:
+			x = stripValue(x, proto)
+		}
 		if !requiredFields[k] && !optionalFields[k] && isDefault(x) {
 			continue
 		}
@@ -318,14 +344,34 @@ func withoutDefaults(v map[string]any) map[string]any {
 	return out
 }
 
-func stripValue(x any) any {
+// keepEntries strips the values of a map's entries (or of each map in a
+// list) and keeps every entry.
+func keepEntries(x any, proto bool) any {
 	switch x := x.(type) {
 	case map[string]any:
-		return withoutDefaults(x)
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = stripValue(e, proto)
+		}
+		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = stripValue(e)
+			out[i] = keepEntries(e, proto)
+		}
+		return out
+	}
+	return x
+}
+
+func stripValue(x any, proto bool) any {
+	switch x := x.(type) {
+	case map[string]any:
+		return stripObject(x, proto)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = stripValue(e, proto)
 		}
 		return out
 	}
