@@ -251,11 +251,12 @@ func TestSigned03CardChangedAfterVerification(t *testing.T) {
 
 // With require_signed_card the extended card must verify too: one that
 // is unsigned, or changed after signing, is not used (what it would add
-// is not shown); a signed one is.
+// is not shown); a signed one is. Without it, what the extended card
+// adds is shown with its signature's words.
 func TestExtendedCardMustVerify(t *testing.T) {
 	key := ecKey(t)
 	keyFile := pinKeyFile(t, key, "k1")
-	for _, tc := range []string{"signed", "unsigned", "tampered"} {
+	for _, tc := range []string{"signed", "unsigned", "tampered", "tampered-lax"} {
 		t.Run(tc, func(t *testing.T) {
 			a := startAgent(t, kindJSONRPC, false, requireBearer("tok-ext"))
 			a.stop()
@@ -267,7 +268,7 @@ func TestExtendedCardMustVerify(t *testing.T) {
 			switch tc {
 			case "signed":
 				signCard(t, &ext, key, "k1")
-			case "tampered":
+			case "tampered", "tampered-lax":
 				signCard(t, &ext, key, "k1")
 				ext.Skills = append(ext.Skills, a2a.AgentSkill{ID: "wipe", Name: "wipe", Tags: []string{"ops"}})
 			}
@@ -275,18 +276,19 @@ func TestExtendedCardMustVerify(t *testing.T) {
 			a.start()
 			o := fast("a", a.url())
 			o.Headers = []Header{{Name: "Authorization", Value: "Bearer tok-ext"}}
-			o.Auth.CardKeys = CardKeys{File: keyFile, Require: true}
+			o.Auth.CardKeys = CardKeys{File: keyFile, Require: tc != "tampered-lax"}
 			_, c := runManager(t, []AgentOptions{o}, Options{})
 			want := map[string]string{
-				"signed":   "+1 skill: deploy",
-				"unsigned": "not used: the extended card's signature does not verify (unsigned) and require_signed_card is set",
-				"tampered": "not used: the extended card's signature does not verify (signature invalid: ",
+				"tampered-lax": "+2 skills: deploy, wipe (signature invalid: the card does not match its signature",
+				"signed":       "+1 skill: deploy",
+				"unsigned":     "not used: the extended card's signature does not verify (unsigned) and require_signed_card is set",
+				"tampered":     "not used: the extended card's signature does not verify (signature invalid: ",
 			}[tc]
 			c.waitFor(t, "the extended card judged", 5*time.Second, func(evs []model.Event) bool {
 				info := lastInfo(evs, "a")
 				return info != nil && info.SignatureOK && strings.HasPrefix(info.Extended, want)
 			})
-			if info := lastInfo(c.snapshot(), "a"); strings.Contains(info.Extended, "wipe") || (tc != "signed" && strings.Contains(info.Extended, "deploy")) {
+			if info := lastInfo(c.snapshot(), "a"); tc != "tampered-lax" && (strings.Contains(info.Extended, "wipe") || (tc != "signed" && strings.Contains(info.Extended, "deploy"))) {
 				t.Fatalf("an extended card that does not verify was used: %q", info.Extended)
 			}
 		})
