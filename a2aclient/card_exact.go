@@ -164,24 +164,31 @@ func diffValue(a, b reflect.Value, path string) string {
 		}
 		return ""
 	case reflect.Map:
-		if a.Type().Elem() == anyType {
-			return diffIf(!sameJSON(a.Interface(), b.Interface()), path)
-		}
-		if a.Len() != b.Len() {
-			return path
-		}
-		for it := a.MapRange(); it.Next(); {
-			bv := b.MapIndex(it.Key())
-			if !bv.IsValid() {
-				return path + "." + fmt.Sprint(it.Key())
-			}
-			if d := diffValue(it.Value(), bv, path+"."+fmt.Sprint(it.Key())); d != "" {
-				return d
-			}
-		}
-		return ""
+		return diffMap(a, b, path)
 	}
 	return diffIf(!a.Equal(b), path)
+}
+
+// diffMap is diffValue for maps: free-form JSON (map[string]any) is
+// compared without its default values.
+func diffMap(a, b reflect.Value, path string) string {
+	if a.Type().Elem() == anyType {
+		return diffIf(!sameJSON(a.Interface(), b.Interface()), path)
+	}
+	if a.Len() != b.Len() {
+		return path
+	}
+	for it := a.MapRange(); it.Next(); {
+		at := path + "." + fmt.Sprint(it.Key())
+		bv := b.MapIndex(it.Key())
+		if !bv.IsValid() {
+			return at
+		}
+		if d := diffValue(it.Value(), bv, at); d != "" {
+			return d
+		}
+	}
+	return ""
 }
 
 func diffIf(differ bool, path string) string {

@@ -311,3 +311,46 @@ func FuzzStrictMembers(f *testing.F) {
 		}
 	})
 }
+
+// A signer that drops every default value, the entries of maps too,
+// leaves a security requirement's empty scope list out of what it signs:
+// a requirement added with one ("other":[]) leaves that signature valid.
+// The card a2atop reads is then not the card signed, and the words name
+// where.
+func TestSignedCardReadOtherwiseThanSigned(t *testing.T) {
+	key := ecKey(t)
+	keyFile := pinKeyFile(t, key, "k1")
+	var body []byte
+	a := startAgent(t, kindJSONRPC, true, serveCardBytes(&body))
+	signedTestCard(t, a, key) // sets the scheme and the requirement
+	a.card.Signatures = nil
+	b, _ := json.Marshal(a.card)
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	payload, err := jcs.Transform(mustJSON(t, withoutDefaults(doc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prot, sig := detachedES256(t, payload, key, "k1")
+	doc["signatures"] = []map[string]string{{"protected": prot, "signature": sig}}
+	body = replaceOnce(`"schemes":{"key":[]}`, `"schemes":{"key":[],"other":[]}`)(mustJSON(t, doc))
+	o := fast("a", a.url())
+	o.Auth.CardKeys = CardKeys{File: keyFile}
+	_, c := runManager(t, []AgentOptions{o}, Options{})
+	c.waitFor(t, "shown as invalid, naming where", 5*time.Second, func(evs []model.Event) bool {
+		info := lastInfo(evs, "a")
+		return info != nil && !info.SignatureOK &&
+			strings.HasPrefix(info.Signature, `signature invalid: the card as read differs from the card signed by key "k1" in "card.securityRequirements[0]"`)
+	})
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -131,7 +131,7 @@ func sameAsSigned(r sigResult, acted *a2a.AgentCard, payload []byte) sigResult {
 		return sigResult{state: sigInvalid, kid: r.kid, why: err.Error()}
 	case diff != "":
 		return sigResult{state: sigInvalid, kid: r.kid, why: fmt.Sprintf("the card as read differs from the card signed by key %q in %q: "+
-			"members were added that the signature does not cover", r.kid, diff)}
+			"what a2atop reads there is not what the signature covers (members added, in another letter case or empty)", r.kid, diff)}
 	}
 	return r
 }
