@@ -12,9 +12,11 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/gowebpki/jcs"
 )
@@ -79,8 +81,10 @@ func newCardTrust(k CardKeys, hc *http.Client) *cardTrust {
 // pinned reports whether any key is configured.
 func (t *cardTrust) pinned() bool { return t.keys.JWKSURL != "" || t.keys.File != "" }
 
-// check verifies raw, the card as the agent sent it.
-func (t *cardTrust) check(ctx context.Context, raw []byte) sigResult {
+// check verifies raw, the card as the agent sent it, and that acted, the
+// card a2atop decoded from it and acts on, is the card that verified
+// (card_exact.go).
+func (t *cardTrust) check(ctx context.Context, raw []byte, acted *a2a.AgentCard) sigResult {
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return sigResult{state: sigInvalid, why: "the card is not a JSON object"}
@@ -100,50 +104,68 @@ func (t *cardTrust) check(ctx context.Context, raw []byte) sigResult {
 	if !t.pinned() {
 		return sigResult{state: sigUnchecked}
 	}
+	if err := strictMembers(raw); err != nil {
+		return sigResult{state: sigInvalid, why: err.Error()}
+	}
 	payloads, err := canonicalPayloads(raw)
 	if err != nil {
 		return sigResult{state: sigInvalid, why: err.Error()}
 	}
 	last := sigResult{state: sigInvalid, why: "no signature verified"}
 	for _, s := range sigs {
-		r := t.verifyOne(ctx, s.Protected, s.Signature, payloads)
+		r, payload := t.verifyOne(ctx, s.Protected, s.Signature, payloads)
 		if r.state == sigValid {
-			return r
+			return sameAsSigned(r, acted, payload)
 		}
 		last = r
 	}
 	return last
 }
 
-// verifyOne checks one signature against every canonical payload.
-func (t *cardTrust) verifyOne(ctx context.Context, protected, signature string, payloads [][]byte) sigResult {
+// sameAsSigned is r, or sigInvalid when acted is not the card payload
+// (the form that verified) says.
+func sameAsSigned(r sigResult, acted *a2a.AgentCard, payload []byte) sigResult {
+	diff, err := sameCard(acted, payload)
+	switch {
+	case err != nil:
+		return sigResult{state: sigInvalid, kid: r.kid, why: err.Error()}
+	case diff != "":
+		return sigResult{state: sigInvalid, kid: r.kid, why: fmt.Sprintf("the card as read differs from the card signed by key %q in %q: "+
+			"what a2atop reads there is not what the signature covers (members added, in another letter case or empty)", r.kid, diff)}
+	}
+	return r
+}
+
+// verifyOne checks one signature against every canonical payload; when
+// it verifies it returns the payload it verified.
+func (t *cardTrust) verifyOne(ctx context.Context, protected, signature string, payloads [][]byte) (sigResult, []byte) {
 	hdr, err := base64.RawURLEncoding.DecodeString(protected)
 	var h struct {
 		Alg string `json:"alg"`
 		Kid string `json:"kid"`
 	}
 	if err != nil || json.Unmarshal(hdr, &h) != nil {
-		return sigResult{state: sigInvalid, why: "a signature's protected header is not base64url JSON"}
+		return sigResult{state: sigInvalid, why: "a signature's protected header is not base64url JSON"}, nil
 	}
 	keys, err := t.keysFor(ctx, h.Kid)
 	if err != nil {
-		return sigResult{state: sigInvalid, kid: h.Kid, why: err.Error()}
+		return sigResult{state: sigInvalid, kid: h.Kid, why: err.Error()}, nil
 	}
 	if len(keys) == 0 {
-		return sigResult{state: sigInvalid, kid: h.Kid, why: fmt.Sprintf("signed with key %q, which is not among the pinned keys", h.Kid)}
+		return sigResult{state: sigInvalid, kid: h.Kid, why: fmt.Sprintf("signed with key %q, which is not among the pinned keys", h.Kid)}, nil
 	}
 	for _, p := range payloads {
 		jws, err := jose.ParseDetached(protected+".."+signature, p, allowedAlgs)
 		if err != nil {
-			return sigResult{state: sigInvalid, kid: h.Kid, why: "a signature is not a JWS of a known algorithm (" + h.Alg + ")"}
+			return sigResult{state: sigInvalid, kid: h.Kid, why: "a signature is not a JWS of a known algorithm (" + h.Alg + ")"}, nil
 		}
 		for _, k := range keys {
 			if _, err := jws.Verify(k); err == nil {
-				return sigResult{state: sigValid, kid: orDefault(h.Kid, k.KeyID)}
+				return sigResult{state: sigValid, kid: orDefault(h.Kid, k.KeyID)}, p
 			}
 		}
 	}
-	return sigResult{state: sigInvalid, kid: h.Kid, why: fmt.Sprintf("the card does not match its signature by key %q: it was changed after signing, or signed with another key", h.Kid)}
+	return sigResult{state: sigInvalid, kid: h.Kid, why: fmt.Sprintf("the card does not match its signature by key %q: it was changed after signing, or signed with another key", h.Kid)}, nil
 }
 
 // allowedAlgs are the JWS algorithms a card may be signed with.
@@ -242,9 +264,12 @@ func plainErr(err error) error {
 }
 
 // canonicalPayloads are the forms a signer may have signed: the card as
-// received without "signatures", and the same with default values
-// removed (the spec's rule for a card rebuilt from its protobuf form),
-// each in RFC 8785 canonical form.
+// received without "signatures"; the same with default values removed as
+// the card's protobuf form drops them (the spec's rule for a card rebuilt
+// from it: the entries of maps are kept); and with every default value
+// removed, maps' entries too; each in RFC 8785 canonical form, without
+// repeats. What a form that verified leaves out, sameCard holds against
+// the card a2atop reads.
 func canonicalPayloads(raw []byte) ([][]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -254,7 +279,7 @@ func canonicalPayloads(raw []byte) ([][]byte, error) {
 	}
 	delete(doc, "signatures")
 	var out [][]byte
-	for _, d := range []map[string]any{doc, withoutDefaults(doc)} {
+	for _, d := range []map[string]any{doc, stripObject(doc, true), withoutDefaults(doc)} {
 		b, err := json.Marshal(d)
 		if err != nil {
 			return nil, err
@@ -263,7 +288,7 @@ func canonicalPayloads(raw []byte) ([][]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("the card cannot be canonicalized: %v", err)
 		}
-		if len(out) == 0 || !bytes.Equal(out[0], c) {
+		if !slices.ContainsFunc(out, func(p []byte) bool { return bytes.Equal(p, c) }) {
 			out = append(out, c)
 		}
 	}
@@ -279,16 +304,38 @@ var requiredFields = map[string]bool{
 }
 
 // optionalFields are the fields with explicit presence: present means
-// set, even to false.
-var optionalFields = map[string]bool{"streaming": true, "pushNotifications": true, "extendedAgentCard": true}
+// set, even to false, or, for the mTLS security scheme (a message of a
+// oneof, with no required field), even when empty.
+var optionalFields = map[string]bool{"streaming": true, "pushNotifications": true, "extendedAgentCard": true,
+	"mtlsSecurityScheme": true}
+
+// mapMembers are the members whose value is a map (a protobuf map field,
+// or in A2A 0.3's "security" a list of them): protobuf's JSON keeps every
+// entry of a map, even one with a default value
+// ("securityRequirements":[{"schemes":{"key":[]}}]).
+// structMembers are free-form JSON (google.protobuf.Struct), kept as is.
+var (
+	mapMembers    = map[string]bool{"securitySchemes": true, "schemes": true, "scopes": true, "security": true}
+	structMembers = map[string]bool{"params": true}
+)
 
 // withoutDefaults is a copy of v without the members whose value is a
 // default (null, "", 0, false, [], {}) unless they are required or
 // optional fields, applied from the leaves up.
-func withoutDefaults(v map[string]any) map[string]any {
+func withoutDefaults(v map[string]any) map[string]any { return stripObject(v, false) }
+
+// stripObject is withoutDefaults; with proto, the entries of maps and
+// free-form JSON are kept as protobuf's JSON keeps them.
+func stripObject(v map[string]any, proto bool) map[string]any {
 	out := make(map[string]any, len(v))
 	for k, x := range v {
-		x = stripValue(x)
+		switch {
+		case proto && structMembers[k]:
+		case proto && mapMembers[k]:
+			x = keepEntries(x, proto)
+		default:
+			x = stripValue(x, proto)
+		}
 		if !requiredFields[k] && !optionalFields[k] && isDefault(x) {
 			continue
 		}
@@ -297,14 +344,34 @@ func withoutDefaults(v map[string]any) map[string]any {
 	return out
 }
 
-func stripValue(x any) any {
+// keepEntries strips the values of a map's entries (or of each map in a
+// list) and keeps every entry.
+func keepEntries(x any, proto bool) any {
 	switch x := x.(type) {
 	case map[string]any:
-		return withoutDefaults(x)
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = stripValue(e, proto)
+		}
+		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = stripValue(e)
+			out[i] = keepEntries(e, proto)
+		}
+		return out
+	}
+	return x
+}
+
+func stripValue(x any, proto bool) any {
+	switch x := x.(type) {
+	case map[string]any:
+		return stripObject(x, proto)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = stripValue(e, proto)
 		}
 		return out
 	}

@@ -151,6 +151,9 @@ func chooseInterfaces(card *a2a.AgentCard, binding, protocol string) ([]*a2a.Age
 // our auth interceptor and every transport we speak.
 func (c *conn) newClient(ctx context.Context, card *a2a.AgentCard) (*sdk.Client, *a2a.AgentInterface, error) {
 	ifaces, err := chooseInterfaces(card, c.opts.Binding, c.opts.Protocol)
+	if err == nil {
+		ifaces, err = c.secureInterfaces(ifaces) // downgrade.go
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -33,6 +33,9 @@ func describe(err error) string {
 	if ce := credentialError(err); ce != nil {
 		return ce.Words
 	}
+	if errors.Is(err, errPlainHTTP) {
+		return plainHTTPRefusal(err)
+	}
 	if e != nil {
 		if w := certWords(e.certAsked, e.Err); w != "" {
 			return joinErr(w, e.certNote)
@@ -90,6 +93,16 @@ func describe(err error) string {
 	}
 	if code != 0 {
 		return fmt.Sprintf("agent error %d: %s", code, inner)
+	}
+	return inner
+}
+
+// plainHTTPRefusal is the refusal of downgrade.go, without the method
+// and URL net/http puts before it (the refusal names the URL).
+func plainHTTPRefusal(err error) string {
+	inner := innermost(err)
+	if i := strings.Index(inner, refusedPlain); i > 0 {
+		inner = inner[i:]
 	}
 	return inner
 }

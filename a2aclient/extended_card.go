@@ -2,6 +2,7 @@ package a2aclient
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,8 +15,11 @@ import (
 
 // extendedCard fetches the extended card of an agent whose card says it
 // has one, once a2atop has credentials for it, and writes in info what it
-// adds: skills and interfaces the public card does not list. A failure
-// is logged and shown as such; it does not stop the watcher.
+// adds: skills and interfaces the public card does not list. With keys
+// pinned its signature is checked too, over the card as decoded (what
+// a2atop would act on); with require_signed_card one that does not
+// verify is not used. A failure is logged and shown as such; it does not
+// stop the watcher.
 func (w *watcher) extendedCard(ctx context.Context, cl *sdk.Client, card *a2a.AgentCard, info *model.AgentInfo) {
 	if !card.Capabilities.ExtendedAgentCard || !w.c.secretsConfigured() {
 		return
@@ -30,7 +34,31 @@ func (w *watcher) extendedCard(ctx context.Context, cl *sdk.Client, card *a2a.Ag
 		info.Extended = "not read: " + Describe(err)
 		return
 	}
-	info.Extended = cardAdds(card, ext)
+	adds := cardAdds(card, ext)
+	if w.c.trust.pinned() {
+		switch sig := w.c.trust.check(ctx, extendedJSON(ext), ext); {
+		case sig.state == sigValid:
+		case w.o.Auth.CardKeys.Require:
+			w.log.Warn("extended card not used", "signature", sig.words())
+			info.Extended = "not used: the extended card's signature does not verify (" + sig.words() + ") and require_signed_card is set"
+			return
+		default:
+			adds += " (" + sig.words() + ")"
+		}
+	}
+	info.Extended = adds
+}
+
+// extendedJSON is the extended card in its JSON form, which its
+// signature covers. The SDK hands the card over decoded (from JSON or
+// protobuf); its signature is checked over that, so what verifies is
+// what a2atop reads.
+func extendedJSON(ext *a2a.AgentCard) []byte {
+	b, err := json.Marshal(ext)
+	if err != nil {
+		return nil // check says: not a JSON object
+	}
+	return b
 }
 
 // cardAdds says what ext adds to card: "+2 skills: deploy, rollback; +1 interface".

@@ -166,8 +166,8 @@ func TestParseGRPCTarget(t *testing.T) {
 }
 
 // https configured: a bare host:port gRPC interface is dialled with TLS
-// and gets the token; an http:// one is plain text and gets none, even
-// with its host:port in allowed_hosts.
+// and gets the token; an http:// one is plain text and is not dialled at
+// all, even with its host:port in allowed_hosts: the row says why.
 func TestGRPCNeverDowngradesTLS(t *testing.T) {
 	for _, plain := range []bool{false, true} {
 		t.Run(map[bool]string{false: "tls", true: "plain"}[plain], func(t *testing.T) {
@@ -180,18 +180,27 @@ func TestGRPCNeverDowngradesTLS(t *testing.T) {
 				g.gopts = []grpc.ServerOption{grpc.Creds(credentials.NewTLS(ca.ServerConfig(t, nil)))}
 			}
 			g.start()
-			o := fast("g", "https://"+g.addr)      // the card is never fetched over https here:
-			o.CardPath = g.url() + DefaultCardPath // it lives on the plain side
+			cardAddr := listenTLS(t, ca.ServerConfig(t, nil), g.mux()) // the card, over https
+			o := fast("g", "https://"+cardAddr)
 			o.TLS = &tls.Config{RootCAs: ca.Pool()}
 			o.Headers = []Header{{Name: "Authorization", Value: "Bearer tok-grpc-tls"}}
 			o.AllowedHosts = []string{g.gaddr}
 			_, c := runManager(t, []AgentOptions{o}, Options{})
+			if plain {
+				c.waitFor(t, "the row says why", 5*time.Second, func(evs []model.Event) bool {
+					h := lastHealth(evs, "g")
+					return h != nil && strings.Contains(h.Err, "GRPC without TLS http://"+g.gaddr) &&
+						strings.Contains(h.Err, "a2atop sends nothing in clear text")
+				})
+				time.Sleep(300 * time.Millisecond)
+				if seen := g.icpt.seen(); len(seen) > 0 {
+					t.Fatalf("a call went to a plain-text gRPC interface: %q", seen)
+				}
+				return
+			}
 			c.waitFor(t, "a call reached the agent", 5*time.Second, func([]model.Event) bool { return len(g.icpt.seen()) > 0 })
 			for _, s := range g.icpt.seen() {
-				if plain && s != "" {
-					t.Fatalf("the token went to a plain-text gRPC interface: %q", s)
-				}
-				if !plain && s != "Bearer tok-grpc-tls" {
+				if s != "Bearer tok-grpc-tls" {
 					t.Fatalf("a TLS call to an allowed host carried %q", s)
 				}
 			}

@@ -51,6 +51,7 @@ func newTransport(c *conn, base http.RoundTripper) http.RoundTripper {
 		c.retryUnauthorizedLayer,  // an idempotent read refused 401: once more, with a fresh credential
 		c.credentialLayer,         // the agent's secret headers, on allowed origins only
 		c.originGuardLayer,        // no secret header leaves for another origin
+		c.noDowngradeLayer,        // nothing in plain http to an agent configured https
 		c.captureLayer,            // the raw view
 		sweepBytesLayer,           // MaxSweepBytes: the bytes of one sweep, all its pages
 		c.limitsLayer,             // MaxMessageBytes, stalled SSE events

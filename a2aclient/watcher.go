@@ -194,7 +194,7 @@ func (w *watcher) connect(ctx context.Context) error {
 	if err != nil {
 		return w.wrap("card", cardURL, pr, err)
 	}
-	sig := w.c.trust.check(ctx, raw)
+	sig := w.c.trust.check(ctx, raw, card)
 	if w.o.Auth.CardKeys.Require && sig.state != sigValid {
 		return w.wrap("card", cardURL, nil, fmt.Errorf("%w: the card's signature does not verify (%s) and require_signed_card is set: "+
 			"a2atop does not talk to this agent", errUntrustedCard, sig.words()))
