@@ -43,7 +43,8 @@ type Decision struct {
 	// over that one, not over a decision made since, here or elsewhere.
 	PriorID string
 
-	in Input // what the operator typed, for a hub that builds the message again
+	in   Input     // what the operator typed, for a hub that builds the message again
+	snap *a2a.Task // the task as decided on, to build an approve/deny again at its confirmation
 }
 
 // Prepare validates the operator's input for an item and builds the
@@ -90,7 +91,7 @@ func (s *Service) prepare(it Item, in Input, a Author) (*Decision, error) {
 	now, id := a.At, a.MessageID
 	d := &Decision{MessageID: id, Agent: t.Key.Agent, TaskID: t.Key.ID, ContextID: t.Snapshot.ContextID,
 		Kind: in.Kind, Prompt: prompt, State: t.State, Approver: a.Approver, At: now, Attempt: 1, Again: in.Again,
-		PriorID: priorID, in: in}
+		PriorID: priorID, in: in, snap: t.Snapshot}
 	var err error
 	switch in.Kind {
 	case KindReply:
@@ -109,6 +110,30 @@ func (s *Service) prepare(it Item, in Input, a Author) (*Decision, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// Confirmed returns d as the operator confirmed it now: its time (the
+// journal's "at", and the "at" an approve or deny carries) is the
+// moment of the confirmation, not the moment the dialog opened. An
+// answer for many calls it for each task just before that task's Send.
+// Everything else is d's, the messageId too. It builds the message
+// again only where the time is in it; d itself is not changed.
+func (s *Service) Confirmed(d *Decision) (*Decision, error) {
+	if d == nil || d.Message == nil {
+		return d, nil
+	}
+	c := *d
+	c.At = s.o.Now().UTC()
+	if (c.Kind != KindApprove && c.Kind != KindDeny) || c.Attempt > 1 || c.snap == nil {
+		return &c, nil // a retry is the same message; a reply carries no time
+	}
+	v := DecisionValues{Approve: c.Kind == KindApprove, Reason: c.Reason, Approver: c.Approver, At: c.At}
+	m, err := BuildDecision(c.snap, v, s.o.Templates[c.Agent], c.MessageID)
+	if err != nil {
+		return nil, fmt.Errorf("confirm: building the %s again at the time of the confirmation: %w", c.Kind, err)
+	}
+	c.Message = m
+	return &c, nil
 }
 
 // PrepareFollowUp builds the follow-up for a decision that was refused

@@ -90,6 +90,9 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	ids := strings.Split(th.Muted.Render(wrapText(line(c.ids()), inner)), "\n")
 	parts := strings.Split(renderParts(th, c.d.Message.Parts, inner), "\n")
 	sends := th.Label.Render("sends:")
+	if c.d.Kind == approvals.KindApprove || c.d.Kind == approvals.KindDeny {
+		sends += th.Muted.Render(` ("at": when you confirm)`)
+	}
 	keys := c.answer.Hint(th, now, "send", "back")
 	if c.elsewhere != "" { // y sends nothing now
 		keys = th.Muted.Render(c.answer.No.Help().Key + ": back")
