@@ -114,10 +114,22 @@ func (m *Inbox) decideFor(msg common.DecideMsg) tea.Cmd {
 // JSON) stays in the editor with its error.
 func (m *Inbox) prepareBatch(in approvals.Input, from mode) tea.Cmd {
 	p := &batchPlan{kind: in.Kind, from: from}
+	// Each marked task is in exactly one list: a chain's end that is
+	// marked itself takes the answer, and the marked rows that lead to
+	// it are skipped, named as such; of two rows that lead to one end
+	// the first takes it.
+	marked := make(map[model.TaskKey]bool, len(m.batch))
+	for _, k := range m.batch {
+		marked[k] = true
+	}
 	taken := map[model.TaskKey]model.TaskKey{} // the end of a chain -> the marked row that took it
 	for _, k := range m.batch {
 		it, via, why := m.leafFor(k, in.Kind)
-		if why == "" {
+		switch {
+		case why != "":
+		case it.Key() != k && marked[it.Key()]:
+			why = "its chain's end, " + keyName(it.Key()) + ", is marked too and gets the one answer"
+		default:
 			if first, dup := taken[it.Key()]; dup {
 				why = "the same chain as " + keyName(first) + ": it gets one answer"
 			}
