@@ -45,12 +45,16 @@ func (p *batchPlan) payloads(th *theme.Theme, w int) [][]string {
 		}
 		g.n++
 	}
+	at := ""
+	if p.kind == "approve" || p.kind == "deny" {
+		at = th.Muted.Render(` ("at": when each is sent)`)
+	}
 	out := make([][]string, 0, len(order))
 	for _, text := range order {
 		g := groups[text]
-		label := th.Label.Render(fmt.Sprintf("sends to each of the %d:", g.n))
+		label := th.Label.Render(fmt.Sprintf("sends to each of the %d:", g.n)) + at
 		if len(order) > 1 {
-			label = th.Label.Render(fmt.Sprintf("sends to %d of them:", g.n))
+			label = th.Label.Render(fmt.Sprintf("sends to %d of them:", g.n)) + at
 		}
 		out = append(out, append([]string{label}, g.lines...))
 	}
