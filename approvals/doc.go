@@ -70,9 +70,12 @@
 //     reason, approver (user@host), refs (referenceTaskIds; a follow-up
 //     names the ended task), attempt 1, and the writer's host, pid and
 //     until (its send is over by then).
-//   - "retry": the operator confirmed sending the same decision again,
-//     with the same messageId. Fields: agent, url, task, approver, attempt
-//     (2, 3, …), host, pid, until.
+//   - "retry": an operator confirmed sending the same decision again,
+//     with the same messageId: the very message decided, so approver is
+//     still the decision's (whose name and time it carries) and by is
+//     who sent it again. Fields: agent, url, task, approver, by, attempt
+//     (2, 3, …), host, pid, until. (Retries written before "by" named
+//     the one who sent it again as approver.)
 //   - "outcome": what the send achieved. Fields: agent, url, task, result
 //     ("accepted", "refused", "unknown", "not-delivered", "superseded"),
 //     state (what the agent returned or GetTask showed), problem (a short

@@ -476,6 +476,9 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 	head := j.decisionHead(mark, e)
 	if e.Attempts > 1 {
 		head += fmt.Sprintf("  (sent %d times, same messageId)", e.Attempts)
+		if e.RetriedBy != "" && e.RetriedBy != e.Approver {
+			head = head[:len(head)-1] + "; again by " + e.RetriedBy + ")"
+		}
 	}
 	res := th.OK
 	switch e.Result {
