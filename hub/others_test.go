@@ -77,3 +77,24 @@ func TestAnothersDecisionThroughTheHub(t *testing.T) {
 		t.Errorf("%d retry records in the hub's journal, want 1", retries)
 	}
 }
+
+// TestTheLoserOfARaceSeesWhatWasSent: bob's reply comes second to
+// alice's on one prompt; his refusal says what alice sent, not only
+// "decided by alice … replied".
+func TestTheLoserOfARaceSeesWhatWasSent(t *testing.T) {
+	fx := newFixture(t)
+	alice, bob := fx.attach("alice"), fx.attach("bob")
+	id := fx.ag.Start("ask")
+	for _, d := range []*dash{alice, bob} {
+		d.waitFor("the question", func(f *model.Fleet) bool { return d.inInbox(f, id) })
+	}
+	first := alice.prepare(id, approvals.Input{Kind: approvals.KindReply, Text: "compare against release/1.4"})
+	second := bob.prepare(id, approvals.Input{Kind: approvals.KindReply, Text: "main"})
+	if o := alice.svc.Send(context.Background(), first); o.Result != approvals.ResultAccepted {
+		t.Fatalf("alice's reply: %s (%v)", o.Words(), o.Err)
+	}
+	o := bob.svc.Send(context.Background(), second)
+	if o.Winner == nil || !strings.Contains(o.Words(), `decided by alice at `) || !strings.Contains(o.Words(), `replied "compare against release/1.4"`) {
+		t.Fatalf("bob's refusal says %q (%v); want what alice sent", o.Words(), o.Err)
+	}
+}
