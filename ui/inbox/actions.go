@@ -261,6 +261,10 @@ func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
 	if !m.filter.Editing() && m.marks.Key(msg, m.keys.Marks, m.sel, m.shownKeys) {
 		return nil
 	}
+	if !m.filter.Editing() && readOnlyKey(m.ctx.ReadOnly, msg,
+		[]key.Binding{m.keys.Reply, m.keys.Approve, m.keys.Deny, m.keys.Marks.Mark, m.keys.Marks.All}, m.sel.Agent, m.ctx.Warn, m.ctx.ReadOnlyWords) {
+		return nil
+	}
 	if m.marks.Len() > 0 && !m.filter.Editing() {
 		switch k := m.keys; {
 		case key.Matches(msg, k.Approve):
@@ -362,6 +366,10 @@ func (m *Inbox) actionable() *approvals.Item {
 		return nil
 	}
 	if w := m.blockedWords(it.Key().Agent); w != "" {
+		m.ctx.Warn(w)
+		return nil
+	}
+	if w := m.decidedWords(it); w != "" {
 		m.ctx.Warn(w)
 		return nil
 	}

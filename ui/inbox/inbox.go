@@ -331,7 +331,8 @@ func (m *Inbox) ShortHelp() []key.Binding {
 	if it != nil {
 		leaf = m.find(it.Leaf.Key)
 	}
-	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.May(leaf.Key().Agent, common.RoleFor(leaf.Task.State)) && m.svc.Blocked(leaf.Key().Agent) == nil
+	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.May(leaf.Key().Agent, common.RoleFor(leaf.Task.State)) && m.svc.Blocked(leaf.Key().Agent) == nil &&
+		m.decidedWords(leaf) == ""
 	auth := can && leaf.Task.State == a2a.TaskStateAuthRequired
 	return []key.Binding{k.Up, k.Down, common.Offer(k.Reply, can), common.Offer(k.Approve, auth), common.Offer(k.Deny, auth),
 		common.Offer(k.Open, it != nil), k.Filter.Open, common.Offer(k.Marks.Mark, it != nil), common.Offer(k.Copy, it != nil), k.Sort}

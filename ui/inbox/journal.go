@@ -284,6 +284,13 @@ func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 			j.show()
 			return nil
 		}
+		agent := ""
+		if e := j.selected(); e != nil {
+			agent = e.Agent
+		}
+		if readOnlyKey(j.ctx.ReadOnly, msg, []key.Binding{k.Reconcile, k.Retry, k.FollowUp}, agent, j.ctx.Warn, j.ctx.ReadOnlyWords) {
+			return nil
+		}
 	}
 	if c := j.conf; c != nil {
 		answer, wake := c.answer.Key(msg, j.ctx.Now())
