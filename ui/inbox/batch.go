@@ -242,6 +242,9 @@ func (m *Inbox) sendBatch(p *batchPlan) tea.Cmd {
 	}
 	if p.kind == approvals.KindReply {
 		m.draftsSent(keys)
+		for _, k := range keys {
+			cmds = append(cmds, dropDraftCmd(m.svc, k))
+		}
 	}
 	m.closeDialog()
 	m.marks.Clear()
