@@ -96,6 +96,10 @@ type Inbox struct {
 	team teamInbox // claims and refusals on a team's hub (claims.go)
 
 	reconciled bool // the start-up reconcile was asked for
+	// answering is true while a dialog asked from another screen
+	// (ReplyToMsg, DecideMsg) is open: when it closes, the inbox asks
+	// the root to go back there.
+	answering bool
 }
 
 // InboxFactory returns what ui.Options.Inbox expects: a function that
