@@ -453,6 +453,7 @@ func (m *Inbox) prepare(it approvals.Item, in approvals.Input, from mode) tea.Cm
 	}
 	var wake tea.Cmd
 	m.conf, wake = newConfirm(m.svc, m.keys, d, it.Key(), it.Prior, m.ctx.Now())
+	m.conf.warnReach(m.ctx.Fleet)
 	m.conf.from, m.conf.ask, m.conf.via, m.conf.elsewhere = from, it.Question(), m.via, m.elsewhere
 	m.mode, m.target, m.tstate, m.tprompt = modeConfirm, it.Key(), it.Task.State, it.Prompt
 	return wake
@@ -571,6 +572,7 @@ func (m *Inbox) sent(msg SentMsg) tea.Cmd {
 	}
 	var wake tea.Cmd
 	m.conf, wake = newConfirm(m.svc, m.keys, d, msg.Key, nil, m.ctx.Now())
+	m.conf.warnReach(m.ctx.Fleet)
 	m.mode, m.target = modeConfirm, model.TaskKey{}
 	return wake
 }

@@ -34,6 +34,7 @@ type batchPlan struct {
 	kind    approvals.Kind
 	plans   []planned
 	skipped []skippedTask
+	reach   []string // for each agent of plans that cannot be reached now, the warning (reachWords)
 	answer  common.Confirm
 	from    mode // where n/esc returns to
 }
@@ -159,6 +160,13 @@ func (m *Inbox) prepareBatch(in approvals.Input, from mode) tea.Cmd {
 			m.closeDialog()
 		}
 		return nil
+	}
+	seen := map[string]bool{}
+	for _, pl := range p.plans {
+		if w := reachWords(m.ctx.Fleet, pl.key.Agent, in.Kind); w != "" && !seen[pl.key.Agent] {
+			seen[pl.key.Agent] = true
+			p.reach = append(p.reach, w)
+		}
 	}
 	var wake tea.Cmd
 	p.answer, wake = common.NewConfirm(m.keys.Confirm, m.keys.Decline, m.svc.QuietPeriod(), m.ctx.Now())

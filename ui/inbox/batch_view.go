@@ -70,6 +70,9 @@ func (p *batchPlan) payloads(th *theme.Theme, w int) [][]string {
 func (p *batchPlan) view(th *theme.Theme, w, h int, now time.Time) string {
 	inner := max(w-4, 20)
 	head := []string{th.DialogTitle.Render(p.title())}
+	for _, w := range p.reach {
+		head = append(head, th.Warn.Render(sanitize.Line(w, inner)))
+	}
 	rows := p.rows(th, inner)
 	var skipped []string
 	if len(p.skipped) > 0 {

@@ -38,6 +38,8 @@ type confirm struct {
 	// claims says who else on the team is at work on the task ("bob is
 	// answering"); it informs, y still sends.
 	claims string
+	// reach warns that the agent cannot be reached now (reachWords).
+	reach string
 }
 
 // newConfirm opens the dialog for d, armed after the service's quiet
@@ -45,6 +47,12 @@ type confirm struct {
 func newConfirm(svc *approvals.Service, keys KeyMap, d *approvals.Decision, k model.TaskKey, prior *approvals.Entry, now time.Time) (*confirm, tea.Cmd) {
 	answer, wake := common.NewConfirm(keys.Confirm, keys.Decline, svc.QuietPeriod(), now)
 	return &confirm{d: d, key: k, prior: prior, answer: answer}, wake
+}
+
+// warnReach notes in the dialog that its agent cannot be reached now.
+func (c *confirm) warnReach(f *model.Fleet) *confirm {
+	c.reach = reachWords(f, c.d.Agent, c.d.Kind)
+	return c
 }
 
 // title says what will be sent.
@@ -83,6 +91,9 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	}
 	if c.elsewhere != "" {
 		head = append(head, strings.Split(th.Error.Render(wrapText(line(c.elsewhere+" — nothing is sent from here"), inner)), "\n")...)
+	}
+	if c.reach != "" {
+		head = append(head, strings.Split(th.Warn.Render(wrapText(line(c.reach), inner)), "\n")...)
 	}
 	if c.claims != "" {
 		head = append(head, th.Warn.Render(sanitize.Line(c.claims+" (a claim informs; y still sends)", inner)))

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"a2atop/approvals"
+	"a2atop/model"
 )
 
 // decidedWords says, when the prompt of it has a decision that no new
@@ -50,4 +51,26 @@ func readOnlyKey(readOnly bool, msg tea.KeyMsg, writes []key.Binding, agent stri
 	}
 	warn(words(agent))
 	return true
+}
+
+// reachWords warns, before a decision on agent is confirmed, that the
+// agent cannot be reached now (its watcher's last attempt failed): the
+// decision would be journaled and then, the check before sending
+// failing, not sent. "" while the agent answers or is not yet heard of.
+func reachWords(f *model.Fleet, agent string, kind approvals.Kind) string {
+	a := f.Agent(agent)
+	if a == nil {
+		return ""
+	}
+	switch a.Health.State {
+	case model.HealthUnreachable, model.HealthBackoff, model.HealthUnauthorized:
+	default:
+		return ""
+	}
+	why := a.Health.Err
+	if why == "" {
+		why = a.Health.State.String()
+	}
+	return fmt.Sprintf("%s cannot be reached now (%s): y records the %s and asks the agent first; if it still cannot be reached, nothing is sent",
+		agent, why, kind)
 }

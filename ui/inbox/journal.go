@@ -403,6 +403,7 @@ func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decisio
 	k := model.TaskKey{Agent: e.Agent, ID: e.TaskID}
 	var wake tea.Cmd
 	j.conf, wake = newConfirm(j.svc, j.keys, d, k, prior, j.ctx.Now())
+	j.conf.warnReach(j.ctx.Fleet)
 	if t := j.ctx.Fleet.Task(k); t != nil && t.Class == model.ClassInterrupted && t.Snapshot != nil {
 		j.conf.ask = t.Snapshot.Status.Message // the question it still asks
 	}
