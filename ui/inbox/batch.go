@@ -199,6 +199,11 @@ func (m *Inbox) leafFor(k model.TaskKey, kind approvals.Kind) (*approvals.Item, 
 		return nil, via, "asks for input, not an authorization: reply instead"
 	}
 	if p, ok := m.svc.Prior(it.Task.Key.Agent, it.Task.Key.ID, it.Prompt); ok {
+		c := *it
+		c.Prior = &p
+		if w := m.decidedWords(&c); w != "" { // no answer goes over it, alone or not
+			return nil, via, w
+		}
 		return nil, via, "already decided (" + string(p.Kind) + " by " + p.Approver + ": " + string(p.Result) + "); answer it alone to decide again"
 	}
 	return it, via, ""

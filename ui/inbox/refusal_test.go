@@ -123,6 +123,10 @@ func TestADecidedPromptIsShownDecided(t *testing.T) {
 				t.Errorf("%s: %s opened mode %d, said %q", tc.name, k, m.mode, said)
 			}
 		}
+		c, _ = sendKeys(c, "space", "a") // marked: one answer for the marked
+		if said := fx.said(); m.mode != modeList || !strings.Contains(said, decided) || strings.Contains(said, "answer it alone") {
+			t.Errorf("%s: a on the marked deploy opened mode %d, said %q", tc.name, m.mode, said)
+		}
 		if len(fx.snd.sent) != 0 {
 			t.Errorf("%s: %d messages sent", tc.name, len(fx.snd.sent))
 		}
