@@ -29,10 +29,14 @@ var ErrJournalDamaged = errors.New("the journal has a damaged line that may hold
 // torn (a write that never finished, after a crash). A damaged line stands
 // for "a decision may exist": it blocks new decisions on the agent it
 // names, or on every agent when it names none the journal knows, until an
-// operator accepts it. A torn line blocks only when it holds a decision;
-// that decision was never sent, because a decision is written and
-// fsynced before anything leaves, and Reconcile resolves it once GetTask
-// confirms the agent does not hold it.
+// operator accepts it. A torn line blocks only when it holds a decision.
+// Whether that decision reached the agent is unknown until GetTask
+// settles it: a crash during the write leaves a decision that was never
+// sent (nothing leaves before the record is fsynced), but a file cut
+// afterwards (a copy, a restore, a disk) leaves one that may have been
+// delivered. Reconcile resolves the line once GetTask shows the agent
+// does not hold its messageId; one the agent holds (Delivered) stays for
+// an operator.
 type Damage struct {
 	Path   string // the journal
 	Line   int    // 1-based line number
@@ -53,6 +57,11 @@ type Damage struct {
 	// every agent when AllAgents.
 	Blocks    bool
 	AllAgents bool
+
+	// Delivered is true once GetTask showed that the agent holds the
+	// messageId of this torn decision (Reconcile): it was sent, and
+	// only an operator resolves the line.
+	Delivered bool
 
 	// AcceptedBy and AcceptedAt say who resolved the line, and when;
 	// AcceptNote how (an operator, or Reconcile for a torn decision).
@@ -116,12 +125,28 @@ func (d Damage) Words() string {
 	switch {
 	case d.Torn && !d.Blocks:
 		return where + " is a torn line (a crash during a write); it holds no decision, nothing is blocked"
+	case d.Torn && d.Delivered:
+		return fmt.Sprintf("%s is a cut decision (%s); %s; new decisions on %s are refused until an operator looks at it (a2atop journal check)",
+			where, d.Recovered(), d.Delivery(), d.Scope())
 	case d.Torn:
-		return fmt.Sprintf("%s holds a decision whose write never finished (%s); it was never sent, since a decision is fsynced before anything leaves; new decisions on %s wait until it is reconciled or accepted",
-			where, d.Recovered(), d.Scope())
+		return fmt.Sprintf("%s is a cut decision (%s); %s; new decisions on %s wait until it is reconciled or accepted",
+			where, d.Recovered(), d.Delivery(), d.Scope())
 	}
 	return fmt.Sprintf("%s is damaged (%s); it may hold a decision (%s): new decisions on %s are refused until an operator looks at it (a2atop journal check)",
 		where, d.Reason, d.Recovered(), d.Scope())
+}
+
+// Delivery says whether a torn decision reached its agent: unknown
+// until GetTask settles it, or delivered once GetTask showed the agent
+// holds its messageId. "" for a line that holds no torn decision.
+func (d Damage) Delivery() string {
+	switch {
+	case !d.Torn || !d.Blocks:
+		return ""
+	case d.Delivered:
+		return fmt.Sprintf("it was delivered: GetTask shows %s holds messageId %s", d.Agent, shown(d.MessageID))
+	}
+	return "whether it reached the agent is unknown until GetTask settles it (a crash in its write, or a file cut after its send)"
 }
 
 type ackKey struct {

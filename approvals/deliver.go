@@ -35,11 +35,11 @@ func (s *Service) Send(ctx context.Context, d *Decision) Outcome {
 		return s.refuse(out, ProblemRejected, errNoSender)
 	}
 	if p, err := s.claim(d); err != nil {
-		return s.refuse(out, p, err)
+		return s.refuseOver(out, d, p, err)
 	}
 	defer s.release(d)
 	if p, err := s.commit(d); err != nil {
-		return s.refuse(out, p, err)
+		return s.refuseOver(out, d, p, err)
 	}
 
 	if !d.Kind.startsTask() {
@@ -130,7 +130,8 @@ func (s *Service) commit(d *Decision) (Problem, error) {
 		Kind: d.Kind, Prompt: d.Prompt, State: d.State, Parts: d.Message.Parts, Reason: d.Reason,
 		Approver: d.Approver, Refs: d.Message.ReferenceTasks, Attempt: d.Attempt}
 	if d.Attempt > 1 {
-		rec = record{Type: recRetry, ID: d.MessageID, Agent: d.Agent, Task: d.TaskID, Approver: d.Approver, Attempt: d.Attempt}
+		// The message sent again is its approver's; By is who sends it again.
+		rec = record{Type: recRetry, ID: d.MessageID, Agent: d.Agent, Task: d.TaskID, Approver: d.Approver, By: d.SentBy, Attempt: d.Attempt}
 	}
 	p := ProblemNone
 	err := s.appendChecked(func() ([]record, error) {
@@ -182,7 +183,7 @@ func (s *Service) admit(d *Decision) (Problem, error) {
 		return ProblemDecided, fmt.Errorf("%w: another a2atop is sending %s's %s on this prompt now (decided at %s)",
 			ErrAlreadyDecided, last.Approver, last.Kind, last.DecidedAt.Local().Format("15:04:05"))
 	case last.Result.Open():
-		return ProblemOpen, openErr(copyEntry(last))
+		return ProblemOpen, openErr(copyEntry(last), d.Approver)
 	case !d.Again:
 		return ProblemDecided, fmt.Errorf("%w (%s)", ErrAlreadyDecided, priorWords(last))
 	case d.PriorID != last.MessageID:
@@ -284,6 +285,20 @@ func (s *Service) get(ctx context.Context, agent string, id a2a.TaskID, hist int
 // nothing sent).
 func (s *Service) refuse(out Outcome, p Problem, err error) Outcome {
 	out.Result, out.Problem, out.Err = ResultRefused, p, err
+	return out
+}
+
+// refuseOver is refuse, naming as the Winner the prompt's last decision
+// when d was refused over it and it is another approver's: the words
+// then say who decided what, and offer nothing of theirs to retry.
+func (s *Service) refuseOver(out Outcome, d *Decision, p Problem, err error) Outcome {
+	out = s.refuse(out, p, err)
+	if p != ProblemDecided && p != ProblemOpen {
+		return out
+	}
+	if last, ok := s.Prior(d.Agent, d.TaskID, d.Prompt); ok && last.MessageID != d.MessageID && last.Approver != d.Approver {
+		out.Winner = WinnerOf(last)
+	}
 	return out
 }
 

@@ -70,9 +70,12 @@
 //     reason, approver (user@host), refs (referenceTaskIds; a follow-up
 //     names the ended task), attempt 1, and the writer's host, pid and
 //     until (its send is over by then).
-//   - "retry": the operator confirmed sending the same decision again,
-//     with the same messageId. Fields: agent, url, task, approver, attempt
-//     (2, 3, …), host, pid, until.
+//   - "retry": an operator confirmed sending the same decision again,
+//     with the same messageId: the very message decided, so approver is
+//     still the decision's (whose name and time it carries) and by is
+//     who sent it again. Fields: agent, url, task, approver, by, attempt
+//     (2, 3, …), host, pid, until. (Retries written before "by" named
+//     the one who sent it again as approver.)
 //   - "outcome": what the send achieved. Fields: agent, url, task, result
 //     ("accepted", "refused", "unknown", "not-delivered", "superseded"),
 //     state (what the agent returned or GetTask showed), problem (a short
@@ -112,12 +115,15 @@
 // agent it names, or on every agent when it names none the journal knows,
 // until an operator looks at it and accepts it (an "ack" record; the file
 // is never rewritten). A torn last line is expected after a crash and
-// blocks nothing, unless it holds a decision: that decision was never
-// sent (a decision is written and fsynced before anything leaves, and
-// only a write that did not finish is torn), and it blocks its agent
-// until Reconcile confirms with GetTask that the agent does not hold its
-// messageId, or an operator accepts it. Service.Damage and Blocking list
-// the lines with their number and what can be read from them.
+// blocks nothing, unless it holds a decision. Whether that decision
+// reached the agent is unknown until GetTask settles it: a crash in its
+// write means it never left (a decision is written and fsynced before
+// anything leaves), but a file cut later (a copy, a restore, a disk) may
+// cut one that was sent. It blocks its agent until Reconcile finds with
+// GetTask that the agent does not hold its messageId (an "ack"), or an
+// operator accepts it; one the agent holds (Damage.Delivered) waits for
+// the operator. Service.Damage and Blocking list the lines with their
+// number and what can be read from them.
 //
 // # Templates
 //

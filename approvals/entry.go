@@ -67,6 +67,9 @@ type Entry struct {
 	DecidedAt   time.Time
 	Refs        []a2a.TaskID // referenceTaskIds (a follow-up names the ended task)
 	Attempts    int
+	// RetriedBy is who sent the decision again last (a retry record), ""
+	// for none; the message sent again is still Approver's.
+	RetriedBy string
 
 	Result   Result
 	ResultAt time.Time
@@ -154,6 +157,10 @@ func (e *Entry) applyRecord(r record) {
 		e.Result, e.host, e.pid, e.until = ResultPending, r.Host, r.PID, r.Until
 	case recRetry:
 		e.Attempts = max(r.Attempt, e.Attempts+1)
+		e.RetriedBy = r.By
+		if e.RetriedBy == "" { // written before retries named the decision's approver apart
+			e.RetriedBy = r.Approver
+		}
 		e.Result, e.ResultAt, e.Problem, e.Error, e.Via = ResultPending, r.At, "", "", ""
 		e.host, e.pid, e.until = r.Host, r.PID, r.Until
 	case recOutcome:

@@ -129,11 +129,12 @@ func (s *Service) lastOn(agent string, id a2a.TaskID) *Entry {
 	return nil
 }
 
-// reconcileTorn resolves the torn decision lines whose agent, task and
-// messageId can be read: a torn decision was never sent (the decision is
-// fsynced before anything leaves), and GetTask showing that the agent
-// does not hold the messageId confirms it. Then an "ack" record resolves
-// the line. A line GetTask cannot confirm stays for an operator.
+// reconcileTorn settles the torn decision lines whose agent, task and
+// messageId can be read, with GetTask: an agent that does not hold the
+// messageId did not get the decision, and an "ack" record resolves the
+// line; one that holds it got it (the line was cut after the send), and
+// the line stays for an operator, marked Delivered. A line GetTask cannot
+// check stays as it is.
 func (s *Service) reconcileTorn(ctx context.Context) {
 	for _, d := range s.Blocking() {
 		if !d.Torn || d.Agent == "" || d.TaskID == "" || d.MessageID == "" || d.AllAgents {
@@ -145,10 +146,16 @@ func (s *Service) reconcileTorn(ctx context.Context) {
 			continue
 		}
 		if holds(t, d.MessageID) {
-			s.log.Error("journal: the agent holds the messageId of a torn decision line; an operator must look", "line", d.Line, "id", d.MessageID)
+			s.mu.Lock()
+			if cur := s.damage[d.Line]; cur != nil && cur.Hash == d.Hash && !cur.Delivered {
+				cur.Delivered = true
+				s.version++
+			}
+			s.mu.Unlock()
+			s.log.Error("journal: the agent holds the messageId of a torn decision line: it was delivered; an operator must look", "line", d.Line, "id", d.MessageID)
 			continue
 		}
-		note := fmt.Sprintf("reconciled: the write of this decision never finished, so it was never sent (a decision is fsynced before anything leaves); GetTask shows %s does not hold messageId %s", d.Agent, d.MessageID)
+		note := fmt.Sprintf("reconciled: not delivered; GetTask shows %s does not hold messageId %s", d.Agent, d.MessageID)
 		err = s.appendChecked(func() ([]record, error) {
 			if cur := s.damage[d.Line]; cur == nil || !cur.Open() || cur.Hash != d.Hash {
 				return nil, nil

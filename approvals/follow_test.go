@@ -180,8 +180,9 @@ func TestLockNotHeldAcrossTheSend(t *testing.T) {
 // TestTornDecisionWasNeverSent: a process dies in the middle of writing
 // a decision (half the line on disk, no newline). The decision was never
 // sent: the agent received nothing, since nothing is sent before the
-// record is fsynced. The torn line still blocks its agent, in words that
-// say so, until Reconcile confirms with GetTask that the agent does not
+// record is fsynced. The torn line still blocks its agent, its outcome
+// unknown in its words (a cut line may also be one that was sent: see
+// TestACutDecisionThatWasDeliveredIsNotCalledUnsent), until Reconcile confirms with GetTask that the agent does not
 // hold its messageId; then a decision goes out once.
 func TestTornDecisionWasNeverSent(t *testing.T) {
 	fx := newFixture(t)
@@ -203,7 +204,7 @@ func TestTornDecisionWasNeverSent(t *testing.T) {
 		t.Fatalf("Refresh = %+v", got)
 	}
 	dm := got.Damage[0]
-	if !strings.Contains(dm.Words(), "never sent") || !strings.Contains(dm.Words(), fx.path) || dm.MessageID == "" {
+	if !strings.Contains(dm.Words(), "unknown until GetTask settles it") || !strings.Contains(dm.Words(), fx.path) || dm.MessageID == "" {
 		t.Fatalf("words: %s (%+v)", dm.Words(), dm)
 	}
 	if _, err := fx.svc.Prepare(fx.svc.ItemFor(mt), Input{Kind: KindReply, Text: "main"}); !errors.Is(err, ErrJournalDamaged) {
@@ -217,7 +218,7 @@ func TestTornDecisionWasNeverSent(t *testing.T) {
 	if b := fx.svc.Blocking(); len(b) != 0 {
 		t.Fatalf("still blocking after Reconcile: %+v", b)
 	}
-	if all := fx.svc.Damage(); len(all) != 1 || !strings.Contains(all[0].AcceptNote, "never sent") {
+	if all := fx.svc.Damage(); len(all) != 1 || !strings.Contains(all[0].AcceptNote, "not delivered") {
 		t.Fatalf("the resolution: %+v", all)
 	}
 	d := fx.mustPrepare(t, mt, Input{Kind: KindReply, Text: "main"})

@@ -46,6 +46,7 @@ type record struct {
 	Parts    a2a.ContentParts `json:"parts,omitempty"`
 	Reason   string           `json:"reason,omitempty"`
 	Approver string           `json:"approver,omitempty"`
+	By       string           `json:"by,omitempty"` // a retry: who sent the approver's decision again
 	Refs     []a2a.TaskID     `json:"refs,omitempty"`
 	Attempt  int              `json:"attempt,omitempty"`
 	Host     string           `json:"host,omitempty"`

@@ -37,13 +37,18 @@ type Decision struct {
 	At        time.Time
 	Message   *a2a.Message // exactly what will be sent
 	Attempt   int          // 1; n for the n-th send of the same messageId
-	Again     bool         // the operator confirmed a second decision on this prompt
+	// SentBy is, for a retry (Attempt > 1), the operator who confirmed
+	// sending it again; Approver stays the one whose decision the
+	// message is (it carries their name and time, unchanged).
+	SentBy string
+	Again  bool // the operator confirmed a second decision on this prompt
 	// PriorID is the last decision on the prompt when this one was
 	// prepared ("" for none): a confirmed second decision is sent only
 	// over that one, not over a decision made since, here or elsewhere.
 	PriorID string
 
-	in Input // what the operator typed, for a hub that builds the message again
+	in   Input     // what the operator typed, for a hub that builds the message again
+	snap *a2a.Task // the task as decided on, to build an approve/deny again at its confirmation
 }
 
 // Prepare validates the operator's input for an item and builds the
@@ -79,7 +84,7 @@ func (s *Service) prepare(it Item, in Input, a Author) (*Decision, error) {
 	priorID := ""
 	if prior, ok := s.Prior(t.Key.Agent, t.Key.ID, prompt); ok {
 		if prior.Result.Open() {
-			return nil, openErr(prior)
+			return nil, openErr(prior, a.who(s.o))
 		}
 		if !in.Again {
 			return nil, fmt.Errorf("%w (%s)", ErrAlreadyDecided, priorWords(&prior))
@@ -90,7 +95,7 @@ func (s *Service) prepare(it Item, in Input, a Author) (*Decision, error) {
 	now, id := a.At, a.MessageID
 	d := &Decision{MessageID: id, Agent: t.Key.Agent, TaskID: t.Key.ID, ContextID: t.Snapshot.ContextID,
 		Kind: in.Kind, Prompt: prompt, State: t.State, Approver: a.Approver, At: now, Attempt: 1, Again: in.Again,
-		PriorID: priorID, in: in}
+		PriorID: priorID, in: in, snap: t.Snapshot}
 	var err error
 	switch in.Kind {
 	case KindReply:
@@ -109,6 +114,30 @@ func (s *Service) prepare(it Item, in Input, a Author) (*Decision, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// Confirmed returns d as the operator confirmed it now: its time (the
+// journal's "at", and the "at" an approve or deny carries) is the
+// moment of the confirmation, not the moment the dialog opened. An
+// answer for many calls it for each task just before that task's Send.
+// Everything else is d's, the messageId too. It builds the message
+// again only where the time is in it; d itself is not changed.
+func (s *Service) Confirmed(d *Decision) (*Decision, error) {
+	if d == nil || d.Message == nil {
+		return d, nil
+	}
+	c := *d
+	c.At = s.o.Now().UTC()
+	if (c.Kind != KindApprove && c.Kind != KindDeny) || c.Attempt > 1 || c.snap == nil {
+		return &c, nil // a retry is the same message; a reply carries no time
+	}
+	v := DecisionValues{Approve: c.Kind == KindApprove, Reason: c.Reason, Approver: c.Approver, At: c.At}
+	m, err := BuildDecision(c.snap, v, s.o.Templates[c.Agent], c.MessageID)
+	if err != nil {
+		return nil, fmt.Errorf("confirm: building the %s again at the time of the confirmation: %w", c.Kind, err)
+	}
+	c.Message = m
+	return &c, nil
 }
 
 // PrepareFollowUp builds the follow-up for a decision that was refused
@@ -168,8 +197,10 @@ func (s *Service) retry(messageID string, a Author) (*Decision, error) {
 	if !e.Kind.startsTask() {
 		m.TaskID = e.TaskID
 	}
+	// The message is the decider's, as they decided it: the journal names
+	// them as its approver and the one sending it again as SentBy.
 	return &Decision{MessageID: e.MessageID, Agent: e.Agent, TaskID: e.TaskID, ContextID: e.ContextID, Kind: e.Kind,
-		Prompt: e.Prompt, State: e.PromptState, Reason: e.Reason, Approver: a.Approver, At: a.At,
+		Prompt: e.Prompt, State: e.PromptState, Reason: e.Reason, Approver: e.Approver, SentBy: a.Approver, At: a.At,
 		Message: m, Attempt: e.Attempts + 1, Again: true}, nil
 }
 
@@ -193,8 +224,25 @@ func shortID(id a2a.TaskID) string {
 	return string(id[:8])
 }
 
-// openErr refuses a new decision on a prompt whose last decision may have
-// arrived: a new messageId could not be told apart from it by the agent.
-func openErr(prior Entry) error {
+// openErr refuses, for approver, a new decision on a prompt whose last
+// decision may have arrived: a new messageId could not be told apart
+// from it by the agent. Their own is theirs to reconcile and retry;
+// another's is named (who, when, what) with nothing offered to retry.
+func openErr(prior Entry, approver string) error {
+	if prior.Approver != approver {
+		return &decidedError{is: ErrOutcomeOpen, words: WinnerOf(prior).Words() + "; nothing was sent: the first decision on a prompt is the one the agent gets"}
+	}
 	return fmt.Errorf("%w: decision %s (%s by %s) is %s", ErrOutcomeOpen, prior.MessageID, prior.Kind, prior.Approver, prior.Result)
 }
+
+// decidedError refuses a decision over another operator's: its words
+// name that decision; it is errors.Is the refusal it stands for
+// (ErrOutcomeOpen, ErrAlreadyDecided) without that refusal's advice,
+// which is for one's own decisions.
+type decidedError struct {
+	is    error
+	words string
+}
+
+func (e *decidedError) Error() string { return e.words }
+func (e *decidedError) Unwrap() error { return e.is }

@@ -45,6 +45,10 @@ type Options struct {
 	ReconcileHistory int
 	// NewID makes messageIds. nil = a2a.NewMessageID (UUID).
 	NewID func() string
+	// DraftsPath is the file replies written and kept, not sent, are kept
+	// in (see Draft), so that they outlive the dashboard. "" = the
+	// journal's path + ".drafts"; attached to a hub, none unless set.
+	DraftsPath string
 
 	// Team mode (see Hub). Hub, when set, attaches the Service to a
 	// team's hub: it keeps the hub's journal as Follow delivers it
@@ -105,6 +109,8 @@ type Service struct {
 	version        uint64   // increments on every line folded in
 	touched        touchLog // the tasks whose decisions changed, for QueueCache
 	refreshed      uint64   // version at the last Refresh
+
+	draftMu sync.Mutex // one change of the drafts file at a time in this process
 }
 
 // taskRef is a task of an agent, by the agent's identity.

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -82,6 +84,14 @@ type Author struct {
 // author is the Service's own: its approver, a new messageId, now.
 func (s *Service) author() Author { return Author{Approver: s.o.Approver} }
 
+// who is the approver a is for: its own, or the Service's.
+func (a Author) who(o Options) string {
+	if a.Approver != "" {
+		return a.Approver
+	}
+	return o.Approver
+}
+
 func (a Author) fill(o Options) Author {
 	if a.Approver == "" {
 		a.Approver = o.Approver
@@ -143,7 +153,7 @@ func SameMessage(got, want *Decision) error {
 		return differ("prompt")
 	case got.PriorID != want.PriorID:
 		return differ("prior decision")
-	case got.Approver != want.Approver:
+	case got.Approver != want.Approver || got.SentBy != want.SentBy:
 		return differ("approver")
 	case !got.At.Equal(want.At):
 		return differ("time")
@@ -186,11 +196,55 @@ type Winner struct {
 	Result   Result
 	Problem  Problem
 	State    a2a.TaskState
+	// Said is what the decision sent, in short: a reply's text (and
+	// "+ data"), a deny's or an approve's reason; "" for none.
+	Said string
 }
 
 // WinnerOf is the Winner a journal entry stands for.
 func WinnerOf(e Entry) *Winner {
-	return &Winner{Approver: e.Approver, At: e.DecidedAt, Kind: e.Kind, Result: e.Result, Problem: e.Problem, State: e.AgentState()}
+	return &Winner{Approver: e.Approver, At: e.DecidedAt, Kind: e.Kind, Result: e.Result, Problem: e.Problem, State: e.AgentState(),
+		Said: SaidOf(e.Kind, e.Reason, e.Parts)}
+}
+
+// saidMax is how much of what a decision said a Winner keeps.
+const saidMax = 120
+
+// SaidOf says in short what a decision of kind sent: for a reply its
+// text, first line, cut to about 120 characters (with "+ data" when it
+// carries data); for an approve or a deny its reason.
+func SaidOf(kind Kind, reason string, parts []*a2a.Part) string {
+	if kind == KindApprove || kind == KindDeny {
+		return cut(strings.TrimSpace(reason))
+	}
+	var text []string
+	data := false
+	for _, p := range parts {
+		if p == nil {
+			continue
+		}
+		if t := p.Text(); t != "" {
+			text = append(text, t)
+		} else if p.Data() != nil {
+			data = true
+		}
+	}
+	said := cut(strings.TrimSpace(strings.Join(text, " ")))
+	if data {
+		said = strings.TrimSpace(said + " + data")
+	}
+	return said
+}
+
+// cut is the first line of s, cut to saidMax runes.
+func cut(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if r := []rune(s); len(r) > saidMax {
+		s = string(r[:saidMax]) + "…"
+	}
+	return s
 }
 
 // Words says "decided by alice at 14:02:11: approved" (local time; the
@@ -200,6 +254,9 @@ func (w Winner) Words() string {
 	what := map[Kind]string{KindApprove: "approved", KindDeny: "denied", KindReply: "replied", KindFollowUp: "sent a follow-up"}[w.Kind]
 	if what == "" {
 		what = string(w.Kind)
+	}
+	if w.Said != "" {
+		what += " " + strconv.Quote(w.Said)
 	}
 	switch w.Result {
 	case ResultAccepted:

@@ -214,7 +214,8 @@ func (h *Hub) first(key string, want *approvals.Decision) (*deciding, *refusal) 
 	cur := h.deciding[key]
 	if cur == nil {
 		mine := &deciding{messageID: want.MessageID, done: make(chan struct{}),
-			winner: approvals.Winner{Approver: want.Approver, At: want.At, Kind: want.Kind, Result: approvals.ResultPending}}
+			winner: approvals.Winner{Approver: want.Approver, At: want.At, Kind: want.Kind, Result: approvals.ResultPending,
+				Said: approvals.SaidOf(want.Kind, want.Reason, want.Message.Parts)}}
 		h.deciding[key] = mine
 		h.mu.Unlock()
 		return mine, nil

@@ -278,6 +278,7 @@ type DecisionRequest struct {
 	State     a2a.TaskState  `json:"state"`
 	Reason    string         `json:"reason,omitempty"`
 	Approver  string         `json:"approver"`
+	SentBy    string         `json:"sentBy,omitempty"` // a retry: the operator sending the approver's decision again
 	At        time.Time      `json:"at"`
 	Message   *a2a.Message   `json:"message"`
 	Attempt   int            `json:"attempt"`
@@ -291,14 +292,14 @@ type DecisionRequest struct {
 func RequestOf(r approvals.Request) DecisionRequest {
 	d := r.Decision
 	return DecisionRequest{MessageID: d.MessageID, Agent: d.Agent, TaskID: d.TaskID, ContextID: d.ContextID, Kind: d.Kind,
-		Prompt: d.Prompt, State: d.State, Reason: d.Reason, Approver: d.Approver, At: d.At, Message: d.Message,
+		Prompt: d.Prompt, State: d.State, Reason: d.Reason, Approver: d.Approver, SentBy: d.SentBy, At: d.At, Message: d.Message,
 		Attempt: d.Attempt, Again: d.Again, PriorID: d.PriorID, Text: r.Input.Text, JSON: r.Input.JSON}
 }
 
 // decision is the approvals.Decision the request carries, and the input.
 func (r DecisionRequest) decision() (*approvals.Decision, approvals.Input) {
 	d := &approvals.Decision{MessageID: r.MessageID, Agent: r.Agent, TaskID: r.TaskID, ContextID: r.ContextID, Kind: r.Kind,
-		Prompt: r.Prompt, State: r.State, Reason: r.Reason, Approver: r.Approver, At: r.At, Message: r.Message,
+		Prompt: r.Prompt, State: r.State, Reason: r.Reason, Approver: r.Approver, SentBy: r.SentBy, At: r.At, Message: r.Message,
 		Attempt: r.Attempt, Again: r.Again, PriorID: r.PriorID}
 	return d, approvals.Input{Kind: r.Kind, Text: r.Text, JSON: r.JSON, Reason: r.Reason, Again: r.Again}
 }

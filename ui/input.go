@@ -11,7 +11,7 @@ import (
 // typed text, then the global keys, then the screen shown.
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.Force) {
-		return tea.Quit
+		return m.quit()
 	}
 	switch m.overlay {
 	case overlayHelp:
@@ -156,4 +156,16 @@ func (m *Model) drain() tea.Cmd {
 		cmds = append(cmds, m.request(msg))
 	}
 	return tea.Batch(cmds...)
+}
+
+// quit quits once every screen that keeps something before the end
+// (common.Quitter: a reply being written) has kept it.
+func (m *Model) quit() tea.Cmd {
+	var keep []tea.Cmd
+	for _, c := range m.screens {
+		if q, ok := c.(common.Quitter); ok {
+			keep = append(keep, q.Quitting())
+		}
+	}
+	return tea.Sequence(append(keep, tea.Quit)...)
 }

@@ -75,10 +75,13 @@ type Model struct {
 	overlay       overlay
 
 	screens [viewCount]common.Component // nil: not wired (inbox, journal)
-	help    *helpScreen
-	prompt  promptModel // the command line
-	hm      help.Model  // draws the footer's keys
-	status  statusLine
+	// answerFrom is the view an answer asked of the inbox came from
+	// (ReplyToMsg, DecideMsg); 0 when the inbox was not opened for one.
+	answerFrom view
+	help       *helpScreen
+	prompt     promptModel // the command line
+	hm         help.Model  // draws the footer's keys
+	status     statusLine
 
 	views []SavedView // Options.Views
 	cmds  []command   // what the command line runs
@@ -223,7 +226,12 @@ func (m *Model) request(msg tea.Msg) tea.Cmd {
 	case common.OpenTaskMsg:
 		return m.showWith(viewDetail, msg)
 	case common.ReplyToMsg, common.DecideMsg:
-		return m.showWith(viewInbox, msg)
+		from := m.view
+		cmd := m.showWith(viewInbox, msg)
+		if from != viewInbox && m.view == viewInbox {
+			m.answerFrom = from // the inbox's BackMsg, once answered, returns there
+		}
+		return cmd
 	case common.ComposeMsg:
 		return m.showWith(viewCompose, msg)
 	case common.BackMsg:

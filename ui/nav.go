@@ -43,6 +43,9 @@ func (m *Model) back() tea.Cmd {
 	if m.view == viewDetail || m.view == viewCompose {
 		to = m.from
 	}
+	if m.view == viewInbox && m.answerFrom != 0 {
+		to = m.answerFrom // answered from there: back to where it was asked
+	}
 	return m.setView(to)
 }
 
@@ -52,7 +55,7 @@ func (m *Model) setView(v view) tea.Cmd {
 		return nil
 	}
 	hide := m.updateScreen(m.view, common.HiddenMsg{})
-	m.view = v
+	m.view, m.answerFrom = v, 0
 	return tea.Batch(hide, m.updateScreen(v, common.ShownMsg{}))
 }
 

@@ -121,7 +121,11 @@ func (s *session) hubDashboard(cl *hubclient.Client, me hub.Me) (*ui.Model, *app
 		return nil, nil, err
 	}
 	readOnly := cfg.ReadOnly || !writes(me)
-	svc, err := cl.OpenService(approvals.Options{Logger: s.log, ReadOnly: readOnly})
+	drafts := "" // replies kept, not sent, outlive the dashboard here too
+	if cfg.JournalPath != "" {
+		drafts = cfg.JournalPath + ".drafts"
+	}
+	svc, err := cl.OpenService(approvals.Options{Logger: s.log, ReadOnly: readOnly, DraftsPath: drafts})
 	if err != nil {
 		return nil, nil, err
 	}

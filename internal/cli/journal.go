@@ -120,7 +120,7 @@ func printLine(w io.Writer, d approvals.Damage) {
 	case d.Torn && !d.Blocks:
 		what = "torn (a crash during a write); it holds no decision"
 	case d.Torn:
-		what = "torn decision: its write never finished, so it was never sent (a decision is fsynced before anything leaves)"
+		what = "torn decision: " + d.Delivery()
 	}
 	fmt.Fprintf(w, "line %d: %s\n", d.Line, sanitize.Line(what, 300))
 	fmt.Fprintf(w, "  readable: %s\n", sanitize.Line(d.Recovered(), 300))

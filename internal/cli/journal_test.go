@@ -18,7 +18,7 @@ import (
 // line; `journal check` lists the line with what can still be read from
 // it and exits 1; `--accept` resolves it by appending an acknowledgement
 // (the lines before stay as they were), after which check exits 0 and
-// reply answers again. A torn decision line is listed as never sent.
+// reply answers again. A torn decision line is listed with its outcome unknown until GetTask settles it.
 func TestJournalCheck(t *testing.T) {
 	dir := isolate(t)
 	agents := startDemo(t, demo.Options{NoPlanner: true, Timings: quick})
@@ -85,7 +85,7 @@ func TestJournalCheck(t *testing.T) {
 	f.Write(torn)
 	f.Close()
 	code, out = check()
-	if code != exitFailed || !strings.Contains(out, "torn decision: its write never finished, so it was never sent") || !strings.Contains(out, "until a2atop reconciles it") {
+	if code != exitFailed || !strings.Contains(out, "torn decision: whether it reached the agent is unknown until GetTask settles it") || !strings.Contains(out, "until a2atop reconciles it") {
 		t.Fatalf("check of a torn decision: %d %s", code, out)
 	}
 	if code, out := check("--accept", "2"); code != exitFailed || !strings.Contains(out, "not damaged") {

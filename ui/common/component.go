@@ -64,3 +64,11 @@ type HelpNoter interface {
 type TextOpener interface {
 	OpensText(tea.KeyMsg) bool
 }
+
+// Quitter is implemented by a Component with something to keep before
+// the dashboard quits (the inbox's open reply, into its drafts file).
+// Quitting returns the Cmd that keeps it; the root runs it to its end
+// before it quits.
+type Quitter interface {
+	Quitting() tea.Cmd
+}

@@ -78,10 +78,36 @@ func (c Context) Writable(agent string) bool {
 	return a == nil || !a.Info.ReadOnly
 }
 
-// ReadOnlyWords says why nothing may be sent to agent.
+// ReadOnlyWords says why nothing may be sent to agent ("" for any
+// agent), naming what really makes it so: the hub's roles for an
+// operator it lets only watch, else --read-only or the config. It is
+// the one text every refused write says (keys, the command line).
 func (c Context) ReadOnlyWords(agent string) string {
+	if c.ReadOnly && c.Team != nil && !c.teamWrites(agent) {
+		return "operator " + c.Team.Operator() + " may only watch on the hub at " + c.Team.URL() + " (the hub's roles): nothing is sent"
+	}
 	if c.ReadOnly {
-		return "read-only: nothing is sent to agents (--read-only)"
+		return "read-only: nothing is sent to agents (--read-only, or read_only = true in the config)"
 	}
 	return "agent " + agent + " is read-only in the config (read_only = true): nothing is sent to it"
+}
+
+// teamWrites reports whether the hub lets the operator write (answer,
+// approve or cancel) on agent, or on any agent of the fleet for "".
+func (c Context) teamWrites(agent string) bool {
+	names := []string{agent}
+	if agent == "" {
+		names = names[:0]
+		for _, a := range c.Fleet.Agents() {
+			names = append(names, a.Name)
+		}
+	}
+	for _, n := range names {
+		for _, r := range []string{RoleAnswer, RoleApprove, RoleCancel} {
+			if c.Team.May(n, r) {
+				return true
+			}
+		}
+	}
+	return false
 }

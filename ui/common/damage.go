@@ -31,16 +31,16 @@ func JournalDamage(ds []approvals.Damage) []string {
 	}
 	torn := true
 	for _, d := range ds {
-		torn = torn && d.Torn
+		torn = torn && d.Torn && !d.Delivered // one the agent holds is for an operator
 	}
-	be, holds := "is", "holds a decision whose write never finished"
+	be, holds := "is", "holds a cut decision"
 	if len(ds) > 1 {
-		be, holds = "are", "hold decisions whose writes never finished"
+		be, holds = "are", "hold cut decisions"
 	}
 	var v []string
-	if torn { // decisions whose write never finished: never sent
+	if torn { // cut decisions: sent or not, GetTask settles it
 		v = []string{
-			fmt.Sprintf("decisions on %s wait: %s %s %s (never sent) — reconciled with the agent, or run a2atop journal check", scope, file, lines, holds),
+			fmt.Sprintf("decisions on %s wait: %s %s %s (sent or not: unknown until GetTask settles it) — reconciling with the agent, or run a2atop journal check", scope, file, lines, holds),
 			fmt.Sprintf("decisions on %s wait: %s %s torn — reconciling, or run a2atop journal check", scope, file, lines),
 			fmt.Sprintf("%s %s torn: decisions on %s wait · a2atop journal check", file, lines, scope),
 		}

@@ -29,7 +29,7 @@ func TestJournalDamageNamesTheFileTheLinesAndTheAgents(t *testing.T) {
 			"decisions on every agent refused: journal.jsonl lines 3 and 8 damaged — run a2atop journal check",
 			"journal.jsonl lines 3 and 8 damaged: no decisions on any agent · a2atop journal check"}},
 		{[]approvals.Damage{d(12, "deployer", false, true)}, []string{
-			"decisions on deployer wait: journal.jsonl line 12 holds a decision whose write never finished (never sent) — reconciled with the agent, or run a2atop journal check"}},
+			"decisions on deployer wait: journal.jsonl line 12 holds a cut decision (sent or not: unknown until GetTask settles it) — reconciling with the agent, or run a2atop journal check"}},
 		{[]approvals.Damage{d(12, "deploy\x1b]0;x\x07er", false, false)}, []string{
 			"decisions on deployer are refused until an operator looks: journal.jsonl line 12 is damaged — run a2atop journal check"}},
 	} {

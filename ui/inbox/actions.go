@@ -42,6 +42,7 @@ func (m *Inbox) refresh() []tea.Cmd {
 		dropped = true
 	}
 	cmds = append(cmds, m.dropLeftDrafts()...)
+	m.restoreDrafts()
 	if i := m.index(m.sel); i >= 0 {
 		m.cursor = i
 	} else if m.sel != (model.TaskKey{}) {
@@ -92,17 +93,18 @@ func (m *Inbox) dropTarget() tea.Cmd {
 	}
 	delete(m.drafts, k)
 	m.closeDialog()
+	drop := dropDraftCmd(m.svc, k)
 	if !hadDraft {
 		m.sayLeft(k, prompt, fmt.Sprintf("%s left the inbox (now %s); nothing was sent", keyName(k), st), "nothing was sent", false)
-		return nil
+		return drop
 	}
 	m.sayLeft(k, prompt, fmt.Sprintf("%s left the inbox (now %s) while you were answering: draft dropped, nothing was sent", keyName(k), st),
 		"draft dropped, nothing was sent", true)
 	svc := m.svc
 	to := model.NormalizeState(m.taskState(k))
-	return func() tea.Msg {
+	return tea.Batch(drop, func() tea.Msg {
 		return NotedMsg{Err: svc.NoteLeft(k.Agent, k.ID, from, to, "left the inbox while an answer was being written; the draft was dropped, nothing was sent")}
-	}
+	})
 }
 
 // dropLeftDrafts drops the kept drafts of tasks that left the inbox,
@@ -117,7 +119,7 @@ func (m *Inbox) dropLeftDrafts() []tea.Cmd {
 		m.sayLeft(k, d.prompt, fmt.Sprintf("%s left the inbox (now %s): its kept draft is dropped, nothing was sent", keyName(k), m.stateOf(k)),
 			"its kept draft is dropped, nothing was sent", true)
 		svc, from, to := m.svc, d.from, model.NormalizeState(m.taskState(k))
-		cmds = append(cmds, func() tea.Msg {
+		cmds = append(cmds, dropDraftCmd(m.svc, k), func() tea.Msg {
 			return NotedMsg{Err: svc.NoteLeft(k.Agent, k.ID, from, to, "left the inbox with a kept draft; the draft was dropped, nothing was sent")}
 		})
 	}
@@ -127,7 +129,7 @@ func (m *Inbox) dropLeftDrafts() []tea.Cmd {
 func (m *Inbox) closeDialog() {
 	m.mode, m.conf, m.rerr, m.target, m.tstate, m.via = modeList, nil, "", model.TaskKey{}, "", model.TaskKey{}
 	m.tprompt, m.elsewhere = "", ""
-	m.ed = editor{}
+	m.ed, m.savedEd = editor{}, draft{}
 	m.batch, m.plan = nil, nil
 }
 
@@ -261,6 +263,10 @@ func (m *Inbox) listKey(msg tea.KeyMsg) tea.Cmd {
 	if !m.filter.Editing() && m.marks.Key(msg, m.keys.Marks, m.sel, m.shownKeys) {
 		return nil
 	}
+	if !m.filter.Editing() && readOnlyKey(m.ctx.ReadOnly, msg,
+		[]key.Binding{m.keys.Reply, m.keys.Approve, m.keys.Deny, m.keys.Marks.Mark, m.keys.Marks.All}, m.sel.Agent, m.ctx.Warn, m.ctx.ReadOnlyWords) {
+		return nil
+	}
 	if m.marks.Len() > 0 && !m.filter.Editing() {
 		switch k := m.keys; {
 		case key.Matches(msg, k.Approve):
@@ -365,6 +371,10 @@ func (m *Inbox) actionable() *approvals.Item {
 		m.ctx.Warn(w)
 		return nil
 	}
+	if w := m.decidedWords(it); w != "" {
+		m.ctx.Warn(w)
+		return nil
+	}
 	return it
 }
 
@@ -384,6 +394,7 @@ func (m *Inbox) openEditor() tea.Cmd {
 	m.ed.setWidth(m.w)
 	if d, ok := m.drafts[it.Key()]; ok {
 		m.ed.restore(d)
+		m.savedEd = d
 	}
 	return nil
 }
@@ -442,6 +453,7 @@ func (m *Inbox) prepare(it approvals.Item, in approvals.Input, from mode) tea.Cm
 	}
 	var wake tea.Cmd
 	m.conf, wake = newConfirm(m.svc, m.keys, d, it.Key(), it.Prior, m.ctx.Now())
+	m.conf.warnReach(m.ctx.Fleet)
 	m.conf.from, m.conf.ask, m.conf.via, m.conf.elsewhere = from, it.Question(), m.via, m.elsewhere
 	m.mode, m.target, m.tstate, m.tprompt = modeConfirm, it.Key(), it.Task.State, it.Prompt
 	return wake
@@ -456,20 +468,23 @@ func (m *Inbox) editorKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Keep):
 		tk := m.target
+		cmd := dropDraftCmd(m.svc, tk)
 		if m.ed.dirty() {
 			m.drafts[tk] = m.ed.draft(m.tstate, m.tprompt)
+			cmd = keepDraftCmd(m.svc, tk, m.drafts[tk])
 			m.ctx.Say("draft kept for " + keyName(tk) + ": r opens it again, ctrl+x in the editor discards it; nothing was sent")
 		} else {
 			delete(m.drafts, tk)
 			m.ctx.Say("reply closed; nothing was sent")
 		}
 		m.closeDialog()
-		return nil
+		return cmd
 	case key.Matches(msg, k.Discard):
-		delete(m.drafts, m.target)
-		m.ctx.Say("draft discarded for " + keyName(m.target) + "; nothing was sent")
+		tk := m.target
+		delete(m.drafts, tk)
+		m.ctx.Say("draft discarded for " + keyName(tk) + "; nothing was sent")
 		m.closeDialog()
-		return nil
+		return dropDraftCmd(m.svc, tk)
 	case key.Matches(msg, k.Switch):
 		m.ed.toggle()
 		return nil
@@ -525,12 +540,14 @@ func (m *Inbox) confirmKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		d, k := c.d, c.key
 		m.sentVia = c.via // its root leaving with it is the expected effect too
+		var drop tea.Cmd
 		if d.Kind == approvals.KindReply {
 			delete(m.drafts, k) // sent: the journal has it now
+			drop = dropDraftCmd(m.svc, k)
 		}
 		m.closeDialog()
 		m.ctx.Say(fmt.Sprintf("sending %s to %s…", d.Kind, keyName(k)))
-		return sendCmd(m.svc, k, d, fromInbox)
+		return tea.Batch(sendCmd(m.svc, k, d, fromInbox), drop)
 	}
 	return wake
 }
@@ -555,6 +572,7 @@ func (m *Inbox) sent(msg SentMsg) tea.Cmd {
 	}
 	var wake tea.Cmd
 	m.conf, wake = newConfirm(m.svc, m.keys, d, msg.Key, nil, m.ctx.Now())
+	m.conf.warnReach(m.ctx.Fleet)
 	m.mode, m.target = modeConfirm, model.TaskKey{}
 	return wake
 }

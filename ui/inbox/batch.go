@@ -34,6 +34,7 @@ type batchPlan struct {
 	kind    approvals.Kind
 	plans   []planned
 	skipped []skippedTask
+	reach   []string // for each agent of plans that cannot be reached now, the warning (reachWords)
 	answer  common.Confirm
 	from    mode // where n/esc returns to
 }
@@ -114,10 +115,22 @@ func (m *Inbox) decideFor(msg common.DecideMsg) tea.Cmd {
 // JSON) stays in the editor with its error.
 func (m *Inbox) prepareBatch(in approvals.Input, from mode) tea.Cmd {
 	p := &batchPlan{kind: in.Kind, from: from}
+	// Each marked task is in exactly one list: a chain's end that is
+	// marked itself takes the answer, and the marked rows that lead to
+	// it are skipped, named as such; of two rows that lead to one end
+	// the first takes it.
+	marked := make(map[model.TaskKey]bool, len(m.batch))
+	for _, k := range m.batch {
+		marked[k] = true
+	}
 	taken := map[model.TaskKey]model.TaskKey{} // the end of a chain -> the marked row that took it
 	for _, k := range m.batch {
 		it, via, why := m.leafFor(k, in.Kind)
-		if why == "" {
+		switch {
+		case why != "":
+		case it.Key() != k && marked[it.Key()]:
+			why = "its chain's end, " + keyName(it.Key()) + ", is marked too and gets the one answer"
+		default:
 			if first, dup := taken[it.Key()]; dup {
 				why = "the same chain as " + keyName(first) + ": it gets one answer"
 			}
@@ -147,6 +160,13 @@ func (m *Inbox) prepareBatch(in approvals.Input, from mode) tea.Cmd {
 			m.closeDialog()
 		}
 		return nil
+	}
+	seen := map[string]bool{}
+	for _, pl := range p.plans {
+		if w := reachWords(m.ctx.Fleet, pl.key.Agent, in.Kind); w != "" && !seen[pl.key.Agent] {
+			seen[pl.key.Agent] = true
+			p.reach = append(p.reach, w)
+		}
 	}
 	var wake tea.Cmd
 	p.answer, wake = common.NewConfirm(m.keys.Confirm, m.keys.Decline, m.svc.QuietPeriod(), m.ctx.Now())
@@ -179,6 +199,11 @@ func (m *Inbox) leafFor(k model.TaskKey, kind approvals.Kind) (*approvals.Item, 
 		return nil, via, "asks for input, not an authorization: reply instead"
 	}
 	if p, ok := m.svc.Prior(it.Task.Key.Agent, it.Task.Key.ID, it.Prompt); ok {
+		c := *it
+		c.Prior = &p
+		if w := m.decidedWords(&c); w != "" { // no answer goes over it, alone or not
+			return nil, via, w
+		}
 		return nil, via, "already decided (" + string(p.Kind) + " by " + p.Approver + ": " + string(p.Result) + "); answer it alone to decide again"
 	}
 	return it, via, ""
@@ -230,6 +255,9 @@ func (m *Inbox) sendBatch(p *batchPlan) tea.Cmd {
 	}
 	if p.kind == approvals.KindReply {
 		m.draftsSent(keys)
+		for _, k := range keys {
+			cmds = append(cmds, dropDraftCmd(m.svc, k))
+		}
 	}
 	m.closeDialog()
 	m.marks.Clear()

@@ -45,12 +45,16 @@ func (p *batchPlan) payloads(th *theme.Theme, w int) [][]string {
 		}
 		g.n++
 	}
+	at := ""
+	if p.kind == "approve" || p.kind == "deny" {
+		at = th.Muted.Render(` ("at": when each is sent)`)
+	}
 	out := make([][]string, 0, len(order))
 	for _, text := range order {
 		g := groups[text]
-		label := th.Label.Render(fmt.Sprintf("sends to each of the %d:", g.n))
+		label := th.Label.Render(fmt.Sprintf("sends to each of the %d:", g.n)) + at
 		if len(order) > 1 {
-			label = th.Label.Render(fmt.Sprintf("sends to %d of them:", g.n))
+			label = th.Label.Render(fmt.Sprintf("sends to %d of them:", g.n)) + at
 		}
 		out = append(out, append([]string{label}, g.lines...))
 	}
@@ -66,6 +70,9 @@ func (p *batchPlan) payloads(th *theme.Theme, w int) [][]string {
 func (p *batchPlan) view(th *theme.Theme, w, h int, now time.Time) string {
 	inner := max(w-4, 20)
 	head := []string{th.DialogTitle.Render(p.title())}
+	for _, w := range p.reach {
+		head = append(head, th.Warn.Render(sanitize.Line(w, inner)))
+	}
 	rows := p.rows(th, inner)
 	var skipped []string
 	if len(p.skipped) > 0 {

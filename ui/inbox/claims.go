@@ -46,7 +46,17 @@ type refusal struct{ prompt, words string }
 // Update handles fleet changes, the clock, results and keys, then takes,
 // renews or releases the claim the open dialog stands for.
 func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	switch msg.(type) {
+	case common.ReplyToMsg, common.DecideMsg: // asked from another screen
+		m.answering = true
+	case common.HiddenMsg:
+		m.answering = false
+	}
 	c, cmd := m.update(msg)
+	if m.answering && m.mode == modeList { // answered, declined or refused: back where it was asked
+		m.answering = false
+		m.ctx.Out.Send(common.BackMsg{})
+	}
 	if claim := m.syncClaim(); claim != nil {
 		cmd = tea.Batch(cmd, claim)
 	}

@@ -203,6 +203,7 @@ func (c *Compose) prepare() tea.Cmd {
 	}
 	var wake tea.Cmd
 	c.conf, wake = newConfirm(c.svc, c.keys, d, model.TaskKey{Agent: d.Agent, ID: d.TaskID}, nil, c.ctx.Now())
+	c.conf.warnReach(c.ctx.Fleet)
 	c.conf.from = modeEditor
 	c.step = stepConfirm
 	return wake

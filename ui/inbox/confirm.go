@@ -38,6 +38,8 @@ type confirm struct {
 	// claims says who else on the team is at work on the task ("bob is
 	// answering"); it informs, y still sends.
 	claims string
+	// reach warns that the agent cannot be reached now (reachWords).
+	reach string
 }
 
 // newConfirm opens the dialog for d, armed after the service's quiet
@@ -47,8 +49,17 @@ func newConfirm(svc *approvals.Service, keys KeyMap, d *approvals.Decision, k mo
 	return &confirm{d: d, key: k, prior: prior, answer: answer}, wake
 }
 
+// warnReach notes in the dialog that its agent cannot be reached now.
+func (c *confirm) warnReach(f *model.Fleet) *confirm {
+	c.reach = reachWords(f, c.d.Agent, c.d.Kind)
+	return c
+}
+
 // title says what will be sent.
 func (c *confirm) title() string {
+	if c.d.Attempt > 1 {
+		return "Send this " + string(c.d.Kind) + " again?"
+	}
 	switch c.d.Kind {
 	case approvals.KindApprove:
 		return "Approve this request?"
@@ -76,11 +87,13 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	var head []string
 	head = append(head, th.DialogTitle.Render(c.title()))
 	if c.prior != nil {
-		head = append(head, th.Warn.Render(sanitize.Line(fmt.Sprintf("already decided: %s by %s at %s (%s) — this sends a second decision",
-			c.prior.Kind, c.prior.Approver, c.prior.DecidedAt.UTC().Format("15:04:05Z"), c.prior.Result), inner)))
+		head = append(head, strings.Split(th.Warn.Render(wrapText(line(c.priorWords()), inner)), "\n")...)
 	}
 	if c.elsewhere != "" {
 		head = append(head, strings.Split(th.Error.Render(wrapText(line(c.elsewhere+" — nothing is sent from here"), inner)), "\n")...)
+	}
+	if c.reach != "" {
+		head = append(head, strings.Split(th.Warn.Render(wrapText(line(c.reach), inner)), "\n")...)
 	}
 	if c.claims != "" {
 		head = append(head, th.Warn.Render(sanitize.Line(c.claims+" (a claim informs; y still sends)", inner)))
@@ -90,6 +103,9 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	ids := strings.Split(th.Muted.Render(wrapText(line(c.ids()), inner)), "\n")
 	parts := strings.Split(renderParts(th, c.d.Message.Parts, inner), "\n")
 	sends := th.Label.Render("sends:")
+	if (c.d.Kind == approvals.KindApprove || c.d.Kind == approvals.KindDeny) && c.d.Attempt <= 1 { // a retry is the message as it was
+		sends += th.Muted.Render(` ("at": when you confirm)`)
+	}
 	keys := c.answer.Hint(th, now, "send", "back")
 	if c.elsewhere != "" { // y sends nothing now
 		keys = th.Muted.Render(c.answer.No.Help().Key + ": back")
@@ -119,6 +135,22 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	body := append(append(append(head, ask...), ids...), sends)
 	body = append(append(body, parts...), keys)
 	return th.Dialog.Width(max(w-2, 10)).Render(strings.Join(body, "\n"))
+}
+
+// priorWords names the earlier decision: the one a retry sends again
+// as it was (its approver's message, whoever sends it again), or the
+// one a second decision follows.
+func (c *confirm) priorWords() string {
+	p := c.prior
+	when := p.DecidedAt.UTC().Format("15:04:05Z")
+	if c.d.Attempt <= 1 {
+		return fmt.Sprintf("already decided: %s by %s at %s (%s) — this sends a second decision", p.Kind, p.Approver, when, p.Result)
+	}
+	s := fmt.Sprintf("sends again %s's %s of %s (%s), the same message and messageId", p.Approver, p.Kind, when, p.Result)
+	if c.d.SentBy != "" && c.d.SentBy != p.Approver {
+		s += " — it stays " + p.Approver + "'s decision; the journal records that " + c.d.SentBy + " sent it again"
+	}
+	return s
 }
 
 // fitting is the first of texts that fits in w cells on one line (a

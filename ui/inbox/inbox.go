@@ -69,9 +69,15 @@ type Inbox struct {
 	tstate a2a.TaskState // its state when the dialog opened
 	ed     editor
 	drafts map[model.TaskKey]draft // replies written and kept (esc), by task, until sent or discarded
-	reason textinput.Model
-	rerr   string // deny reason error, in place
-	conf   *confirm
+	// restored are the drafts an earlier run kept, until their tasks are
+	// in the inbox; savedEd is what the open editor held when last kept.
+	restored map[model.TaskKey]approvals.Draft
+	savedEd  draft
+	// dropLater are restored drafts found stale, to drop from the file.
+	dropLater []model.TaskKey
+	reason    textinput.Model
+	rerr      string // deny reason error, in place
+	conf      *confirm
 
 	marks      common.Marks    // marked for one answer to all of them
 	batch      []model.TaskKey // the marked tasks the open dialog answers
@@ -90,6 +96,10 @@ type Inbox struct {
 	team teamInbox // claims and refusals on a team's hub (claims.go)
 
 	reconciled bool // the start-up reconcile was asked for
+	// answering is true while a dialog asked from another screen
+	// (ReplyToMsg, DecideMsg) is open: when it closes, the inbox asks
+	// the root to go back there.
+	answering bool
 }
 
 // InboxFactory returns what ui.Options.Inbox expects: a function that
@@ -105,6 +115,7 @@ func NewInbox(ctx common.Context, svc *approvals.Service, o Options) *Inbox {
 	m.resultKeys = m.keys.Results
 	m.filter = common.NewFilter(ctx.Theme, m.keys.Filter, "the inbox")
 	m.order = common.NewSort(m.keys.SortBy.columns(), sortOf(o.Sort))
+	m.loadDrafts()
 	m.refresh()
 	return m
 }
@@ -187,6 +198,11 @@ func (m *Inbox) update(msg tea.Msg) (common.Component, tea.Cmd) {
 			m.ctx.Warn("journal: " + msg.Err.Error())
 		}
 		return m, nil
+	case DraftSavedMsg:
+		if msg.Err != nil {
+			m.ctx.Warn("the draft is kept here only: " + msg.Err.Error())
+		}
+		return m, nil
 	case tea.KeyMsg:
 		m.ensure()
 		return m, m.key(msg)
@@ -216,14 +232,16 @@ func (m *Inbox) ensure() {
 // reconciles what the journal left open (a crash, a timeout) in the
 // background. A browsing queue waits for ensure.
 func (m *Inbox) tick() tea.Cmd {
+	var cmds []tea.Cmd
 	if m.mode != modeList && (m.ctx.Fleet.Version() != m.fver || m.svc.Version() != m.jver) {
-		m.refresh()
+		cmds = m.refresh()
 	}
+	cmds = append(append(cmds, m.saveEditing()), m.dropped()...)
 	if m.reconciled || m.ctx.ReadOnly {
-		return nil
+		return tea.Batch(cmds...)
 	}
 	m.reconciled = true
-	return reconcileCmd(m.svc, fromInbox)
+	return tea.Batch(append(cmds, reconcileCmd(m.svc, fromInbox))...)
 }
 
 // fleetChanged rebuilds the queue; items that left the interrupted set
@@ -331,7 +349,8 @@ func (m *Inbox) ShortHelp() []key.Binding {
 	if it != nil {
 		leaf = m.find(it.Leaf.Key)
 	}
-	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.May(leaf.Key().Agent, common.RoleFor(leaf.Task.State)) && m.svc.Blocked(leaf.Key().Agent) == nil
+	can := leaf != nil && !m.ctx.ReadOnly && m.ctx.May(leaf.Key().Agent, common.RoleFor(leaf.Task.State)) && m.svc.Blocked(leaf.Key().Agent) == nil &&
+		m.decidedWords(leaf) == ""
 	auth := can && leaf.Task.State == a2a.TaskStateAuthRequired
 	return []key.Binding{k.Up, k.Down, common.Offer(k.Reply, can), common.Offer(k.Approve, auth), common.Offer(k.Deny, auth),
 		common.Offer(k.Open, it != nil), k.Filter.Open, common.Offer(k.Marks.Mark, it != nil), common.Offer(k.Copy, it != nil), k.Sort}

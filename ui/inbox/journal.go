@@ -284,6 +284,13 @@ func (j *Journal) key(msg tea.KeyMsg) tea.Cmd {
 			j.show()
 			return nil
 		}
+		agent := ""
+		if e := j.selected(); e != nil {
+			agent = e.Agent
+		}
+		if readOnlyKey(j.ctx.ReadOnly, msg, []key.Binding{k.Reconcile, k.Retry, k.FollowUp}, agent, j.ctx.Warn, j.ctx.ReadOnlyWords) {
+			return nil
+		}
 	}
 	if c := j.conf; c != nil {
 		answer, wake := c.answer.Key(msg, j.ctx.Now())
@@ -396,6 +403,7 @@ func (j *Journal) confirmFrom(prepare func(messageID string) (*approvals.Decisio
 	k := model.TaskKey{Agent: e.Agent, ID: e.TaskID}
 	var wake tea.Cmd
 	j.conf, wake = newConfirm(j.svc, j.keys, d, k, prior, j.ctx.Now())
+	j.conf.warnReach(j.ctx.Fleet)
 	if t := j.ctx.Fleet.Task(k); t != nil && t.Class == model.ClassInterrupted && t.Snapshot != nil {
 		j.conf.ask = t.Snapshot.Status.Message // the question it still asks
 	}
@@ -476,6 +484,9 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 	head := j.decisionHead(mark, e)
 	if e.Attempts > 1 {
 		head += fmt.Sprintf("  (sent %d times, same messageId)", e.Attempts)
+		if e.RetriedBy != "" && e.RetriedBy != e.Approver {
+			head = head[:len(head)-1] + "; again by " + e.RetriedBy + ")"
+		}
 	}
 	res := th.OK
 	switch e.Result {

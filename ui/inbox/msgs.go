@@ -37,9 +37,17 @@ type ReconciledMsg struct {
 // NotedMsg reports a journal write that is not a send (an observation).
 type NotedMsg struct{ Err error }
 
+// sendCmd sends d once confirmed: its time is the moment the Cmd runs,
+// right after the confirming key (for an answer for many, each task's
+// own send), not the moment the dialog opened.
 func sendCmd(svc *approvals.Service, k model.TaskKey, d *approvals.Decision, from origin) tea.Cmd {
 	return func() tea.Msg {
-		return SentMsg{Key: k, Outcome: svc.Send(context.Background(), d), from: from}
+		c, err := svc.Confirmed(d)
+		if err != nil {
+			return SentMsg{Key: k, Outcome: approvals.Outcome{MessageID: d.MessageID, Agent: d.Agent, TaskID: d.TaskID, Kind: d.Kind,
+				Result: approvals.ResultRefused, Problem: approvals.ProblemRejected, Err: err}, from: from}
+		}
+		return SentMsg{Key: k, Outcome: svc.Send(context.Background(), c), from: from}
 	}
 }
 

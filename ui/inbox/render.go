@@ -303,13 +303,17 @@ func (m *Inbox) questionLines() []string {
 	} else {
 		lines = append(lines, th.Muted.Render("(the agent sent no status message)"))
 	}
-	if w := it.AnsweredElsewhere(); w != "" {
+	leaf := m.find(it.Leaf.Key)
+	decided := m.decidedWords(leaf)
+	if w := it.AnsweredElsewhere(); w != "" && decided == "" {
 		lines = append(lines, strings.Split(th.Warn.Render(wrapText(line(w+" → "+it.Prior.Words()), m.w)), "\n")...)
-	} else if p := it.Prior; p != nil {
+	} else if p := it.Prior; p != nil && decided == "" {
 		lines = append(lines, th.Warn.Render(sanitize.Line(fmt.Sprintf("decided: %s by %s at %s → %s", p.Kind, p.Approver,
 			p.DecidedAt.UTC().Format("15:04:05Z"), p.Words()), m.w)))
+	} else if decided != "" { // decided, with who and when: no answer is offered
+		lines = append(lines, strings.Split(th.Warn.Render(wrapText(line(decided), m.w)), "\n")...)
 	}
-	if leaf := m.find(it.Leaf.Key); leaf != nil && m.ctx.May(leaf.Key().Agent, common.RoleFor(leaf.Task.State)) && !m.ctx.ReadOnly && m.mode == modeList {
+	if leaf != nil && m.ctx.May(leaf.Key().Agent, common.RoleFor(leaf.Task.State)) && !m.ctx.ReadOnly && m.mode == modeList && decided == "" {
 		if w := m.blockedWords(leaf.Key().Agent); w != "" {
 			lines = append(lines, th.Error.Render(w))
 		} else {
