@@ -9,6 +9,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"a2atop/internal/secretfile"
 )
 
 // clientCert is the agent's client certificate kept from its files
@@ -57,7 +59,7 @@ func (cc *clientCert) current() *tls.Certificate {
 		// Stamped before reading: a write that lands meanwhile changes
 		// the stamps again, and the next handshake reads once more.
 		cc.stamps = st
-		pair, err := tls.LoadX509KeyPair(cc.certFile, cc.keyFile)
+		pair, err := secretfile.KeyPair(cc.certFile, cc.keyFile)
 		if err != nil {
 			cc.fail(err)
 			break

@@ -14,6 +14,7 @@ import (
 	"a2atop/approvals"
 	"a2atop/hub"
 	"a2atop/internal/config"
+	"a2atop/internal/secretfile"
 )
 
 // defaultListen is where a hub listens without --listen: loopback only.
@@ -72,7 +73,7 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 	}
 	var tlsCfg *tls.Config
 	if cfg.TLSCertFile != "" {
-		cert, err := tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
+		cert, err := secretfile.KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
 		if err != nil {
 			return s.failf(exitUsage, "config: tls_cert_file %s, tls_key_file %s: %v", cfg.TLSCertFile, cfg.TLSKeyFile, err)
 		}

@@ -1,9 +1,7 @@
 package config
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path"
@@ -14,6 +12,7 @@ import (
 
 	"a2atop/a2aclient"
 	"a2atop/approvals"
+	"a2atop/internal/secretfile"
 	"a2atop/model"
 )
 
@@ -107,13 +106,9 @@ func (c *Config) secret(envKey, env, fileKey, file string) (string, error) {
 		return v, nil
 	}
 	path := c.resolvePath(file)
-	data, err := os.ReadFile(path)
+	data, err := secretfile.Read(path)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return "", fmt.Errorf("%s: cannot read %s: %w", fileKey, path, err)
+		return "", fmt.Errorf("%s: cannot read %s: %w", fileKey, path, secretfile.Reason(err))
 	}
 	v := strings.TrimSpace(string(data))
 	if v == "" {
