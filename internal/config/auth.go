@@ -130,7 +130,7 @@ func (c *Config) resolveCredential(agent string, au Auth) (a2aclient.AuthOptions
 	if au.CardKeyFile != "" {
 		o.CardKeys.File = c.resolvePath(au.CardKeyFile)
 		if _, err := secretfile.Read(o.CardKeys.File); err != nil {
-			return o, nil, fmt.Errorf("auth.card_key_file: cannot read %s: %w", o.CardKeys.File, secretfile.Reason(err))
+			return o, nil, &Error{Key: "auth.card_key_file", Msg: fmt.Sprintf("cannot read %s: %v", o.CardKeys.File, secretfile.Reason(err)), Err: err}
 		}
 	}
 	var err error
@@ -179,19 +179,19 @@ func (c *Config) tlsConfig(au Auth) (*tls.Config, error) {
 		p := c.resolvePath(au.CAFile)
 		b, err := secretfile.Read(p)
 		if err != nil {
-			return nil, fmt.Errorf("auth.ca_file: cannot read %s: %w", p, secretfile.Reason(err))
+			return nil, &Error{Key: "auth.ca_file", Msg: fmt.Sprintf("cannot read %s: %v", p, secretfile.Reason(err)), Err: err}
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(b) {
-			return nil, fmt.Errorf("auth.ca_file: %s holds no PEM certificate", p)
+			return nil, &Error{Key: "auth.ca_file", Msg: p + " holds no PEM certificate"}
 		}
 		cfg.RootCAs = pool
 	}
 	if au.CertFile != "" {
 		cert, err := secretfile.KeyPair(c.resolvePath(au.CertFile), c.resolvePath(au.KeyFile))
 		if err != nil {
-			return nil, fmt.Errorf("auth.cert_file: cannot load the client certificate %s with key %s: %w",
-				c.resolvePath(au.CertFile), c.resolvePath(au.KeyFile), err)
+			return nil, &Error{Key: "auth.cert_file", Msg: fmt.Sprintf("cannot load the client certificate %s with key %s: %v",
+				c.resolvePath(au.CertFile), c.resolvePath(au.KeyFile), err), Err: err}
 		}
 		cfg.Certificates = []tls.Certificate{cert}
 	}
