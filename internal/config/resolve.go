@@ -24,52 +24,64 @@ import (
 // the agent and the key, never the secret's value.
 func (c *Config) AgentOptions() ([]a2aclient.AgentOptions, error) {
 	out := make([]a2aclient.AgentOptions, 0, len(c.Agents))
-	for i, a := range c.Agents {
-		headers, err := c.resolveAuth(a.Auth)
+	for i := range c.Agents {
+		o, err := c.AgentOption(i)
 		if err != nil {
-			return nil, c.agentError(i, &a, err)
+			return nil, err
 		}
-		auth, tlsCfg, err := c.resolveCredential(a.Name, a.Auth)
-		if err != nil {
-			return nil, c.agentError(i, &a, err)
-		}
-		sweep := c.SweepInterval.Duration
-		if a.SweepInterval != nil {
-			sweep = a.SweepInterval.Duration
-		}
-		tasks := make([]a2a.TaskID, len(a.Tasks))
-		for i, t := range a.Tasks {
-			tasks[i] = a2a.TaskID(t)
-		}
-		out = append(out, a2aclient.AgentOptions{
-			Name:             a.Name,
-			URL:              a.URL,
-			CardPath:         a.CardPath,
-			Binding:          orAuto(a.Binding),
-			Protocol:         orAuto(a.Protocol),
-			Tenant:           a.Tenant,
-			Headers:          headers,
-			Auth:             auth,
-			TLS:              tlsCfg,
-			AllowedHosts:     append([]string(nil), a.Auth.AllowedHosts...),
-			SweepInterval:    sweep,
-			FullResync:       c.FullResync.Duration,
-			Subscribe:        (a.Subscribe == nil || *a.Subscribe) && c.MaxStreams > 0,
-			MaxStreams:       c.MaxStreams,
-			HistoryLength:    a.HistoryLength,
-			Tasks:            tasks,
-			MaxMessageBytes:  c.MaxMessageBytes,
-			ChainMetadataKey: a.ChainKey,
-			ReadOnly:         c.ReadOnly || a.ReadOnly,
-			TerminalPerAgent: c.TerminalKept(),
-			MaxOpenTasks:     c.MaxOpenTasks,
-			ListConcurrency:  c.ListConcurrency,
-			MaxSweepBytes:    c.MaxSweepBytes,
-			MaxSweepPages:    c.MaxSweepPages,
-			ListAll:          !c.ListByState,
-		})
+		out = append(out, o)
 	}
 	return out, nil
+}
+
+// AgentOption is AgentOptions for the agent at index i alone, so that a
+// command that reports per agent (check, tasks) can go on without one
+// whose secrets cannot be read.
+func (c *Config) AgentOption(i int) (a2aclient.AgentOptions, error) {
+	a := c.Agents[i]
+	headers, err := c.resolveAuth(a.Auth)
+	if err != nil {
+		return a2aclient.AgentOptions{}, c.agentError(i, &a, err)
+	}
+	auth, tlsCfg, err := c.resolveCredential(a.Name, a.Auth)
+	if err != nil {
+		return a2aclient.AgentOptions{}, c.agentError(i, &a, err)
+	}
+	sweep := c.SweepInterval.Duration
+	if a.SweepInterval != nil {
+		sweep = a.SweepInterval.Duration
+	}
+	tasks := make([]a2a.TaskID, len(a.Tasks))
+	for i, t := range a.Tasks {
+		tasks[i] = a2a.TaskID(t)
+	}
+	return a2aclient.AgentOptions{
+		Name:             a.Name,
+		URL:              a.URL,
+		CardPath:         a.CardPath,
+		Binding:          orAuto(a.Binding),
+		Protocol:         orAuto(a.Protocol),
+		Tenant:           a.Tenant,
+		Headers:          headers,
+		Auth:             auth,
+		TLS:              tlsCfg,
+		AllowedHosts:     append([]string(nil), a.Auth.AllowedHosts...),
+		SweepInterval:    sweep,
+		FullResync:       c.FullResync.Duration,
+		Subscribe:        (a.Subscribe == nil || *a.Subscribe) && c.MaxStreams > 0,
+		MaxStreams:       c.MaxStreams,
+		HistoryLength:    a.HistoryLength,
+		Tasks:            tasks,
+		MaxMessageBytes:  c.MaxMessageBytes,
+		ChainMetadataKey: a.ChainKey,
+		ReadOnly:         c.ReadOnly || a.ReadOnly,
+		TerminalPerAgent: c.TerminalKept(),
+		MaxOpenTasks:     c.MaxOpenTasks,
+		ListConcurrency:  c.ListConcurrency,
+		MaxSweepBytes:    c.MaxSweepBytes,
+		MaxSweepPages:    c.MaxSweepPages,
+		ListAll:          !c.ListByState,
+	}, nil
 }
 
 func orAuto(s string) string {
