@@ -45,12 +45,13 @@ func (t credentialLayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	hs, err := t.c.secretHeaders(req.Context())
 	if err != nil {
-		if isCardFetch(req.Context()) {
-			// The card is read before the credential can be had (its
-			// token endpoint may be named by the card itself): ask for it
-			// with the static headers alone.
-			hs = t.c.opts.Headers
-		} else {
+		if !isCardFetch(req.Context()) {
+			return nil, err
+		}
+		// The card is read before the credential can be had (its token
+		// endpoint may be named by the card itself): ask for it with the
+		// static headers and what the config fully names (cardFetchHeaders).
+		if hs, err = t.c.cardFetchHeaders(req); err != nil {
 			return nil, err
 		}
 	}
@@ -59,6 +60,26 @@ func (t credentialLayer) RoundTrip(req *http.Request) (*http.Response, error) {
 		r2.Header.Set(h.Name, h.Value)
 	}
 	return t.next.RoundTrip(r2)
+}
+
+// cardFetchHeaders are the secret headers of a card fetch made while the
+// credential waits for the card: the static headers, and the credential
+// the config fully names (a token, an API key) when req goes to the
+// agent's own origin: not to allowed_hosts, nor to where a redirect
+// leads, before the card has said anything.
+func (c *conn) cardFetchHeaders(req *http.Request) ([]Header, error) {
+	hs := c.opts.Headers
+	if urlOrigin(req.URL) != c.origin {
+		return hs, nil
+	}
+	early, err := c.auth.cardFetchHeaders(req.Context())
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range early {
+		c.red.learn(h.Value)
+	}
+	return append(append([]Header(nil), hs...), early...), nil
 }
 
 type cardFetchKey struct{}

@@ -56,6 +56,13 @@ type authChooser struct {
 	c     *conn
 	hc    *http.Client // the token endpoints'
 
+	// early is the credential the config fully names (a token, an API
+	// key in a named header) while inner waits for the card: the card
+	// fetch carries it to the agent's own origin (cardFetchHeaders), for
+	// an agent may protect its card too. nil when inner was built from
+	// the config, or the config names no such credential.
+	early credential
+
 	mu     sync.Mutex
 	inner  credential
 	plan   authPlan
@@ -72,8 +79,34 @@ func newAuthChooser(agent string, o AuthOptions, c *conn) *authChooser {
 		why: &CredentialError{Words: "the agent's card has not been read yet"}}
 	if p, ok := a.planFromConfig(); ok {
 		a.build(p)
+	} else {
+		a.early = a.earlyCredential()
 	}
 	return a
+}
+
+// earlyCredential is the credential the config names without a type,
+// before the card's requirements refine the choice: the token as a
+// bearer token, or as an API key in api_key_header. nil for anything
+// else (a client id, a command: what to do with them needs the card).
+func (a *authChooser) earlyCredential() credential {
+	o := a.o
+	if o.Type != AuthAuto || o.Token.IsZero() || o.ClientID != "" || len(o.Command) > 0 {
+		return nil
+	}
+	if o.APIKeyHeader != "" {
+		return secretToken(o.Token, o.APIKeyHeader, "")
+	}
+	return secretToken(o.Token, "Authorization", "Bearer ")
+}
+
+// cardFetchHeaders are the early credential's headers for a card fetch
+// while the credential waits for the card; none when there is none.
+func (a *authChooser) cardFetchHeaders(ctx context.Context) ([]Header, error) {
+	if a == nil || a.early == nil {
+		return nil, nil
+	}
+	return a.early.headers(ctx)
 }
 
 // planFromConfig is the plan when the config alone says it all.
