@@ -1,10 +1,12 @@
 package a2aclient
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"log/slog"
 	"net"
+	"net/http"
 	"strings"
 
 	"a2atop/a2aclient/a2aerr"
@@ -19,7 +21,10 @@ const (
 
 // watchCertRequests returns the agent's TLS configuration (a copy of
 // base, or the defaults) with a GetClientCertificate that presents the
-// configured certificate and remembers that the server asked for one. A
+// configured certificate, to the origins certAllowed names only (the
+// request's origin reaches the handshake in its context: originGuard and
+// tokenClient mark it, tlsFor serves gRPC), and remembers that the
+// server asked for one. A
 // server that refuses a connection for want of a certificate (or for the
 // one it got) may close it with an alert or a reset, which alone say
 // nothing a person can act on; knowing it asked, the words can. With
@@ -37,28 +42,88 @@ func (c *conn) watchCertRequests(base *tls.Config, log *slog.Logger) *tls.Config
 	if a := c.opts.Auth; a.CertFile != "" && a.KeyFile != "" {
 		c.cert = newClientCert(a.CertFile, a.KeyFile, static, log)
 	}
+	c.staticCerts = static
 	cfg.GetClientCertificate = func(cri *tls.CertificateRequestInfo) (*tls.Certificate, error) {
-		certs := static
-		if c.cert != nil {
-			certs = nil
-			if cur := c.cert.current(); cur != nil {
-				certs = []tls.Certificate{*cur}
-			}
-		}
-		for i := range certs {
-			if cri.SupportsCertificate(&certs[i]) == nil {
-				c.certAsked.Store(certSent)
-				return &certs[i], nil
-			}
-		}
-		if len(certs) > 0 {
-			c.certAsked.Store(certSent)
-			return &certs[0], nil
-		}
-		c.certAsked.Store(certNone)
-		return &tls.Certificate{}, nil
+		o, _ := cri.Context().Value(certOriginKey{}).(origin) // zero when unknown: presented nowhere
+		return c.presentCert(cri, o)
 	}
 	return cfg
+}
+
+// certOriginKey marks a request's context with the origin its connection
+// goes to (withCertOrigin), which the TLS handshake's certificate request
+// then sees.
+type certOriginKey struct{}
+
+// withCertOrigin marks ctx: a connection dialled for it goes to o.
+func withCertOrigin(ctx context.Context, o origin) context.Context {
+	return context.WithValue(ctx, certOriginKey{}, o)
+}
+
+// certOriginLayer marks each request with its URL's origin, for the
+// client certificate's choice (presentCert).
+type certOriginLayer struct{ next http.RoundTripper }
+
+// RoundTrip implements http.RoundTripper.
+func (t certOriginLayer) RoundTrip(req *http.Request) (*http.Response, error) {
+	return t.next.RoundTrip(req.WithContext(withCertOrigin(req.Context(), urlOrigin(req.URL))))
+}
+
+// tlsFor is the TLS configuration of a connection dialled to o outside
+// net/http (gRPC), which presents the client certificate as presentCert
+// decides for o.
+func (c *conn) tlsFor(o origin) *tls.Config {
+	cfg := c.tls.Clone()
+	cfg.GetClientCertificate = func(cri *tls.CertificateRequestInfo) (*tls.Certificate, error) { return c.presentCert(cri, o) }
+	return cfg
+}
+
+// certAllowed reports whether the client certificate may be presented
+// to o: over https, to the agent's origin or allowed_hosts (conn.allowed),
+// or to an endpoint the config names (token_url,
+// device_authorization_url, jwks_url). A server elsewhere that asks for
+// a certificate (where a redirect or a card's interface leads) gets none.
+func (c *conn) certAllowed(o origin) bool {
+	if o.scheme != "https" {
+		return false
+	}
+	if c.allowed(o) {
+		return true
+	}
+	a := c.opts.Auth
+	for _, u := range []string{a.TokenURL, a.DeviceAuthURL, a.CardKeys.JWKSURL} {
+		if u != "" && originOf(u) == o {
+			return true
+		}
+	}
+	return false
+}
+
+// presentCert answers a TLS server at o that asks for a client
+// certificate: the configured one when o may have it, else none.
+func (c *conn) presentCert(cri *tls.CertificateRequestInfo, o origin) (*tls.Certificate, error) {
+	if !c.certAllowed(o) {
+		return &tls.Certificate{}, nil
+	}
+	certs := c.staticCerts
+	if c.cert != nil {
+		certs = nil
+		if cur := c.cert.current(); cur != nil {
+			certs = []tls.Certificate{*cur}
+		}
+	}
+	for i := range certs {
+		if cri.SupportsCertificate(&certs[i]) == nil {
+			c.certAsked.Store(certSent)
+			return &certs[i], nil
+		}
+	}
+	if len(certs) > 0 {
+		c.certAsked.Store(certSent)
+		return &certs[0], nil
+	}
+	c.certAsked.Store(certNone)
+	return &tls.Certificate{}, nil
 }
 
 // certWords explains a failure after an agent asked for a client
