@@ -57,6 +57,13 @@ const (
 // StartAgent starts an Agent, stopped when t ends.
 func StartAgent(t testing.TB) *Agent {
 	t.Helper()
+	return StartAgentWith(t, nil)
+}
+
+// StartAgentWith is StartAgent with every request going through wrap
+// first (a resource server's token check, say); nil wraps nothing.
+func StartAgentWith(t testing.TB, wrap func(http.Handler) http.Handler) *Agent {
+	t.Helper()
 	ag := &Agent{t: t, perTask: map[a2a.TaskID]int{}, waiting: map[a2a.TaskID]chan *a2a.Message{}, calls: map[string]int{}}
 	ag.handler = a2asrv.NewHandler(executor{ag}, a2asrv.WithCallInterceptors(interceptor{ag: ag}),
 		a2asrv.WithLogger(slog.New(slog.DiscardHandler)))
@@ -70,6 +77,9 @@ func StartAgent(t testing.TB) *Agent {
 	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
 	mux.Handle("/", ag.count(ag.holding(a2asrv.NewJSONRPCHandler(ag.handler))))
 	ag.srv.Config.Handler = mux
+	if wrap != nil {
+		ag.srv.Config.Handler = wrap(mux)
+	}
 	ag.srv.Start()
 	t.Cleanup(func() { ag.srv.CloseClientConnections(); ag.srv.Close() })
 	return ag
