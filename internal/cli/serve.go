@@ -77,6 +77,10 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 		if err != nil {
 			return s.failf(exitUsage, "config: tls_cert_file %s, tls_key_file %s: %v", cfg.TLSCertFile, cfg.TLSKeyFile, err)
 		}
+		if words := secretfile.ReadableByOthers(cfg.TLSKeyFile); words != "" {
+			log.Warn("tls_key_file: " + words)
+			fmt.Fprintf(s.st.Err, "a2atop serve: tls_key_file: %s\n", words)
+		}
 		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
 	recv := s.pushReceiver(mgr)
