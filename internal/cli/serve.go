@@ -75,7 +75,8 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 	if cfg.TLSCertFile != "" {
 		cert, err := secretfile.KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
 		if err != nil {
-			return s.failf(exitUsage, "config: tls_cert_file %s, tls_key_file %s: %v", cfg.TLSCertFile, cfg.TLSKeyFile, err)
+			return s.failf(exitUsage, "config: %v", cfg.At("tls_cert_file",
+				fmt.Sprintf("cannot load the certificate %s with the key tls_key_file %s: %v", cfg.TLSCertFile, cfg.TLSKeyFile, err)))
 		}
 		if words := secretfile.ReadableByOthers(cfg.TLSKeyFile); words != "" {
 			log.Warn("tls_key_file: " + words)
