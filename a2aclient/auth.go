@@ -62,26 +62,6 @@ func (t credentialLayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	return t.next.RoundTrip(r2)
 }
 
-// cardFetchHeaders are the secret headers of a card fetch made while the
-// credential waits for the card: the static headers, and the credential
-// the config fully names (a token, an API key) when req goes to the
-// agent's own origin: not to allowed_hosts, nor to where a redirect
-// leads, before the card has said anything.
-func (c *conn) cardFetchHeaders(req *http.Request) ([]Header, error) {
-	hs := c.opts.Headers
-	if urlOrigin(req.URL) != c.origin {
-		return hs, nil
-	}
-	early, err := c.auth.cardFetchHeaders(req.Context())
-	if err != nil {
-		return nil, err
-	}
-	for _, h := range early {
-		c.red.learn(h.Value)
-	}
-	return append(append([]Header(nil), hs...), early...), nil
-}
-
 type cardFetchKey struct{}
 
 // cardFetch marks ctx as the card fetch's.
