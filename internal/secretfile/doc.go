@@ -8,7 +8,8 @@
 // pipe, a directory or a log that grew without end is refused at once
 // with an error that names the file and the reason, instead of a read
 // that never ends or fills the memory. Opening does not block on a named
-// pipe (O_NONBLOCK on unix systems).
+// pipe (O_NONBLOCK on unix systems). KeyPair loads a certificate and its
+// key so; ReadableByOthers says when other users may read a key file.
 //
 // secretfile holds no state and may import the standard library only;
 // a2aclient, internal/config and internal/cli use it.
