@@ -57,3 +57,9 @@ func TestSecretErrorsNameFileLineKey(t *testing.T) {
 		})
 	}
 }
+
+func agentOpts(c *Config) error { _, err := c.AgentOptions(); return err }
+func hubOps(c *Config) error    { _, err := c.HubOperators(); return err }
+func hubToken(c *Config) error  { _, err := c.HubToken(); return err }
+
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `\`, `\\`) + `"` }

@@ -1,3 +1,5 @@
+//go:build unix
+
 package config
 
 import (
@@ -82,9 +84,3 @@ func TestSecretFilesRefuseWhatIsNotASmallRegularFile(t *testing.T) {
 		}
 	}
 }
-
-func agentOpts(c *Config) error { _, err := c.AgentOptions(); return err }
-func hubOps(c *Config) error    { _, err := c.HubOperators(); return err }
-func hubToken(c *Config) error  { _, err := c.HubToken(); return err }
-
-func quote(s string) string { return `"` + strings.ReplaceAll(s, `\`, `\\`) + `"` }
