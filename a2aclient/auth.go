@@ -45,12 +45,13 @@ func (t credentialLayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	hs, err := t.c.secretHeaders(req.Context())
 	if err != nil {
-		if isCardFetch(req.Context()) {
-			// The card is read before the credential can be had (its
-			// token endpoint may be named by the card itself): ask for it
-			// with the static headers alone.
-			hs = t.c.opts.Headers
-		} else {
+		if !isCardFetch(req.Context()) {
+			return nil, err
+		}
+		// The card is read before the credential can be had (its token
+		// endpoint may be named by the card itself): ask for it with the
+		// static headers and what the config fully names (cardFetchHeaders).
+		if hs, err = t.c.cardFetchHeaders(req); err != nil {
 			return nil, err
 		}
 	}

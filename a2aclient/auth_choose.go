@@ -56,6 +56,13 @@ type authChooser struct {
 	c     *conn
 	hc    *http.Client // the token endpoints'
 
+	// early is the credential the config fully names (a token, an API
+	// key in a named header) while inner waits for the card: the card
+	// fetch carries it to the agent's own origin (cardFetchHeaders), for
+	// an agent may protect its card too. nil when inner was built from
+	// the config, or the config names no such credential.
+	early credential
+
 	mu     sync.Mutex
 	inner  credential
 	plan   authPlan
@@ -72,6 +79,8 @@ func newAuthChooser(agent string, o AuthOptions, c *conn) *authChooser {
 		why: &CredentialError{Words: "the agent's card has not been read yet"}}
 	if p, ok := a.planFromConfig(); ok {
 		a.build(p)
+	} else {
+		a.early = a.earlyCredential()
 	}
 	return a
 }

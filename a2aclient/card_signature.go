@@ -19,6 +19,8 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/gowebpki/jcs"
+
+	"a2atop/internal/secretfile"
 )
 
 // A card is signed with JWS (RFC 7515) over its canonical form: the card
@@ -200,7 +202,7 @@ func (t *cardTrust) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey,
 // load reads the pinned key set.
 func (t *cardTrust) load(ctx context.Context) (*jose.JSONWebKeySet, error) {
 	if t.keys.File != "" {
-		b, err := os.ReadFile(t.keys.File)
+		b, err := secretfile.Read(t.keys.File)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read card_key_file %s: %v", t.keys.File, plainErr(err))
 		}

@@ -19,7 +19,10 @@ const (
 
 // watchCertRequests returns the agent's TLS configuration (a copy of
 // base, or the defaults) with a GetClientCertificate that presents the
-// configured certificate and remembers that the server asked for one. A
+// configured certificate, to the origins certAllowed names only (the
+// request's origin reaches the handshake in its context: originGuard and
+// tokenClient mark it, tlsFor serves gRPC), and remembers that the
+// server asked for one. A
 // server that refuses a connection for want of a certificate (or for the
 // one it got) may close it with an alert or a reset, which alone say
 // nothing a person can act on; knowing it asked, the words can. With
@@ -37,28 +40,39 @@ func (c *conn) watchCertRequests(base *tls.Config, log *slog.Logger) *tls.Config
 	if a := c.opts.Auth; a.CertFile != "" && a.KeyFile != "" {
 		c.cert = newClientCert(a.CertFile, a.KeyFile, static, log)
 	}
+	c.staticCerts = static
 	cfg.GetClientCertificate = func(cri *tls.CertificateRequestInfo) (*tls.Certificate, error) {
-		certs := static
-		if c.cert != nil {
-			certs = nil
-			if cur := c.cert.current(); cur != nil {
-				certs = []tls.Certificate{*cur}
-			}
-		}
-		for i := range certs {
-			if cri.SupportsCertificate(&certs[i]) == nil {
-				c.certAsked.Store(certSent)
-				return &certs[i], nil
-			}
-		}
-		if len(certs) > 0 {
-			c.certAsked.Store(certSent)
-			return &certs[0], nil
-		}
-		c.certAsked.Store(certNone)
-		return &tls.Certificate{}, nil
+		o, _ := cri.Context().Value(certOriginKey{}).(origin) // zero when unknown: presented nowhere
+		return c.presentCert(cri, o)
 	}
 	return cfg
+}
+
+// presentCert answers a TLS server at o that asks for a client
+// certificate: the configured one when o may have it, else none.
+func (c *conn) presentCert(cri *tls.CertificateRequestInfo, o origin) (*tls.Certificate, error) {
+	if !c.certAllowed(o) {
+		return &tls.Certificate{}, nil
+	}
+	certs := c.staticCerts
+	if c.cert != nil {
+		certs = nil
+		if cur := c.cert.current(); cur != nil {
+			certs = []tls.Certificate{*cur}
+		}
+	}
+	for i := range certs {
+		if cri.SupportsCertificate(&certs[i]) == nil {
+			c.certAsked.Store(certSent)
+			return &certs[i], nil
+		}
+	}
+	if len(certs) > 0 {
+		c.certAsked.Store(certSent)
+		return &certs[0], nil
+	}
+	c.certAsked.Store(certNone)
+	return &tls.Certificate{}, nil
 }
 
 // certWords explains a failure after an agent asked for a client

@@ -9,6 +9,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"a2atop/internal/secretfile"
 )
 
 // clientCert is the agent's client certificate kept from its files
@@ -30,6 +32,19 @@ type clientCert struct {
 	cur    *tls.Certificate // presented; nil when no pair was ever good
 	stamps [2]fileStamp     // of the files last read, good or not; zero: read at the next handshake
 	err    error            // why the files are not what is presented; nil when they are
+	loose  string           // the last words of looseKey, to log each change once
+}
+
+// looseKey says, when other users may read the key file, so and what to
+// do, logging it when it is news; "" when the file is the owner's alone.
+// Called with mu held.
+func (cc *clientCert) looseKey() string {
+	words := secretfile.ReadableByOthers(cc.keyFile)
+	if words != "" && words != cc.loose {
+		cc.log.Warn("the client certificate's key file can be read by other users", "key_file", cc.keyFile, "err", words)
+	}
+	cc.loose = words
+	return words
 }
 
 // newClientCert keeps the pair in certFile and keyFile, starting from
@@ -57,7 +72,7 @@ func (cc *clientCert) current() *tls.Certificate {
 		// Stamped before reading: a write that lands meanwhile changes
 		// the stamps again, and the next handshake reads once more.
 		cc.stamps = st
-		pair, err := tls.LoadX509KeyPair(cc.certFile, cc.keyFile)
+		pair, err := secretfile.KeyPair(cc.certFile, cc.keyFile)
 		if err != nil {
 			cc.fail(err)
 			break
@@ -66,6 +81,7 @@ func (cc *clientCert) current() *tls.Certificate {
 			cc.log.Info("client certificate read from its files", "cert_file", cc.certFile, "not_after", notAfter(&pair))
 		}
 		cc.cur, cc.err = &pair, nil
+		cc.looseKey()
 	}
 	return cc.cur
 }
@@ -97,7 +113,8 @@ func (cc *clientCert) fail(err error) {
 }
 
 // note says, for the agent's row, why the certificate presented is not
-// the one in the files; "" when it is.
+// the one in the files, or that the key file is open to other users
+// (looked at now: a chmod changes no stamp); "" when all is well.
 func (cc *clientCert) note() string {
 	if cc == nil {
 		return ""
@@ -105,7 +122,7 @@ func (cc *clientCert) note() string {
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
 	if cc.err == nil {
-		return ""
+		return cc.looseKey()
 	}
 	kept := "a2atop has no certificate to present"
 	if cc.cur != nil {

@@ -46,6 +46,10 @@ type conn struct {
 	// (task_id_segment.go).
 	restPaths  atomic.Bool
 	bigStreams bigStreams // what its open streams hold in big events (stream_recycle.go)
+
+	// staticCerts are the client certificates of the agent's TLS
+	// configuration, presented when no files are (see presentCert).
+	staticCerts []tls.Certificate
 }
 
 // newConn builds the agent's transport stack; log is the agent's log

@@ -108,7 +108,7 @@ func (c *cachedToken) headers(ctx context.Context) ([]Header, error) {
 		if ctx.Err() != nil {
 			return nil, err // our own deadline: nothing to remember
 		}
-		c.err, c.errAt = err, now
+		c.err, c.errAt = err, c.now() // held from when it failed: a slow fetch is not run again at once
 		if c.tok != "" && (c.expiry.IsZero() || now.Before(c.expiry)) {
 			// Refreshing ahead failed; the token we hold is still good.
 			return []Header{{Name: c.header, Value: c.prefix + c.tok}}, nil

@@ -2,7 +2,6 @@ package a2aclient
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
 	"net"
 	"net/url"
@@ -131,7 +130,7 @@ func (c *conn) grpcClient(raw string) (*grpc.ClientConn, error) {
 func (c *conn) grpcDialOptions(ep grpcEndpoint) []grpc.DialOption {
 	var creds credentials.TransportCredentials = insecure.NewCredentials()
 	if ep.tls {
-		creds = credentials.NewTLS(c.tlsConfig())
+		creds = credentials.NewTLS(c.tlsFor(ep.origin()))
 	}
 	return []grpc.DialOption{
 		grpc.WithContextDialer(grpcDialer),
@@ -142,10 +141,6 @@ func (c *conn) grpcDialOptions(ep grpcEndpoint) []grpc.DialOption {
 		grpc.WithChainStreamInterceptor(c.grpcStream, c.grpcCredStream),
 	}
 }
-
-// tlsConfig is the TLS configuration of the agent's connections (nil for
-// the defaults).
-func (c *conn) tlsConfig() *tls.Config { return c.tls }
 
 // dialledConn is a connection grpcDialer made, with the address it dialled.
 type dialledConn struct {

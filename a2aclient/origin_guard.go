@@ -58,6 +58,7 @@ func (c *conn) originGuardLayer(next http.RoundTripper) http.RoundTripper {
 
 // RoundTrip implements http.RoundTripper.
 func (t originGuard) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.WithContext(withCertOrigin(req.Context(), urlOrigin(req.URL))) // for the client certificate (presentCert)
 	if t.allowed(urlOrigin(req.URL)) {
 		return t.next.RoundTrip(req)
 	}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"time"
 
+	"a2atop/internal/secretfile"
 	"a2atop/internal/statefile"
 )
 
@@ -73,7 +74,7 @@ func (r *refreshStore) lock(ctx context.Context) (unlock func(), err error) {
 // load returns the stored sign-in; its RefreshToken is "" when none is
 // stored.
 func (r *refreshStore) load() (storedToken, error) {
-	b, err := statefile.ReadFile(r.path)
+	b, err := r.read()
 	if errors.Is(err, fs.ErrNotExist) {
 		return storedToken{}, nil
 	}
@@ -85,6 +86,18 @@ func (r *refreshStore) load() (storedToken, error) {
 		return storedToken{}, &CredentialError{Words: fmt.Sprintf("the stored sign-in %s is damaged: press L to sign in again", r.path), SignIn: true}
 	}
 	return st, nil
+}
+
+// read reads the sign-in's file as a state file (statefile.Open: never
+// through a link, only a regular file of this user's) and as a secret
+// file (secretfile: at most secretfile.MaxSize bytes).
+func (r *refreshStore) read() ([]byte, error) {
+	f, err := statefile.Open(r.path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return secretfile.ReadOpen(f, r.path)
 }
 
 // save stores a sign-in, whole or not at all (statefile.WriteFile).

@@ -33,22 +33,55 @@ func (s commandSource) token(ctx context.Context) (string, time.Time, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, s.argv[0], s.argv[1:]...)
-	var out bytes.Buffer
-	cmd.Stdout = &out
+	out := &cappedOutput{max: maxCommandOutput, over: cancel}
+	cmd.Stdout = out
 	cmd.Stderr = nil // the command's own words may hold secrets: never kept
+	ownGroup(cmd)
+	// Killed, the command's children may still hold its output open:
+	// Wait stops waiting for them this long after the kill.
+	cmd.WaitDelay = commandWaitDelay
 	name := filepath.Base(s.argv[0])
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Run(); err != nil || out.exceeded {
 		words := fmt.Sprintf("the credential command %q failed (%v): run it by hand to see why", name, err)
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		switch {
+		case out.exceeded:
+			words = fmt.Sprintf("the credential command %q printed more than %d KiB; it should print only the token, or JSON", name, maxCommandOutput>>10)
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			words = fmt.Sprintf("the credential command %q did not finish within %s", name, s.timeout)
 		}
 		return "", time.Time{}, &CredentialError{Words: words, Err: err}
 	}
-	tok, exp, err := parseCommandOutput(out.Bytes(), s.now())
+	tok, exp, err := parseCommandOutput(out.buf.Bytes(), s.now())
 	if err != nil {
 		return "", time.Time{}, &CredentialError{Words: fmt.Sprintf("the credential command %q: %v", name, err)}
 	}
 	return tok, exp, nil
+}
+
+// maxCommandOutput caps what a credential command may print: a token, an
+// ExecCredential or a token response is far smaller.
+const maxCommandOutput = 1 << 20
+
+// commandWaitDelay is how long a killed command's children may keep its
+// output open before Wait returns anyway.
+const commandWaitDelay = 500 * time.Millisecond
+
+// cappedOutput keeps up to max bytes of a command's output; past that it
+// refuses the write and calls over (which ends the command).
+type cappedOutput struct {
+	buf      bytes.Buffer
+	max      int
+	over     func()
+	exceeded bool
+}
+
+func (c *cappedOutput) Write(p []byte) (int, error) {
+	if c.buf.Len()+len(p) > c.max {
+		c.exceeded = true
+		c.over()
+		return 0, errors.New("the command's output exceeds its cap")
+	}
+	return c.buf.Write(p)
 }
 
 // parseCommandOutput reads a token and its expiry from what a credential

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"a2atop/internal/secretfile"
 )
 
 // Secret is where one secret lives: Value, read from the environment
@@ -72,7 +74,7 @@ func (f *fileToken) reloadLocked(force bool) error {
 	if !force && f.tok != "" && st == f.stamp {
 		return nil
 	}
-	data, err := os.ReadFile(f.path)
+	data, err := secretfile.Read(f.path)
 	if err != nil {
 		return f.fail(err)
 	}

@@ -28,7 +28,7 @@ func tokenClient(tc *tls.Config, timeout time.Duration) *http.Client {
 		base.TLSClientConfig = tc.Clone()
 	}
 	return &http.Client{
-		Transport: base,
+		Transport: certOriginLayer{next: base},
 		Timeout:   timeout,
 		CheckRedirect: func(req *http.Request, _ []*http.Request) error {
 			return fmt.Errorf("the token endpoint redirected to %s: a2atop does not follow a token endpoint's redirects", urlOrigin(req.URL))

@@ -3,6 +3,7 @@ package agenttest
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -57,11 +58,33 @@ const (
 // StartAgent starts an Agent, stopped when t ends.
 func StartAgent(t testing.TB) *Agent {
 	t.Helper()
+	return StartAgentWith(t, nil)
+}
+
+// StartAgentWith is StartAgent with every request going through wrap
+// first (a resource server's token check, say); nil wraps nothing.
+func StartAgentWith(t testing.TB, wrap func(http.Handler) http.Handler) *Agent {
+	t.Helper()
+	return start(t, wrap, nil)
+}
+
+// StartAgentTLS is StartAgent serving https with cfg (its certificate,
+// and whether it asks for a client's); its URL and card say https.
+func StartAgentTLS(t testing.TB, cfg *tls.Config) *Agent {
+	t.Helper()
+	return start(t, nil, cfg)
+}
+
+func start(t testing.TB, wrap func(http.Handler) http.Handler, tlsCfg *tls.Config) *Agent {
+	t.Helper()
 	ag := &Agent{t: t, perTask: map[a2a.TaskID]int{}, waiting: map[a2a.TaskID]chan *a2a.Message{}, calls: map[string]int{}}
 	ag.handler = a2asrv.NewHandler(executor{ag}, a2asrv.WithCallInterceptors(interceptor{ag: ag}),
 		a2asrv.WithLogger(slog.New(slog.DiscardHandler)))
 	ag.srv = httptest.NewUnstartedServer(nil)
 	ag.URL = "http://" + ag.srv.Listener.Addr().String()
+	if tlsCfg != nil {
+		ag.URL = "https://" + ag.srv.Listener.Addr().String()
+	}
 	card := &a2a.AgentCard{Name: "test agent", Description: "counts what it receives", Version: "1",
 		SupportedInterfaces: []*a2a.AgentInterface{{URL: ag.URL, ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: a2a.Version}},
 		Capabilities:        a2a.AgentCapabilities{Streaming: true},
@@ -70,7 +93,15 @@ func StartAgent(t testing.TB) *Agent {
 	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
 	mux.Handle("/", ag.count(ag.holding(a2asrv.NewJSONRPCHandler(ag.handler))))
 	ag.srv.Config.Handler = mux
-	ag.srv.Start()
+	if wrap != nil {
+		ag.srv.Config.Handler = wrap(mux)
+	}
+	if tlsCfg != nil {
+		ag.srv.TLS = tlsCfg
+		ag.srv.StartTLS()
+	} else {
+		ag.srv.Start()
+	}
 	t.Cleanup(func() { ag.srv.CloseClientConnections(); ag.srv.Close() })
 	return ag
 }

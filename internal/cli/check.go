@@ -85,6 +85,9 @@ func printCheck(w io.Writer, results []*agentResult, timeout time.Duration, push
 		if p := r.Problem(timeout); p != "" {
 			status += sanitize.Line(p, 300)
 		}
+		if r.Answered() && r.Health.Note != "" { // what the agent's row notes (a key file open to others)
+			status += " (" + sanitize.Line(r.Health.Note, 300) + ")"
+		}
 		auth, card := authCells(r)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(r.Name, 64), cell(r.URL, 80),
 			version, binding, streaming, push, listing(r), auth, card, status)

@@ -62,7 +62,7 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		return s.failf(exitUsage, "config: %v", err)
 	}
 	if cfg.PushOn() && cfg.PushListen == "" {
-		return s.failf(exitUsage, "config: push_public_url is set but push_listen is not: the dashboard serves the agents' webhook on push_listen (a2atop serve uses its own address)")
+		return s.failf(exitUsage, "config: %v", cfg.At("push_public_url", "is set but push_listen is not: the dashboard serves the agents' webhook on push_listen (a2atop serve uses its own address)"))
 	}
 	if recv := s.pushReceiver(mgr); recv != nil {
 		stopPush, err := s.servePush(recv, nil)

@@ -46,12 +46,12 @@ func (o *options) firstRound(ctx context.Context, args []string, checkFlags func
 			return nil, o.failf(exitUsage, "%v", err)
 		}
 	}
-	s, mgr, code := o.connect(urls)
+	s, mgr, failed, code := o.connectEach(urls)
 	if s == nil {
 		return nil, code
 	}
 	defer s.Close()
-	results, events := collectFirstRound(ctx, s.cfg, mgr, o.timeout)
+	results, events := collectFirstRound(ctx, s.cfg, mgr, failed, o.timeout)
 	open := openTasks(events)
 	nameAfterCards(s.cfg, results, events)
 	return &round{cfg: s.cfg, results: results, events: events, mgr: mgr, open: open}, exitOK
@@ -131,12 +131,20 @@ func (r *agentResult) Problem(timeout time.Duration) string {
 // collectFirstRound runs the watchers until every agent has finished its
 // first attempt (or timeout passes), then stops them. It returns one
 // result per agent, in config order, and every event received meanwhile.
-func collectFirstRound(ctx context.Context, cfg *config.Config, mgr *a2aclient.Manager, timeout time.Duration) ([]*agentResult, []model.Event) {
+// An agent in failed (left out of mgr: its secrets could not be read)
+// is not waited for; its result is unauthorized with the config's error.
+func collectFirstRound(ctx context.Context, cfg *config.Config, mgr *a2aclient.Manager, failed map[string]error,
+	timeout time.Duration) ([]*agentResult, []model.Event) {
 	results := make([]*agentResult, len(cfg.Agents))
 	byName := map[string]*agentResult{}
+	pending := len(results)
 	for i, a := range cfg.Agents {
 		results[i] = &agentResult{Name: a.Name, URL: a.URL}
 		byName[a.Name] = results[i]
+		if err, ok := failed[a.Name]; ok {
+			results[i].Health = &model.HealthUpdate{State: model.HealthUnauthorized, Err: "config: " + err.Error()}
+			pending--
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -144,7 +152,7 @@ func collectFirstRound(ctx context.Context, cfg *config.Config, mgr *a2aclient.M
 	defer stop()
 
 	var events []model.Event
-	for pending := len(results); pending > 0; {
+	for pending > 0 {
 		select {
 		case <-ctx.Done():
 			pending = 0

@@ -14,6 +14,7 @@ import (
 	"a2atop/approvals"
 	"a2atop/hub"
 	"a2atop/internal/config"
+	"a2atop/internal/secretfile"
 )
 
 // defaultListen is where a hub listens without --listen: loopback only.
@@ -72,9 +73,14 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 	}
 	var tlsCfg *tls.Config
 	if cfg.TLSCertFile != "" {
-		cert, err := tls.LoadX509KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
+		cert, err := secretfile.KeyPair(cfg.TLSCertFile, cfg.TLSKeyFile)
 		if err != nil {
-			return s.failf(exitUsage, "config: tls_cert_file %s, tls_key_file %s: %v", cfg.TLSCertFile, cfg.TLSKeyFile, err)
+			return s.failf(exitUsage, "config: %v", cfg.At("tls_cert_file",
+				fmt.Sprintf("cannot load the certificate %s with the key tls_key_file %s: %v", cfg.TLSCertFile, cfg.TLSKeyFile, err)))
+		}
+		if words := secretfile.ReadableByOthers(cfg.TLSKeyFile); words != "" {
+			log.Warn("tls_key_file: " + words)
+			fmt.Fprintf(s.st.Err, "a2atop serve: tls_key_file: %s\n", words)
 		}
 		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}

@@ -60,6 +60,29 @@ func (o *options) connect(urls []string) (*session, *a2aclient.Manager, int) {
 	return s, mgr, exitOK
 }
 
+// connectEach is connect for the commands that report per agent (check,
+// tasks): an agent whose secrets cannot be read (an unset token_env, a
+// missing token_file) is left out of the manager and its error kept by
+// name, so that the others are still reached.
+func (o *options) connectEach(urls []string) (*session, *a2aclient.Manager, map[string]error, int) {
+	cfg, code := o.loadAgents(urls)
+	if cfg == nil {
+		return nil, nil, nil, code
+	}
+	s := o.open(cfg)
+	var opts []a2aclient.AgentOptions
+	failed := map[string]error{}
+	for i, a := range cfg.Agents {
+		ao, err := cfg.AgentOption(i)
+		if err != nil {
+			failed[a.Name] = err
+			continue
+		}
+		opts = append(opts, ao)
+	}
+	return s, a2aclient.New(opts, a2aclient.Options{Logger: s.log, MaxStreams: cfg.MaxStreamsTotal}), failed, exitOK
+}
+
 // newManager resolves the config's secrets and builds the watchers. An
 // error is a configuration problem (a missing token variable or file).
 func newManager(cfg *config.Config, log *slog.Logger) (*a2aclient.Manager, error) {

@@ -78,7 +78,7 @@ func (s *session) listTaskIDs(ctx context.Context, agent config.Agent) ([]a2a.Ta
 		opts[i].Subscribe = false // a listing needs no streams
 	}
 	mgr := a2aclient.New(opts, a2aclient.Options{Logger: s.log})
-	results, events := collectFirstRound(ctx, &one, mgr, s.timeout)
+	results, events := collectFirstRound(ctx, &one, mgr, nil, s.timeout)
 	seen := map[a2a.TaskID]bool{}
 	var ids []a2a.TaskID
 	for _, ev := range events {

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"a2atop/a2aclient"
+	"a2atop/internal/secretfile"
 )
 
 // validateCredential checks the [agent.auth] keys of the credential beyond
@@ -128,8 +129,8 @@ func (c *Config) resolveCredential(agent string, au Auth) (a2aclient.AuthOptions
 	}
 	if au.CardKeyFile != "" {
 		o.CardKeys.File = c.resolvePath(au.CardKeyFile)
-		if _, err := os.Stat(o.CardKeys.File); err != nil {
-			return o, nil, fmt.Errorf("auth.card_key_file: cannot read %s: %w", o.CardKeys.File, plainPathErr(err))
+		if _, err := secretfile.Read(o.CardKeys.File); err != nil {
+			return o, nil, &Error{Key: "auth.card_key_file", Msg: fmt.Sprintf("cannot read %s: %v", o.CardKeys.File, secretfile.Reason(err)), Err: err}
 		}
 	}
 	var err error
@@ -176,21 +177,21 @@ func (c *Config) tlsConfig(au Auth) (*tls.Config, error) {
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
 	if au.CAFile != "" {
 		p := c.resolvePath(au.CAFile)
-		b, err := os.ReadFile(p)
+		b, err := secretfile.Read(p)
 		if err != nil {
-			return nil, fmt.Errorf("auth.ca_file: cannot read %s: %w", p, plainPathErr(err))
+			return nil, &Error{Key: "auth.ca_file", Msg: fmt.Sprintf("cannot read %s: %v", p, secretfile.Reason(err)), Err: err}
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(b) {
-			return nil, fmt.Errorf("auth.ca_file: %s holds no PEM certificate", p)
+			return nil, &Error{Key: "auth.ca_file", Msg: p + " holds no PEM certificate"}
 		}
 		cfg.RootCAs = pool
 	}
 	if au.CertFile != "" {
-		cert, err := tls.LoadX509KeyPair(c.resolvePath(au.CertFile), c.resolvePath(au.KeyFile))
+		cert, err := secretfile.KeyPair(c.resolvePath(au.CertFile), c.resolvePath(au.KeyFile))
 		if err != nil {
-			return nil, fmt.Errorf("auth.cert_file: cannot load the client certificate %s with key %s: %w",
-				c.resolvePath(au.CertFile), c.resolvePath(au.KeyFile), plainPathErr(err))
+			return nil, &Error{Key: "auth.cert_file", Msg: fmt.Sprintf("cannot load the client certificate %s with key %s: %v",
+				c.resolvePath(au.CertFile), c.resolvePath(au.KeyFile), err), Err: err}
 		}
 		cfg.Certificates = []tls.Certificate{cert}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -74,7 +75,7 @@ func Load(flagPath string, urls []string) (*Config, error) {
 	path, required := Locate(flagPath)
 	c := Default()
 	if path != "" {
-		data, err := os.ReadFile(path)
+		data, err := readConfig(path)
 		switch {
 		case err == nil:
 			if c, err = Parse(data, path); err != nil {
@@ -93,6 +94,28 @@ func Load(flagPath string, urls []string) (*Config, error) {
 	}
 	c.ExpandPaths()
 	return c, nil
+}
+
+// MaxConfigBytes is the largest config file Load reads: a fleet's config
+// is far smaller; a link to /dev/zero is not read without end.
+const MaxConfigBytes = 4 << 20
+
+// errConfigTooLarge is the reason a config file over MaxConfigBytes is refused.
+var errConfigTooLarge = fmt.Errorf("larger than %d MiB: is it the right file?", MaxConfigBytes>>20)
+
+// readConfig reads the config file at path, at most MaxConfigBytes of
+// it. Unlike a secret file it may be a pipe (--config <(sops -d …)).
+func readConfig(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
+	if err == nil && len(data) > MaxConfigBytes {
+		err = &fs.PathError{Op: "read", Path: path, Err: errConfigTooLarge}
+	}
+	return data, err
 }
 
 // plainErr is err's text without the path that *fs.PathError repeats.

@@ -1,9 +1,7 @@
 package config
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path"
@@ -14,6 +12,7 @@ import (
 
 	"a2atop/a2aclient"
 	"a2atop/approvals"
+	"a2atop/internal/secretfile"
 	"a2atop/model"
 )
 
@@ -21,56 +20,68 @@ import (
 // a2aclient watches with, reading every secret now: environment variables
 // and files named by token_env, token_file, value_env and value_file.
 // Relative file names are taken from the config file's directory; "~/"
-// is the home directory. Errors name the agent and the key, never the
-// secret's value.
+// is the home directory. Errors are *Error naming the file, the line,
+// the agent and the key, never the secret's value.
 func (c *Config) AgentOptions() ([]a2aclient.AgentOptions, error) {
 	out := make([]a2aclient.AgentOptions, 0, len(c.Agents))
-	for _, a := range c.Agents {
-		headers, err := c.resolveAuth(a.Auth)
+	for i := range c.Agents {
+		o, err := c.AgentOption(i)
 		if err != nil {
-			return nil, fmt.Errorf("agent %q: %w", a.Name, err)
+			return nil, err
 		}
-		auth, tlsCfg, err := c.resolveCredential(a.Name, a.Auth)
-		if err != nil {
-			return nil, fmt.Errorf("agent %q: %w", a.Name, err)
-		}
-		sweep := c.SweepInterval.Duration
-		if a.SweepInterval != nil {
-			sweep = a.SweepInterval.Duration
-		}
-		tasks := make([]a2a.TaskID, len(a.Tasks))
-		for i, t := range a.Tasks {
-			tasks[i] = a2a.TaskID(t)
-		}
-		out = append(out, a2aclient.AgentOptions{
-			Name:             a.Name,
-			URL:              a.URL,
-			CardPath:         a.CardPath,
-			Binding:          orAuto(a.Binding),
-			Protocol:         orAuto(a.Protocol),
-			Tenant:           a.Tenant,
-			Headers:          headers,
-			Auth:             auth,
-			TLS:              tlsCfg,
-			AllowedHosts:     append([]string(nil), a.Auth.AllowedHosts...),
-			SweepInterval:    sweep,
-			FullResync:       c.FullResync.Duration,
-			Subscribe:        (a.Subscribe == nil || *a.Subscribe) && c.MaxStreams > 0,
-			MaxStreams:       c.MaxStreams,
-			HistoryLength:    a.HistoryLength,
-			Tasks:            tasks,
-			MaxMessageBytes:  c.MaxMessageBytes,
-			ChainMetadataKey: a.ChainKey,
-			ReadOnly:         c.ReadOnly || a.ReadOnly,
-			TerminalPerAgent: c.TerminalKept(),
-			MaxOpenTasks:     c.MaxOpenTasks,
-			ListConcurrency:  c.ListConcurrency,
-			MaxSweepBytes:    c.MaxSweepBytes,
-			MaxSweepPages:    c.MaxSweepPages,
-			ListAll:          !c.ListByState,
-		})
+		out = append(out, o)
 	}
 	return out, nil
+}
+
+// AgentOption is AgentOptions for the agent at index i alone, so that a
+// command that reports per agent (check, tasks) can go on without one
+// whose secrets cannot be read.
+func (c *Config) AgentOption(i int) (a2aclient.AgentOptions, error) {
+	a := c.Agents[i]
+	headers, err := c.resolveAuth(a.Auth)
+	if err != nil {
+		return a2aclient.AgentOptions{}, c.agentError(i, &a, err)
+	}
+	auth, tlsCfg, err := c.resolveCredential(a.Name, a.Auth)
+	if err != nil {
+		return a2aclient.AgentOptions{}, c.agentError(i, &a, err)
+	}
+	sweep := c.SweepInterval.Duration
+	if a.SweepInterval != nil {
+		sweep = a.SweepInterval.Duration
+	}
+	tasks := make([]a2a.TaskID, len(a.Tasks))
+	for i, t := range a.Tasks {
+		tasks[i] = a2a.TaskID(t)
+	}
+	return a2aclient.AgentOptions{
+		Name:             a.Name,
+		URL:              a.URL,
+		CardPath:         a.CardPath,
+		Binding:          orAuto(a.Binding),
+		Protocol:         orAuto(a.Protocol),
+		Tenant:           a.Tenant,
+		Headers:          headers,
+		Auth:             auth,
+		TLS:              tlsCfg,
+		AllowedHosts:     append([]string(nil), a.Auth.AllowedHosts...),
+		SweepInterval:    sweep,
+		FullResync:       c.FullResync.Duration,
+		Subscribe:        (a.Subscribe == nil || *a.Subscribe) && c.MaxStreams > 0,
+		MaxStreams:       c.MaxStreams,
+		HistoryLength:    a.HistoryLength,
+		Tasks:            tasks,
+		MaxMessageBytes:  c.MaxMessageBytes,
+		ChainMetadataKey: a.ChainKey,
+		ReadOnly:         c.ReadOnly || a.ReadOnly,
+		TerminalPerAgent: c.TerminalKept(),
+		MaxOpenTasks:     c.MaxOpenTasks,
+		ListConcurrency:  c.ListConcurrency,
+		MaxSweepBytes:    c.MaxSweepBytes,
+		MaxSweepPages:    c.MaxSweepPages,
+		ListAll:          !c.ListByState,
+	}, nil
 }
 
 func orAuto(s string) string {
@@ -97,30 +108,28 @@ func (c *Config) resolveAuth(au Auth) ([]a2aclient.Header, error) {
 
 // secret reads one secret from the environment variable env or the file
 // file (exactly one is set). Surrounding white space is dropped; an empty
-// secret is an error.
+// secret is an error. Errors are an *Error whose Key is envKey or
+// fileKey, for the caller to place in the file (agentError, located).
 func (c *Config) secret(envKey, env, fileKey, file string) (string, error) {
 	if env != "" {
 		v := strings.TrimSpace(os.Getenv(env))
 		if v == "" {
-			return "", fmt.Errorf("%s: environment variable %s is not set or empty; export it before starting a2atop", envKey, env)
+			return "", &Error{Key: envKey, Msg: fmt.Sprintf("environment variable %s is not set or empty; export it before starting a2atop", env)}
 		}
 		return v, nil
 	}
 	path := c.resolvePath(file)
-	data, err := os.ReadFile(path)
+	fail := func(format string, args ...any) error { return &Error{Key: fileKey, Msg: fmt.Sprintf(format, args...)} }
+	data, err := secretfile.Read(path)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return "", fmt.Errorf("%s: cannot read %s: %w", fileKey, path, err)
+		return "", &Error{Key: fileKey, Msg: fmt.Sprintf("cannot read %s: %v", path, secretfile.Reason(err)), Err: err}
 	}
 	v := strings.TrimSpace(string(data))
 	if v == "" {
-		return "", fmt.Errorf("%s: %s is empty; it should hold the secret", fileKey, path)
+		return "", fail("%s is empty; it should hold the secret", path)
 	}
 	if strings.ContainsAny(v, "\r\n") {
-		return "", fmt.Errorf("%s: %s holds more than one line; it should hold only the secret", fileKey, path)
+		return "", fail("%s holds more than one line; it should hold only the secret", path)
 	}
 	return v, nil
 }

@@ -52,8 +52,8 @@ func TestAgentOptionsMissingSecret(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "empty"), "\n")
 	writeFile(t, filepath.Join(dir, "two"), "a\nb\n")
 	tests := []struct{ auth, want string }{
-		{"token_env = \"A2ATOP_TEST_UNSET\"", `agent "a": auth.token_env: environment variable A2ATOP_TEST_UNSET is not set`},
-		{"token_file = \"nope\"", `agent "a": auth.token_file: cannot read ` + filepath.Join(dir, "nope")},
+		{"token_env = \"A2ATOP_TEST_UNSET\"", `c.toml:5: agent "a".auth.token_env: environment variable A2ATOP_TEST_UNSET is not set`},
+		{"token_file = \"nope\"", `c.toml:5: agent "a".auth.token_file: cannot read ` + filepath.Join(dir, "nope")},
 		{"token_file = \"empty\"", "is empty"},
 		{"token_file = \"two\"", "more than one line"},
 	}

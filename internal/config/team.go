@@ -105,11 +105,16 @@ func (c *Config) HubOperators() ([]hub.Operator, error) {
 		key := fmt.Sprintf("operator[%d]", i+1)
 		tok, err := c.secret(key+".token_env", op.TokenEnv, key+".token_file", op.TokenFile)
 		if err != nil {
-			return nil, fmt.Errorf("operator %q: %w", op.Name, err)
+			err.(*Error).Msg = fmt.Sprintf("operator %q: %s", op.Name, err.(*Error).Msg)
+			return nil, c.located(err)
 		}
 		h := hub.HashToken(tok)
 		if other, dup := owner[h]; dup {
-			return nil, fmt.Errorf("operators %q and %q have the same token: each operator needs a token of their own", other, op.Name)
+			key += ".token_env"
+			if op.TokenFile != "" {
+				key = strings.Replace(key, "_env", "_file", 1)
+			}
+			return nil, c.located(&Error{Key: key, Msg: fmt.Sprintf("operators %q and %q have the same token: each operator needs a token of their own", other, op.Name)})
 		}
 		owner[h] = op.Name
 		roles := map[string][]hub.Role{}
@@ -133,5 +138,6 @@ func (c *Config) HubToken() (string, error) {
 	if c.HubTokenFile == "" {
 		return "", fmt.Errorf("no operator token for the hub: export %s, or name a file holding it with hub_token_file in the config", EnvHubToken)
 	}
-	return c.secret("", "", "hub_token_file", c.HubTokenFile)
+	tok, err := c.secret("", "", "hub_token_file", c.HubTokenFile)
+	return tok, c.located(err)
 }

@@ -92,33 +92,52 @@ func (c *Config) Validate() error {
 // it. The *Error names the agent and, for an agent from the file, the
 // line of the key at fault.
 func (c *Config) validateAgent(i int, a *Agent, seen map[string]int) error {
+	if j, dup := seen[a.Name]; dup && a.Name != "" {
+		ce := c.agentError(i, a, &Error{Key: "name", Msg: fmt.Sprintf("the name is used twice (agents %d and %d); names must be unique", j+1, i+1)}).(*Error)
+		ce.Key = strings.TrimSuffix(ce.Key, ".name") // the agent is at fault, at its name's line
+		return ce
+	}
+	seen[a.Name] = i
+	return c.agentError(i, a, a.validate())
+}
+
+// agentError places err, about the agent at index i, in the file: an
+// *Error's Key, relative to the agent ("auth.token_env"), becomes the
+// agent's ("agent \"a\".auth.token_env") and gives the line; an agent
+// from the command line has neither file nor line. nil stays nil.
+func (c *Config) agentError(i int, a *Agent, err error) error {
+	if err == nil {
+		return nil
+	}
 	at := fmt.Sprintf("agent[%d]", i+1) // how keyLines names it
 	key := at
 	if a.Name != "" {
 		key = fmt.Sprintf("agent %q", a.Name)
 	}
-	located := func(ce *Error, rel string) *Error {
-		ce.File, ce.Line = c.Path, c.lines.lineOf(at+"."+rel)
-		if a.FromArgs {
-			ce.File, ce.Line = "", 0
-		}
-		return ce
-	}
-	if j, dup := seen[a.Name]; dup && a.Name != "" {
-		return located(&Error{Key: key, Msg: fmt.Sprintf("the name is used twice (agents %d and %d); names must be unique", j+1, i+1)}, "name")
-	}
-	seen[a.Name] = i
-	err := a.validate()
-	if err == nil {
-		return nil
-	}
 	var ce *Error
 	if !errors.As(err, &ce) {
-		return located(&Error{Key: key, Msg: err.Error(), Err: err}, "")
+		ce = &Error{Msg: err.Error(), Err: err}
 	}
 	rel := ce.Key
-	ce.Key = key + "." + rel
-	return located(ce, rel)
+	ce.File, ce.Line, ce.Key = c.Path, c.lines.lineOf(at+"."+rel), key+"."+rel
+	if rel == "" {
+		ce.Line, ce.Key = c.lines.lineOf(at), key
+	}
+	if a.FromArgs {
+		ce.File, ce.Line = "", 0
+	}
+	return ce
+}
+
+// located places err, about the config's own key (as keyLines names it:
+// "operator[2].token_file", "hub_token_file"), in the file. nil stays nil.
+func (c *Config) located(err error) error {
+	var ce *Error
+	if err == nil || !errors.As(err, &ce) {
+		return err
+	}
+	ce.File, ce.Line = c.Path, c.lines.lineOf(ce.Key)
+	return ce
 }
 
 // validate checks one agent; the *Error's Key is relative to the agent.

@@ -11,8 +11,10 @@ import (
 )
 
 // openNoFollow opens path with flag, refusing a symbolic link at path.
+// It does not wait on a named pipe planted there (O_NONBLOCK, which
+// changes nothing for the regular file checkFile then requires).
 func openNoFollow(path string, flag int) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW, FileMode)
+	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, FileMode)
 	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EMLINK) { // EMLINK on the BSDs
 		return nil, unsafe(path, "is a symbolic link; a2atop writes its state only to a regular file of its own", fixLink)
 	}
