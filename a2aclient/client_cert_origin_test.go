@@ -93,8 +93,8 @@ func TestClientCertificateToGRPCInterface(t *testing.T) {
 			g.gopts = []grpc.ServerOption{grpc.Creds(credentials.NewTLS(ca.ServerConfig(t, clients.Pool())))}
 			g.start()
 			id := g.createInStore(t, a2a.TaskStateInputRequired)
-			o := fast("g", "https://"+g.addr)
-			o.CardPath = g.url() + DefaultCardPath // the card lives on the plain side
+			cardAddr := startTLS(t, ca, g.mux(), false, nil) // the card, over https: nothing goes in plain http to an https agent
+			o := fast("g", "https://"+cardAddr)
 			o.TLS = &tls.Config{RootCAs: ca.Pool(), Certificates: []tls.Certificate{clients.Client(t, "a2atop")}}
 			o.Auth = AuthOptions{Type: AuthMTLS, ClientCertificate: true}
 			if allow {
