@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -106,20 +107,25 @@ func runSort(m *Model, arg string) tea.Cmd {
 	return m.show(viewTasks)
 }
 
-// findTask is the task an id names: the whole id, or the start of one
-// (a short id as the rows show it). It says why when there is none or
-// more than one.
+// findTask is the task an id names, as model.ResolveID reads it: the
+// whole id, a start of it, or a start of the short id the rows show. It
+// says why when there is none, and lists the candidates by agent and
+// short id when there are several.
 func (m *Model) findTask(id string) *model.Task {
 	f := m.ctx.Fleet
-	if ts := f.Lookup(a2a.TaskID(id)); len(ts) == 1 {
-		return ts[0]
-	}
-	var found []*model.Task
+	var all []*model.Task
+	var ids []a2a.TaskID
 	for _, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal, model.ClassUnknown} {
 		for _, t := range f.Page(c, model.Query{}, 0, f.Count(c, model.Query{})) {
-			if strings.HasPrefix(string(t.Key.ID), id) || model.ShortID(t.Key.ID) == id {
-				found = append(found, t)
-			}
+			all = append(all, t)
+			ids = append(ids, t.Key.ID)
+		}
+	}
+	named := model.ResolveID(ids, id)
+	var found []*model.Task
+	for _, t := range all {
+		if slices.Contains(named, t.Key.ID) {
+			found = append(found, t)
 		}
 	}
 	switch len(found) {
@@ -128,9 +134,29 @@ func (m *Model) findTask(id string) *model.Task {
 	case 0:
 		m.fail("no task " + sanitize.Line(id, 40) + " in the fleet (tab completes the ids)")
 	default:
-		m.fail(sanitize.Line(id, 40) + " starts " + itoa(len(found)) + " task ids; give more of it")
+		m.fail(sanitize.Line(id, 40) + " could be " + taskNames(found) + "; give more of it")
 	}
 	return nil
+}
+
+// maxNamedTasks bounds the candidates a message names.
+const maxNamedTasks = 4
+
+// taskNames names tasks for a message: "deployer · 2b42aa01, …", at
+// most maxNamedTasks of them, then how many more.
+func taskNames(ts []*model.Task) string {
+	slices.SortFunc(ts, func(a, b *model.Task) int {
+		return strings.Compare(a.Key.Agent+" "+model.ShortID(a.Key.ID), b.Key.Agent+" "+model.ShortID(b.Key.ID))
+	})
+	var names []string
+	for i, t := range ts {
+		if i == maxNamedTasks {
+			names = append(names, "and "+itoa(len(ts)-i)+" more")
+			break
+		}
+		names = append(names, sanitize.Line(t.Key.Agent, 24)+" · "+sanitize.Line(model.ShortID(t.Key.ID), 16))
+	}
+	return strings.Join(names, ", ")
 }
 
 // runOnTask runs do on the task arg names, through the tasks screen's

@@ -300,7 +300,7 @@ func replyViaHub(ctx context.Context, o *options, agentArg, taskArg string, kind
 }
 
 // prepare finds the task arg names on agent in the hub's fleet (its id,
-// or the start or short id of one task) and prepares the decision.
+// or as model.ResolveID reads it) and prepares the decision.
 func (hf *hubFleet) prepare(s *session, svc *approvals.Service, agent, arg string, in approvals.Input) (*approvals.Decision, int) {
 	hf.mu.Lock()
 	defer hf.mu.Unlock()
@@ -314,14 +314,14 @@ func (hf *hubFleet) prepare(s *session, svc *approvals.Service, agent, arg strin
 				}
 			}
 		}
-		matches, how := matchTaskIDs(ids, arg)
+		matches := model.ResolveID(ids, arg)
 		switch len(matches) {
 		case 0:
-			return nil, s.failf(exitFailed, "%s · %s: task not found: none of the %d tasks the hub holds of %s has this id or starts with it", agent, arg, len(ids), agent)
+			return nil, s.failf(exitFailed, "%s · %s: task not found: none of the %d tasks the hub holds of %s has this id, or an id or short id that starts with it", agent, arg, len(ids), agent)
 		case 1:
 			k.ID = matches[0]
 		default:
-			return nil, s.failf(exitUsage, "%s · %s: ambiguous: %d tasks %s %s: %s", agent, arg, len(matches), how, arg, idList(matches))
+			return nil, s.failf(exitUsage, "%s · %s: %s", agent, arg, ambiguous(arg, matches))
 		}
 	}
 	it, _ := svc.ItemOf(hf.fleet, k)
