@@ -82,8 +82,10 @@ type agentsScreen struct {
 }
 
 func newAgents(ctx *common.Context, keys AgentsKeyMap, clip *clipboard) *agentsScreen {
-	return &agentsScreen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{},
+	v := &agentsScreen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{},
 		clip: clip, filter: common.NewFilter(ctx.Theme, keys.Filter, "agents"), sort: common.NewSort(keys.SortBy.columns(), agentColConfig)}
+	v.filter.CheckAgents(fleetAgents(ctx))
+	return v
 }
 
 // Update follows the fleet and the capture while shown, keys and the

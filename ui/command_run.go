@@ -15,12 +15,18 @@ import (
 
 // What the commands that take an argument complete from and do.
 
-func agentNames(m *Model) []string {
-	var out []string
-	for _, a := range m.ctx.Fleet.Agents() {
-		out = append(out, a.Name)
+func agentNames(m *Model) []string { return fleetAgents(&m.ctx)() }
+
+// fleetAgents lists the names of the fleet's agents when called: what a
+// filter's agent: and the commands' agent names are checked against.
+func fleetAgents(ctx *common.Context) func() []string {
+	return func() []string {
+		var out []string
+		for _, a := range ctx.Fleet.Agents() {
+			out = append(out, a.Name)
+		}
+		return out
 	}
-	return out
 }
 
 func stateNames(*Model) []string {

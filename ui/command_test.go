@@ -107,7 +107,7 @@ func TestSavedViews(t *testing.T) {
 		{Name: "deploys", Filter: "agent:deployer", Sort: "state", Columns: []string{"agent", "id", "state", "status"}},
 		{Name: "waiting", Filter: "class:interrupted", Sort: "age", Default: true},
 	}
-	if err := CheckViews(views); err != nil {
+	if err := CheckViews(views, nil); err != nil {
 		t.Fatal(err)
 	}
 	m, _ := newTestModel(t, Options{Views: views})
@@ -147,13 +147,16 @@ func TestCheckViews(t *testing.T) {
 		{[]SavedView{{Name: "a"}, {Name: "a"}}, "name"},
 		{[]SavedView{{Name: "tasks"}}, "name"},
 		{[]SavedView{{Name: "a", Filter: "class:nope"}}, "filter"},
+		{[]SavedView{{Name: "a", Filter: "stat:failed"}}, "filter"},
+		{[]SavedView{{Name: "a", Filter: "state:waiting"}}, "filter"},
+		{[]SavedView{{Name: "a", Filter: "agent:nosuch"}}, "filter"},
 		{[]SavedView{{Name: "a", Sort: "colour"}}, "sort"},
 		{[]SavedView{{Name: "a", Sort: "state sideways"}}, "sort"},
 		{[]SavedView{{Name: "a", Columns: []string{"agent", "size"}}}, "columns"},
 		{[]SavedView{{Name: "a", Default: true}, {Name: "b", Default: true}}, "default"},
 	} {
 		var ve *ViewError
-		if err := CheckViews(tc.views); !errors.As(err, &ve) || ve.Field != tc.field {
+		if err := CheckViews(tc.views, []string{"deployer"}); !errors.As(err, &ve) || ve.Field != tc.field {
 			t.Errorf("CheckViews(%+v) = %v, want an error on %s", tc.views, err, tc.field)
 		}
 	}
