@@ -53,3 +53,24 @@ func ResolveID(ids []a2a.TaskID, typed string) []a2a.TaskID {
 func hasPrefixFold(s, p string) bool {
 	return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p)
 }
+
+// ResolveName returns the names among names that typed names, as a
+// person types an agent's name: the name equal to typed when there is
+// one, else every name typed starts, ignoring ASCII case. One name is
+// the answer; several are the candidates a message lists. The : commands
+// that take an agent (:agent, :new) and `a2atop reply` read it so.
+func ResolveName(names []string, typed string) []string {
+	if typed == "" {
+		return nil
+	}
+	if slices.Contains(names, typed) {
+		return []string{typed}
+	}
+	var out []string
+	for _, n := range names {
+		if hasPrefixFold(n, typed) && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -116,6 +116,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 	if line == "" {
 		return nil
 	}
+	m.status = statusLine{} // a new command: what the last one said goes
 	name, arg, _ := strings.Cut(line, " ")
 	arg = strings.TrimSpace(arg)
 	c, ok := m.findCommand(strings.ToLower(name))

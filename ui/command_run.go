@@ -72,7 +72,28 @@ var (
 )
 
 func runAgent(m *Model, arg string) tea.Cmd {
-	return m.showTasksWith("agent:" + strings.Fields(arg)[0])
+	name, ok := m.findAgent(strings.Fields(arg)[0])
+	if !ok {
+		return nil
+	}
+	return m.showTasksWith("agent:" + name)
+}
+
+// findAgent is the agent a typed name names, as model.ResolveName reads
+// it (the name, or a unique start of one). It says why when there is
+// none, or several.
+func (m *Model) findAgent(typed string) (string, bool) {
+	names := agentNames(m)
+	found := model.ResolveName(names, typed)
+	switch len(found) {
+	case 1:
+		return found[0], true
+	case 0:
+		m.fail("no agent " + sanitize.Line(typed, 40) + "; the agents: " + sanitize.Line(strings.Join(names, ", "), 120))
+	default:
+		m.fail(sanitize.Line(typed, 40) + " could be " + sanitize.Line(strings.Join(found, ", "), 120) + "; give more of the name")
+	}
+	return "", false
 }
 
 func runState(m *Model, arg string) tea.Cmd {
@@ -199,7 +220,14 @@ func runNew(m *Model, arg string) tea.Cmd {
 		m.fail(m.ctx.ReadOnlyWords(""))
 		return nil
 	}
-	return m.request(common.ComposeMsg{Agent: strings.TrimSpace(arg)})
+	name := ""
+	if arg = strings.TrimSpace(arg); arg != "" {
+		var ok bool
+		if name, ok = m.findAgent(strings.Fields(arg)[0]); !ok {
+			return nil
+		}
+	}
+	return m.request(common.ComposeMsg{Agent: name})
 }
 
 func runView(m *Model, arg string) tea.Cmd { return m.openView(arg) }

@@ -2,12 +2,15 @@ package ui
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"a2atop/approvals"
 	"a2atop/model"
 	"a2atop/ui/common"
+	"a2atop/ui/inbox"
 )
 
 // runLine types a command line and runs it.
@@ -223,5 +226,46 @@ func TestAnErrorOutlastsTheFleetsNotices(t *testing.T) {
 	m.Update(common.StatusMsg{Text: "much later", Aside: true})
 	if m.status.text != "much later" {
 		t.Fatalf("the error held past errorHold: %q", m.status.text)
+	}
+}
+
+// TestCommandErrorGoesWithTheNextCommand: a refused command's message
+// does not stay in the footer over the commands that follow and work.
+func TestCommandErrorGoesWithTheNextCommand(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	runLine(m, "sort bogus")
+	if !strings.Contains(m.status.text, ":sort bogus") {
+		t.Fatalf(":sort bogus says %q", m.status.text)
+	}
+	runLine(m, "state input")
+	if strings.Contains(m.status.text, "bogus") || strings.Contains(m.footer(), "bogus") {
+		t.Fatalf("after :state input the footer still says %q", m.status.text)
+	}
+}
+
+// TestNewTakesAStartOfAnAgentName: :new and :agent read an agent name
+// the same way: a unique start is enough, several say which.
+func TestNewTakesAStartOfAnAgentName(t *testing.T) {
+	f := fixtureFleet()
+	svc, err := approvals.Open(approvals.Options{JournalPath: filepath.Join(t.TempDir(), "journal.jsonl"), Sender: benchSender{f},
+		Approver: "ops@host", Now: func() time.Time { return testNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	m, _ := newTestModel(t, Options{Fleet: f, Compose: inbox.ComposeFactory(svc, inbox.Options{})})
+	sized(m, 120, 40)
+	runLine(m, "agent dep")
+	if tasksOf(m).filterText() != "agent:deployer" {
+		t.Fatalf(":agent dep: filter %q", tasksOf(m).filterText())
+	}
+	runLine(m, "agent nosuch")
+	if !strings.Contains(m.status.text, "no agent nosuch") || !strings.Contains(m.status.text, "deployer") {
+		t.Fatalf(":agent nosuch says %q", m.status.text)
+	}
+	runLine(m, "new dep")
+	if m.status.err || !strings.Contains(m.View(), "deployer") || !strings.Contains(m.View(), "New message") {
+		t.Fatalf(":new dep was refused: %q\n%s", m.status.text, m.View())
 	}
 }

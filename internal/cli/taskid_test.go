@@ -71,7 +71,7 @@ func TestReplyByShortIDOrPrefix(t *testing.T) {
 	}
 	// A start that only one task has.
 	unique := string(second)[:len(shared)+1]
-	code, out, _ = reply(demo.Deployer, unique, "--deny", "--reason", "not today")
+	code, out, _ = reply(demo.Deployer[:3], unique, "--deny", "--reason", "not today") // a start of the agent's name too
 	if code != exitOK || !strings.Contains(out, "deny → deployer · "+string(second)) {
 		t.Errorf("unique start %s: %d %q", unique, code, out)
 	}
