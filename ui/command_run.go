@@ -215,17 +215,24 @@ func runFollowUp(m *Model, arg string) tea.Cmd {
 	})
 }
 
+// runNew opens the editor of a new message, to the agent arg names (a
+// start of its name is enough) or to one chosen there. A refusal is the
+// context's (Refusal: the flag, the config or the hub's roles).
 func runNew(m *Model, arg string) tea.Cmd {
-	if m.ctx.ReadOnly {
-		m.fail(m.ctx.ReadOnlyWords(""))
-		return nil
-	}
 	name := ""
 	if arg = strings.TrimSpace(arg); arg != "" {
 		var ok bool
 		if name, ok = m.findAgent(strings.Fields(arg)[0]); !ok {
 			return nil
 		}
+		if why := m.ctx.Refusal(name, common.RoleAnswer); why != "" {
+			m.fail(why)
+			return nil
+		}
+	}
+	if m.ctx.ReadOnly {
+		m.fail(m.ctx.ReadOnlyWords(""))
+		return nil
 	}
 	return m.request(common.ComposeMsg{Agent: name})
 }

@@ -269,3 +269,24 @@ func TestNewTakesAStartOfAnAgentName(t *testing.T) {
 		t.Fatalf(":new dep was refused: %q\n%s", m.status.text, m.View())
 	}
 }
+
+// TestCommandRefusalsSayTheOneReason: every : command that writes,
+// refused, says what the context's one source of refusals says
+// (common.Context.Refusal, ReadOnlyWords), so that the command line
+// names the flag or the hub's role that really applies, as the keys do.
+func TestCommandRefusalsSayTheOneReason(t *testing.T) {
+	m, _ := newTestModel(t, Options{ReadOnly: true})
+	sized(m, 120, 40)
+	for line, want := range map[string]string{
+		"reply c0de4e71":     m.ctx.Refusal("code-reviewer", common.RoleAnswer),
+		"cancel 5b1d7c20":    m.ctx.Refusal("test-runner", common.RoleCancel),
+		"follow-up 9f3c2e1a": m.ctx.Refusal("test-runner", common.RoleAnswer),
+		"new deployer":       m.ctx.Refusal("deployer", common.RoleAnswer),
+		"new":                m.ctx.ReadOnlyWords(""),
+	} {
+		runLine(m, line)
+		if want == "" || m.status.text != want {
+			t.Errorf(":%s says %q, want %q", line, m.status.text, want)
+		}
+	}
+}

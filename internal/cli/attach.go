@@ -267,14 +267,17 @@ func replyViaHub(ctx context.Context, o *options, agentArg, taskArg string, kind
 	if cl == nil {
 		return code
 	}
+	names := make([]string, len(me.Agents))
+	for j, a := range me.Agents {
+		names[j] = a.Name
+	}
+	if found := model.ResolveName(names, agentArg); len(found) == 1 {
+		agentArg = found[0] // a start of its name, as the dashboard reads it
+	}
 	i := slices.IndexFunc(me.Agents, func(a hub.Agent) bool {
 		return a.Name == agentArg || strings.TrimRight(a.URL, "/") == strings.TrimRight(agentArg, "/")
 	})
 	if i < 0 {
-		names := make([]string, len(me.Agents))
-		for j, a := range me.Agents {
-			names[j] = a.Name
-		}
 		return s.failf(exitUsage, "the hub at %s watches no agent %q (it watches: %s)", cl.URL(), agentArg, strings.Join(names, ", "))
 	}
 	agent := me.Agents[i].Name
