@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"a2atop/internal/sanitize"
+	"a2atop/ui/common"
 )
 
 // command is one thing the command line does: its name, what its
@@ -14,6 +15,11 @@ import (
 // completes the argument from, and what it does.
 type command struct {
 	name, arg, desc string
+	// roles are the roles (common.RoleAnswer, …) of a command that
+	// writes to agents: the help and the list leave it out unless one of
+	// them is allowed on some agent (common.Context.MayAnywhere), as the
+	// keys are hidden.
+	roles []string
 	// complete lists the arguments tab offers; nil for none.
 	complete func(m *Model) []string
 	// run does it; arg is what followed the name, trimmed.
@@ -23,16 +29,6 @@ type command struct {
 // maxCompletions bounds the arguments one command offers (task ids of a
 // large fleet).
 const maxCompletions = 500
-
-// commandNames are what the command line knows, in completion order:
-// the views, then the commands that take an argument, then quit.
-func commandNames() []string {
-	var out []string
-	for _, c := range commandList() {
-		out = append(out, c.name)
-	}
-	return out
-}
 
 // commandList is every command. The views come first: a unique start of
 // a name is enough, and "t" is the tasks.
@@ -49,53 +45,53 @@ func commandList() []command {
 		{name: "state", arg: "STATE", desc: "the tasks in one state", complete: stateNames, run: runState},
 		{name: "filter", arg: "EXPR", desc: "filter the tasks (as /)", run: runFilter},
 		{name: "sort", arg: "COLUMN [asc|desc]", desc: "sort the tasks by a column", complete: sortNames, run: runSort},
-		{name: "cancel", arg: "ID", desc: "cancel a task (asks first)", complete: idsOf(cancelable), run: runCancel},
-		{name: "reply", arg: "ID", desc: "reply to a waiting task", complete: idsOf(waiting), run: runReply},
-		{name: "follow-up", arg: "ID", desc: "a new task after an ended one", complete: idsOf(ended), run: runFollowUp},
-		{name: "new", arg: "[AGENT]", desc: "a new message to an agent", complete: agentNames, run: runNew},
+		{name: "cancel", roles: []string{common.RoleCancel}, arg: "ID", desc: "cancel a task (asks first)", complete: idsOf(cancelable), run: runCancel},
+		{name: "reply", roles: []string{common.RoleAnswer, common.RoleApprove}, arg: "ID", desc: "reply to a waiting task", complete: idsOf(waiting), run: runReply},
+		{name: "follow-up", roles: []string{common.RoleAnswer}, arg: "ID", desc: "a new task after an ended one", complete: idsOf(ended), run: runFollowUp},
+		{name: "new", roles: []string{common.RoleAnswer}, arg: "[AGENT]", desc: "a new message to an agent", complete: agentNames, run: runNew},
 		{name: "view", arg: "NAME", desc: "a saved view", complete: viewNamesOf, run: runView},
 		{name: "export", arg: "[DIR]", desc: "write the journal as CSV for an audit", run: runExport},
 		{name: "theme", arg: "[dark|light]", desc: "switch the colours", complete: themeNames, run: runTheme},
+		{name: "help", desc: "every key and command of the screen shown", run: func(m *Model, _ string) tea.Cmd { m.openHelp(); return nil }},
 		{name: "quit", desc: "leave a2atop", run: func(*Model, string) tea.Cmd { return tea.Quit }},
 	}
 }
 
-// suggestions are the lines tab completes: every command, and every
-// command with each argument it offers now.
-func (m *Model) suggestions() []string {
-	var out []string
-	for _, c := range m.cmds {
-		out = append(out, c.name)
-		if c.complete == nil {
-			continue
-		}
-		for _, a := range c.complete(m) {
-			out = append(out, c.name+" "+a)
-		}
-	}
-	return out
-}
-
-// openCommand starts the command line, its completions read from the
-// fleet as it is now.
+// openCommand starts the command line; tab lists and completes from
+// the commands and the fleet as they are when it is pressed.
 func (m *Model) openCommand() tea.Cmd {
 	m.overlay = overlayCommand
-	m.prompt.commands = m.suggestions()
-	return m.prompt.open(":", "", true)
+	return m.prompt.open(":", "")
 }
 
-// commandKey edits the command line: Accept runs it, Back closes it.
+// commandKey edits the command line: Accept runs it (or the line chosen
+// in the list), Back closes it, tab completes and lists (command_list.go),
+// ↓ ↑ choose in the list.
 func (m *Model) commandKey(msg tea.KeyMsg) tea.Cmd {
+	in := m.prompt.input.KeyMap
 	switch {
 	case key.Matches(msg, m.keys.Back):
 		m.overlay = overlayNone
 		m.prompt.close()
 		return nil
 	case key.Matches(msg, m.keys.Accept):
+		if cands := m.candidates(m.prompt.value()); m.prompt.listing && m.prompt.sel >= 0 && m.prompt.sel < len(cands) {
+			m.prompt.set(cands[m.prompt.sel].line)
+		}
 		m.overlay = overlayNone
 		m.prompt.close()
 		return m.runCommand(m.prompt.value())
+	case key.Matches(msg, in.AcceptSuggestion):
+		m.tab()
+		return nil
+	case key.Matches(msg, in.NextSuggestion):
+		m.choose(1)
+		return nil
+	case key.Matches(msg, in.PrevSuggestion):
+		m.choose(-1)
+		return nil
 	}
+	m.prompt.sel = -1
 	return m.prompt.update(msg)
 }
 
@@ -137,7 +133,7 @@ func (m *Model) findCommand(name string) (command, bool) {
 		name = "quit"
 	}
 	var match []command
-	for _, c := range m.cmds {
+	for _, c := range m.cmds { // those that write too: refused, they say why
 		if c.name == name {
 			return c, true
 		}

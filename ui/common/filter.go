@@ -32,7 +32,7 @@ func DefaultFilterKeys() FilterKeys {
 }
 
 // FilterNote is the syntax every list's filter takes, for the help.
-const FilterNote = "filter: free text, agent:NAME, state:input-required, class:terminal"
+const FilterNote = "filter: free text, agent:NAME, state:input-required, class:terminal, id:ID"
 
 // Filter is the `/` filter of a list, the same on every screen: the text
 // typed (applied as it is typed), read with model.ParseFilter, and the
