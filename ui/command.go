@@ -20,6 +20,10 @@ type command struct {
 	// them is allowed on some agent (common.Context.MayAnywhere), as the
 	// keys are hidden.
 	roles []string
+	// key is the key that does the same, where one does: the help and the
+	// list leave the command out while that key is disabled (read-only,
+	// no inbox, no editor of new messages in this build).
+	key func(k *KeyMap) key.Binding
 	// complete lists the arguments tab offers; nil for none.
 	complete func(m *Model) []string
 	// run does it; arg is what followed the name, trimmed.
@@ -38,17 +42,17 @@ func commandList() []command {
 	}
 	return []command{
 		{name: "tasks", desc: "the tasks panes", run: view(viewTasks)},
-		{name: "inbox", desc: "what waits for a person", run: view(viewInbox)},
+		{name: "inbox", key: func(k *KeyMap) key.Binding { return k.Inbox }, desc: "what waits for a person", run: view(viewInbox)},
 		{name: "agents", desc: "the agents", run: view(viewAgents)},
-		{name: "journal", desc: "the decisions journal", run: view(viewJournal)},
+		{name: "journal", key: func(k *KeyMap) key.Binding { return k.Journal }, desc: "the decisions journal", run: view(viewJournal)},
 		{name: "agent", arg: "NAME", desc: "the tasks of one agent", complete: agentNames, run: runAgent},
 		{name: "state", arg: "STATE", desc: "the tasks in one state", complete: stateNames, run: runState},
 		{name: "filter", arg: "EXPR", desc: "filter the tasks (as /)", run: runFilter},
 		{name: "sort", arg: "COLUMN [asc|desc]", desc: "sort the tasks by a column", complete: sortNames, run: runSort},
-		{name: "cancel", roles: []string{common.RoleCancel}, arg: "ID", desc: "cancel a task (asks first)", complete: idsOf(cancelable), run: runCancel},
-		{name: "reply", roles: []string{common.RoleAnswer, common.RoleApprove}, arg: "ID", desc: "reply to a waiting task", complete: idsOf(waiting), run: runReply},
-		{name: "follow-up", roles: []string{common.RoleAnswer}, arg: "ID", desc: "a new task after an ended one", complete: idsOf(ended), run: runFollowUp},
-		{name: "new", roles: []string{common.RoleAnswer}, arg: "[AGENT]", desc: "a new message to an agent", complete: agentNames, run: runNew},
+		{name: "cancel", key: func(k *KeyMap) key.Binding { return k.TasksView.Cancel }, roles: []string{common.RoleCancel}, arg: "ID", desc: "cancel a task (asks first)", complete: idsOf(cancelable), run: runCancel},
+		{name: "reply", key: func(k *KeyMap) key.Binding { return k.TasksView.Reply }, roles: []string{common.RoleAnswer, common.RoleApprove}, arg: "ID", desc: "reply to a waiting task", complete: idsOf(waiting), run: runReply},
+		{name: "follow-up", key: func(k *KeyMap) key.Binding { return k.TasksView.FollowUp }, roles: []string{common.RoleAnswer}, arg: "ID", desc: "a new task after an ended one", complete: idsOf(ended), run: runFollowUp},
+		{name: "new", key: func(k *KeyMap) key.Binding { return k.TasksView.New }, roles: []string{common.RoleAnswer}, arg: "[AGENT]", desc: "a new message to an agent", complete: agentNames, run: runNew},
 		{name: "view", arg: "NAME", desc: "a saved view", complete: viewNamesOf, run: runView},
 		{name: "export", arg: "[DIR]", desc: "write the journal as CSV for an audit", run: runExport},
 		{name: "theme", arg: "[dark|light]", desc: "switch the colours", complete: themeNames, run: runTheme},

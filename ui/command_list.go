@@ -78,12 +78,13 @@ func (m *Model) commandNamed(name string) (command, bool) {
 
 // offeredCommands are the commands the list and the help show: all but
 // those that write to agents in roles allowed on none (read-only, or
-// the hub's roles), as the keys are hidden. Those still run, and say
+// the hub's roles), and those whose key is disabled, as the keys are
+// hidden. Those still run, and say
 // why they do nothing.
 func (m *Model) offeredCommands() []command {
 	var out []command
 	for _, c := range m.cmds {
-		if len(c.roles) > 0 && !slices.ContainsFunc(c.roles, m.ctx.MayAnywhere) {
+		if len(c.roles) > 0 && !slices.ContainsFunc(c.roles, m.ctx.MayAnywhere) || c.key != nil && !c.key(&m.keys).Enabled() {
 			continue
 		}
 		out = append(out, c)

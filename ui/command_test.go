@@ -90,7 +90,7 @@ func TestUnknownCommandSuggestsTheNearest(t *testing.T) {
 // TestCommandCompletion: tab completes a command's argument from the
 // fleet.
 func TestCommandCompletion(t *testing.T) {
-	m, _ := newTestModel(t, Options{})
+	m := fullModel(t)
 	sized(m, 120, 40)
 	press(m, ":", "a", "g", "e", "n", "t", "space", "d", "e", "p", "tab")
 	if got := m.prompt.value(); got != "agent deployer" {
