@@ -23,20 +23,30 @@ type Filter struct {
 	States []a2a.TaskState
 	// Classes are class:NAME values (active, interrupted, terminal, unknown).
 	Classes []Class
-	// Invalid lists tokens that name nothing we know (class:foo). A
-	// filter with one matches no task; the filter bar can show them.
+	// IDs are id:ID values: the task's id must be named by each of them
+	// as NamesID reads a typed id (a start of the id or of its short id).
+	IDs []string
+	// Invalid lists tokens that name nothing we know (class:foo,
+	// state:waiting, an unknown key as in stat:failed). A filter with
+	// one matches no task; Check says why.
 	Invalid []string
 }
 
+// FilterSyntax names the tokens a filter takes, for messages and help.
+const FilterSyntax = "agent:NAME, state:STATE, class:CLASS, id:ID or words"
+
 // ParseFilter reads a filter as typed in the filter bar: free-text words
-// and agent:NAME, state:NAME and class:NAME tokens, separated by spaces,
-// all of which must match. A token with an empty value ("agent:") is
-// ignored while the person is still typing it.
+// and agent:NAME, state:NAME, class:NAME and id:ID tokens, separated by
+// spaces, all of which must match. A token with an empty value
+// ("agent:") is ignored while the person is still typing it. A word
+// before a colon that is not a key ("stat:failed") is Invalid, not a
+// word to look for; a colon after anything but letters ("12:30", ":x")
+// or before a slash ("http://x") is part of a word.
 func ParseFilter(s string) Filter {
 	var f Filter
 	for _, tok := range strings.Fields(s) {
 		key, val, ok := strings.Cut(tok, ":")
-		if !ok || key == "" {
+		if !ok || !isKeyName(key) || strings.HasPrefix(val, "/") {
 			f.Words = append(f.Words, strings.ToLower(tok))
 			continue
 		}
@@ -44,6 +54,10 @@ func ParseFilter(s string) Filter {
 		case "agent":
 			if val != "" {
 				f.Agents = append(f.Agents, strings.ToLower(val))
+			}
+		case "id":
+			if val != "" {
+				f.IDs = append(f.IDs, val)
 			}
 		case "state":
 			if val == "" {
@@ -64,10 +78,19 @@ func ParseFilter(s string) Filter {
 				f.Invalid = append(f.Invalid, tok)
 			}
 		default:
-			f.Words = append(f.Words, strings.ToLower(tok))
+			if val == "" {
+				f.Words = append(f.Words, strings.ToLower(tok))
+			} else {
+				f.Invalid = append(f.Invalid, tok)
+			}
 		}
 	}
 	return f
+}
+
+// isKeyName reports whether s could be a filter key: letters only.
+func isKeyName(s string) bool {
+	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') })
 }
 
 // knownStates are the states a state: token may name by a prefix.
@@ -78,28 +101,39 @@ var knownStates = []a2a.TaskState{
 
 // parseState reads the value of a state: token: a full name in any of
 // the forms NormalizeState knows, or the start of one that names a single
-// state ("rej", "input"). A prefix of several states ("c": completed,
-// canceled) is not ok. Any other value is kept as it is, so that a state
-// of the agent's own ("paused") can be found.
+// state ("rej", "input"). A state of the agent's own is named in its
+// wire form, TASK_STATE_PAUSED (or as ShortState writes it,
+// unknown(TASK_STATE_PAUSED)), so that a typo ("waiting") is not taken
+// for one. A prefix of several states ("c": completed, canceled) and a
+// name of no state are not ok.
 func parseState(val string) (a2a.TaskState, bool) {
+	if in, ok := strings.CutPrefix(val, "unknown("); ok && strings.HasSuffix(in, ")") {
+		val = strings.TrimSuffix(in, ")")
+	}
 	st := NormalizeState(a2a.TaskState(val))
 	if st == a2a.TaskStateUnspecified || ClassOf(st) != ClassUnknown {
 		return st, true
 	}
-	want := strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(strings.ToUpper(val), "TASK_STATE_")), "_", "-")
+	if up := strings.ToUpper(val); strings.HasPrefix(up, "TASK_STATE_") && len(up) > len("TASK_STATE_") {
+		return st, true // an agent's own
+	}
+	found := statesStarting(val)
+	if len(found) == 1 {
+		return found[0], true
+	}
+	return st, false
+}
+
+// statesStarting are the known states whose short name starts with val.
+func statesStarting(val string) []a2a.TaskState {
+	want := strings.ReplaceAll(strings.ToLower(val), "_", "-")
 	var found []a2a.TaskState
 	for _, k := range knownStates {
 		if strings.HasPrefix(ShortState(k), want) {
 			found = append(found, k)
 		}
 	}
-	switch len(found) {
-	case 0:
-		return st, true
-	case 1:
-		return found[0], true
-	}
-	return st, false
+	return found
 }
 
 func parseClass(s string) (Class, bool) {
@@ -114,7 +148,7 @@ func parseClass(s string) (Class, bool) {
 // Empty reports whether the filter matches every task.
 func (f Filter) Empty() bool {
 	return len(f.Words) == 0 && len(f.Agents) == 0 && len(f.States) == 0 &&
-		len(f.Classes) == 0 && len(f.Invalid) == 0
+		len(f.Classes) == 0 && len(f.IDs) == 0 && len(f.Invalid) == 0
 }
 
 // String returns the filter in canonical form; two filters with the same
@@ -129,6 +163,9 @@ func (f Filter) String() string {
 	}
 	for _, c := range f.Classes {
 		parts = append(parts, "class:"+c.String())
+	}
+	for _, id := range f.IDs {
+		parts = append(parts, "id:"+id)
 	}
 	parts = append(parts, f.Invalid...)
 	parts = append(parts, f.Words...)
@@ -153,6 +190,11 @@ func (f Filter) Match(t *Task) bool {
 	}
 	for _, s := range f.States {
 		if !stateMatches(t, s) {
+			return false
+		}
+	}
+	for _, id := range f.IDs {
+		if !NamesID(t.Key.ID, id) {
 			return false
 		}
 	}
@@ -195,6 +237,10 @@ type Row struct {
 	// them or one of Classes.
 	States  []a2a.TaskState
 	Classes []Class
+	// ID is the id of the task the row stands for, if any: id:ID
+	// matches it as NamesID reads a typed id. A row without one passes
+	// no id: token.
+	ID a2a.TaskID
 	// Text is everything else the row shows (ids, status text, a
 	// decision, an error): each free-text word must occur in one of
 	// Text, Agent or the States as rows write them.
@@ -219,6 +265,11 @@ func (f Filter) MatchRow(r Row) bool {
 	}
 	for _, want := range f.States {
 		if !slices.ContainsFunc(r.States, func(s a2a.TaskState) bool { return rowStateMatches(s, want) }) {
+			return false
+		}
+	}
+	for _, id := range f.IDs {
+		if !NamesID(r.ID, id) {
 			return false
 		}
 	}
@@ -281,11 +332,12 @@ func containsFold(s, sub string) bool {
 func (f Filter) equal(g Filter) bool {
 	return slices.Equal(f.Words, g.Words) && slices.Equal(f.Agents, g.Agents) &&
 		slices.Equal(f.States, g.States) && slices.Equal(f.Classes, g.Classes) &&
-		slices.Equal(f.Invalid, g.Invalid)
+		slices.Equal(f.IDs, g.IDs) && slices.Equal(f.Invalid, g.Invalid)
 }
 
 // clone copies f, so a view's filter does not share the caller's slices.
 func (f Filter) clone() Filter {
 	return Filter{Words: slices.Clone(f.Words), Agents: slices.Clone(f.Agents),
-		States: slices.Clone(f.States), Classes: slices.Clone(f.Classes), Invalid: slices.Clone(f.Invalid)}
+		States: slices.Clone(f.States), Classes: slices.Clone(f.Classes), IDs: slices.Clone(f.IDs),
+		Invalid: slices.Clone(f.Invalid)}
 }

@@ -29,9 +29,12 @@ func TestParseFilter(t *testing.T) {
 		{"state:rej", "state:rejected"},
 		{"state:input", "state:input-required"},
 		{"state:AUTH", "state:auth-required"},
-		{"state:c", "state:c"},                    // completed or canceled: names nothing alone
-		{"state:paused", "state:unknown(paused)"}, // an agent's own state
+		{"state:c", "state:c"},           // completed or canceled: names nothing alone
+		{"state:paused", "state:paused"}, // a typo or an agent's own state: the agent's is named TASK_STATE_PAUSED
 		{"state:TASK_STATE_PAUSED", "state:unknown(TASK_STATE_PAUSED)"},
+		{"state:unknown(TASK_STATE_PAUSED)", "state:unknown(TASK_STATE_PAUSED)"}, // as String writes it
+		{"id:2B42 Deploy", "id:2B42 deploy"},
+		{"12:30 http://x", "12:30 http://x"}, // words with a colon, not keys
 		{"state:unknown", "state:unknown"},
 	}
 	for _, tt := range tests {
@@ -39,13 +42,38 @@ func TestParseFilter(t *testing.T) {
 			t.Errorf("ParseFilter(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-	for _, in := range []string{"state:c", "class:nope"} {
+	for _, in := range []string{"state:c", "class:nope", "state:waiting", "state:paused", "stat:failed", "url:http://x"} {
 		if f := ParseFilter(in); len(f.Invalid) != 1 {
 			t.Errorf("ParseFilter(%q).Invalid = %v, want the token", in, f.Invalid)
 		}
 	}
 	if !ParseFilter("  ").Empty() || ParseFilter("class:nope").Empty() {
 		t.Errorf("Empty is wrong")
+	}
+}
+
+// TestFilterProblems: a token that names nothing says why and names
+// what it could be, and an agent: that starts no agent's name says which
+// agents there are.
+func TestFilterProblems(t *testing.T) {
+	agents := []string{"deployer", "test-runner"}
+	tests := []struct{ in, want string }{
+		{"stat:failed", `unknown filter key "stat" in stat:failed: use agent:NAME, state:STATE, class:CLASS, id:ID or words`},
+		{"deploy state:waiting", "state:waiting names no state: use submitted, working, input-required, auth-required, " +
+			"completed, failed, canceled, rejected, unknown, or an agent's own state as state:TASK_STATE_NAME"},
+		{"state:c", "state:c could be completed or canceled"},
+		{"class:nope", "class:nope names no class: use active, interrupted, terminal or unknown"},
+		{"agent:nosuch", "agent:nosuch names no agent: the agents are deployer, test-runner"},
+		{"agent:DEP state:fail id:x words", ""},
+	}
+	for _, tt := range tests {
+		err := ParseFilter(tt.in).Check(agents)
+		if got := fmt.Sprint(err); tt.want == "" && err != nil || tt.want != "" && got != tt.want {
+			t.Errorf("ParseFilter(%q).Check = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+	if err := ParseFilter("agent:nosuch").Check(nil); err != nil {
+		t.Errorf("with no agents known, agent: is not checked: %v", err)
 	}
 }
 
@@ -72,7 +100,10 @@ func TestFilterMatch(t *testing.T) {
 		{"state:TASK_STATE_INPUT_REQUIRED", []a2a.TaskID{"c1", "l1"}},
 		{"state:auth_required", []a2a.TaskID{"3d8f7801-aaaa"}},
 		{"state:unknown", []a2a.TaskID{"r2"}},
-		{"state:paused", []a2a.TaskID{"r2"}},
+		{"state:TASK_STATE_PAUSED", []a2a.TaskID{"r2"}},
+		{"state:paused", nil}, // names no state: an error, not a match
+		{"id:3d8f", []a2a.TaskID{"3d8f7801-aaaa"}},
+		{"id:aaaa", nil}, // a start of the id, not a part of it
 		{"class:interrupted", []a2a.TaskID{"3d8f7801-aaaa", "c1", "l1"}},
 		{"class:terminal failed", []a2a.TaskID{"r1"}},
 		{"class:interrupted agent:code which", []a2a.TaskID{"c1"}}, // AND

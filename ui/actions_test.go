@@ -85,3 +85,35 @@ func TestRebindRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestRebindHoldsOnEveryScreen: an action rebound on one screen has the
+// new key on every screen that offers it (the detail's cancel, the
+// inbox's approve), unless the config binds it there too; the help of
+// each says so; a clash the new key meets on another screen names the
+// entry and how to keep them apart.
+func TestRebindHoldsOnEveryScreen(t *testing.T) {
+	k, ik := DefaultKeyMap(), inbox.DefaultKeyMap()
+	if err := common.Rebind(allActions(&k, &ik), map[string][]string{"tasks.cancel": {"x"}, "tasks.approve": {"ctrl+y"},
+		"tasks.reply": {"ctrl+e"}, "detail.reply": {"e"}}); err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string]string{"detail.cancel": k.DetailView.Cancel.Help().Key, "detail.approve": k.DetailView.Approve.Help().Key,
+		"inbox.approve": ik.Approve.Help().Key, "detail.reply": k.DetailView.Reply.Help().Key, "inbox.reply": ik.Reply.Help().Key} {
+		want := map[string]string{"detail.cancel": "x", "detail.approve": "ctrl+y", "inbox.approve": "ctrl+y", "detail.reply": "e", "inbox.reply": "ctrl+e"}[name]
+		if got != want {
+			t.Errorf("%s is %q, want %q", name, got, want)
+		}
+	}
+	m, _ := newTestModel(t, Options{KeyMap: &k})
+	sized(m, 120, 40)
+	press(m, "enter", "?")
+	if v := m.View(); !strings.Contains(v, "x cancel task") || strings.Contains(v, "c cancel task") {
+		t.Errorf("the detail's help does not name x for cancel:\n%s", v)
+	}
+
+	k, ik = DefaultKeyMap(), inbox.DefaultKeyMap()
+	err := common.Rebind(allActions(&k, &ik), map[string][]string{"tasks.copy": {"J"}})
+	if err == nil || !strings.HasPrefix(err.Error(), `tasks.copy: "J" (detail.copy too) is also detail.raw`) || !strings.Contains(err.Error(), "[keys.detail]") {
+		t.Errorf("tasks.copy = J meets the detail's raw view: %v", err)
+	}
+}

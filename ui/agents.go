@@ -25,7 +25,7 @@ type captureLoadedMsg struct {
 
 // AgentsKeyMap is the keys of the agents screen.
 type AgentsKeyMap struct {
-	ListKeys // Up and Down select an agent; the page keys scroll its card
+	ListKeys // Up, Down, Top and Bottom select an agent, as in every list; PageUp and PageDown scroll its card
 	Filter   common.FilterKeys
 	Open     key.Binding // the selected agent's tasks (filter agent:NAME)
 	Zoom     key.Binding // the card alone, full screen
@@ -82,8 +82,10 @@ type agentsScreen struct {
 }
 
 func newAgents(ctx *common.Context, keys AgentsKeyMap, clip *clipboard) *agentsScreen {
-	return &agentsScreen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{},
+	v := &agentsScreen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{},
 		clip: clip, filter: common.NewFilter(ctx.Theme, keys.Filter, "agents"), sort: common.NewSort(keys.SortBy.columns(), agentColConfig)}
+	v.filter.CheckAgents(fleetAgents(ctx))
+	return v
 }
 
 // Update follows the fleet and the capture while shown, keys and the
@@ -295,6 +297,11 @@ func (v *agentsScreen) move(msg tea.KeyMsg) tea.Cmd {
 		v.cursor--
 	case key.Matches(msg, k.Down):
 		v.cursor++
+	case key.Matches(msg, k.Top, k.Bottom) && !v.zoomed: // zoomed, the card alone: its top and bottom
+		v.cursor = 0
+		if key.Matches(msg, k.Bottom) {
+			v.cursor = len(v.list) - 1
+		}
 	default:
 		k.page(&v.vp, msg)
 	}
@@ -423,7 +430,8 @@ func (v *agentsScreen) ShortHelp() []key.Binding {
 // FullHelp is every key of the agents screen, grouped.
 func (v *agentsScreen) FullHelp() [][]key.Binding {
 	k := v.keys
-	return [][]key.Binding{{k.Up, k.Down, k.Open, k.New, k.Zoom}, {k.PageUp, k.PageDown, k.Top, k.Bottom},
+	return [][]key.Binding{{k.Up, k.Down, relabel(k.Top, "first agent"), relabel(k.Bottom, "last agent"), k.Open, k.New, k.Zoom},
+		{relabel(k.PageUp, "scroll card up"), relabel(k.PageDown, "scroll card down")},
 		{k.Filter.Open, keyHint(k.Filter.Clear, "clear filter"), k.SignIn, relabel(k.SignInDialog.CopyCode, "sign-in: copy code"),
 			relabel(k.SignInDialog.CopyURL, "sign-in: copy page"), relabel(k.SignInDialog.Close, "sign-in: close"), k.Back},
 		append([]key.Binding{k.Sort.Prev, k.Sort.Next}, v.sort.Keys()...)}

@@ -93,10 +93,13 @@ func (m *Model) render() string {
 		lines = append(lines, m.bannerLine())
 	}
 	body := common.Fit(m.body(), m.width, h)
-	lines = append(lines, body...)
 	for range h - len(body) {
-		lines = append(lines, "")
+		body = append(body, "")
 	}
+	if list := m.listLines(m.width, h); len(list) > 0 {
+		copy(body[len(body)-len(list):], list) // the command line's list, over the bottom of the body
+	}
+	lines = append(lines, body...)
 	lines = append(lines, m.footer())
 	return strings.Join(lines[:min(len(lines), max(m.height, 1))], "\n")
 }

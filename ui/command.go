@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"a2atop/internal/sanitize"
+	"a2atop/ui/common"
 )
 
 // command is one thing the command line does: its name, what its
@@ -14,6 +15,15 @@ import (
 // completes the argument from, and what it does.
 type command struct {
 	name, arg, desc string
+	// roles are the roles (common.RoleAnswer, …) of a command that
+	// writes to agents: the help and the list leave it out unless one of
+	// them is allowed on some agent (common.Context.MayAnywhere), as the
+	// keys are hidden.
+	roles []string
+	// key is the key that does the same, where one does: the help and the
+	// list leave the command out while that key is disabled (read-only,
+	// no inbox, no editor of new messages in this build).
+	key func(k *KeyMap) key.Binding
 	// complete lists the arguments tab offers; nil for none.
 	complete func(m *Model) []string
 	// run does it; arg is what followed the name, trimmed.
@@ -24,16 +34,6 @@ type command struct {
 // large fleet).
 const maxCompletions = 500
 
-// commandNames are what the command line knows, in completion order:
-// the views, then the commands that take an argument, then quit.
-func commandNames() []string {
-	var out []string
-	for _, c := range commandList() {
-		out = append(out, c.name)
-	}
-	return out
-}
-
 // commandList is every command. The views come first: a unique start of
 // a name is enough, and "t" is the tasks.
 func commandList() []command {
@@ -42,60 +42,60 @@ func commandList() []command {
 	}
 	return []command{
 		{name: "tasks", desc: "the tasks panes", run: view(viewTasks)},
-		{name: "inbox", desc: "what waits for a person", run: view(viewInbox)},
+		{name: "inbox", key: func(k *KeyMap) key.Binding { return k.Inbox }, desc: "what waits for a person", run: view(viewInbox)},
 		{name: "agents", desc: "the agents", run: view(viewAgents)},
-		{name: "journal", desc: "the decisions journal", run: view(viewJournal)},
+		{name: "journal", key: func(k *KeyMap) key.Binding { return k.Journal }, desc: "the decisions journal", run: view(viewJournal)},
 		{name: "agent", arg: "NAME", desc: "the tasks of one agent", complete: agentNames, run: runAgent},
 		{name: "state", arg: "STATE", desc: "the tasks in one state", complete: stateNames, run: runState},
 		{name: "filter", arg: "EXPR", desc: "filter the tasks (as /)", run: runFilter},
 		{name: "sort", arg: "COLUMN [asc|desc]", desc: "sort the tasks by a column", complete: sortNames, run: runSort},
-		{name: "cancel", arg: "ID", desc: "cancel a task (asks first)", complete: idsOf(cancelable), run: runCancel},
-		{name: "reply", arg: "ID", desc: "reply to a waiting task", complete: idsOf(waiting), run: runReply},
-		{name: "follow-up", arg: "ID", desc: "a new task after an ended one", complete: idsOf(ended), run: runFollowUp},
-		{name: "new", arg: "[AGENT]", desc: "a new message to an agent", complete: agentNames, run: runNew},
+		{name: "cancel", key: func(k *KeyMap) key.Binding { return k.TasksView.Cancel }, roles: []string{common.RoleCancel}, arg: "ID", desc: "cancel a task (asks first)", complete: idsOf(cancelable), run: runCancel},
+		{name: "reply", key: func(k *KeyMap) key.Binding { return k.TasksView.Reply }, roles: []string{common.RoleAnswer, common.RoleApprove}, arg: "ID", desc: "reply to a waiting task", complete: idsOf(waiting), run: runReply},
+		{name: "follow-up", key: func(k *KeyMap) key.Binding { return k.TasksView.FollowUp }, roles: []string{common.RoleAnswer}, arg: "ID", desc: "a new task after an ended one", complete: idsOf(ended), run: runFollowUp},
+		{name: "new", key: func(k *KeyMap) key.Binding { return k.TasksView.New }, roles: []string{common.RoleAnswer}, arg: "[AGENT]", desc: "a new message to an agent", complete: agentNames, run: runNew},
 		{name: "view", arg: "NAME", desc: "a saved view", complete: viewNamesOf, run: runView},
 		{name: "export", arg: "[DIR]", desc: "write the journal as CSV for an audit", run: runExport},
 		{name: "theme", arg: "[dark|light]", desc: "switch the colours", complete: themeNames, run: runTheme},
+		{name: "help", desc: "every key and command of the screen shown", run: func(m *Model, _ string) tea.Cmd { m.openHelp(); return nil }},
 		{name: "quit", desc: "leave a2atop", run: func(*Model, string) tea.Cmd { return tea.Quit }},
 	}
 }
 
-// suggestions are the lines tab completes: every command, and every
-// command with each argument it offers now.
-func (m *Model) suggestions() []string {
-	var out []string
-	for _, c := range m.cmds {
-		out = append(out, c.name)
-		if c.complete == nil {
-			continue
-		}
-		for _, a := range c.complete(m) {
-			out = append(out, c.name+" "+a)
-		}
-	}
-	return out
-}
-
-// openCommand starts the command line, its completions read from the
-// fleet as it is now.
+// openCommand starts the command line; tab lists and completes from
+// the commands and the fleet as they are when it is pressed.
 func (m *Model) openCommand() tea.Cmd {
 	m.overlay = overlayCommand
-	m.prompt.commands = m.suggestions()
-	return m.prompt.open(":", "", true)
+	return m.prompt.open(":", "")
 }
 
-// commandKey edits the command line: Accept runs it, Back closes it.
+// commandKey edits the command line: Accept runs it (or the line chosen
+// in the list), Back closes it, tab completes and lists (command_list.go),
+// ↓ ↑ choose in the list.
 func (m *Model) commandKey(msg tea.KeyMsg) tea.Cmd {
+	in := m.prompt.input.KeyMap
 	switch {
 	case key.Matches(msg, m.keys.Back):
 		m.overlay = overlayNone
 		m.prompt.close()
 		return nil
 	case key.Matches(msg, m.keys.Accept):
+		if cands := m.candidates(m.prompt.value()); m.prompt.listing && m.prompt.sel >= 0 && m.prompt.sel < len(cands) {
+			m.prompt.set(cands[m.prompt.sel].line)
+		}
 		m.overlay = overlayNone
 		m.prompt.close()
 		return m.runCommand(m.prompt.value())
+	case key.Matches(msg, in.AcceptSuggestion):
+		m.tab()
+		return nil
+	case key.Matches(msg, in.NextSuggestion):
+		m.choose(1)
+		return nil
+	case key.Matches(msg, in.PrevSuggestion):
+		m.choose(-1)
+		return nil
 	}
+	m.prompt.sel = -1
 	return m.prompt.update(msg)
 }
 
@@ -116,6 +116,7 @@ func (m *Model) runCommand(line string) tea.Cmd {
 	if line == "" {
 		return nil
 	}
+	m.status = statusLine{} // a new command: what the last one said goes
 	name, arg, _ := strings.Cut(line, " ")
 	arg = strings.TrimSpace(arg)
 	c, ok := m.findCommand(strings.ToLower(name))
@@ -136,7 +137,7 @@ func (m *Model) findCommand(name string) (command, bool) {
 		name = "quit"
 	}
 	var match []command
-	for _, c := range m.cmds {
+	for _, c := range m.cmds { // those that write too: refused, they say why
 		if c.name == name {
 			return c, true
 		}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -14,12 +15,18 @@ import (
 
 // What the commands that take an argument complete from and do.
 
-func agentNames(m *Model) []string {
-	var out []string
-	for _, a := range m.ctx.Fleet.Agents() {
-		out = append(out, a.Name)
+func agentNames(m *Model) []string { return fleetAgents(&m.ctx)() }
+
+// fleetAgents lists the names of the fleet's agents when called: what a
+// filter's agent: and the commands' agent names are checked against.
+func fleetAgents(ctx *common.Context) func() []string {
+	return func() []string {
+		var out []string
+		for _, a := range ctx.Fleet.Agents() {
+			out = append(out, a.Name)
+		}
+		return out
 	}
-	return out
 }
 
 func stateNames(*Model) []string {
@@ -65,7 +72,28 @@ var (
 )
 
 func runAgent(m *Model, arg string) tea.Cmd {
-	return m.showTasksWith("agent:" + strings.Fields(arg)[0])
+	name, ok := m.findAgent(strings.Fields(arg)[0])
+	if !ok {
+		return nil
+	}
+	return m.showTasksWith("agent:" + name)
+}
+
+// findAgent is the agent a typed name names, as model.ResolveName reads
+// it (the name, or a unique start of one). It says why when there is
+// none, or several.
+func (m *Model) findAgent(typed string) (string, bool) {
+	names := agentNames(m)
+	found := model.ResolveName(names, typed)
+	switch len(found) {
+	case 1:
+		return found[0], true
+	case 0:
+		m.fail("no agent " + sanitize.Line(typed, 40) + "; the agents: " + sanitize.Line(strings.Join(names, ", "), 120))
+	default:
+		m.fail(sanitize.Line(typed, 40) + " could be " + sanitize.Line(strings.Join(found, ", "), 120) + "; give more of the name")
+	}
+	return "", false
 }
 
 func runState(m *Model, arg string) tea.Cmd {
@@ -106,20 +134,25 @@ func runSort(m *Model, arg string) tea.Cmd {
 	return m.show(viewTasks)
 }
 
-// findTask is the task an id names: the whole id, or the start of one
-// (a short id as the rows show it). It says why when there is none or
-// more than one.
+// findTask is the task an id names, as model.ResolveID reads it: the
+// whole id, a start of it, or a start of the short id the rows show. It
+// says why when there is none, and lists the candidates by agent and
+// short id when there are several.
 func (m *Model) findTask(id string) *model.Task {
 	f := m.ctx.Fleet
-	if ts := f.Lookup(a2a.TaskID(id)); len(ts) == 1 {
-		return ts[0]
-	}
-	var found []*model.Task
+	var all []*model.Task
+	var ids []a2a.TaskID
 	for _, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal, model.ClassUnknown} {
 		for _, t := range f.Page(c, model.Query{}, 0, f.Count(c, model.Query{})) {
-			if strings.HasPrefix(string(t.Key.ID), id) || model.ShortID(t.Key.ID) == id {
-				found = append(found, t)
-			}
+			all = append(all, t)
+			ids = append(ids, t.Key.ID)
+		}
+	}
+	named := model.ResolveID(ids, id)
+	var found []*model.Task
+	for _, t := range all {
+		if slices.Contains(named, t.Key.ID) {
+			found = append(found, t)
 		}
 	}
 	switch len(found) {
@@ -128,9 +161,29 @@ func (m *Model) findTask(id string) *model.Task {
 	case 0:
 		m.fail("no task " + sanitize.Line(id, 40) + " in the fleet (tab completes the ids)")
 	default:
-		m.fail(sanitize.Line(id, 40) + " starts " + itoa(len(found)) + " task ids; give more of it")
+		m.fail(sanitize.Line(id, 40) + " could be " + taskNames(found) + "; give more of it")
 	}
 	return nil
+}
+
+// maxNamedTasks bounds the candidates a message names.
+const maxNamedTasks = 4
+
+// taskNames names tasks for a message: "deployer · 2b42aa01, …", at
+// most maxNamedTasks of them, then how many more.
+func taskNames(ts []*model.Task) string {
+	slices.SortFunc(ts, func(a, b *model.Task) int {
+		return strings.Compare(a.Key.Agent+" "+model.ShortID(a.Key.ID), b.Key.Agent+" "+model.ShortID(b.Key.ID))
+	})
+	var names []string
+	for i, t := range ts {
+		if i == maxNamedTasks {
+			names = append(names, "and "+itoa(len(ts)-i)+" more")
+			break
+		}
+		names = append(names, sanitize.Line(t.Key.Agent, 24)+" · "+sanitize.Line(model.ShortID(t.Key.ID), 16))
+	}
+	return strings.Join(names, ", ")
 }
 
 // runOnTask runs do on the task arg names, through the tasks screen's
@@ -162,12 +215,26 @@ func runFollowUp(m *Model, arg string) tea.Cmd {
 	})
 }
 
+// runNew opens the editor of a new message, to the agent arg names (a
+// start of its name is enough) or to one chosen there. A refusal is the
+// context's (Refusal: the flag, the config or the hub's roles).
 func runNew(m *Model, arg string) tea.Cmd {
+	name := ""
+	if arg = strings.TrimSpace(arg); arg != "" {
+		var ok bool
+		if name, ok = m.findAgent(strings.Fields(arg)[0]); !ok {
+			return nil
+		}
+		if why := m.ctx.Refusal(name, common.RoleAnswer); why != "" {
+			m.fail(why)
+			return nil
+		}
+	}
 	if m.ctx.ReadOnly {
 		m.fail(m.ctx.ReadOnlyWords(""))
 		return nil
 	}
-	return m.request(common.ComposeMsg{Agent: strings.TrimSpace(arg)})
+	return m.request(common.ComposeMsg{Agent: name})
 }
 
 func runView(m *Model, arg string) tea.Cmd { return m.openView(arg) }

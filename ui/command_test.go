@@ -2,12 +2,15 @@ package ui
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"a2atop/approvals"
 	"a2atop/model"
 	"a2atop/ui/common"
+	"a2atop/ui/inbox"
 )
 
 // runLine types a command line and runs it.
@@ -87,7 +90,7 @@ func TestUnknownCommandSuggestsTheNearest(t *testing.T) {
 // TestCommandCompletion: tab completes a command's argument from the
 // fleet.
 func TestCommandCompletion(t *testing.T) {
-	m, _ := newTestModel(t, Options{})
+	m := fullModel(t)
 	sized(m, 120, 40)
 	press(m, ":", "a", "g", "e", "n", "t", "space", "d", "e", "p", "tab")
 	if got := m.prompt.value(); got != "agent deployer" {
@@ -107,7 +110,7 @@ func TestSavedViews(t *testing.T) {
 		{Name: "deploys", Filter: "agent:deployer", Sort: "state", Columns: []string{"agent", "id", "state", "status"}},
 		{Name: "waiting", Filter: "class:interrupted", Sort: "age", Default: true},
 	}
-	if err := CheckViews(views); err != nil {
+	if err := CheckViews(views, nil); err != nil {
 		t.Fatal(err)
 	}
 	m, _ := newTestModel(t, Options{Views: views})
@@ -147,13 +150,16 @@ func TestCheckViews(t *testing.T) {
 		{[]SavedView{{Name: "a"}, {Name: "a"}}, "name"},
 		{[]SavedView{{Name: "tasks"}}, "name"},
 		{[]SavedView{{Name: "a", Filter: "class:nope"}}, "filter"},
+		{[]SavedView{{Name: "a", Filter: "stat:failed"}}, "filter"},
+		{[]SavedView{{Name: "a", Filter: "state:waiting"}}, "filter"},
+		{[]SavedView{{Name: "a", Filter: "agent:nosuch"}}, "filter"},
 		{[]SavedView{{Name: "a", Sort: "colour"}}, "sort"},
 		{[]SavedView{{Name: "a", Sort: "state sideways"}}, "sort"},
 		{[]SavedView{{Name: "a", Columns: []string{"agent", "size"}}}, "columns"},
 		{[]SavedView{{Name: "a", Default: true}, {Name: "b", Default: true}}, "default"},
 	} {
 		var ve *ViewError
-		if err := CheckViews(tc.views); !errors.As(err, &ve) || ve.Field != tc.field {
+		if err := CheckViews(tc.views, []string{"deployer"}); !errors.As(err, &ve) || ve.Field != tc.field {
 			t.Errorf("CheckViews(%+v) = %v, want an error on %s", tc.views, err, tc.field)
 		}
 	}
@@ -220,5 +226,67 @@ func TestAnErrorOutlastsTheFleetsNotices(t *testing.T) {
 	m.Update(common.StatusMsg{Text: "much later", Aside: true})
 	if m.status.text != "much later" {
 		t.Fatalf("the error held past errorHold: %q", m.status.text)
+	}
+}
+
+// TestCommandErrorGoesWithTheNextCommand: a refused command's message
+// does not stay in the footer over the commands that follow and work.
+func TestCommandErrorGoesWithTheNextCommand(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	runLine(m, "sort bogus")
+	if !strings.Contains(m.status.text, ":sort bogus") {
+		t.Fatalf(":sort bogus says %q", m.status.text)
+	}
+	runLine(m, "state input")
+	if strings.Contains(m.status.text, "bogus") || strings.Contains(m.footer(), "bogus") {
+		t.Fatalf("after :state input the footer still says %q", m.status.text)
+	}
+}
+
+// TestNewTakesAStartOfAnAgentName: :new and :agent read an agent name
+// the same way: a unique start is enough, several say which.
+func TestNewTakesAStartOfAnAgentName(t *testing.T) {
+	f := fixtureFleet()
+	svc, err := approvals.Open(approvals.Options{JournalPath: filepath.Join(t.TempDir(), "journal.jsonl"), Sender: benchSender{f},
+		Approver: "ops@host", Now: func() time.Time { return testNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	m, _ := newTestModel(t, Options{Fleet: f, Compose: inbox.ComposeFactory(svc, inbox.Options{})})
+	sized(m, 120, 40)
+	runLine(m, "agent dep")
+	if tasksOf(m).filterText() != "agent:deployer" {
+		t.Fatalf(":agent dep: filter %q", tasksOf(m).filterText())
+	}
+	runLine(m, "agent nosuch")
+	if !strings.Contains(m.status.text, "no agent nosuch") || !strings.Contains(m.status.text, "deployer") {
+		t.Fatalf(":agent nosuch says %q", m.status.text)
+	}
+	runLine(m, "new dep")
+	if m.status.err || !strings.Contains(m.View(), "deployer") || !strings.Contains(m.View(), "New message") {
+		t.Fatalf(":new dep was refused: %q\n%s", m.status.text, m.View())
+	}
+}
+
+// TestCommandRefusalsSayTheOneReason: every : command that writes,
+// refused, says what the context's one source of refusals says
+// (common.Context.Refusal, ReadOnlyWords), so that the command line
+// names the flag or the hub's role that really applies, as the keys do.
+func TestCommandRefusalsSayTheOneReason(t *testing.T) {
+	m, _ := newTestModel(t, Options{ReadOnly: true})
+	sized(m, 120, 40)
+	for line, want := range map[string]string{
+		"reply c0de4e71":     m.ctx.Refusal("code-reviewer", common.RoleAnswer),
+		"cancel 5b1d7c20":    m.ctx.Refusal("test-runner", common.RoleCancel),
+		"follow-up 9f3c2e1a": m.ctx.Refusal("test-runner", common.RoleAnswer),
+		"new deployer":       m.ctx.Refusal("deployer", common.RoleAnswer),
+		"new":                m.ctx.ReadOnlyWords(""),
+	} {
+		runLine(m, line)
+		if want == "" || m.status.text != want {
+			t.Errorf(":%s says %q, want %q", line, m.status.text, want)
+		}
 	}
 }

@@ -55,6 +55,8 @@ var goldenScreens = []struct {
 	{"cancel_results", []string{"space", "j", "space", "c", "+", "y"}, "2 sent", false, 0, false, nil},
 	{"views", []string{"5"}, "[5 deploys]", false, 0, true, nil},
 	{"cmdline_arg", []string{":", "a", "g", "e", "n", "t", "space", "d"}, ":agent d", false, 0, false, nil},
+	{"cmdline_list", []string{":", "tab"}, "choices", false, 0, false, nil},
+	{"cmdline_ambiguous", []string{":", "s", "tab"}, "2 choices", false, 0, false, nil},
 	{"unknown_command", []string{":", "f", "i", "l", "t", "r", "enter"}, "did you mean", false, 0, false, nil},
 	{"agents_activity", []string{"3"}, "in the last hour · peak 12/min", false, 0, false, activityEvents},
 	{"detail_timeline", []string{"j", "j", "j", "enter"}, "streaming: 5 chunks", false, 0, false, timelineEvents},

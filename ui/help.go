@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -11,14 +12,17 @@ import (
 	"a2atop/ui/common"
 )
 
-// HelpKeyMap is the keys of the help screen.
+// HelpKeyMap is the keys of the help screen: Close, and the list keys
+// scroll a help taller than the screen.
 type HelpKeyMap struct {
+	ListKeys
 	Close key.Binding `keys:"help"`
 }
 
-// DefaultHelpKeyMap returns the help screen's keys: ?, esc or q close it.
+// DefaultHelpKeyMap returns the help screen's keys: ?, esc or q close
+// it; the arrows, j/k, pgup/pgdn, g/G scroll it.
 func DefaultHelpKeyMap() HelpKeyMap {
-	return HelpKeyMap{Close: bind("?/esc", "close", "?", "esc", "q")}
+	return HelpKeyMap{ListKeys: DefaultListKeys(), Close: bind("?/esc", "close", "?", "esc", "q")}
 }
 
 // helpScreen is every key of the screen under it, grouped, and the
@@ -31,7 +35,10 @@ type helpScreen struct {
 	hm     help.Model
 	of     common.Component // the screen described
 	name   string           // its name
-	w, h   int
+	// commands are the : commands every help ends with.
+	commands []command
+	top      int // the first line shown of a help taller than the screen
+	w, h     int
 }
 
 func newHelp(ctx *common.Context, keys HelpKeyMap, global []key.Binding) *helpScreen {
@@ -39,26 +46,76 @@ func newHelp(ctx *common.Context, keys HelpKeyMap, global []key.Binding) *helpSc
 }
 
 // describe makes the help about a screen.
-func (s *helpScreen) describe(c common.Component, name string) { s.of, s.name = c, name }
+func (s *helpScreen) describe(c common.Component, name string, commands []command) {
+	s.of, s.name, s.commands, s.top = c, name, commands, 0
+}
 
-// Update closes the help on its Close keys and ignores every other key.
+// Update closes the help on its Close keys, scrolls it on the list keys
+// and ignores every other key.
 func (s *helpScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.keys.Close) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return s, nil
+	}
+	page := max(s.h-2, 1)
+	switch {
+	case key.Matches(k, s.keys.Close):
 		s.ctx.Out.Send(common.BackMsg{})
+	case key.Matches(k, s.keys.Up):
+		s.top--
+	case key.Matches(k, s.keys.Down):
+		s.top++
+	case key.Matches(k, s.keys.PageUp):
+		s.top -= page
+	case key.Matches(k, s.keys.PageDown):
+		s.top += page
+	case key.Matches(k, s.keys.Top):
+		s.top = 0
+	case key.Matches(k, s.keys.Bottom):
+		s.top = 1 << 20
 	}
 	return s, nil
 }
 
-// View is the title, the key groups and the screen's own note. The
-// groups are columns side by side, flowing onto further rows of columns
-// when they do not fit the width, so that at 80 columns no key is cut
-// off the help.
+// View is the title, the key groups, the screen's own note and the :
+// commands. The groups are columns side by side, flowing onto further
+// rows of columns when they do not fit the width, so that at 80 columns
+// no key is cut off the help. A help taller than the screen scrolls; its
+// last line then says where it is and how to see the rest.
 func (s *helpScreen) View() string {
+	lines := strings.Split(s.full(), "\n")
+	if s.h <= 1 || len(lines) <= s.h {
+		s.top = 0
+		return strings.Join(lines, "\n")
+	}
+	room := s.h - 1
+	s.top = min(max(s.top, 0), len(lines)-room)
+	more := fmt.Sprintf("lines %d–%d of %d · %s %s scroll · %s %s page", s.top+1, s.top+room, len(lines),
+		s.keys.Down.Help().Key, s.keys.Up.Help().Key, s.keys.PageDown.Help().Key, s.keys.PageUp.Help().Key)
+	return strings.Join(append(lines[s.top:s.top+room], s.ctx.Theme.Muted.Render(more)), "\n")
+}
+
+// full is the whole help, however tall.
+func (s *helpScreen) full() string {
 	th := s.ctx.Theme
 	title := th.Title.Render("Keys — "+s.name) + th.Muted.Render("   (? or esc closes)")
 	out := title + "\n\n" + flowGroups(s.hm, s.FullHelp(), s.w)
 	if n, ok := s.of.(common.HelpNoter); ok {
 		out += "\n\n" + th.Muted.Render(n.HelpNote())
+	}
+	if len(s.commands) > 0 {
+		out += "\n\n" + th.Title.Render("Commands") + th.Muted.Render("   (: then tab lists them; a unique start of a name is enough)") +
+			"\n" + helpColumn(s.hm, commandBindings(s.commands))
+	}
+	return out
+}
+
+// commandBindings are the commands as the help lists them: ":sort
+// COLUMN [asc|desc]" and what it does.
+func commandBindings(cs []command) []key.Binding {
+	out := make([]key.Binding, len(cs))
+	for i, c := range cs {
+		out[i] = key.NewBinding(key.WithKeys(":"+c.name), key.WithHelp(c.usage(), c.desc))
 	}
 	return out
 }

@@ -26,8 +26,8 @@ func TestPromptKeysComeFromTheKeyMap(t *testing.T) {
 func TestCommandNamesAreNotShared(t *testing.T) {
 	a, _ := newTestModel(t, Options{})
 	b, _ := newTestModel(t, Options{})
-	a.prompt.commands[0] = "changed"
-	if b.prompt.commands[0] != "tasks" || commandNames()[0] != "tasks" {
+	a.cmds[0].name = "changed"
+	if b.cmds[0].name != "tasks" || commandList()[0].name != "tasks" || b.candidates("t")[0].line != "tasks" {
 		t.Fatal("the command names are shared between dashboards")
 	}
 }

@@ -128,7 +128,7 @@ func New(o Options) *Model {
 	}
 	m.hm = newHelpModel(o.Theme)
 	m.views, m.cmds, m.export0 = o.Views, commandList(), o.Export
-	m.prompt = newPrompt(o.Theme, commandNames())
+	m.prompt = newPrompt(o.Theme)
 	m.help = newHelp(&m.ctx, keys.HelpView, keys.globalHelp())
 	m.newScreens(o)
 	m.tasks().views = o.Views

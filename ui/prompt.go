@@ -14,21 +14,30 @@ import (
 )
 
 // promptModel is the command line's one-line input in the footer (:);
-// the lists' filters are common.Filter. Completion on tab comes from
-// textinput's suggestions.
+// the lists' filters are common.Filter. Tab lists and completes
+// (command_list.go).
 type promptModel struct {
-	input    textinput.Model
-	commands []string // what tab completes; nil for none
+	input textinput.Model
+	// listing is true once tab (or ↓) listed what the line could become
+	// (command_list.go); sel is the line chosen there, -1 for none.
+	listing bool
+	sel     int
 }
 
-func newPrompt(th *theme.Theme, commands []string) promptModel {
+func newPrompt(th *theme.Theme) promptModel {
 	in := textinput.New()
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.PromptStyle = th.Prompt
 	in.TextStyle = th.Text
 	in.CompletionStyle = th.Muted
 	in.CharLimit = 256
-	return promptModel{input: in, commands: commands}
+	return promptModel{input: in, sel: -1}
+}
+
+// set puts s on the line, the cursor at its end.
+func (p *promptModel) set(s string) {
+	p.input.SetValue(s)
+	p.input.CursorEnd()
 }
 
 // promptHintWidth is what the footer keeps beside the input for its keys
@@ -45,15 +54,12 @@ func (p *promptModel) setWidth(w int) {
 	p.input.Width = min(max(w-4, 1), 60)
 }
 
-// open starts the input with prefix ("/", ":") and value.
-func (p *promptModel) open(prefix, value string, suggest bool) tea.Cmd {
+// open starts the input with prefix (":") and value.
+func (p *promptModel) open(prefix, value string) tea.Cmd {
+	p.listing, p.sel = false, -1
 	p.input.Prompt = prefix
-	p.input.ShowSuggestions = suggest
-	if suggest {
-		p.input.SetSuggestions(p.commands)
-	} else {
-		p.input.SetSuggestions(nil)
-	}
+	p.input.ShowSuggestions = false // the command line lists its own (command_list.go)
+	p.input.SetSuggestions(nil)
 	p.input.SetValue(value)
 	p.input.CursorEnd()
 	return p.input.Focus()

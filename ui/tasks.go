@@ -62,11 +62,15 @@ type tasksScreen struct {
 	marks   common.Marks // marked for an action on all of them
 	w, h    int
 	isShown bool // on screen: only then does it say that the selected task left
-	side    bool
-	zoomed  bool        // the focused pane alone
-	shown   columnSet   // the columns drawn (a saved view may leave some out)
-	view    string      // the saved view in effect, "" for none
-	views   []SavedView // the saved views, drawn as tabs
+	// seekRows is true while every pane is empty since the filter last
+	// changed (or the screen was made) and the person has not chosen a
+	// pane: the focus goes to the first pane the fleet then fills.
+	seekRows bool
+	side     bool
+	zoomed   bool        // the focused pane alone
+	shown    columnSet   // the columns drawn (a saved view may leave some out)
+	view     string      // the saved view in effect, "" for none
+	views    []SavedView // the saved views, drawn as tabs
 	// hideAfter keeps off the Terminal pane what ended longer ago
 	// (hide_terminal_after); 0 keeps everything.
 	hideAfter time.Duration
@@ -77,7 +81,8 @@ type tasksScreen struct {
 func newTasks(ctx *common.Context, keys TasksKeyMap, act taskActions, sort model.SortBy, hideAfter time.Duration) *tasksScreen {
 	v := &tasksScreen{ctx: ctx, keys: keys, act: act, focus: model.ClassActive, hideAfter: hideAfter,
 		sort:   common.NewSort(keys.SortBy.columns(), sortColumnOf(sort)),
-		filter: common.NewFilter(ctx.Theme, keys.Filter, "tasks"), shown: showAll, isShown: true} // the first screen
+		filter: common.NewFilter(ctx.Theme, keys.Filter, "tasks"), shown: showAll, isShown: true, seekRows: true} // the first screen
+	v.filter.CheckAgents(fleetAgents(ctx))
 	v.rows = v.source()
 	for i, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal, model.ClassUnknown} {
 		v.panes[i] = &pane{class: c}
@@ -113,6 +118,9 @@ func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 func (v *tasksScreen) fleetChanged() {
 	closed := v.act.fleetChanged() // it said what became of the task
 	left := v.sync()
+	if v.seekRows {
+		v.focusRows()
+	}
 	if left == (model.TaskKey{}) || !v.isShown || closed {
 		return
 	}
@@ -207,12 +215,21 @@ func (v *tasksScreen) filterChanged() {
 	v.query.Filter = v.filter.Query()
 	v.rows = v.source()
 	v.sync()
+	v.seekRows = true
+	v.focusRows()
+}
+
+// focusRows moves the focus, when its pane is empty, to the first pane
+// with rows; seekRows stays true while there is none.
+func (v *tasksScreen) focusRows() {
 	if v.focused().count > 0 {
+		v.seekRows = false
 		return
 	}
 	for _, p := range v.unzoomed() {
 		if p.count > 0 {
 			v.focus = p.class
+			v.seekRows = false
 			v.sync()
 			return
 		}

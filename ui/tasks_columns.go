@@ -23,6 +23,13 @@ const (
 	idWidth  = 8
 	ageWidth = 4
 	minText  = 40 // text + hint side by side from here
+	// minStatus is the status the other cells give way to: below it the
+	// age goes, then long agent names and states are cut.
+	minStatus = 10
+	// minIDStatus is the status below which the id goes too.
+	minIDStatus = 4
+	// minStateWidth is as far as a long (unknown) state is cut.
+	minStateWidth = len("input-required")
 	// maxHintWidth bounds the hint column ("gone: agent no longer knows
 	// this task" fits).
 	maxHintWidth = 40
@@ -104,14 +111,21 @@ func columnsFor(w, agentW, stateW, hintW int, show columnSet) columns {
 		}
 		return n
 	}
-	if w-fixed() < 16 {
-		c.id = 0
-	}
-	if w-fixed() < 12 {
+	// The status narrows first, to minStatus; then the age goes, a long
+	// agent name and a long unknown state are cut, and the id, which the
+	// commands take, goes last, in a pane too narrow for any status.
+	short := func() bool { return w-fixed() < minStatus }
+	if short() {
 		c.age = 0
 	}
-	if w-fixed() < 10 && c.agent > 0 {
-		c.agent = min(c.agent, 8)
+	if short() && c.agent > 8 {
+		c.agent = 8
+	}
+	if need := minStatus - (w - fixed()); need > 0 && c.state > minStateWidth {
+		c.state = max(minStateWidth, c.state-need)
+	}
+	if w-fixed() < minIDStatus {
+		c.id = 0
 	}
 	rest := max(w-fixed(), 0)
 	switch {

@@ -56,3 +56,29 @@ func TestSideBySidePanesShowTheSameText(t *testing.T) {
 		}
 	}
 }
+
+// TestIDsAreShownAtEveryWidth: the ids a command takes can be read off
+// every pane with rows at every width from 80 columns; the status text
+// narrows first.
+func TestIDsAreShownAtEveryWidth(t *testing.T) {
+	for w := 80; w <= 240; w += 2 {
+		m, _ := newTestModel(t, Options{})
+		sized(m, w, 40)
+		for _, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal, model.ClassUnknown} {
+			p := tasksOf(m).paneOf(c)
+			if p.rect.w == 0 || len(p.rows) == 0 {
+				continue
+			}
+			lines := paneText(m, c)
+			if !strings.Contains(lines[1], " ID ") {
+				t.Errorf("at %d columns the %s pane has no ID column:\n%s", w, paneName(c), strings.Join(lines, "\n"))
+				continue
+			}
+			for _, r := range p.rows {
+				if !strings.Contains(strings.Join(lines, "\n"), model.ShortID(r.Key.ID)) {
+					t.Errorf("at %d columns the %s pane does not show %s", w, paneName(c), model.ShortID(r.Key.ID))
+				}
+			}
+		}
+	}
+}

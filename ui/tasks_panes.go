@@ -264,6 +264,7 @@ func (v *tasksScreen) scroll(p *pane, n int) {
 // cycle moves focus to the next (d=1) or previous (d=-1) pane drawn
 // when none is zoomed; zoomed, the zoom moves with it.
 func (v *tasksScreen) cycle(d int) {
+	v.seekRows = false // the person chose
 	ps := v.unzoomed()
 	for i, p := range ps {
 		if p.class == v.focus {
@@ -282,7 +283,7 @@ func (v *tasksScreen) click(x, y int) bool {
 			continue
 		}
 		if v.focus != p.class {
-			v.focus = p.class
+			v.focus, v.seekRows = p.class, false
 			v.sync()
 		}
 		top := p.rect.y + 1

@@ -114,7 +114,9 @@ func (v *tasksScreen) paneLines(p *pane, aw int) []string {
 	}
 	if p.count == 0 && len(lines) < p.rect.h {
 		msg := "  no tasks"
-		if v.filter.Active() {
+		if problem := v.filter.Problem(); problem != "" {
+			msg = "  " + problem
+		} else if v.filter.Active() {
 			msg = "  no tasks match the filter"
 		}
 		lines = append(lines, v.paint.muted.On(common.Pad(msg, w)))

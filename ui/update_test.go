@@ -256,9 +256,13 @@ func TestFilterIsLiveAndEscClears(t *testing.T) {
 func TestCommandLine(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
-	press(m, ":", "a", "g", "tab", "enter")
+	press(m, ":", "a", "g", "tab") // :agent and :agents: tab completes what they share, and lists both
+	if got := m.prompt.value(); got != "agent" {
+		t.Fatalf(":ag<tab> is %q, want \"agent\"", got)
+	}
+	press(m, "s", "tab", "enter")
 	if m.view != viewAgents {
-		t.Fatalf("view %d after :ag<tab>, want agents", m.view)
+		t.Fatalf("view %d after :agents<tab>, want agents", m.view)
 	}
 	press(m, ":", "b", "o", "g", "u", "s", "enter")
 	if !m.status.err || !strings.Contains(m.status.text, "unknown command") {

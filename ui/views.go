@@ -40,9 +40,11 @@ type ViewError struct {
 func (e *ViewError) Error() string { return e.Field + ": " + e.Msg }
 
 // CheckViews checks saved views before the dashboard starts: names that
-// are unique and not a built-in view, a filter that matches something,
-// a sort by a known column, known columns, one default at most.
-func CheckViews(views []SavedView) error {
+// are unique and not a built-in view, a filter every token of which
+// names something (model.Filter.Check: a known key, state and class, and
+// an agent: that starts one of agents when any are known), a sort by a
+// known column, known columns, one default at most.
+func CheckViews(views []SavedView, agents []string) error {
 	seen := map[string]bool{}
 	defaults := 0
 	sort := common.NewSort(DefaultTaskSortKeys().columns(), colUpdated)
@@ -63,8 +65,8 @@ func CheckViews(views []SavedView) error {
 			}
 			seen[name] = true
 		}
-		if bad := model.ParseFilter(v.Filter).Invalid; len(bad) > 0 {
-			return fail("filter", "%s matches nothing: use agent:NAME, state:STATE, class:CLASS or words", strings.Join(bad, " "))
+		if err := model.ParseFilter(v.Filter).Check(agents); err != nil {
+			return fail("filter", "%v", err)
 		}
 		if v.Sort != "" {
 			f := strings.Fields(v.Sort)

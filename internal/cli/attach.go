@@ -271,14 +271,17 @@ func replyViaHub(ctx context.Context, o *options, agentArg, taskArg string, kind
 	if cl == nil {
 		return code
 	}
+	names := make([]string, len(me.Agents))
+	for j, a := range me.Agents {
+		names[j] = a.Name
+	}
+	if found := model.ResolveName(names, agentArg); len(found) == 1 {
+		agentArg = found[0] // a start of its name, as the dashboard reads it
+	}
 	i := slices.IndexFunc(me.Agents, func(a hub.Agent) bool {
 		return a.Name == agentArg || strings.TrimRight(a.URL, "/") == strings.TrimRight(agentArg, "/")
 	})
 	if i < 0 {
-		names := make([]string, len(me.Agents))
-		for j, a := range me.Agents {
-			names[j] = a.Name
-		}
 		return s.failf(exitUsage, "the hub at %s watches no agent %q (it watches: %s)", cl.URL(), agentArg, strings.Join(names, ", "))
 	}
 	agent := me.Agents[i].Name
@@ -304,7 +307,7 @@ func replyViaHub(ctx context.Context, o *options, agentArg, taskArg string, kind
 }
 
 // prepare finds the task arg names on agent in the hub's fleet (its id,
-// or the start or short id of one task) and prepares the decision.
+// or as model.ResolveID reads it) and prepares the decision.
 func (hf *hubFleet) prepare(s *session, svc *approvals.Service, agent, arg string, in approvals.Input) (*approvals.Decision, int) {
 	hf.mu.Lock()
 	defer hf.mu.Unlock()
@@ -318,14 +321,14 @@ func (hf *hubFleet) prepare(s *session, svc *approvals.Service, agent, arg strin
 				}
 			}
 		}
-		matches, how := matchTaskIDs(ids, arg)
+		matches := model.ResolveID(ids, arg)
 		switch len(matches) {
 		case 0:
-			return nil, s.failf(exitFailed, "%s · %s: task not found: none of the %d tasks the hub holds of %s has this id or starts with it", agent, arg, len(ids), agent)
+			return nil, s.failf(exitFailed, "%s · %s: task not found: none of the %d tasks the hub holds of %s has this id, or an id or short id that starts with it", agent, arg, len(ids), agent)
 		case 1:
 			k.ID = matches[0]
 		default:
-			return nil, s.failf(exitUsage, "%s · %s: ambiguous: %d tasks %s %s: %s", agent, arg, len(matches), how, arg, idList(matches))
+			return nil, s.failf(exitUsage, "%s · %s: %s", agent, arg, ambiguous(arg, matches))
 		}
 	}
 	it, _ := svc.ItemOf(hf.fleet, k)

@@ -53,7 +53,7 @@ func dashboardViews(cfg *config.Config) ([]ui.SavedView, error) {
 		views[i] = ui.SavedView{Name: strings.TrimSpace(v.Name), Filter: v.Filter, Sort: v.Sort, Columns: v.Columns, Default: v.Default}
 	}
 	var ve *ui.ViewError
-	if err := ui.CheckViews(views); errors.As(err, &ve) {
+	if err := ui.CheckViews(views, cfg.AgentNames()); errors.As(err, &ve) {
 		return nil, cfg.At(config.ViewKey(ve.Index, ve.Field), ve.Msg)
 	}
 	return views, nil

@@ -54,10 +54,13 @@ approve = "ctrl+y"
 	}
 
 	for text, want := range map[string]string{
-		"\n[keys.tasks]\ncancel = \"x\"\nzoom = \"2\"\n": `:4: keys.tasks.zoom: "2" is also global.inbox`,
-		"\n[keys.tasks]\ncancle = \"x\"\n":               `:3: keys.tasks.cancle: no such action (did you mean tasks.cancel?)`,
-		"\n[theme]\nmode = \"dark\"\naccnt = \"1\"\n":    `:4: theme.accnt: no such colour token`,
-		"\n[[view]]\nname = \"x\"\nsort = \"colour\"\n":  `:4: view[1].sort: "colour": use a column`,
+		"\n[keys.tasks]\ncancel = \"x\"\nzoom = \"2\"\n":         `:4: keys.tasks.zoom: "2" is also global.inbox`,
+		"\n[keys.tasks]\ncancle = \"x\"\n":                       `:3: keys.tasks.cancle: no such action (did you mean tasks.cancel?)`,
+		"\n[theme]\nmode = \"dark\"\naccnt = \"1\"\n":            `:4: theme.accnt: no such colour token`,
+		"\n[[view]]\nname = \"x\"\nsort = \"colour\"\n":          `:4: view[1].sort: "colour": use a column`,
+		"\n[[view]]\nname = \"x\"\nfilter = \"stat:failed\"\n":   `:4: view[1].filter: unknown filter key "stat" in stat:failed: use agent:NAME, state:STATE`,
+		"\n[[view]]\nname = \"x\"\nfilter = \"state:waiting\"\n": `:4: view[1].filter: state:waiting names no state: use submitted`,
+		"\n[[agent]]\nname = \"deployer\"\nurl = \"http://127.0.0.1:1\"\n[[view]]\nname = \"x\"\nfilter = \"agent:nosuch\"\n": `:7: view[1].filter: agent:nosuch names no agent: the agents are deployer`,
 	} {
 		cfg := loadConfig(t, text)
 		_, _, err := dashboardKeys(cfg)

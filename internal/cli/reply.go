@@ -106,15 +106,24 @@ func runReply(ctx context.Context, args []string, st Streams) int {
 	return sendReply(ctx, s, agent, taskArg, kind, &f)
 }
 
-// findAgent finds a configured agent by name, or by URL for an agent
-// given as a URL argument: its base URL, or its card's URL, which the
-// configuration splits into the base URL and card_path.
+// findAgent finds a configured agent by name or a unique start of one
+// (model.ResolveName, as the dashboard's :agent and :new read it), or
+// by URL for an agent given as a URL argument: its base URL, or its
+// card's URL, which the configuration splits into the base URL and
+// card_path.
 func findAgent(cfg *config.Config, arg string) (config.Agent, bool) {
 	arg = strings.TrimRight(arg, "/")
 	for _, a := range cfg.Agents {
 		base := strings.TrimRight(a.URL, "/")
 		if a.Name == arg || base == arg || a.CardPath != "" && base+a.CardPath == arg {
 			return a, true
+		}
+	}
+	if found := model.ResolveName(cfg.AgentNames(), arg); len(found) == 1 {
+		for _, a := range cfg.Agents {
+			if a.Name == found[0] {
+				return a, true
+			}
 		}
 	}
 	return config.Agent{}, false

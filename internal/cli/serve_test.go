@@ -25,6 +25,7 @@ import (
 
 	"a2atop/demo"
 	"a2atop/hubclient"
+	"a2atop/model"
 )
 
 // TestServeListensOnLoopbackOrWithTLS: beyond loopback the hub needs TLS
@@ -144,7 +145,7 @@ func TestWatchAndReplyThroughTheHub(t *testing.T) {
 		t.Errorf("bob's reply --approve = %d\n%s\n%s", code, out, errOut)
 	}
 	t.Setenv("A2ATOP_HUB_TOKEN", tokenOf("alice"))
-	code, out, errOut = runCmd(ctx, "reply", "--hub", url, demo.Deployer, string(deploy)[:8], "--approve")
+	code, out, errOut = runCmd(ctx, "reply", "--hub", url, demo.Deployer[:3], model.ShortID(deploy)[:6], "--approve") // starts, as read off a row
 	if code != exitOK || !strings.Contains(out, "approve → deployer · "+string(deploy)+": the agent took the message") ||
 		!strings.Contains(out, "journal the hub's journal at "+url) {
 		t.Errorf("alice's reply --approve = %d\n%s\n%s", code, out, errOut)

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -28,23 +27,23 @@ func (e *taskRefError) Error() string { return e.msg }
 
 // resolveTaskID returns the id of the one task on agent that arg names:
 // arg itself when GetTask knows it (the caller has tried), else the one
-// task, among those the agent lists, whose id starts with arg, or ends
-// with it when the screens show the id's end (model.ShortID). Several
-// such tasks are a usage error that lists them (exit 2); none is exit 1.
+// task, among those the agent lists, that arg names as model.ResolveID
+// reads it (a start of the id, or of the short id the screens show).
+// Several such tasks are a usage error that lists them (exit 2); none
+// is exit 1.
 // An agent that cannot list tasks (A2A 0.3 JSON-RPC) needs the full id.
 func (s *session) resolveTaskID(ctx context.Context, agent config.Agent, arg string) (a2a.TaskID, error) {
 	ids, res, err := s.listTaskIDs(ctx, agent)
 	if err != nil {
 		return "", err
 	}
-	matches, how := matchTaskIDs(ids, arg)
+	matches := model.ResolveID(ids, arg)
 	health := res.Health
 	switch {
 	case len(matches) == 1:
 		return matches[0], nil
 	case len(matches) > 1:
-		return "", &taskRefError{code: exitUsage, msg: fmt.Sprintf("ambiguous: %d tasks %s %s: %s",
-			len(matches), how, arg, idList(matches))}
+		return "", &taskRefError{code: exitUsage, msg: ambiguous(arg, matches)}
 	case health == nil:
 		return "", &taskRefError{code: exitFailed, msg: fmt.Sprintf(
 			"task not found, and the agent did not list its tasks within %s to look for one that starts with it", s.timeout)}
@@ -60,7 +59,12 @@ func (s *session) resolveTaskID(ctx context.Context, agent config.Agent, arg str
 			"task not found, and listing the agent's tasks to look for one that starts with it failed: %s", res.Problem(s.timeout))}
 	}
 	return "", &taskRefError{code: exitFailed, msg: fmt.Sprintf(
-		"task not found: no task has this id, and none of the %d tasks the agent lists starts with it", len(ids))}
+		"task not found: no task has this id, and none of the %d tasks the agent lists has an id or short id that starts with it", len(ids))}
+}
+
+// ambiguous is the message for several tasks that arg names.
+func ambiguous(arg string, matches []a2a.TaskID) string {
+	return fmt.Sprintf("ambiguous: %d tasks match %s: %s; give more of the id", len(matches), sanitize.Line(arg, 40), idList(matches))
 }
 
 // listTaskIDs sweeps agent once, as the dashboard would but without
@@ -90,44 +94,9 @@ func (s *session) listTaskIDs(ctx context.Context, agent config.Agent) ([]a2a.Ta
 	return ids, results[0], nil
 }
 
-// matchTaskIDs returns the ids that p names, sorted, and how they match
-// it in words: "start with", "end with", or "match" when some do each.
-// An id matches when it starts with p, or ends with p when the short id
-// the screens show is its end (model.ShortID: the random end of a UUIDv7).
-func matchTaskIDs(ids []a2a.TaskID, p string) ([]a2a.TaskID, string) {
-	var out []a2a.TaskID
-	starts, ends := false, false
-	for _, id := range ids {
-		s := string(id)
-		switch {
-		case strings.HasPrefix(s, p):
-			starts = true
-		case shownByEnd(id) && strings.HasSuffix(s, p):
-			ends = true
-		default:
-			continue
-		}
-		out = append(out, id)
-	}
-	slices.Sort(out)
-	how := "start with"
-	switch {
-	case starts && ends:
-		how = "match"
-	case ends:
-		how = "end with"
-	}
-	return out, how
-}
-
-// shownByEnd reports whether the screens show id's end rather than its start.
-func shownByEnd(id a2a.TaskID) bool {
-	short := model.ShortID(id)
-	return len(short) < len(id) && !strings.HasPrefix(string(id), short)
-}
-
-// idList names ids for a message: sanitized (they are the agent's), at
-// most maxNamedMatches of them, then how many more.
+// idList names ids for a message, each by the short id the screens show
+// and then in full: sanitized (they are the agent's), at most
+// maxNamedMatches of them, then how many more.
 func idList(ids []a2a.TaskID) string {
 	var names []string
 	for i, id := range ids {
@@ -135,7 +104,11 @@ func idList(ids []a2a.TaskID) string {
 			names = append(names, fmt.Sprintf("and %d more", len(ids)-i))
 			break
 		}
-		names = append(names, sanitize.Line(string(id), 80))
+		name := sanitize.Line(model.ShortID(id), 40)
+		if model.ShortID(id) != string(id) {
+			name += " (" + sanitize.Line(string(id), 80) + ")"
+		}
+		names = append(names, name)
 	}
 	return strings.Join(names, ", ")
 }

@@ -20,6 +20,18 @@ func commonPrefix(a, b string) string {
 	return a[:n]
 }
 
+// shortStart is the shortest start of a's short id that b's id and
+// short id do not start with.
+func shortStart(a, b a2a.TaskID) string {
+	short := model.ShortID(a)
+	for n := 1; n < len(short); n++ {
+		if p := short[:n]; !strings.HasPrefix(string(b), p) && !strings.HasPrefix(model.ShortID(b), p) {
+			return p
+		}
+	}
+	return short
+}
+
 // reply takes the short id the screens show and any unique start of a
 // task id; a start that several tasks share is a usage error naming
 // them; an agent that cannot list tasks (A2A 0.3) needs the full id.
@@ -40,23 +52,26 @@ func TestReplyByShortIDOrPrefix(t *testing.T) {
 	// Two tasks created together share the start of their UUIDv7 ids.
 	shared := commonPrefix(string(first), string(second))
 	code, _, errOut := reply(demo.Deployer, shared, "--approve")
-	want := "ambiguous: 2 tasks start with " + shared + ": "
-	if code != exitUsage || !strings.Contains(errOut, want) ||
-		!strings.Contains(errOut, string(first)) || !strings.Contains(errOut, string(second)) {
-		t.Errorf("shared start: %d %q; want %d and %q with both ids", code, errOut, exitUsage, want)
+	want := "ambiguous: 2 tasks match " + shared + ": "
+	for _, id := range []a2a.TaskID{first, second} {
+		if code != exitUsage || !strings.Contains(errOut, want) || !strings.Contains(errOut, model.ShortID(id)+" ("+string(id)+")") {
+			t.Errorf("shared start: %d %q; want %d and %q listing %s by its short id", code, errOut, exitUsage, want, id)
+		}
 	}
 	// The short id the screens show (the random end of a UUIDv7).
 	short := model.ShortID(first)
 	if strings.HasPrefix(string(first), short) {
 		t.Fatalf("demo task id %s is not shown by its end; the test assumes UUIDv7 ids", first)
 	}
-	code, out, _ := reply(demo.Deployer, short, "--approve")
+	// A start of it, as a person reads it off a row, is enough.
+	start := shortStart(first, second)
+	code, out, _ := reply(demo.Deployer, start, "--approve")
 	if code != exitOK || !strings.Contains(out, "approve → deployer · "+string(first)+": the agent took the message") {
-		t.Errorf("short id %s: %d %q", short, code, out)
+		t.Errorf("start %s of the short id %s: %d %q", start, short, code, out)
 	}
 	// A start that only one task has.
 	unique := string(second)[:len(shared)+1]
-	code, out, _ = reply(demo.Deployer, unique, "--deny", "--reason", "not today")
+	code, out, _ = reply(demo.Deployer[:3], unique, "--deny", "--reason", "not today") // a start of the agent's name too
 	if code != exitOK || !strings.Contains(out, "deny → deployer · "+string(second)) {
 		t.Errorf("unique start %s: %d %q", unique, code, out)
 	}

@@ -37,6 +37,9 @@ func runTasks(ctx context.Context, args []string, st Streams) int {
 	if r == nil {
 		return code
 	}
+	if err := f.checkAgent(r.results); err != nil {
+		return o.failf(exitUsage, "%v", err)
+	}
 	fo := r.cfg.FleetOptions() // the terminal tasks the sweep listed, and the memory bound
 	fo.MaxHistory, fo.MaxArtifactBytes = -1, -1
 	fleet := model.NewFleet(fo)
@@ -83,11 +86,23 @@ func (f *tasksFlags) parseFilter() error {
 		toks = append(toks, fl.name+":"+fl.val)
 	}
 	f.filter = model.ParseFilter(strings.Join(toks, " "))
-	if len(f.filter.Invalid) > 0 {
-		return fmt.Errorf("--state %q is the start of several states; give more of it (submitted, working, "+
-			"input-required, auth-required, completed, failed, canceled, rejected, unknown)", f.state)
+	if err := f.filter.Check(nil); err != nil {
+		return fmt.Errorf("--state %q: %w", f.state, err)
 	}
 	return nil
+}
+
+// checkAgent refuses an --agent that starts no agent's name (a typo, not
+// an empty list), naming the agents there are.
+func (f *tasksFlags) checkAgent(results []*agentResult) error {
+	var names []string
+	for _, a := range results {
+		if f.agentShown(a.Name) {
+			return nil
+		}
+		names = append(names, a.Name)
+	}
+	return fmt.Errorf("--agent %q: no agent's name starts with it; the agents: %s", f.agent, strings.Join(names, ", "))
 }
 
 // agentShown reports whether --agent keeps the agent name: its name

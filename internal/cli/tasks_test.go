@@ -104,9 +104,19 @@ func TestTasksTable(t *testing.T) {
 			t.Errorf("tasks --json %v: agents %+v, want the one --agent names", tt.args, doc.Agents)
 		}
 	}
-	if code, _, errOut := runCmd(ctx, "tasks", "--config", cfg, "--state", "c"); code != exitUsage ||
-		!strings.Contains(errOut, `--state "c" is the start of several states`) {
-		t.Errorf("tasks --state c = %d %q", code, errOut)
+	// A typo is a usage error naming what there is, not "no tasks".
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--state", "c"}, `--state "c": state:c could be completed or canceled`},
+		{[]string{"--state", "bogus"}, `--state "bogus": state:bogus names no state: use submitted, working, input-required`},
+		{[]string{"--state", "waiting"}, `--state "waiting": state:waiting names no state`},
+		{[]string{"--agent", "nosuch"}, `--agent "nosuch": no agent's name starts with it; the agents: ` + demo.TestRunner},
+	} {
+		code, out, errOut := runCmd(ctx, append([]string{"tasks", "--config", cfg}, tt.args...)...)
+		if code != exitUsage || !strings.Contains(errOut, tt.want) || out != "" {
+			t.Errorf("tasks %v = %d %q %q, want %d and %q", tt.args, code, out, errOut, exitUsage, tt.want)
+		}
 	}
-
 }

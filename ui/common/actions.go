@@ -1,6 +1,7 @@
 package common
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -104,12 +105,18 @@ type KeyError struct {
 func (e *KeyError) Error() string { return e.Action + ": " + e.Msg }
 
 // Rebind gives the actions named in binds their new keys (and the help
-// writes them), then checks that no two keys clash. An unknown action,
-// an action without keys or a clash is a *KeyError naming the entry.
+// writes them), then checks that no two keys clash. An action keeps one
+// binding on every screen that offers it: rebinding "tasks.cancel"
+// rebinds "detail.cancel" too (an action of the same name after the
+// screen, with the same default keys), unless binds names that one as
+// well. An unknown action, an action without keys or a clash is a
+// *KeyError naming the entry; a clash met on another screen says so.
 func Rebind(actions []Action, binds map[string][]string) error {
 	byName := make(map[string]Action, len(actions))
+	defaults := make(map[string][]string, len(actions))
 	for _, a := range actions {
 		byName[a.Name] = a
+		defaults[a.Name] = a.B.Keys()
 	}
 	names := make([]string, 0, len(binds))
 	for n := range binds {
@@ -125,11 +132,68 @@ func Rebind(actions []Action, binds map[string][]string) error {
 		if len(keys) == 0 || slices.Contains(keys, "") {
 			return &KeyError{Action: n, Msg: "give a key, like \"x\", \"ctrl+x\" or [\"x\", \"f2\"]"}
 		}
-		enabled := a.B.Enabled()
-		*a.B = key.NewBinding(key.WithKeys(keys...), key.WithHelp(strings.Join(keys, "/"), a.B.Help().Desc))
-		a.B.SetEnabled(enabled)
+		setKeys(a.B, keys)
 	}
-	return CheckClashes(actions, names)
+	from := follow(actions, binds, names, defaults)
+	first := slices.Clone(names)
+	for n := range from {
+		first = append(first, n)
+	}
+	err := CheckClashes(actions, first)
+	var ke *KeyError
+	if errors.As(err, &ke) && from[ke.Action] != "" {
+		src, _, _ := strings.Cut(ke.Msg, " is also ")
+		_, other, _ := strings.Cut(ke.Msg, " is also ")
+		other, _, _ = strings.Cut(other, ";")
+		screen, _, _ := strings.Cut(ke.Action, ".")
+		return &KeyError{Action: from[ke.Action], Msg: fmt.Sprintf("%s (%s too) is also %s; an action keeps its keys on every screen: "+
+			"give [keys.%s] its own, or move the other", src, ke.Action, other, screen)}
+	}
+	return err
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// setKeys gives b keys, the help writing them, enabled as it was.
+func setKeys(b *key.Binding, keys []string) {
+	enabled := b.Enabled()
+	*b = key.NewBinding(key.WithKeys(keys...), key.WithHelp(strings.Join(keys, "/"), b.Help().Desc))
+	b.SetEnabled(enabled)
+}
+
+// follow gives the keys of each rebound action (names, in order) to the
+// same action on the other screens, where binds does not name it, and
+// returns which entry each one followed. Global keys are one action
+// already; the help's close is its own.
+func follow(actions []Action, binds map[string][]string, names []string, defaults map[string][]string) map[string]string {
+	from := map[string]string{}
+	// The tasks screen's entry first: where two screens bind one action
+	// differently, a third follows the tasks.
+	order := slices.Clone(names)
+	slices.SortStableFunc(order, func(a, b string) int {
+		return boolInt(!strings.HasPrefix(a, "tasks.")) - boolInt(!strings.HasPrefix(b, "tasks."))
+	})
+	for _, n := range order {
+		screen, action, _ := strings.Cut(n, ".")
+		if screen == "global" {
+			continue
+		}
+		for _, a := range actions {
+			s, act, _ := strings.Cut(a.Name, ".")
+			if s == screen || s == "global" || act != action || binds[a.Name] != nil || from[a.Name] != "" ||
+				!slices.Equal(defaults[a.Name], defaults[n]) {
+				continue
+			}
+			setKeys(a.B, binds[n])
+			from[a.Name] = n
+		}
+	}
+	return from
 }
 
 // nearestAction is " (did you mean NAME?)" for the action named most

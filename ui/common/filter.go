@@ -1,8 +1,6 @@
 package common
 
 import (
-	"strings"
-
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -34,7 +32,7 @@ func DefaultFilterKeys() FilterKeys {
 }
 
 // FilterNote is the syntax every list's filter takes, for the help.
-const FilterNote = "filter: free text, agent:NAME, state:input-required, class:terminal"
+const FilterNote = "filter: free text, agent:NAME, state:input-required, class:terminal, id:ID"
 
 // Filter is the `/` filter of a list, the same on every screen: the text
 // typed (applied as it is typed), read with model.ParseFilter, and the
@@ -50,6 +48,7 @@ type Filter struct {
 	text    string // the filter in effect
 	parsed  model.Filter
 	editing bool
+	agents  func() []string // the names agent: may start; nil: not checked
 }
 
 // NewFilter builds an empty filter of the list named of.
@@ -79,6 +78,27 @@ func (f *Filter) hint() string {
 	th := f.th
 	return th.HelpKey.Render(f.keys.Keep.Help().Key) + " " + th.HelpDesc.Render("keep") + th.HelpSep.Render(" • ") +
 		th.HelpKey.Render(f.keys.Clear.Help().Key) + " " + th.HelpDesc.Render("clear") + th.Muted.Render(" · filters "+f.of)
+}
+
+// CheckAgents has the filter check its agent: tokens against the names
+// agents returns (the fleet's agents), so that a typo says so.
+func (f *Filter) CheckAgents(agents func() []string) { f.agents = agents }
+
+// Problem says what in the filter in effect names nothing (an unknown
+// key, state, class or agent; model.Filter.Check), sanitized; "" when
+// every token names something.
+func (f *Filter) Problem() string {
+	if f.text == "" {
+		return ""
+	}
+	var names []string
+	if f.agents != nil {
+		names = f.agents()
+	}
+	if err := f.parsed.Check(names); err != nil {
+		return sanitize.Line(err.Error(), 300)
+	}
+	return ""
 }
 
 // Opens reports whether msg opens the filter.
@@ -149,24 +169,27 @@ func (f *Filter) set(s string) bool {
 // Footnote is the filter's line at the start of the footer, within w
 // cells: while typed, the input, its keys and the list it filters (and
 // editing is true: then it is the whole footer); kept, "/dep filters the
-// inbox (esc clears)" and the tokens that match nothing. "" when no
-// filter is in effect.
+// inbox (esc clears)". A filter that names nothing shows its Problem in
+// place of the keys, typed or kept. "" when no filter is in effect.
 func (f *Filter) Footnote(w int) (string, bool) {
 	th := f.th
+	problem := f.Problem()
 	if f.editing {
 		line, hint := f.input.View(), f.hint()
-		if lipgloss.Width(line)+2+lipgloss.Width(hint) <= w {
+		if problem != "" {
+			hint = th.Error.Render(problem)
+		}
+		if lipgloss.Width(line)+2+lipgloss.Width(hint) <= w || problem != "" {
 			line += "  " + hint
 		}
-		return ansi.Truncate(line, w, ""), true
+		return ansi.Truncate(line, w, "…"), true
 	}
 	if f.text == "" {
 		return "", false
 	}
-	s := th.Prompt.Render("/") + th.Text.Render(sanitize.Line(f.text, 40)) +
-		th.Muted.Render(" filters "+f.of+" ("+f.keys.Clear.Help().Key+" clears)") + "  "
-	if bad := f.parsed.Invalid; len(bad) > 0 {
-		s += th.Error.Render("matches nothing: "+sanitize.Line(strings.Join(bad, " "), 40)) + "  "
+	s := th.Prompt.Render("/") + th.Text.Render(sanitize.Line(f.text, 40))
+	if problem != "" {
+		return s + "  " + th.Error.Render(problem) + "  ", false
 	}
-	return s, false
+	return s + th.Muted.Render(" filters "+f.of+" ("+f.keys.Clear.Help().Key+" clears)") + "  ", false
 }

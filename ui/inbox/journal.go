@@ -171,7 +171,7 @@ func (j *Journal) show() {
 
 // entryRow is what an entry's lines show, for the filter.
 func entryRow(e approvals.Entry) model.Row {
-	r := model.Row{Agent: e.Agent, Text: []string{string(e.TaskID), e.MessageID, string(e.Kind), string(e.Result),
+	r := model.Row{Agent: e.Agent, ID: e.TaskID, Text: []string{string(e.TaskID), e.MessageID, string(e.Kind), string(e.Result),
 		e.Approver, e.Reason, partsLine(e.Parts), e.Words(), e.Error, e.ContextID, e.RecordedAs}}
 	if e.PromptState != "" {
 		r.States = append(r.States, e.PromptState)

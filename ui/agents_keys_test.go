@@ -1,0 +1,30 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestAgentsTopAndBottomMoveTheCursor: g and G in the agents list go to
+// the first and the last agent, as in every other list; the help says so.
+func TestAgentsTopAndBottomMoveTheCursor(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	sized(m, 120, 40)
+	press(m, "3")
+	v := agentsOf(m)
+	press(m, "G")
+	if last := len(v.list) - 1; v.cursor != last || v.name != v.list[last].Name {
+		t.Fatalf("G: cursor %d (%s), want the last agent %d", v.cursor, v.name, last)
+	}
+	press(m, "g")
+	if v.cursor != 0 || v.name != v.list[0].Name {
+		t.Fatalf("g: cursor %d (%s), want the first agent", v.cursor, v.name)
+	}
+	press(m, "?")
+	help := ansi.Strip(m.View())
+	if !strings.Contains(help, "first agent") || !strings.Contains(help, "last agent") || !strings.Contains(help, "scroll card") {
+		t.Fatalf("the help does not say what g, G and the page keys do:\n%s", help)
+	}
+}
