@@ -31,8 +31,10 @@ import (
 // the hub adds, the operator, the feed's state, the roles and the claims.
 
 // teamTokens are the hub's operators: alice may do everything, bob may
-// only answer (and only watch the deployer), carol may do everything.
+// only answer (and only watch the deployer), carol may do everything,
+// dave may only watch.
 var teamTokens = map[string]string{
+	"dave":  "tok-dave-7a6b5c4d3e2f1a0b",
 	"alice": "tok-alice-5e4d3c2b1a09f8e7",
 	"bob":   "tok-bob-0f1e2d3c4b5a6978",
 	"carol": "tok-carol-89abcdef01234567",
@@ -42,6 +44,7 @@ var teamRoles = map[string]map[string][]hub.Role{
 	"alice": {hub.AllAgents: {hub.RoleWatch, hub.RoleAnswer, hub.RoleApprove, hub.RoleCancel}},
 	"bob":   {hub.AllAgents: {hub.RoleWatch, hub.RoleAnswer}, "deployer": {hub.RoleWatch}},
 	"carol": {hub.AllAgents: {hub.RoleWatch, hub.RoleAnswer, hub.RoleApprove, hub.RoleCancel}},
+	"dave":  {hub.AllAgents: {hub.RoleWatch}},
 }
 
 // teamHub is a real hub over loopback HTTP whose clock is the test's:
@@ -186,6 +189,13 @@ func (th *teamHub) run(cl *hubclient.Client, out chan<- model.Event) {
 // journal over the hub's journal, the hub as its Team.
 func (th *teamHub) dashboard(name string) (*Model, *hubclient.Client) {
 	th.t.Helper()
+	return th.dashboardWith(name, Options{})
+}
+
+// dashboardWith is dashboard with o's other options (ReadOnly, as
+// a2atop --hub sets it for an operator the hub lets only watch).
+func (th *teamHub) dashboardWith(name string, o Options) (*Model, *hubclient.Client) {
+	th.t.Helper()
 	cl := th.operator(name)
 	svc, err := cl.OpenService(approvals.Options{Now: th.clk.Now})
 	if err != nil {
@@ -195,8 +205,9 @@ func (th *teamHub) dashboard(name string) (*Model, *hubclient.Client) {
 	evs := make(chan model.Event, 64)
 	th.run(cl, evs)
 	views := inbox.Options{Sort: model.SortAge}
-	m, _ := newTestModel(th.t, Options{Team: cl, Approvals: svc, Events: evs, Now: th.clk.Now,
-		Inbox: inbox.InboxFactory(svc, views), Journal: inbox.JournalFactory(svc, views)})
+	o.Team, o.Approvals, o.Events, o.Now = cl, svc, evs, th.clk.Now
+	o.Inbox, o.Journal = inbox.InboxFactory(svc, views), inbox.JournalFactory(svc, views)
+	m, _ := newTestModel(th.t, o)
 	return m, cl
 }
 
@@ -576,5 +587,21 @@ func TestActionsOnManyFollowTheOperatorsRoles(t *testing.T) {
 	press(bob, "1", "esc", "/", "d", "e", "p", "l", "o", "y", "enter", "*", "a")
 	if inboxMode(bob) || !strings.Contains(footerOf(bob), "operator bob may not approve on agent deployer") {
 		t.Errorf("a on bob's marked deploys: a dialog %v, footer %q", inboxMode(bob), footerOf(bob))
+	}
+}
+
+// TestAWatchOnlyOperatorsCommandsNameTheHubsRoles: dave, whom the hub
+// lets only watch, types the : commands that write. Each says the hub's
+// roles are why, never a --read-only he did not pass (it did).
+func TestAWatchOnlyOperatorsCommandsNameTheHubsRoles(t *testing.T) {
+	th := newTeamHub(t, newClock())
+	dave, _ := th.dashboardWith("dave", Options{ReadOnly: true})
+	sized(dave, 120, 40)
+	want := "operator dave may only watch on the hub at " + th.url()
+	for _, line := range []string{"reply c0de4e71", "cancel 5b1d7c20", "follow-up 9f3c2e1a", "new deployer", "new"} {
+		runLine(dave, line)
+		if got := dave.status.text; !strings.Contains(got, want) || strings.Contains(got, "--read-only") {
+			t.Errorf(":%s says %q, want %q", line, got, want)
+		}
 	}
 }
