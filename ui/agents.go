@@ -84,7 +84,7 @@ type agentsScreen struct {
 func newAgents(ctx *common.Context, keys AgentsKeyMap, clip *clipboard) *agentsScreen {
 	v := &agentsScreen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{},
 		clip: clip, filter: common.NewFilter(ctx.Theme, keys.Filter, "agents"), sort: common.NewSort(keys.SortBy.columns(), agentColConfig)}
-	v.filter.CheckAgents(fleetAgents(ctx))
+	v.filter.CheckAgents(common.FleetAgents(ctx))
 	return v
 }
 

@@ -15,19 +15,7 @@ import (
 
 // What the commands that take an argument complete from and do.
 
-func agentNames(m *Model) []string { return fleetAgents(&m.ctx)() }
-
-// fleetAgents lists the names of the fleet's agents when called: what a
-// filter's agent: and the commands' agent names are checked against.
-func fleetAgents(ctx *common.Context) func() []string {
-	return func() []string {
-		var out []string
-		for _, a := range ctx.Fleet.Agents() {
-			out = append(out, a.Name)
-		}
-		return out
-	}
-}
+func agentNames(m *Model) []string { return common.FleetAgents(&m.ctx)() }
 
 func stateNames(*Model) []string {
 	return []string{"submitted", "working", "input-required", "auth-required", "completed", "failed", "canceled", "rejected", "unknown"}

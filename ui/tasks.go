@@ -82,7 +82,7 @@ func newTasks(ctx *common.Context, keys TasksKeyMap, act taskActions, sort model
 	v := &tasksScreen{ctx: ctx, keys: keys, act: act, focus: model.ClassActive, hideAfter: hideAfter,
 		sort:   common.NewSort(keys.SortBy.columns(), sortColumnOf(sort)),
 		filter: common.NewFilter(ctx.Theme, keys.Filter, "tasks"), shown: showAll, isShown: true, seekRows: true} // the first screen
-	v.filter.CheckAgents(fleetAgents(ctx))
+	v.filter.CheckAgents(common.FleetAgents(ctx))
 	v.rows = v.source()
 	for i, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal, model.ClassUnknown} {
 		v.panes[i] = &pane{class: c}

@@ -84,6 +84,21 @@ func (f *Filter) hint() string {
 // agents returns (the fleet's agents), so that a typo says so.
 func (f *Filter) CheckAgents(agents func() []string) { f.agents = agents }
 
+// FleetAgents returns the names of the agents of ctx's fleet, read when
+// called (what CheckAgents takes); none without a fleet.
+func FleetAgents(ctx *Context) func() []string {
+	return func() []string {
+		if ctx.Fleet == nil {
+			return nil
+		}
+		var out []string
+		for _, a := range ctx.Fleet.Agents() {
+			out = append(out, a.Name)
+		}
+		return out
+	}
+}
+
 // Problem says what in the filter in effect names nothing (an unknown
 // key, state, class or agent; model.Filter.Check), sanitized; "" when
 // every token names something.

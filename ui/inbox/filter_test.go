@@ -129,3 +129,18 @@ func TestJournalFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestInboxFilterAgentTypoSaysSo: agent:nosuch in the inbox's filter is
+// an error naming the fleet's agents, in the filter's line and the
+// empty queue, as on the tasks screen: it passed as an empty inbox.
+func TestInboxFilterAgentTypoSaysSo(t *testing.T) {
+	fx := newFixture(t, false)
+	var c common.Component = newInbox(t, fx)
+	c, _ = sendKeys(c, "/")
+	c = typeText(c, "agent:nosuch")
+	c, _ = sendKeys(c, "enter")
+	note, _ := footnote(c, 160)
+	if v := c.View(); !strings.Contains(note+v, "agent:nosuch names no agent") || !strings.Contains(note+v, "deployer") {
+		t.Errorf("/agent:nosuch in the inbox: footer %q, view:\n%s", note, v)
+	}
+}

@@ -114,6 +114,7 @@ func NewInbox(ctx common.Context, svc *approvals.Service, o Options) *Inbox {
 	m := &Inbox{ctx: ctx, svc: svc, queue: svc.NewQueueCache(), keys: o.keyMap(ctx.ReadOnly), w: 80, h: 20, drafts: map[model.TaskKey]draft{}}
 	m.resultKeys = m.keys.Results
 	m.filter = common.NewFilter(ctx.Theme, m.keys.Filter, "the inbox")
+	m.filter.CheckAgents(common.FleetAgents(&m.ctx))
 	m.order = common.NewSort(m.keys.SortBy.columns(), sortOf(o.Sort))
 	m.loadDrafts()
 	m.refresh()
