@@ -68,6 +68,20 @@ type Options struct {
 	// (a dashboard draws at most every 30 ms anyway): fewer, larger feed
 	// events for every subscriber. 0 = 10ms; negative: none.
 	Coalesce time.Duration
+
+	// MaxClaimsPerOperator is how many claims one operator may hold at
+	// once. 0 = 8 (a dashboard holds one).
+	MaxClaimsPerOperator int
+	// MaxRequestsPerOperator is how many requests of one operator the
+	// hub serves at once, the feed aside; more are refused (429). 0 = 16.
+	MaxRequestsPerOperator int
+	// MaxFeedsPerOperator is how many feed connections one operator may
+	// have open at once (one a dashboard); more are refused (429). 0 = 16.
+	MaxFeedsPerOperator int
+	// DecisionBodyBytes bounds the decision bodies (up to 16 MiB each)
+	// the hub holds at once, every operator's together; a decision past
+	// it is refused (503) until others end. 0 = 64 MiB.
+	DecisionBodyBytes int64
 }
 
 // The defaults of Options' zero fields.
@@ -80,6 +94,10 @@ const (
 	DefaultClaimTTL     = 2 * time.Minute
 	DefaultClockSkew    = 5 * time.Minute
 	DefaultCoalesce     = 10 * time.Millisecond
+	DefaultMaxClaims    = 8
+	DefaultMaxRequests  = 16
+	DefaultMaxFeeds     = 16
+	DefaultDecisionBody = 64 << 20
 	// MaxEventBytes is the largest event the hub puts on the feed; a
 	// larger watcher event goes out as the task the fleet holds (whose
 	// content the fleet bounds). Clients accept events of twice as much.
@@ -114,6 +132,17 @@ func (o Options) withDefaults() Options {
 	if o.ChunkBytes <= 0 {
 		o.ChunkBytes = DefaultChunkBytes
 	}
+	defInt := func(n *int, v int) {
+		if *n <= 0 {
+			*n = v
+		}
+	}
+	defInt(&o.MaxClaimsPerOperator, DefaultMaxClaims)
+	defInt(&o.MaxRequestsPerOperator, DefaultMaxRequests)
+	defInt(&o.MaxFeedsPerOperator, DefaultMaxFeeds)
+	if o.DecisionBodyBytes <= 0 {
+		o.DecisionBodyBytes = DefaultDecisionBody
+	}
 	if o.Journal.Approver == "" {
 		o.Journal.Approver = "a2atop serve"
 	}
@@ -136,9 +165,10 @@ type Hub struct {
 	feed *feedLog
 	sse  *sse.Server
 
-	fleet *model.Fleet // owned by the loop
-	cache *taskCache   // owned by the loop
-	snap  *snapshot    // the last snapshot built, reused while the log has not moved (loop)
+	fleet *model.Fleet         // owned by the loop
+	cache *taskCache           // owned by the loop
+	noted map[noteKey]struct{} // the notes journaled (loop)
+	snap  *snapshot            // the last snapshot built, reused while the log has not moved (loop)
 	calls chan func()
 	obs   chan []approvals.Observation
 
@@ -146,6 +176,7 @@ type Hub struct {
 	agents map[string]bool
 
 	subs subscribers
+	gate gate
 
 	mu       sync.Mutex
 	deciding map[string]*deciding // prompt -> the decision being sent on it
@@ -165,7 +196,7 @@ func Open(o Options) (*Hub, error) {
 		return nil, errors.New("hub: no operators: add [[operator]] tables to the config (see config.example.toml)")
 	}
 	h := &Hub{o: o, log: o.Logger, ops: operators(o.Operators), feed: newFeedLog(o.Window, o.WindowBytes),
-		fleet: model.NewFleet(o.Fleet), cache: newTaskCache(), calls: make(chan func()),
+		fleet: model.NewFleet(o.Fleet), cache: newTaskCache(), noted: map[noteKey]struct{}{}, calls: make(chan func()),
 		obs: make(chan []approvals.Observation, 16), byID: map[string]string{}, agents: map[string]bool{},
 		deciding: map[string]*deciding{}, done: make(chan struct{}), base: context.Background()}
 	for _, a := range o.Agents {
