@@ -60,6 +60,10 @@ type Options struct {
 	ChunkBytes int
 	// ClaimTTL is how long a claim lasts without being renewed. 0 = 2m.
 	ClaimTTL time.Duration
+	// ReconcileEvery is how often the hub reconciles the decisions left
+	// pending by a send that is over (a process that wrote the journal
+	// and died; see approvals.Service.ReconcileAbandoned). 0 = 30s.
+	ReconcileEvery time.Duration
 	// ClockSkew is how far the time of a dashboard's decision may be from
 	// the hub's clock. 0 = 5m.
 	ClockSkew time.Duration
@@ -92,6 +96,7 @@ const (
 	DefaultWindowBytes  = 256 << 20
 	DefaultChunkBytes   = 32 << 10
 	DefaultClaimTTL     = 2 * time.Minute
+	DefaultReconcile    = 30 * time.Second
 	DefaultClockSkew    = 5 * time.Minute
 	DefaultCoalesce     = 10 * time.Millisecond
 	DefaultMaxClaims    = 8
@@ -119,6 +124,7 @@ func (o Options) withDefaults() Options {
 	def(&o.Heartbeat, DefaultHeartbeat)
 	def(&o.StallTimeout, DefaultStallTimeout)
 	def(&o.ClaimTTL, DefaultClaimTTL)
+	def(&o.ReconcileEvery, DefaultReconcile)
 	def(&o.ClockSkew, DefaultClockSkew)
 	if o.Coalesce == 0 {
 		o.Coalesce = DefaultCoalesce
@@ -230,8 +236,9 @@ func (h *Hub) Close() error {
 
 // Run runs the watchers and the loop until ctx ends, then closes every
 // feed connection. It reconciles what the journal left open (a crash
-// while a decision was in flight) once the watchers run. It may be
-// called once.
+// while a decision was in flight) once the watchers run, and then every
+// ReconcileEvery the decisions left pending by a writer that is gone
+// since. It may be called once.
 func (h *Hub) Run(ctx context.Context) error {
 	h.mu.Lock()
 	if h.running {
@@ -249,7 +256,7 @@ func (h *Hub) Run(ctx context.Context) error {
 	bg.Add(3)
 	go func() { defer bg.Done(); h.background(ctx) }()
 	go func() { defer bg.Done(); h.observer(ctx) }()
-	go func() { defer bg.Done(); h.reconcileAtStart(ctx) }()
+	go func() { defer bg.Done(); h.reconciler(ctx) }()
 	h.log.Info("hub running", "agents", len(h.o.Agents), "operators", len(h.o.Operators), "epoch", h.feed.epoch)
 
 	h.loop(ctx)
@@ -410,11 +417,31 @@ func (h *Hub) observer(ctx context.Context) {
 	}
 }
 
-// reconcileAtStart resolves what the journal left open (a decision in
-// flight when the hub stopped) once the watchers had a moment to
-// connect: with GetTask, never by sending again.
-func (h *Hub) reconcileAtStart(ctx context.Context) {
-	for _, o := range h.svc.Reconcile(ctx) {
+// reconciler resolves what the journal left open (a decision in flight
+// when the hub stopped) at the start, then every ReconcileEvery the
+// decisions left pending by a writer that died since (another a2atop on
+// the journal, killed mid-send): with GetTask, never by sending again.
+// Without it such a prompt stays refused until POST /v1/reconcile.
+func (h *Hub) reconciler(ctx context.Context) {
+	h.logReconciled(h.svc.Reconcile(ctx))
+	t := time.NewTicker(h.o.ReconcileEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			h.logReconciled(h.svc.ReconcileAbandoned(ctx))
+		}
+	}
+}
+
+func (h *Hub) logReconciled(outs []approvals.Outcome) {
+	for _, o := range outs {
+		if o.Result.Open() {
+			h.log.Debug("an open decision could not be reconciled yet", "id", o.MessageID, "agent", o.Agent, "err", o.Err)
+			continue
+		}
 		h.log.Info("reconciled an open decision", "id", o.MessageID, "agent", o.Agent, "result", string(o.Result))
 	}
 }
