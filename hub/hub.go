@@ -84,7 +84,7 @@ type Options struct {
 	MaxFeedsPerOperator int
 	// DecisionBodyBytes bounds the decision bodies (up to 16 MiB each)
 	// the hub holds at once, every operator's together; a decision past
-	// it is refused (503) until others end. 0 = 64 MiB.
+	// it is refused (503) until others end. 0 = 32 MiB.
 	DecisionBodyBytes int64
 }
 
@@ -102,7 +102,7 @@ const (
 	DefaultMaxClaims    = 8
 	DefaultMaxRequests  = 16
 	DefaultMaxFeeds     = 16
-	DefaultDecisionBody = 64 << 20
+	DefaultDecisionBody = 32 << 20
 	// MaxEventBytes is the largest event the hub puts on the feed; a
 	// larger watcher event goes out as the task the fleet holds (whose
 	// content the fleet bounds). Clients accept events of twice as much.
