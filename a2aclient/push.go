@@ -312,8 +312,12 @@ func (p *pusher) register(ctx context.Context, id a2a.TaskID) {
 		return
 	}
 	c := &pushConfig{id: cfg.ID, token: token, webhook: webhook}
-	if got != nil && got.ID != "" {
-		c.id = got.ID
+	if got != nil && got.ID != "" && got.ID != cfg.ID {
+		if plainConfigID(got.ID) {
+			c.id = got.ID
+		} else {
+			w.log.Warn("push: the agent named a2atop's config with an id that is not a plain URL path segment; a2atop never puts it in a request (the config ends with its task)", "task", id)
+		}
 	}
 	p.mu.Lock()
 	p.cfgs[id] = c
@@ -325,6 +329,26 @@ func (p *pusher) register(ctx context.Context, id a2a.TaskID) {
 
 // pushIDPrefix starts the id of every config a2atop registers.
 const pushIDPrefix = "a2atop-"
+
+// plainConfigID reports whether id, a push config's id as the agent
+// names it, can go into a request as one URL path segment and stay one:
+// the SDK's HTTP+JSON client (v2.4.0) joins it into the path as it is,
+// so "../../other-agent/…" would leave the agent's interface (another
+// agent behind the same gateway, with this one's credentials) and "?"
+// or "#" would change the request. Letters, digits and -._~:@+= only,
+// at most 256 bytes, and not a dot segment.
+func plainConfigID(id string) bool {
+	if id == "" || len(id) > 256 || id == "." || id == ".." {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~:@+=", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
 
 // dropStale deletes the configs an earlier run of a2atop left on task id
 // (it was killed before it could): an id of a2atop's and this very
@@ -340,7 +364,7 @@ func (p *pusher) dropStale(ctx context.Context, id a2a.TaskID, webhook string) {
 		return
 	}
 	for _, c := range list {
-		if c == nil || c.URL != webhook || !strings.HasPrefix(c.ID, pushIDPrefix) {
+		if c == nil || c.URL != webhook || !strings.HasPrefix(c.ID, pushIDPrefix) || !plainConfigID(c.ID) {
 			continue
 		}
 		err := w.call(ctx, "DeleteTaskPushNotificationConfig", func(ctx context.Context, cl *sdk.Client) error {
@@ -430,7 +454,7 @@ func (m *Manager) TryPush(ctx context.Context, agent string, task a2a.TaskID, we
 	if err != nil {
 		return err
 	}
-	if got != nil && got.ID != "" {
+	if got != nil && got.ID != "" && plainConfigID(got.ID) {
 		cfg.ID = got.ID
 	}
 	return w.call(ctx, "DeleteTaskPushNotificationConfig", func(ctx context.Context, cl *sdk.Client) error {

@@ -31,11 +31,12 @@ func tryLock(f *os.File, exclusive bool) (bool, error) {
 
 func unlockFile(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
 
-// processAlive reports whether a process with this pid runs on this host.
+// processAlive reports whether a process with this pid runs on this
+// host: one that has exited and waits to be reaped (a zombie) does not.
 func processAlive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}
 	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	return (err == nil || errors.Is(err, syscall.EPERM)) && !exited(pid)
 }

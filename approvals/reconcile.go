@@ -29,13 +29,37 @@ func (s *Service) Reconcile(ctx context.Context) []Outcome {
 	if s.o.ReadOnly || s.o.Sender == nil {
 		return nil
 	}
+	out := s.reconcileWhere(ctx, func(e *Entry) bool { return e.Result.Open() })
+	s.reconcileTorn(ctx)
+	return out
+}
+
+// ReconcileAbandoned resolves, as Reconcile does, the decisions left
+// pending by a send that is over: its writer is gone (a process on this
+// host that no longer runs, or is a zombie; one elsewhere whose send
+// window has passed) or was this Service, which could not journal the
+// outcome. It leaves alone what Reconcile leaves alone and the unknown
+// outcomes (a timeout the operator retries). A long-running process (the
+// hub) calls it on a timer: a writer that dies after the start's
+// Reconcile would otherwise keep its prompt refused until someone asks
+// for a reconcile. Nothing is sent.
+func (s *Service) ReconcileAbandoned(ctx context.Context) []Outcome {
+	if s.o.Hub != nil || s.o.ReadOnly || s.o.Sender == nil {
+		return nil
+	}
+	return s.reconcileWhere(ctx, func(e *Entry) bool { return e.Result == ResultPending })
+}
+
+// reconcileWhere reads what other processes appended, then reconciles
+// the open decisions that match and that no one may be sending now.
+func (s *Service) reconcileWhere(ctx context.Context, match func(*Entry) bool) []Outcome {
 	if err := s.st.follow(s.foldFrom); err != nil {
 		s.log.Error("journal: reading what other processes appended", "err", err)
 	}
 	var open []string
 	s.mu.Lock()
 	for _, e := range s.order {
-		if e.MessageID != "" && e.Result.Open() && !s.inFlight[e.MessageID] && !s.sendingElsewhere(e) {
+		if e.MessageID != "" && e.Result.Open() && match(e) && !s.inFlight[e.MessageID] && !s.sendingElsewhere(e) {
 			open = append(open, e.MessageID)
 		}
 	}
@@ -44,7 +68,6 @@ func (s *Service) Reconcile(ctx context.Context) []Outcome {
 	for _, id := range open {
 		out = append(out, s.ReconcileOne(ctx, id))
 	}
-	s.reconcileTorn(ctx)
 	return out
 }
 

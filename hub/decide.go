@@ -56,7 +56,7 @@ func (h *Hub) serveDecision(w http.ResponseWriter, r *http.Request, op *Operator
 	}
 	out, status := h.decide(r.Context(), op, d, in)
 	out.Feed = h.feed.id(h.feed.position())
-	h.log.Info("decision", "operator", op.Name, "agent", d.Agent, "task", string(d.TaskID), "kind", string(d.Kind),
+	h.log.Info("decision", "operator", op.Name, "agent", cut(d.Agent, 200), "task", cut(string(d.TaskID), 200), "kind", cut(string(d.Kind), 40),
 		"id", d.MessageID, "status", status, "result", string(out.Result), "problem", string(out.Problem))
 	writeJSON(w, status, out)
 }
@@ -271,21 +271,33 @@ func (h *Hub) serveReconcile(w http.ResponseWriter, r *http.Request, op *Operato
 }
 
 // serveNote is POST /v1/notes: a task left the inbox while the operator
-// was writing an answer (see approvals.Service.NoteLeft).
+// was writing an answer (see approvals.Service.NoteLeft). The hub
+// journals it once, on a task its fleet holds (see checkNote).
 func (h *Hub) serveNote(w http.ResponseWriter, r *http.Request, op *Operator) {
 	var n NoteRequest
 	if !readJSON(w, r, &n) || !namesOK(w, n.Agent, n.Task) {
 		return
 	}
-	if !op.may(n.Agent, RoleAnswer) && !op.may(n.Agent, RoleApprove) {
-		writeError(w, http.StatusForbidden, op.forbidden(n.Agent, RoleAnswer))
+	if !h.mayDecide(w, op, n.Agent) {
 		return
 	}
-	text := n.Text
-	if len(text) > 500 {
-		text = text[:500]
+	var status int
+	var refusal string
+	write := false
+	if err := h.call(r.Context(), func() { status, refusal, write = h.checkNote(op, &n) }); err != nil {
+		writeError(w, http.StatusServiceUnavailable, err.Error())
+		return
 	}
-	if err := h.svc.NoteLeft(n.Agent, n.Task, n.From, n.To, op.Name+": "+text); err != nil {
+	if refusal != "" {
+		writeError(w, status, refusal)
+		return
+	}
+	if !write { // the same note again
+		writeJSON(w, http.StatusOK, Reconciled{Feed: h.feed.id(h.feed.position())})
+		return
+	}
+	if err := h.svc.NoteLeft(n.Agent, n.Task, n.From, n.To, op.Name+": "+n.Text); err != nil {
+		h.forgetNote(op, n)
 		writeError(w, http.StatusInternalServerError, "journal: "+err.Error())
 		return
 	}

@@ -146,7 +146,7 @@ func TestNoteLeftGoesToTheHubsJournal(t *testing.T) {
 	fx := newFixture(t)
 	alice, bob := fx.attach("alice"), fx.attach("bob")
 	id := fx.ag.Start("ask")
-	<-alice.cl.Synced()
+	alice.waitFor("the question", func(f *model.Fleet) bool { return alice.inInbox(f, id) })
 	if err := alice.svc.NoteLeft("agent", id, a2a.TaskStateInputRequired, a2a.TaskStateCompleted, "left the inbox while an answer was being written"); err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestClaimWords(t *testing.T) {
 	fx := newFixture(t)
 	alice, bob := fx.attach("alice"), fx.attach("bob")
 	id := fx.ag.Start("ask")
-	<-alice.cl.Synced()
+	alice.waitFor("the question", func(f *model.Fleet) bool { return alice.inInbox(f, id) })
 	<-bob.cl.Synced()
 	if err := alice.cl.Claim(context.Background(), "agent", id, "answering"); err != nil {
 		t.Fatal(err)

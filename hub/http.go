@@ -7,7 +7,8 @@ import (
 	"time"
 )
 
-// maxBody bounds a request body (a decision carries the message sent).
+// maxBody bounds a decision's body (it carries the message sent); every
+// other body is at most maxSmallBody (limits.go).
 const maxBody = 16 << 20
 
 // Handler serves the hub's API; every route needs an operator's bearer
@@ -25,19 +26,28 @@ const maxBody = 16 << 20
 //
 // Refusals are JSON with the reason in words: 401 without a known token,
 // 403 for a role the operator lacks, 404 for an unknown agent or task,
-// 409 for a decision on a prompt another decision won or that changed.
+// 409 for a decision on a prompt another decision won or that changed,
+// 413 for a body larger than the endpoint takes, 429 past what one
+// operator may hold (limits.go), 503 past the decision bodies' budget.
 func (h *Hub) Handler() http.Handler {
 	mux := http.NewServeMux()
 	route := func(pattern string, f func(http.ResponseWriter, *http.Request, *Operator)) {
 		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-			if op := h.ops.authenticate(w, r); op != nil {
-				f(w, r, op)
+			op := h.ops.authenticate(w, r)
+			if op == nil {
+				return
 			}
+			a, ok := h.enter(w, r, op, pattern)
+			if !ok {
+				return
+			}
+			defer h.leave(a)
+			f(w, r, op)
 		})
 	}
 	route("GET /v1/me", h.serveMe)
-	route("GET /v1/feed", h.serveFeed)
-	route("POST /v1/decisions", h.serveDecision)
+	route(routeFeed, h.serveFeed)
+	route(routeDecisions, h.serveDecision)
 	route("POST /v1/reconcile", h.serveReconcile)
 	route("POST /v1/notes", h.serveNote)
 	route("POST /v1/claims", h.serveClaim)
@@ -102,18 +112,18 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, ErrorBody{Error: msg})
 }
 
-// readJSON reads the request body into v, or writes a 400 and returns
-// false.
+// readJSON reads the request body (bounded by the route: see enter) into
+// v, or writes a 400 (413 for a body too large) and returns false.
 func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		msg := "the body is not the JSON this endpoint takes: " + err.Error()
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			msg = "the body is larger than 16 MiB"
+			writeError(w, http.StatusRequestEntityTooLarge, tooLarge(tooBig.Limit))
+			return false
 		}
-		writeError(w, http.StatusBadRequest, msg)
+		writeError(w, http.StatusBadRequest, "the body is not the JSON this endpoint takes: "+err.Error())
 		return false
 	}
 	return true

@@ -60,6 +60,10 @@ type Options struct {
 	ChunkBytes int
 	// ClaimTTL is how long a claim lasts without being renewed. 0 = 2m.
 	ClaimTTL time.Duration
+	// ReconcileEvery is how often the hub reconciles the decisions left
+	// pending by a send that is over (a process that wrote the journal
+	// and died; see approvals.Service.ReconcileAbandoned). 0 = 30s.
+	ReconcileEvery time.Duration
 	// ClockSkew is how far the time of a dashboard's decision may be from
 	// the hub's clock. 0 = 5m.
 	ClockSkew time.Duration
@@ -68,6 +72,20 @@ type Options struct {
 	// (a dashboard draws at most every 30 ms anyway): fewer, larger feed
 	// events for every subscriber. 0 = 10ms; negative: none.
 	Coalesce time.Duration
+
+	// MaxClaimsPerOperator is how many claims one operator may hold at
+	// once. 0 = 8 (a dashboard holds one).
+	MaxClaimsPerOperator int
+	// MaxRequestsPerOperator is how many requests of one operator the
+	// hub serves at once, the feed aside; more are refused (429). 0 = 16.
+	MaxRequestsPerOperator int
+	// MaxFeedsPerOperator is how many feed connections one operator may
+	// have open at once (one a dashboard); more are refused (429). 0 = 16.
+	MaxFeedsPerOperator int
+	// DecisionBodyBytes bounds the decision bodies (up to 16 MiB each)
+	// the hub holds at once, every operator's together; a decision past
+	// it is refused (503) until others end. 0 = 32 MiB.
+	DecisionBodyBytes int64
 }
 
 // The defaults of Options' zero fields.
@@ -78,8 +96,13 @@ const (
 	DefaultWindowBytes  = 256 << 20
 	DefaultChunkBytes   = 32 << 10
 	DefaultClaimTTL     = 2 * time.Minute
+	DefaultReconcile    = 30 * time.Second
 	DefaultClockSkew    = 5 * time.Minute
 	DefaultCoalesce     = 10 * time.Millisecond
+	DefaultMaxClaims    = 8
+	DefaultMaxRequests  = 16
+	DefaultMaxFeeds     = 16
+	DefaultDecisionBody = 32 << 20
 	// MaxEventBytes is the largest event the hub puts on the feed; a
 	// larger watcher event goes out as the task the fleet holds (whose
 	// content the fleet bounds). Clients accept events of twice as much.
@@ -101,6 +124,7 @@ func (o Options) withDefaults() Options {
 	def(&o.Heartbeat, DefaultHeartbeat)
 	def(&o.StallTimeout, DefaultStallTimeout)
 	def(&o.ClaimTTL, DefaultClaimTTL)
+	def(&o.ReconcileEvery, DefaultReconcile)
 	def(&o.ClockSkew, DefaultClockSkew)
 	if o.Coalesce == 0 {
 		o.Coalesce = DefaultCoalesce
@@ -113,6 +137,17 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ChunkBytes <= 0 {
 		o.ChunkBytes = DefaultChunkBytes
+	}
+	defInt := func(n *int, v int) {
+		if *n <= 0 {
+			*n = v
+		}
+	}
+	defInt(&o.MaxClaimsPerOperator, DefaultMaxClaims)
+	defInt(&o.MaxRequestsPerOperator, DefaultMaxRequests)
+	defInt(&o.MaxFeedsPerOperator, DefaultMaxFeeds)
+	if o.DecisionBodyBytes <= 0 {
+		o.DecisionBodyBytes = DefaultDecisionBody
 	}
 	if o.Journal.Approver == "" {
 		o.Journal.Approver = "a2atop serve"
@@ -136,9 +171,10 @@ type Hub struct {
 	feed *feedLog
 	sse  *sse.Server
 
-	fleet *model.Fleet // owned by the loop
-	cache *taskCache   // owned by the loop
-	snap  *snapshot    // the last snapshot built, reused while the log has not moved (loop)
+	fleet *model.Fleet         // owned by the loop
+	cache *taskCache           // owned by the loop
+	noted map[noteKey]struct{} // the notes journaled (loop)
+	snap  *snapshot            // the last snapshot built, reused while the log has not moved (loop)
 	calls chan func()
 	obs   chan []approvals.Observation
 
@@ -146,6 +182,7 @@ type Hub struct {
 	agents map[string]bool
 
 	subs subscribers
+	gate gate
 
 	mu       sync.Mutex
 	deciding map[string]*deciding // prompt -> the decision being sent on it
@@ -165,7 +202,7 @@ func Open(o Options) (*Hub, error) {
 		return nil, errors.New("hub: no operators: add [[operator]] tables to the config (see config.example.toml)")
 	}
 	h := &Hub{o: o, log: o.Logger, ops: operators(o.Operators), feed: newFeedLog(o.Window, o.WindowBytes),
-		fleet: model.NewFleet(o.Fleet), cache: newTaskCache(), calls: make(chan func()),
+		fleet: model.NewFleet(o.Fleet), cache: newTaskCache(), noted: map[noteKey]struct{}{}, calls: make(chan func()),
 		obs: make(chan []approvals.Observation, 16), byID: map[string]string{}, agents: map[string]bool{},
 		deciding: map[string]*deciding{}, done: make(chan struct{}), base: context.Background()}
 	for _, a := range o.Agents {
@@ -199,8 +236,9 @@ func (h *Hub) Close() error {
 
 // Run runs the watchers and the loop until ctx ends, then closes every
 // feed connection. It reconciles what the journal left open (a crash
-// while a decision was in flight) once the watchers run. It may be
-// called once.
+// while a decision was in flight) once the watchers run, and then every
+// ReconcileEvery the decisions left pending by a writer that is gone
+// since. It may be called once.
 func (h *Hub) Run(ctx context.Context) error {
 	h.mu.Lock()
 	if h.running {
@@ -218,7 +256,7 @@ func (h *Hub) Run(ctx context.Context) error {
 	bg.Add(3)
 	go func() { defer bg.Done(); h.background(ctx) }()
 	go func() { defer bg.Done(); h.observer(ctx) }()
-	go func() { defer bg.Done(); h.reconcileAtStart(ctx) }()
+	go func() { defer bg.Done(); h.reconciler(ctx) }()
 	h.log.Info("hub running", "agents", len(h.o.Agents), "operators", len(h.o.Operators), "epoch", h.feed.epoch)
 
 	h.loop(ctx)
@@ -379,11 +417,31 @@ func (h *Hub) observer(ctx context.Context) {
 	}
 }
 
-// reconcileAtStart resolves what the journal left open (a decision in
-// flight when the hub stopped) once the watchers had a moment to
-// connect: with GetTask, never by sending again.
-func (h *Hub) reconcileAtStart(ctx context.Context) {
-	for _, o := range h.svc.Reconcile(ctx) {
+// reconciler resolves what the journal left open (a decision in flight
+// when the hub stopped) at the start, then every ReconcileEvery the
+// decisions left pending by a writer that died since (another a2atop on
+// the journal, killed mid-send): with GetTask, never by sending again.
+// Without it such a prompt stays refused until POST /v1/reconcile.
+func (h *Hub) reconciler(ctx context.Context) {
+	h.logReconciled(h.svc.Reconcile(ctx))
+	t := time.NewTicker(h.o.ReconcileEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			h.logReconciled(h.svc.ReconcileAbandoned(ctx))
+		}
+	}
+}
+
+func (h *Hub) logReconciled(outs []approvals.Outcome) {
+	for _, o := range outs {
+		if o.Result.Open() {
+			h.log.Debug("an open decision could not be reconciled yet", "id", o.MessageID, "agent", o.Agent, "err", o.Err)
+			continue
+		}
 		h.log.Info("reconciled an open decision", "id", o.MessageID, "agent", o.Agent, "result", string(o.Result))
 	}
 }

@@ -30,7 +30,7 @@ func answerAll(t *testing.T, subscribers, n int) map[string]int {
 		ids = append(ids, ag.Start("ask"))
 	}
 	before := ag.Requests()
-	fx := newFixtureOn(t, ag, time.Hour)
+	fx := newFixtureOn(t, ag, time.Hour, func(o *hub.Options) { o.MaxFeedsPerOperator = subscribers })
 	dashes := []*dash{fx.attach("alice")}
 	for len(dashes) < subscribers {
 		dashes = append(dashes, fx.attach("carol"))
@@ -108,7 +108,7 @@ func TestSubscribersNeverReachTheAgent(t *testing.T) {
 	ag := agenttest.StartAgent(t)
 	ag.Start("ask")
 	ag.Start("deploy")
-	fx := newFixtureOn(t, ag, time.Hour)
+	fx := newFixtureOn(t, ag, time.Hour, func(o *hub.Options) { o.MaxFeedsPerOperator = 64 }) // fifty of carol's
 	first := fx.attach("alice")
 	first.waitFor("the prompts", func(f *model.Fleet) bool { return len(first.svc.Queue(f, model.SortAge)) == 2 })
 	time.Sleep(300 * time.Millisecond) // the streams of the interrupted tasks end; the watcher is idle
@@ -149,7 +149,7 @@ func (fx *fixture) stuck() net.Conn {
 // 4 MiB go through the feed does not keep 49 others (9 under the race
 // detector) from getting all of it: the hub never waits for it.
 func TestStuckSubscriberDelaysNoOne(t *testing.T) {
-	fx := newFixture(t, func(o *hub.Options) { o.StallTimeout = time.Hour })
+	fx := newFixture(t, func(o *hub.Options) { o.StallTimeout, o.MaxFeedsPerOperator = time.Hour, 64 }) // fifty of carol's
 	healthy := 49
 	if raceEnabled {
 		healthy = 9

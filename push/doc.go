@@ -18,6 +18,10 @@
 //     that config was registered on (a task of another config of a2atop:
 //     401; any other: 404; too large 413; unreadable 400).
 //
+// An agent named "." or ".." gets no webhook (a URL resolves such a
+// segment away, so the agent would POST, or be redirected, elsewhere);
+// its row says to rename it. The receiver itself never redirects.
+//
 // Everything refused is counted on the agent's row (model.PushHealth) with
 // why, in words; the token never reaches a log, a row or an error. An
 // accepted delivery goes to the Sink (a2aclient.Manager), which sends it

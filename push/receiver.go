@@ -142,10 +142,27 @@ func New(o Options) *Receiver {
 	r := &Receiver{o: o, log: o.Logger, busy: make(chan struct{}, o.MaxInFlight),
 		agents: map[string]*agentState{}, tickets: map[[sha256.Size]byte]*ticket{}}
 	for _, name := range o.Agents {
-		r.agents[name] = &agentState{name: name, webhook: o.PublicURL + Path + url.PathEscape(name),
-			tasks: map[a2a.TaskID]int{}}
+		a := &agentState{name: name, tasks: map[a2a.TaskID]int{}}
+		if dotSegment(name) {
+			a.h.Note = noWebhook(name)
+		} else {
+			a.webhook = o.PublicURL + Path + url.PathEscape(name)
+		}
+		r.agents[name] = a
 	}
 	return r
+}
+
+// dotSegment reports whether name, as the last segment of a URL path,
+// is one every URL parser resolves away ("." or ".."; escaping does not
+// help, %2E is a dot to WHATWG's parser): its webhook would be another
+// address, which the agent would be redirected to or POST to directly,
+// its token with it.
+func dotSegment(name string) bool { return name == "." || name == ".." }
+
+// noWebhook says why the agent called name has no webhook.
+func noWebhook(name string) string {
+	return fmt.Sprintf("no push: an agent named %q cannot have a webhook URL (a URL resolves it away); rename it in the config to use push", name)
 }
 
 // Webhook is the URL agent's configs point at; "" for an unknown agent.
@@ -175,6 +192,8 @@ func (r *Receiver) Issue(agent string, task a2a.TaskID) (webhook, token string, 
 	switch {
 	case a == nil:
 		return "", "", ErrUnknownAgent
+	case a.webhook == "":
+		return "", "", errors.New("push: " + noWebhook(agent))
 	case a.live >= r.o.MaxConfigs:
 		return "", "", ErrFull
 	}
@@ -241,6 +260,9 @@ func (r *Receiver) SetOffered(agent string, on bool, note string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	a := r.agents[agent]
+	if a != nil && a.webhook == "" {
+		on, note = false, noWebhook(agent)
+	}
 	if a == nil || a.h.On == on && (on || a.h.Note == note) {
 		return
 	}

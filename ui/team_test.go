@@ -88,7 +88,7 @@ func (th *teamHub) open() {
 	for name, tok := range teamTokens {
 		ops = append(ops, hub.Operator{Name: name, TokenHash: hub.HashToken(tok), Roles: teamRoles[name]})
 	}
-	h, err := hub.Open(hub.Options{Watchers: mgr, Agents: agents, Operators: ops, Now: th.clk.Now,
+	h, err := hub.Open(hub.Options{Watchers: fixtureWatchers{mgr, make(chan model.Event, 64)}, Agents: agents, Operators: ops, Now: th.clk.Now,
 		Journal:   approvals.Options{JournalPath: th.journal, Sender: mgr, Now: th.clk.Now},
 		Heartbeat: time.Second, StallTimeout: 5 * time.Second})
 	if err != nil {
@@ -98,12 +98,41 @@ func (th *teamHub) open() {
 	ran := make(chan struct{})
 	go func() { _ = h.Run(ctx); close(ran) }()
 	th.h = h
+	want := fixtureFleet().Len()
+	eventually(th.t, "the hub holds the fixture fleet", func() bool { // as its watchers report it
+		n := 0
+		_ = h.Inspect(ctx, func(f *model.Fleet) { n = f.Len() })
+		return n == want
+	})
 	th.end = sync.OnceFunc(func() {
 		cancel()
 		<-ran
 		_ = h.Close()
 	})
 }
+
+// fixtureWatchers are the hub's watchers of the fixture fleet: the hub
+// holds the tasks the screens show (a claim is only on a task the hub's
+// fleet holds), and its sends go through the Manager.
+type fixtureWatchers struct {
+	*a2aclient.Manager
+	evs chan model.Event
+}
+
+// Run reports the fixture fleet, then waits for ctx.
+func (w fixtureWatchers) Run(ctx context.Context) {
+	for _, ev := range fixtureEvents() {
+		select {
+		case w.evs <- ev:
+		case <-ctx.Done():
+			return
+		}
+	}
+	<-ctx.Done()
+}
+
+// Events are what Run reports.
+func (w fixtureWatchers) Events() <-chan model.Event { return w.evs }
 
 // url is the hub's base URL.
 func (th *teamHub) url() string { return "http://" + th.addr }
