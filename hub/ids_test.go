@@ -72,9 +72,9 @@ func withSpy(s *spy) func(*hub.Options) {
 	}
 }
 
-// call sends one request to the fixture's hub as operator and returns
+// callJSON sends one request to the fixture's hub as operator and returns
 // the status and the body.
-func (fx *fixture) call(operator, method, path string, body any) (int, string) {
+func (fx *fixture) callJSON(operator, method, path string, body any) (int, string) {
 	fx.t.Helper()
 	var r io.Reader
 	if body != nil {
@@ -148,7 +148,7 @@ func TestHubRefusesIDsItCannotSend(t *testing.T) {
 		}
 	}
 	for i, r := range reqs {
-		status, body := fx.call(r.operator, r.method, r.path, r.body)
+		status, body := fx.callJSON(r.operator, r.method, r.path, r.body)
 		what, why, _ := strings.Cut(whys[i], ":")
 		if status != http.StatusBadRequest || !strings.Contains(body, what) || !strings.Contains(body, why) {
 			t.Errorf("%s %s: %d %s; want 400 saying the %s %s", r.method, cut(r.path), status, cut(body), what, why)
@@ -160,14 +160,14 @@ func TestHubRefusesIDsItCannotSend(t *testing.T) {
 
 	// An id that only looks like a path is the watchers' to send.
 	const hostile = "../../secret-admin?delete=all"
-	status, body := fx.call("carol", "GET", "/v1/task?agent=agent&id=..%2F..%2Fsecret-admin%3Fdelete%3Dall", nil)
+	status, body := fx.callJSON("carol", "GET", "/v1/task?agent=agent&id=..%2F..%2Fsecret-admin%3Fdelete%3Dall", nil)
 	var ans hub.TaskAnswer
 	_ = json.Unmarshal([]byte(body), &ans)
 	if status != http.StatusBadGateway || !ans.NotFound || !slices.Contains(s.seen(), "Get agent "+hostile) {
 		t.Errorf("GET /v1/task of %q: %d %s, watchers saw %q; want the agent's task not found", hostile, status, body, s.seen())
 	}
 	t.Logf("refused, e.g.: %s", func() string {
-		_, b := fx.call("carol", "GET", "/v1/task?agent=agent&id=a%1B%5D0%3Bowned%07", nil)
+		_, b := fx.callJSON("carol", "GET", "/v1/task?agent=agent&id=a%1B%5D0%3Bowned%07", nil)
 		return b
 	}())
 }
@@ -209,16 +209,16 @@ func TestHubTaskIDOnePathSegmentOnREST(t *testing.T) {
 	t.Cleanup(func() { cancel(); <-ran; srv.CloseClientConnections(); srv.Close(); _ = h.Close() })
 	fx := &fixture{t: t, srv: srv}
 
-	status, body := fx.call("carol", "GET", "/v1/task?"+url.Values{"agent": {"rest"}, "id": {string(hostile)}}.Encode(), nil)
+	status, body := fx.callJSON("carol", "GET", "/v1/task?"+url.Values{"agent": {"rest"}, "id": {string(hostile)}}.Encode(), nil)
 	var ans hub.TaskAnswer
 	if err := json.Unmarshal([]byte(body), &ans); status != http.StatusOK || err != nil || ans.Task == nil || ans.Task.ID != hostile {
 		t.Fatalf("GET /v1/task of %q: %d %s", hostile, status, cut(body))
 	}
-	status, body = fx.call("alice", "POST", "/v1/cancel", hub.CancelRequest{Agent: "rest", Task: hostile})
+	status, body = fx.callJSON("alice", "POST", "/v1/cancel", hub.CancelRequest{Agent: "rest", Task: hostile})
 	if err := json.Unmarshal([]byte(body), &ans); status != http.StatusOK || err != nil || ans.Task == nil || ans.Task.Status.State != a2a.TaskStateCanceled {
 		t.Errorf("POST /v1/cancel of %q: %d %s", hostile, status, cut(body))
 	}
-	_, body = fx.call("carol", "GET", "/v1/capture?agent=rest", nil)
+	_, body = fx.callJSON("carol", "GET", "/v1/capture?agent=rest", nil)
 	var c hub.Capture
 	if err := json.Unmarshal([]byte(body), &c); err != nil {
 		t.Fatal(err)
