@@ -49,6 +49,15 @@ type testAgent struct {
 
 func startAgent(t *testing.T) *testAgent {
 	t.Helper()
+	ag := newAgent(t)
+	t.Cleanup(ag.srv.Close)
+	return ag
+}
+
+// newAgent starts a test agent the caller closes (ag.srv.Close): nothing
+// else keeps it, so once closed and dropped its memory is freed.
+func newAgent(t *testing.T) *testAgent {
+	t.Helper()
 	ag := &testAgent{t: t, received: map[string]int{}, perTask: map[a2a.TaskID]int{}, waiting: map[a2a.TaskID]chan *a2a.Message{}}
 	ag.handler = a2asrv.NewHandler(&testExecutor{ag: ag},
 		a2asrv.WithCallInterceptors(&testInterceptor{ag: ag}),
@@ -56,7 +65,6 @@ func startAgent(t *testing.T) *testAgent {
 	mux := http.NewServeMux()
 	mux.Handle("/", a2asrv.NewJSONRPCHandler(ag.handler))
 	ag.srv = httptest.NewServer(ag.middleware(mux))
-	t.Cleanup(ag.srv.Close)
 	return ag
 }
 

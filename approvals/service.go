@@ -45,6 +45,13 @@ type Options struct {
 	ReconcileHistory int
 	// NewID makes messageIds. nil = a2a.NewMessageID (UUID).
 	NewID func() string
+	// Memory is how many entries (decisions and observations) the Service
+	// keeps in memory, the newest, besides the open decisions (pending,
+	// unknown, being sent), which it always keeps; up to a quarter more
+	// are held before the oldest are let go. What leaves memory stays in
+	// the journal file: History reads it back. 0 = DefaultMemory;
+	// MemoryAll keeps every one.
+	Memory int
 	// DraftsPath is the file replies written and kept, not sent, are kept
 	// in (see Draft), so that they outlive the dashboard. "" = the
 	// journal's path + ".drafts"; attached to a hub, none unless set.
@@ -109,6 +116,7 @@ type Service struct {
 	version        uint64   // increments on every line folded in
 	touched        touchLog // the tasks whose decisions changed, for QueueCache
 	refreshed      uint64   // version at the last Refresh
+	forgotten      int      // entries let go from memory (see forget)
 
 	draftMu sync.Mutex // one change of the drafts file at a time in this process
 }
@@ -224,12 +232,15 @@ func (s *Service) fold(l line, mine bool) {
 		s.resolveAgent(e, r)
 		e.applyRecord(r)
 		s.order = append(s.order, e)
+		s.forget()
 		return
 	}
 	e := s.entries[r.ID]
 	if e == nil {
 		if r.Type != recDecision {
-			s.noteOrphan(l)
+			if s.forgotten == 0 { // else it may be of a decision let go from memory: check reads them all
+				s.noteOrphan(l)
+			}
 			return
 		}
 		e = &Entry{self: mine, Elsewhere: !mine && (s.loaded || r.Approver != s.o.Approver)}
@@ -248,6 +259,7 @@ func (s *Service) fold(l line, mine bool) {
 	e.applyRecord(r)
 	s.touched.add(e.TaskID)
 	s.track(e, r)
+	s.forget()
 }
 
 // resolveAgent sets the entry's agent: its identity and the name it has now.

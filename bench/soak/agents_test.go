@@ -19,7 +19,6 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
-	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
 )
 
 // soakExec runs the soak's tasks. The first word of the message decides:
@@ -124,7 +123,7 @@ type soakAgent struct {
 	wrap       func(http.Handler) http.Handler
 
 	mu    sync.Mutex
-	store *taskstore.InMemory
+	store *prunedStore
 	exec  *soakExec
 	srv   *http.Server
 	card  *a2a.AgentCard
@@ -149,7 +148,7 @@ func (a *soakAgent) url() string { return "http://" + a.addr }
 func (a *soakAgent) fresh() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.store = taskstore.NewInMemory(&taskstore.InMemoryStoreConfig{Authenticator: a2asrv.NewTaskStoreAuthenticator()})
+	a.store = newPrunedStore()
 	a.exec = &soakExec{}
 }
 

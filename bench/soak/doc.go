@@ -1,9 +1,11 @@
 // Package soak holds a2atop's soak test, run on demand (build tag soak):
 // the dashboard's real watchers, model and approvals journal against
 // real A2A agents (the Go SDK's server on loopback) that restart, drop
-// streams, flood, trickle and churn tasks, checked at the end for leaks
-// (heap, goroutines, file descriptors), for an intact journal, and for
-// every agent's tasks being what the agent holds.
+// streams, flood, trickle and churn tasks, checked for leaks (the heap's
+// slope over the last half of the run against the decisions made in it;
+// heap, goroutines, file descriptors at the end against the warm-up), for
+// an intact journal, and for every agent's tasks being what the agent
+// holds.
 //
 //	go test -tags soak ./bench/soak -run Soak -soak.duration 1h -timeout 2h
 //

@@ -29,17 +29,29 @@ import (
 
 var (
 	duration = flag.Duration("soak.duration", 2*time.Minute, "how long the agents churn, warm-up included")
-	rate     = flag.Float64("soak.rate", 20, "tasks started per second over the churning agents")
+	rate     = flag.Float64("soak.rate", 24, "tasks started per second over the churning agents (two in three ask a question)")
 )
 
 // keep is terminal_per_agent in the soak: small, so retention is full
 // (the fleet at its steady size) well within the warm-up.
 const keep = 50
 
-// perDecision is what the approvals journal may keep in memory for each
-// decision (the journal view shows every one): the entry, its parts and
-// the task's state changes.
-const perDecision = 4 << 10
+// memory is the journal's memory in the soak (journal_memory): small, so
+// that the journal holds its newest entries, and no more, well within
+// the warm-up.
+const memory = 500
+
+// perDecision is what the heap may keep for each decision once the
+// journal's memory is full: nothing but the bounded logs still filling
+// (the queue's touched tasks, the fleet's changes). Before the journal's
+// memory was bounded every decision kept about 1.3 KB there, and the
+// agents' stores (now pruned: see prunedStore) 5 KB more.
+const perDecision = 512
+
+// midSlack is what the heap may grow by between the last two counts
+// besides perDecision a decision: the bounded logs still filling (the
+// fleet's changes, up to 2.6 MB; the capture rings) and what is pooled.
+const midSlack = 2 << 20
 
 // TestSoak drives the dashboard's watchers, model and approvals journal
 // against six agents: steady (JSON-RPC), httpjson (REST), restarts (down
@@ -47,12 +59,16 @@ const perDecision = 4 << 10
 // store), drops (SSE streams cut after one to three events), trickles
 // (SSE sent 16 bytes every 5 ms) and floods (3,000 statuses on one task
 // every 20 s). A driver starts soak.rate tasks a second on the first
-// five (done, hold and ask); the inbox answers every question through
-// the journal. After a warm-up of a quarter of the run (at least 30 s),
-// and again at the end, everything is let come to rest and measured;
-// the end must hold the heap, goroutines and file descriptors of the
-// warm-up within a bound, an intact journal, and, per agent, exactly the
-// tasks it holds (open ones all, finished ones the newest kept).
+// five (done, hold and, two in three, ask); the inbox answers every
+// question through the journal, whose memory is small (memory). After a
+// warm-up of a quarter of the run (at least 30 s), halfway through the
+// rest and at the end, everything is let come to rest and measured: the
+// heap's growth over the last half must not follow the decisions made in
+// it (a slope: perDecision each, and midSlack), the end must hold the
+// heap, goroutines and file descriptors of the warm-up within a bound,
+// the journal must be intact, and, per agent, the fleet must hold
+// exactly the tasks it holds (open ones all, finished ones the newest
+// kept).
 func TestSoak(t *testing.T) {
 	slog.SetDefault(slog.New(slog.DiscardHandler))
 	agents := []*soakAgent{
@@ -72,7 +88,7 @@ func TestSoak(t *testing.T) {
 	}
 	mgr := a2aclient.New(opts, a2aclient.Options{Buffer: 512})
 	journal := filepath.Join(t.TempDir(), "journal.jsonl")
-	svc, err := approvals.Open(approvals.Options{JournalPath: journal, Sender: mgr, Approver: "soak@example.com", SendTimeout: 5 * time.Second})
+	svc, err := approvals.Open(approvals.Options{JournalPath: journal, Sender: mgr, Approver: "soak@example.com", SendTimeout: 5 * time.Second, Memory: memory})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,16 +107,32 @@ func TestSoak(t *testing.T) {
 	before := rest0.use
 	decided0 := d.sent.Load()
 	t.Logf("after warm-up (%s): %s; %d tasks in the fleet, %d decisions sent", warm, before, rest0.tasks, d.sent.Load())
-	ch.run(*duration - warm)
+	// The rest of the run in two halves, counted after each: the last
+	// half's growth is the slope, which must not follow the decisions.
+	half := (*duration - warm) / 2
+	ch.run(half)
+	restMid := ch.rest(d)
+	mid, decidedMid := restMid.use, d.sent.Load()
+	t.Logf("after the first half (%s): %s; %d tasks in the fleet, %d decisions sent", time.Since(start).Round(time.Second), mid, restMid.tasks, decidedMid)
+	ch.run(*duration - warm - half)
 	rest1 := ch.rest(d)
 	after := rest1.use
 	t.Logf("at the end (%s): %s; %d tasks in the fleet", time.Since(start).Round(time.Second), after, rest1.tasks)
 	t.Logf("churn: %d tasks started (%d failed to start), %d restarts (%d on an empty store), %d floods; %d events; %d decisions sent (%s)",
 		ch.started.Load(), ch.failed.Load(), ch.restarts.Load(), ch.wiped.Load(), ch.floods.Load(), d.eventsN.Load(), d.sent.Load(), d.results())
 
-	// The heap may grow by the capture rings filling (1 MiB per agent)
-	// and by what the journal keeps of each decision in memory; nothing
-	// else. Idle connections are closed before each count.
+	// The slope: between the last two counts the heap may grow by
+	// perDecision a decision and midSlack, whatever the decisions made.
+	last := d.sent.Load() - decidedMid
+	slope := (float64(after.heap) - float64(mid.heap)) / float64(max(last, 1))
+	t.Logf("slope over the last half: %+.1f MiB for %d decisions: %.0f B per decision", (float64(after.heap)-float64(mid.heap))/(1<<20), last, slope)
+	if bound := mid.heap + midSlack + uint64(last)*perDecision; after.heap > bound {
+		t.Errorf("the heap grows with the decisions: %.1f MiB at the end, %.1f MiB after the first half, %d decisions between (%.0f B each): past %.1f MiB",
+			float64(after.heap)/(1<<20), float64(mid.heap)/(1<<20), last, slope, float64(bound)/(1<<20))
+	}
+	// Since the warm-up the heap may grow by the capture rings filling
+	// (1 MiB per agent) and by the bounded logs; nothing else. Idle
+	// connections are closed before each count.
 	decided := d.sent.Load() - decided0
 	if bound := before.heap + uint64(len(agents))<<20 + 8<<20 + uint64(decided)*perDecision; after.heap > bound {
 		t.Errorf("heap %.1f MiB at the end, %.1f MiB after warm-up: past %.1f MiB (%d decisions since)",
@@ -114,7 +146,7 @@ func TestSoak(t *testing.T) {
 	if after.fds > before.fds+5 {
 		t.Errorf("%d file descriptors open at the end, %d after warm-up", after.fds, before.fds)
 	}
-	for _, m := range rest1.mismatches {
+	for _, m := range append(restMid.mismatches, rest1.mismatches...) {
 		t.Error(m)
 	}
 
@@ -143,7 +175,7 @@ type dashboard struct {
 func (d *dashboard) loop(ctx context.Context) {
 	tick := time.NewTicker(30 * time.Millisecond)
 	defer tick.Stop()
-	inbox := time.NewTicker(500 * time.Millisecond)
+	inbox := time.NewTicker(100 * time.Millisecond)
 	defer inbox.Stop()
 	var batch []model.Event
 	for {
@@ -172,11 +204,15 @@ func (d *dashboard) loop(ctx context.Context) {
 	}
 }
 
-// answer replies "main" to every question not yet decided, four at a time.
+// answer replies "main" to every question not yet decided, eight at a
+// time. Keys of prompts no longer in the queue are let go: the queue
+// holds a decided prompt until its task moves on.
 func (d *dashboard) answer(ctx context.Context) {
+	queued := map[string]bool{}
 	for _, it := range d.svc.Queue(d.fleet, model.SortAge) {
 		key := it.Task.Key.Agent + "/" + string(it.Task.Key.ID) + "/" + it.Prompt
-		if !it.Actionable || it.Task.State != a2a.TaskStateInputRequired || it.Prior != nil || d.answered[key] || d.sending.Load() >= 4 {
+		queued[key] = true
+		if !it.Actionable || it.Task.State != a2a.TaskStateInputRequired || it.Prior != nil || d.answered[key] || d.sending.Load() >= 8 {
 			continue
 		}
 		dec, err := d.svc.Prepare(it, approvals.Input{Kind: approvals.KindReply, Text: "main"})
@@ -196,6 +232,11 @@ func (d *dashboard) answer(ctx context.Context) {
 			d.res[out.Result]++
 			d.resMu.Unlock()
 		}()
+	}
+	for k := range d.answered {
+		if !queued[k] {
+			delete(d.answered, k)
+		}
 	}
 }
 
@@ -271,7 +312,7 @@ func (c *chaos) every(ctx context.Context, d time.Duration, f func()) {
 func (c *chaos) churn(ctx context.Context) {
 	t := time.NewTicker(time.Duration(float64(time.Second) / *rate))
 	defer t.Stop()
-	kinds := []string{"done", "done", "done", "ask", "ask", "hold"}
+	kinds := []string{"done", "ask", "ask", "ask", "ask", "hold"}
 	for i := 0; ; i++ {
 		select {
 		case <-ctx.Done():

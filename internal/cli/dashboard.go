@@ -79,6 +79,7 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		Templates:   cfg.Templates(),
 		Logger:      log,
 		ReadOnly:    cfg.ReadOnly,
+		Memory:      cfg.JournalMemory,
 	})
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %v (set journal_path in the config)", cfg.JournalPath, err)

@@ -63,7 +63,7 @@ func runJournal(ctx context.Context, args []string, st Streams) int {
 	s := o.open(cfg)
 	defer s.Close()
 	svc, err := approvals.Open(approvals.Options{JournalPath: cfg.JournalPath, Approver: cfg.Approver,
-		Agents: journalAgents(cfg), Logger: s.log, ReadOnly: len(accept) == 0})
+		Agents: journalAgents(cfg), Logger: s.log, ReadOnly: len(accept) == 0, Memory: approvals.MemoryAll})
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %s", cfg.JournalPath, sanitize.Line(err.Error(), 500))
 	}
@@ -169,7 +169,7 @@ func runJournalExport(o *options, exp exportFlags) int {
 	s := o.open(cfg)
 	defer s.Close()
 	svc, err := approvals.Open(approvals.Options{JournalPath: cfg.JournalPath, Approver: cfg.Approver,
-		Agents: journalAgents(cfg), Logger: s.log, ReadOnly: true})
+		Agents: journalAgents(cfg), Logger: s.log, ReadOnly: true, Memory: approvals.MemoryAll})
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %s", cfg.JournalPath, sanitize.Line(err.Error(), 500))
 	}

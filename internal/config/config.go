@@ -27,6 +27,12 @@ type Config struct {
 	Theme string `toml:"-"`
 	// JournalPath is the approvals audit journal (JSONL).
 	JournalPath string `toml:"journal_path"`
+	// JournalMemory is how many journal entries (decisions and
+	// observations) the dashboard and the hub keep in memory, the newest,
+	// besides the open decisions, always kept; older ones stay in the file
+	// (a2atop journal export reads them all). Default 10,000
+	// (approvals.DefaultMemory).
+	JournalMemory int `toml:"journal_memory"`
 	// LogPath is where logs go; nothing is logged to the terminal.
 	LogPath string `toml:"log_path"`
 	// Bell rings the terminal bell when a task enters the inbox.
@@ -249,6 +255,7 @@ func Default() *Config {
 	return &Config{
 		Theme:           "auto",
 		JournalPath:     filepath.Join(state, "journal.jsonl"),
+		JournalMemory:   10_000,
 		LogPath:         filepath.Join(state, "a2atop.log"),
 		Bell:            true,
 		SweepInterval:   Duration{5 * time.Second},

@@ -82,6 +82,7 @@ func TestValidate(t *testing.T) {
 		{"bad theme, CRLF and comments", "bell = true\r\n# a comment\r\ntheme = \"purple\" # here\r\n", 3, "theme", "not a theme"},
 		{"empty journal path", "\njournal_path = \"\"\n", 2, "journal_path", "must not be empty"},
 		{"empty log path", "\n\nlog_path = \"\"\n", 3, "log_path", "must not be empty"},
+		{"zero journal memory", "\njournal_memory = 0\n", 2, "journal_memory", "1 or more"},
 		{"zero sweep", "# c\nsweep_interval = \"0s\"\n", 2, "sweep_interval", "positive"},
 		{"negative resync", "bell = true\n\nfull_resync = \"-1m\"\n", 3, "full_resync", "positive"},
 		{"negative max streams", "\nmax_streams = -1\n", 2, "max_streams", "0 (no streams)"},

@@ -58,6 +58,9 @@ func (c *Config) Validate() error {
 	if c.JournalPath == "" {
 		return fail("journal_path", "must not be empty")
 	}
+	if c.JournalMemory <= 0 {
+		return fail("journal_memory", "must be a count of entries of 1 or more, like 10000, not %d", c.JournalMemory)
+	}
 	if c.LogPath == "" {
 		return fail("log_path", "must not be empty")
 	}

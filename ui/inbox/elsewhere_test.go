@@ -314,3 +314,28 @@ func TestTheRootLeavingAfterItsEndKeepsTheNotice(t *testing.T) {
 		t.Fatalf("the root leaving said %q over who answered", said)
 	}
 }
+
+// TestJournalNamesEntriesInTheFileOnly: past journal_memory the journal
+// view shows the entries in memory and says how many older ones are in
+// the file only, and where to read them.
+func TestJournalNamesEntriesInTheFileOnly(t *testing.T) {
+	fx := newFixture(t, false)
+	small, err := approvals.Open(approvals.Options{JournalPath: fx.svc.Path(), Sender: fx.snd, Approver: "ops@host", Now: fx.clk.Now, Memory: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { small.Close() })
+	decide(t, fx, small, model.TaskKey{Agent: "deployer", ID: idDeploy}, approvals.Input{Kind: approvals.KindApprove})
+	decide(t, fx, small, model.TaskKey{Agent: "deployer", ID: idOther}, approvals.Input{Kind: approvals.KindApprove})
+	decide(t, fx, small, model.TaskKey{Agent: "code-reviewer", ID: idReview}, approvals.Input{Kind: approvals.KindReply, Text: "main"})
+	j := NewJournal(fx.ctx, small, Options{})
+	j.SetSize(120, 30)
+	view := j.View()
+	if n := small.Forgotten(); n == 0 || !strings.Contains(view, fmt.Sprintf("%d older in the file: a2atop journal export", n)) {
+		t.Errorf("the journal view does not say that %d older entries are in the file only:\n%s", n, view)
+	}
+	all, err := small.History()
+	if err != nil || len(all) != 3 {
+		t.Errorf("History: %d entries, %v; want the 3 decisions from the file", len(all), err)
+	}
+}

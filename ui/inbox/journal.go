@@ -26,7 +26,8 @@ type Journal struct {
 	keys KeyMap
 	w, h int
 
-	all     []approvals.Entry // the journal, newest first
+	all     []approvals.Entry // the journal in memory, newest first
+	older   int               // entries let go from memory: in the file only
 	entries []approvals.Entry // what is shown of it: all, or what the filter keeps
 	filter  common.Filter
 	ver     uint64
@@ -140,7 +141,7 @@ func (j *Journal) SetSize(w, h int) {
 // on the entry it was on (new entries come in above it, newest first).
 func (j *Journal) reload() {
 	if v := j.svc.Version(); v != j.ver || j.all == nil {
-		j.all, j.ver = j.svc.Journal(), v
+		j.all, j.ver, j.older = j.svc.Journal(), v, j.svc.Forgotten()
 		j.show()
 	}
 }
@@ -420,6 +421,9 @@ func (j *Journal) View() string {
 	title := " · " + entries(len(j.all)) + " · " + order
 	if j.filter.Active() {
 		title = fmt.Sprintf(" · %s · %d shown · %s", entries(len(j.all)), len(j.entries), order)
+	}
+	if j.older > 0 { // journal_memory: the rest is in the file
+		title += fmt.Sprintf(" · %d older in the file: a2atop journal export", j.older)
 	}
 	if j.w >= 100 {
 		title += " · a decision is not the grant: the agent's state is its own fact"
