@@ -72,6 +72,7 @@ type Client struct {
 	health    map[string]model.HealthUpdate
 	agents    []string // every agent heard of, in order
 	claims    map[claimKey]hub.Claim
+	held      map[claimKey]bool // the claims this client made and has not released
 	claimsVer uint64
 	diverged  error // the hub's journal is not the one followed
 	syncOnce  sync.Once
@@ -105,7 +106,7 @@ func New(o Options) (*Client, error) {
 		o.Buffer = 4096
 	}
 	c := &Client{o: o, base: u, log: o.Logger, events: make(chan model.Event, o.Buffer), synced: make(chan struct{}),
-		moved: make(chan struct{}), health: map[string]model.HealthUpdate{}, claims: map[claimKey]hub.Claim{}}
+		moved: make(chan struct{}), health: map[string]model.HealthUpdate{}, claims: map[claimKey]hub.Claim{}, held: map[claimKey]bool{}}
 	c.http = &http.Client{Transport: o.Transport, CheckRedirect: noRedirects}
 	c.feed = &http.Client{Transport: o.Transport, CheckRedirect: noRedirects}
 	if u.Scheme == "http" && !loopback(u.Hostname()) {

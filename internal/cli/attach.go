@@ -105,9 +105,24 @@ func (s *session) dashboardOn(ctx context.Context, cl *hubclient.Client, me hub.
 	ran := make(chan struct{})
 	go func() { cl.Run(cctx); close(ran) }()
 	err = s.runUI(ctx, m)
+	s.releaseClaims(cl)
 	stop()
 	<-ran
 	return s.dashboardStatus(err)
+}
+
+// claimsRelease bounds the releases of a dashboard's claims as it exits.
+const claimsRelease = time.Second
+
+// releaseClaims releases the claims the dashboard still holds as it
+// exits (a dialog was open): the team sees at once that nobody answers.
+// One second at most; past it the hub drops them when they expire.
+func (s *session) releaseClaims(cl *hubclient.Client) {
+	ctx, cancel := context.WithTimeout(context.Background(), claimsRelease)
+	defer cancel()
+	if err := cl.ReleaseHeld(ctx); err != nil {
+		s.log.Info("claims not released as the dashboard exits (the hub drops them when they expire)", logKeyErr, err)
+	}
 }
 
 // hubDashboard builds the dashboard of an operator attached to a hub:
