@@ -38,7 +38,7 @@ type Options struct {
 	// http.DefaultTransport (the system's roots, $SSL_CERT_FILE).
 	Transport http.RoundTripper
 	// MinBackoff and MaxBackoff bound the waits between reconnects.
-	// 0 = 500ms and 30s.
+	// 0 = 500ms and 2s (maxDownWait).
 	MinBackoff, MaxBackoff time.Duration
 	// Buffer is the size of the Events channel. 0 = 4096.
 	Buffer int
@@ -81,6 +81,13 @@ type Client struct {
 
 type claimKey struct{ agent, task, operator string }
 
+// maxDownWait is the longest wait between two attempts to reach a hub
+// that is down, by default: a dashboard is back within it of the hub's
+// return, however long the hub was away. An attempt on a hub that is
+// down costs it nothing (the connection is refused), so a team's
+// dashboards may try that often; the jitter spreads them out.
+const maxDownWait = 2 * time.Second
+
 // New checks the options and builds the client; it does not connect.
 func New(o Options) (*Client, error) {
 	if o.Token == "" {
@@ -100,7 +107,7 @@ func New(o Options) (*Client, error) {
 		o.MinBackoff = 500 * time.Millisecond
 	}
 	if o.MaxBackoff <= 0 {
-		o.MaxBackoff = 30 * time.Second
+		o.MaxBackoff = maxDownWait
 	}
 	if o.Buffer <= 0 {
 		o.Buffer = 4096
