@@ -387,7 +387,7 @@ func (c *Client) down(ctx context.Context, err error, retry time.Duration) {
 	now := time.Now()
 	for _, a := range agents {
 		h := health[a]
-		h.State, h.Err, h.NextRetry, h.Streams = model.HealthUnreachable, words, now.Add(retry), 0
+		h.State, h.Err, h.NextRetry, h.Streams, h.HubDown = model.HealthUnreachable, words, now.Add(retry), 0, true
 		c.emit(ctx, model.Event{Kind: model.EventHealth, Agent: a, At: now, Health: &h})
 	}
 }
