@@ -308,15 +308,18 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) (in
 // (Go's errors name the URL and the cause; the token is in a header and
 // never in them.)
 func (c *Client) netError(err error) error {
-	return &netErr{hub: c.URL(), err: err}
+	return &UnreachableError{hub: c.URL(), err: err}
 }
 
-type netErr struct {
+// UnreachableError is a request that did not reach the hub, or got no
+// answer from it (refused, no route, a timeout): the hub may be down or
+// not started yet, and trying again later may work.
+type UnreachableError struct {
 	hub string
 	err error
 }
 
-func (e *netErr) Error() string {
+func (e *UnreachableError) Error() string {
 	var ue *url.Error
 	cause := e.err
 	if errors.As(e.err, &ue) {
@@ -325,7 +328,7 @@ func (e *netErr) Error() string {
 	return fmt.Sprintf("the hub at %s cannot be reached: %v", e.hub, cause)
 }
 
-func (e *netErr) Unwrap() error { return e.err }
+func (e *UnreachableError) Unwrap() error { return e.err }
 
 // notSent reports whether err ended a request before any of it reached
 // the hub: the connection was never made.
