@@ -127,7 +127,10 @@ func (s *session) attachWaiting(ctx context.Context, tok string) (*hubclient.Cli
 	for wait := 250 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
 		cl, me, err := s.dial(ctx, tok)
 		var reach *hubclient.UnreachableError
-		if err == nil || !errors.As(err, &reach) || ctx.Err() != nil {
+		switch {
+		case err != nil && ctx.Err() != nil: // a signal while asking
+			return nil, hub.Me{}, exitOK
+		case err == nil || !errors.As(err, &reach):
 			return s.attached(cl, me, err)
 		}
 		if !said {
