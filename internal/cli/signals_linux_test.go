@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -347,6 +348,58 @@ func TestDashboardOnAHubReleasesItsClaimsOnEverySignal(t *testing.T) {
 			took := p.stop(t, sig)
 			eventually(t, "alice's claim released", func() bool { return bob.cl.ClaimWords(k.Agent, k.ID) == "" })
 			t.Logf("ended %s and the claim was released %s after %s", took.Round(time.Millisecond), time.Since(start).Round(time.Millisecond), signalName(sig))
+		})
+	}
+}
+
+// TestADecisionInFlightIsLeftUnknownOnEverySignal: the dashboard has sent
+// an approval the agent took but has not answered; whatever ends the
+// dashboard then, it ends at once, and its journal holds the decision
+// and no outcome (unknown, for reconcile to settle), the agent one
+// message: nothing half-sent, nothing sent twice.
+func TestADecisionInFlightIsLeftUnknownOnEverySignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process per signal")
+	}
+	dir := isolate(t)
+	ag := agenttest.StartAgent(t)
+	for _, sig := range everySignal {
+		t.Run(signalName(sig), func(t *testing.T) {
+			ag.SetHold(false)
+			id := ag.Start("deploy")
+			p := startOnTerminal(t, nil, ag.URL)
+			p.waitOutput(t, "interrupted 1", model.ShortID(id))
+			p.typeKeys(t, "2", "/")
+			p.typeKeys(t, strings.Split(model.ShortID(id), "")...)
+			p.typeKeys(t, "\r", "a")
+			p.waitOutput(t, "y: send")
+			ag.SetHold(true)
+			p.typeKeys(t, "y")
+			eventually(t, "the agent takes the approval", func() bool { return ag.OnTask(id) == 1 })
+			took := p.stop(t, sig)
+			t.Logf("ended %s after %s with the approval in flight", took.Round(time.Millisecond), signalName(sig))
+			b, err := os.ReadFile(filepath.Join(dir, "state", "a2atop", "journal.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var decisions, outcomes int
+			for _, l := range strings.Split(string(b), "\n") {
+				if !strings.Contains(l, string(id)) {
+					continue
+				}
+				if strings.Contains(l, `"type":"decision"`) {
+					decisions++
+				}
+				if strings.Contains(l, `"type":"outcome"`) {
+					outcomes++
+				}
+			}
+			if decisions != 1 || outcomes != 0 {
+				t.Errorf("the journal holds %d decisions and %d outcomes for the task, want 1 and none (unknown):\n%s", decisions, outcomes, b)
+			}
+			if n := ag.OnTask(id); n != 1 {
+				t.Errorf("the agent received %d messages on the task, want 1", n)
+			}
 		})
 	}
 }
