@@ -349,10 +349,8 @@ func (c *Client) up(ctx context.Context, snapshot bool) {
 	var restore []model.Event
 	if !snapshot {
 		for _, a := range c.agents {
-			if h, ok := c.health[a]; ok {
-				h := h
-				restore = append(restore, model.Event{Kind: model.EventHealth, Agent: a, At: time.Now(), Health: &h})
-			}
+			h := c.health[a] // none yet: connecting, no longer marked HubDown
+			restore = append(restore, model.Event{Kind: model.EventHealth, Agent: a, At: time.Now(), Health: &h})
 		}
 	}
 	c.mu.Unlock()

@@ -2,6 +2,7 @@ package hubclient
 
 import (
 	"context"
+	"errors"
 	"net"
 	"testing"
 	"time"
@@ -46,6 +47,36 @@ func TestReconnectsWithinTwoSecondsHoweverLongTheHubWasDown(t *testing.T) {
 		}
 		if wait := h.NextRetry.Sub(ev.At); wait > maxDownWait {
 			t.Errorf("after %d failed attempts the next is in %s, want at most %s", attempt, wait, maxDownWait)
+		}
+	}
+}
+
+// TestAResumedFeedClearsTheHubDownMarkOfEveryAgent: when the feed comes
+// back without a snapshot (resumed), every agent marked HubDown gets a
+// health event without the mark, also one the hub had sent no health
+// of yet: else the dashboard would say "hub unreachable" with the hub
+// back.
+func TestAResumedFeedClearsTheHubDownMarkOfEveryAgent(t *testing.T) {
+	c, err := New(Options{URL: "http://127.0.0.1:1", Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c.mu.Lock()
+	c.heardLocked("deployer") // health heard from the hub
+	c.health["deployer"] = model.HealthUpdate{State: model.HealthStreaming}
+	c.heardLocked("planner") // none yet
+	c.mu.Unlock()
+	c.down(ctx, errors.New("refused"), time.Second)
+	c.up(ctx, false)
+	marked := map[string]bool{}
+	for len(c.Events()) > 0 {
+		ev := <-c.Events()
+		marked[ev.Agent] = ev.Health.HubDown
+	}
+	for _, a := range []string{"deployer", "planner"} {
+		if v, ok := marked[a]; !ok || v {
+			t.Errorf("%s after the feed resumed: seen %v, still HubDown %v", a, ok, v)
 		}
 	}
 }
