@@ -1,10 +1,16 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	"a2atop/demo"
+	"a2atop/internal/agenttest"
 )
 
 // TestDemoHubPrintsACommandThatRuns: the command demo --hub prints for
@@ -39,5 +45,31 @@ func TestDemoHubPrintsACommandThatRuns(t *testing.T) {
 		if got := commandFor(c.exe, c.lookup); got != c.want {
 			t.Errorf("commandFor(%s) = %q, want %q", c.exe, got, c.want)
 		}
+	}
+}
+
+// TestServeSaysTheCommandThatAttaches: serve's line on stderr gives the
+// command that attaches a dashboard to it, as this a2atop runs and with
+// the hub's own URL, not a placeholder.
+func TestServeSaysTheCommandThatAttaches(t *testing.T) {
+	dir := isolate(t)
+	ag := agenttest.StartAgent(t)
+	cfg := writeHubConfig(t, dir, []demo.Agent{{Name: "deployer", URL: ag.URL}}, time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--config", cfg, "--listen", "127.0.0.1:0"}, Streams{Out: &out, Err: &errOut})
+	}()
+	defer func() { cancel(); <-done }()
+	var url string
+	eventually(t, "serve says where it listens", func() bool {
+		if m := hubLine.FindStringSubmatch(out.String()); m != nil {
+			url = m[1]
+		}
+		return url != "" && strings.Contains(errOut.String(), "attach")
+	})
+	if want := selfCommand() + " --hub " + url; !strings.Contains(errOut.String(), want) {
+		t.Errorf("serve's stderr %q does not give %q", errOut.String(), want)
 	}
 }
