@@ -243,6 +243,9 @@ func (c *Client) Claim(ctx context.Context, agent string, id a2a.TaskID, what st
 	defer cancel()
 	var cl hub.Claim
 	_, err := c.do(ctx, http.MethodPost, "/v1/claims", hub.ClaimRequest{Agent: agent, Task: id, What: what}, &cl)
+	if err == nil {
+		c.hold(agent, id, true)
+	}
 	return err
 }
 
@@ -251,6 +254,9 @@ func (c *Client) Release(ctx context.Context, agent string, id a2a.TaskID) error
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
 	_, err := c.do(ctx, http.MethodDelete, "/v1/claims", hub.ClaimRequest{Agent: agent, Task: id}, nil)
+	if err == nil {
+		c.hold(agent, id, false)
+	}
 	return err
 }
 

@@ -38,7 +38,7 @@ type Options struct {
 	// http.DefaultTransport (the system's roots, $SSL_CERT_FILE).
 	Transport http.RoundTripper
 	// MinBackoff and MaxBackoff bound the waits between reconnects.
-	// 0 = 500ms and 30s.
+	// 0 = 500ms and 2s (maxDownWait).
 	MinBackoff, MaxBackoff time.Duration
 	// Buffer is the size of the Events channel. 0 = 4096.
 	Buffer int
@@ -72,6 +72,7 @@ type Client struct {
 	health    map[string]model.HealthUpdate
 	agents    []string // every agent heard of, in order
 	claims    map[claimKey]hub.Claim
+	held      map[claimKey]bool // the claims this client made and has not released
 	claimsVer uint64
 	diverged  error // the hub's journal is not the one followed
 	syncOnce  sync.Once
@@ -79,6 +80,13 @@ type Client struct {
 }
 
 type claimKey struct{ agent, task, operator string }
+
+// maxDownWait is the longest wait between two attempts to reach a hub
+// that is down, by default: a dashboard is back within it of the hub's
+// return, however long the hub was away. An attempt on a hub that is
+// down costs it nothing (the connection is refused), so a team's
+// dashboards may try that often; the jitter spreads them out.
+const maxDownWait = 2 * time.Second
 
 // New checks the options and builds the client; it does not connect.
 func New(o Options) (*Client, error) {
@@ -99,13 +107,13 @@ func New(o Options) (*Client, error) {
 		o.MinBackoff = 500 * time.Millisecond
 	}
 	if o.MaxBackoff <= 0 {
-		o.MaxBackoff = 30 * time.Second
+		o.MaxBackoff = maxDownWait
 	}
 	if o.Buffer <= 0 {
 		o.Buffer = 4096
 	}
 	c := &Client{o: o, base: u, log: o.Logger, events: make(chan model.Event, o.Buffer), synced: make(chan struct{}),
-		moved: make(chan struct{}), health: map[string]model.HealthUpdate{}, claims: map[claimKey]hub.Claim{}}
+		moved: make(chan struct{}), health: map[string]model.HealthUpdate{}, claims: map[claimKey]hub.Claim{}, held: map[claimKey]bool{}}
 	c.http = &http.Client{Transport: o.Transport, CheckRedirect: noRedirects}
 	c.feed = &http.Client{Transport: o.Transport, CheckRedirect: noRedirects}
 	if u.Scheme == "http" && !loopback(u.Hostname()) {
@@ -300,15 +308,18 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) (in
 // (Go's errors name the URL and the cause; the token is in a header and
 // never in them.)
 func (c *Client) netError(err error) error {
-	return &netErr{hub: c.URL(), err: err}
+	return &UnreachableError{hub: c.URL(), err: err}
 }
 
-type netErr struct {
+// UnreachableError is a request that did not reach the hub, or got no
+// answer from it (refused, no route, a timeout): the hub may be down or
+// not started yet, and trying again later may work.
+type UnreachableError struct {
 	hub string
 	err error
 }
 
-func (e *netErr) Error() string {
+func (e *UnreachableError) Error() string {
 	var ue *url.Error
 	cause := e.err
 	if errors.As(e.err, &ue) {
@@ -317,7 +328,7 @@ func (e *netErr) Error() string {
 	return fmt.Sprintf("the hub at %s cannot be reached: %v", e.hub, cause)
 }
 
-func (e *netErr) Unwrap() error { return e.err }
+func (e *UnreachableError) Unwrap() error { return e.err }
 
 // notSent reports whether err ended a request before any of it reached
 // the hub: the connection was never made.

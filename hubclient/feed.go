@@ -349,10 +349,8 @@ func (c *Client) up(ctx context.Context, snapshot bool) {
 	var restore []model.Event
 	if !snapshot {
 		for _, a := range c.agents {
-			if h, ok := c.health[a]; ok {
-				h := h
-				restore = append(restore, model.Event{Kind: model.EventHealth, Agent: a, At: time.Now(), Health: &h})
-			}
+			h := c.health[a] // none yet: connecting, no longer marked HubDown
+			restore = append(restore, model.Event{Kind: model.EventHealth, Agent: a, At: time.Now(), Health: &h})
 		}
 	}
 	c.mu.Unlock()
@@ -387,7 +385,7 @@ func (c *Client) down(ctx context.Context, err error, retry time.Duration) {
 	now := time.Now()
 	for _, a := range agents {
 		h := health[a]
-		h.State, h.Err, h.NextRetry, h.Streams = model.HealthUnreachable, words, now.Add(retry), 0
+		h.State, h.Err, h.NextRetry, h.Streams, h.HubDown = model.HealthUnreachable, words, now.Add(retry), 0, true
 		c.emit(ctx, model.Event{Kind: model.EventHealth, Agent: a, At: now, Health: &h})
 	}
 }

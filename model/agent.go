@@ -35,7 +35,7 @@ func (f *Fleet) applyHealth(a *Agent, h HealthUpdate) {
 	}
 	moved := a.Health
 	moved.LastSuccess = h.LastSuccess
-	if a.Health.State != h.State { // the rows say "stale: agent STATE"
+	if a.Health.State != h.State || a.Health.HubDown != h.HubDown { // the rows say "stale: agent STATE" or "stale"
 		for _, t := range a.held {
 			f.changes.add(t)
 		}
@@ -50,7 +50,7 @@ func (f *Fleet) applyHealth(a *Agent, h HealthUpdate) {
 	f.version++
 	var stale bool
 	switch {
-	case h.State == HealthBackoff || h.State == HealthUnreachable || h.State == HealthUnauthorized:
+	case h.HubDown || h.State == HealthBackoff || h.State == HealthUnreachable || h.State == HealthUnauthorized:
 		stale = true
 	case h.State.Up():
 		stale = false

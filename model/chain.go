@@ -238,7 +238,8 @@ func (f *Fleet) chainKeyIn(t *Task, md map[string]any) bool {
 
 // RowHint is the one-line note a row shows after the status text, by
 // priority: a terminal task's own Hint; "gone: agent no longer knows
-// this task"; "stale: agent unreachable" (or unauthorized, backing off);
+// this task"; "stale: agent unreachable" (or unauthorized, backing off;
+// only "stale" while the hub relaying the agent is unreachable);
 // "waiting on AGENT · SHORTID" when blocked; else the task's Hint. It is
 // computed on demand, for visible rows only, because it depends on other
 // tasks and on the agent. Raw agent data: the UI sanitizes it.
@@ -249,6 +250,8 @@ func (f *Fleet) RowHint(t *Task) string {
 	switch {
 	case t.Gone:
 		return "gone: agent no longer knows this task"
+	case t.Stale && t.agent.Health.HubDown: // the banner says why, once
+		return "stale"
 	case t.Stale:
 		return "stale: agent " + t.agent.Health.State.String()
 	}

@@ -133,6 +133,11 @@ type HealthUpdate struct {
 	// Push is what the agent's push notifications are doing; its zero
 	// value is "push not configured" (and is left out of the hub's feed).
 	Push PushHealth `json:",omitzero"`
+	// HubDown marks the health of an agent a dashboard follows through a
+	// hub that it cannot reach now: State is then the last one the hub
+	// sent, not news of the agent, and its tasks are stale. Only the
+	// dashboard's client sets it; the hub never sends it.
+	HubDown bool `json:"-"`
 }
 
 // PushHealth is the state of an agent's push notifications (the

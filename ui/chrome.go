@@ -115,7 +115,7 @@ func (m *Model) body() string {
 // header is one line: the fleet at a glance.
 func (m *Model) header() string {
 	t := m.ctx.Theme
-	up, degraded, down, connecting := agentHealth(m.ctx.Fleet)
+	up, degraded, down, connecting, hubDown := agentHealth(m.ctx.Fleet)
 	f, all := m.ctx.Fleet, model.Query{}
 	a, c := f.Count(model.ClassActive, all), f.Count(model.ClassInterrupted, all)
 	term, unknown := f.Count(model.ClassTerminal, all), f.Count(model.ClassUnknown, all)
@@ -124,17 +124,22 @@ func (m *Model) header() string {
 		termText = "terminal " + thousands(term) + " of " + thousands(total)
 		termShort += "/" + strconv.Itoa(total)
 	}
+	health := t.OK.Render(strconv.Itoa(up)+" up") + " " + warnIf(t.Warn, degraded, " degraded") +
+		" " + warnIf(t.Error, down, " down") + connectingText(t.Muted, connecting)
+	healthShort := t.OK.Render(strconv.Itoa(up)+"↑") + " " + warnIf(t.Warn, degraded, "~") + " " + warnIf(t.Error, down, "↓")
+	if hubDown > 0 { // the agents' health is not known: the hub is away, not they
+		health, healthShort = t.Error.Render("hub unreachable"), t.Error.Render("hub ↓")
+	}
 	long := []string{
 		t.Title.Render("a2atop") + " " + t.Muted.Render(m.viewName()),
-		t.OK.Render(strconv.Itoa(up)+" up") + " " + warnIf(t.Warn, degraded, " degraded") +
-			" " + warnIf(t.Error, down, " down") + connectingText(t.Muted, connecting),
+		health,
 		t.StateActive.Render("active "+strconv.Itoa(a)) + " " +
 			t.StateInterrupted.Render("interrupted "+strconv.Itoa(c)) + " " +
 			t.StateTerminal.Render(termText) + unknownText(t.StateUnknown, unknown, "unknown "),
 	}
 	short := []string{
 		t.Title.Render("a2atop"),
-		t.OK.Render(strconv.Itoa(up)+"↑") + " " + warnIf(t.Warn, degraded, "~") + " " + warnIf(t.Error, down, "↓"),
+		healthShort,
 		t.StateActive.Render("A"+strconv.Itoa(a)) + " " + t.StateInterrupted.Render("I"+strconv.Itoa(c)) +
 			" " + t.StateTerminal.Render("T"+strconv.Itoa(term)) + unknownText(t.StateUnknown, unknown, "?"),
 	}
@@ -200,10 +205,13 @@ func connectingText(s lipgloss.Style, n int) string {
 	return " " + s.Render(strconv.Itoa(n)+" connecting")
 }
 
-// agentHealth counts agents by how well we hear them.
-func agentHealth(f *model.Fleet) (up, degraded, down, connecting int) {
+// agentHealth counts agents by how well we hear them; hubDown counts
+// those whose hub is unreachable, whose health is then not known.
+func agentHealth(f *model.Fleet) (up, degraded, down, connecting, hubDown int) {
 	for _, a := range f.Agents() {
 		switch s := a.Health.State; {
+		case a.Health.HubDown:
+			hubDown++
 		case s.Up():
 			up++
 		case s == model.HealthBackoff:
@@ -214,7 +222,7 @@ func agentHealth(f *model.Fleet) (up, degraded, down, connecting int) {
 			connecting++
 		}
 	}
-	return up, degraded, down, connecting
+	return up, degraded, down, connecting, hubDown
 }
 
 // viewName is the header's word for what the body shows.

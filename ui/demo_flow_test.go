@@ -60,6 +60,7 @@ func TestDemoFlow(t *testing.T) {
 	out := tm.Output()
 	step := func(what string, keys []string, want ...string) {
 		t.Helper()
+		stepStart := time.Now()
 		for _, k := range keys {
 			tm.Send(key(k))
 		}
@@ -74,7 +75,7 @@ func TestDemoFlow(t *testing.T) {
 			}
 			return true
 		}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
-		t.Logf("%s: saw %v", what, want)
+		t.Logf("%s: saw %v after %s", what, want, time.Since(stepStart).Round(time.Millisecond))
 	}
 
 	step("tasks", nil, "1 failed / 11 passed", "test-runner", "deployer", "code-reviewer")
@@ -83,7 +84,12 @@ func TestDemoFlow(t *testing.T) {
 	step("filter", []string{"1", "/", "9", "f", "3", "c", "2", "e", "1"}, "/9f3c2e1")
 	tm.Send(key("enter"))
 	step("help", []string{"?"}, "Keys — tasks")
-	step("help closed", []string{"esc", "esc"}, "tab next pane")
+	// Help closed and the filter cleared: the tasks screen shows the
+	// code-reviewer's question again, which the filter hid. (Not the
+	// footer's keys: the fleet's own notices, "… left Active", hold the
+	// footer for 6 s each, and a busy demo fleet may leave it no quiet
+	// 6 s before the wait ends.)
+	step("help closed", []string{"esc", "esc"}, "UPD↓", demo.BranchQuestion)
 
 	// An agent that stops mid-run shows as down, its tasks stale, and
 	// recovers when it returns.

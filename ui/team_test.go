@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"net"
 	"net/http/httptest"
 	"path/filepath"
@@ -632,5 +633,41 @@ func TestAWatchOnlyOperatorsCommandsNameTheHubsRoles(t *testing.T) {
 		if got := dave.status.text; !strings.Contains(got, want) || strings.Contains(got, "--read-only") {
 			t.Errorf(":%s says %q, want %q", line, got, want)
 		}
+	}
+}
+
+// TestAHubOutageIsSaidOnceNotAsEveryAgentDown: when only the hub is
+// unreachable, the header says so once ("hub unreachable"), not that
+// every agent is down, and each row keeps its task's last status,
+// marked stale, rather than "stale: agent unreachable" in its place.
+func TestAHubOutageIsSaidOnceNotAsEveryAgentDown(t *testing.T) {
+	th := newTeamHub(t, newClock())
+	m, cl := th.dashboard("alice")
+	sized(m, 120, 40)
+	th.stop()
+	eventually(t, "the client sees the hub go", func() bool { up, why := cl.Connected(); return !up && why != "" })
+	eventually(t, "the dashboard marks the deploy stale", func() bool {
+		applyOnce(m)
+		tickNow(m)
+		tk := m.ctx.Fleet.Task(model.TaskKey{Agent: "deployer", ID: idDeploy})
+		return tk != nil && tk.Stale && strings.Contains(m.View(), "unreachable since")
+	})
+	v := ansi.Strip(m.View())
+	header := strings.Split(v, "\n")[0]
+	if !strings.Contains(header, "hub unreachable") || strings.Contains(header, "down") {
+		t.Errorf("the header of a hub outage: %q, want \"hub unreachable\" and no agents down", header)
+	}
+	if strings.Contains(v, "agent unreachable") {
+		t.Errorf("the rows blame the agents for the hub's outage:\n%s", v)
+	}
+	tk := m.ctx.Fleet.Task(model.TaskKey{Agent: "deployer", ID: idDeploy})
+	row := ""
+	for _, l := range strings.Split(v, "\n") {
+		if strings.Contains(l, model.ShortID(idDeploy)) {
+			row = l
+		}
+	}
+	if !strings.Contains(row, "stale") || !strings.Contains(row, tk.Text[:min(len(tk.Text), 20)]) {
+		t.Errorf("the deploy's row %q does not keep its last status %q marked stale", row, tk.Text)
 	}
 }

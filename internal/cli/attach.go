@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -46,14 +47,33 @@ func (s *session) attach(ctx context.Context) (*hubclient.Client, hub.Me, int) {
 
 // attachWith is attach with the token given.
 func (s *session) attachWith(ctx context.Context, tok string) (*hubclient.Client, hub.Me, int) {
+	cl, me, err := s.dial(ctx, tok)
+	return s.attached(cl, me, err)
+}
+
+// errBadHubURL is a --hub that is no hub URL.
+type errBadHubURL struct{ err error }
+
+func (e errBadHubURL) Error() string { return "--hub: " + e.err.Error() }
+
+// dial builds the client of the hub --hub names and asks it who the
+// token is.
+func (s *session) dial(ctx context.Context, tok string) (*hubclient.Client, hub.Me, error) {
 	cl, err := hubclient.New(hubclient.Options{URL: s.hub, Token: tok, Logger: s.log})
 	if err != nil {
-		return nil, hub.Me{}, s.failf(exitUsage, "--hub: %v", err)
+		return nil, hub.Me{}, errBadHubURL{err}
 	}
 	me, err := cl.Me(ctx)
+	return cl, me, err
+}
+
+// attached is the end of an attach: the client, or nil and the exit
+// status of err (a bad URL, a refused token: usage; else a failure).
+func (s *session) attached(cl *hubclient.Client, me hub.Me, err error) (*hubclient.Client, hub.Me, int) {
 	if err != nil {
 		code := exitFailed
-		if status, ok := hubclient.Refused(err); ok && (status == http.StatusUnauthorized || status == http.StatusForbidden) {
+		var bad errBadHubURL
+		if status, ok := hubclient.Refused(err); errors.As(err, &bad) || ok && (status == http.StatusUnauthorized || status == http.StatusForbidden) {
 			code = exitUsage
 		}
 		return nil, hub.Me{}, s.failf(code, "%v", err)
@@ -86,11 +106,44 @@ func attachDashboard(ctx context.Context, o *options) int {
 	cfg.ReadOnly = cfg.ReadOnly || o.readOnly
 	s := o.open(cfg)
 	defer s.Close()
-	cl, me, code := s.attach(ctx)
+	tok, err := s.cfg.HubToken()
+	if err != nil {
+		return s.failf(exitUsage, "%v", err)
+	}
+	cl, me, code := s.attachWaiting(ctx, tok)
 	if cl == nil {
 		return code
 	}
 	return s.dashboardOn(ctx, cl, me)
+}
+
+// attachWaiting is attachWith for a dashboard, which waits for a hub it
+// cannot reach (started after it, restarting): it says so once on
+// stderr and asks again every two seconds at most, until the hub
+// answers or ctx ends (exit 0, as a signal ends any run). A refusal (a
+// token the hub does not know) still ends it at once.
+func (s *session) attachWaiting(ctx context.Context, tok string) (*hubclient.Client, hub.Me, int) {
+	said := false
+	for wait := 250 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
+		cl, me, err := s.dial(ctx, tok)
+		var reach *hubclient.UnreachableError
+		switch {
+		case err != nil && ctx.Err() != nil: // a signal while asking
+			return nil, hub.Me{}, exitOK
+		case err == nil || !errors.As(err, &reach):
+			return s.attached(cl, me, err)
+		}
+		if !said {
+			fmt.Fprintf(s.st.Err, "a2atop: %v; waiting for it, trying again every 2s (Ctrl+C to stop)\n", err)
+			s.log.Warn("waiting for the hub", logKeyErr, err)
+			said = true
+		}
+		select {
+		case <-ctx.Done():
+			return nil, hub.Me{}, exitOK
+		case <-time.After(wait):
+		}
+	}
 }
 
 // dashboardOn runs the dashboard attached to the hub cl reaches until
@@ -105,9 +158,24 @@ func (s *session) dashboardOn(ctx context.Context, cl *hubclient.Client, me hub.
 	ran := make(chan struct{})
 	go func() { cl.Run(cctx); close(ran) }()
 	err = s.runUI(ctx, m)
+	s.releaseClaims(cl)
 	stop()
 	<-ran
 	return s.dashboardStatus(err)
+}
+
+// claimsRelease bounds the releases of a dashboard's claims as it exits.
+const claimsRelease = time.Second
+
+// releaseClaims releases the claims the dashboard still holds as it
+// exits (a dialog was open): the team sees at once that nobody answers.
+// One second at most; past it the hub drops them when they expire.
+func (s *session) releaseClaims(cl *hubclient.Client) {
+	ctx, cancel := context.WithTimeout(context.Background(), claimsRelease)
+	defer cancel()
+	if err := cl.ReleaseHeld(ctx); err != nil {
+		s.log.Info("claims not released as the dashboard exits (the hub drops them when they expire)", logKeyErr, err)
+	}
 }
 
 // hubDashboard builds the dashboard of an operator attached to a hub:

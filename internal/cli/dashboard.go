@@ -117,8 +117,15 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 }
 
 // runUI runs the terminal UI until the user quits or ctx ends.
+//
+// ctx (SignalContext) is the one way a signal ends the UI: Bubble Tea's
+// own handler is off. Next to ours it raced for SIGINT and SIGTERM, and
+// when ctx won, its goroutine blocked for ever sending the quit to an
+// event loop that had ended, while Run waited for that goroutine: the
+// dashboard stayed up at idle until SIGKILL (bubbletea v1.3.10,
+// handleSignals; upstream pull request #1806).
 func (s *session) runUI(ctx context.Context, m *ui.Model) error {
-	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithFPS(FrameRate)}
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithFPS(FrameRate), tea.WithoutSignalHandler()}
 	if s.st.In != nil { // tests drive the program through a pipe
 		opts = append(opts, tea.WithInput(s.st.In), tea.WithOutput(s.st.Out))
 	}

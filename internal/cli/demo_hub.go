@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -75,10 +76,14 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay) int 
 	s.hub = url
 	fmt.Fprintf(s.st.Out, "\nTwo operators: %s (%s) and %s (%s).\n", demoOperators[0].name, demoOperators[0].about, demoOperators[1].name, demoOperators[1].about)
 	fmt.Fprintf(s.st.Out, "This terminal is alice's dashboard. Attach bob's from another terminal:\n\n"+
-		"  A2ATOP_HUB_TOKEN=\"$(cat %s)\" a2atop --hub %s\n\n", filepath.Join(dir, "bob.token"), url)
+		"  A2ATOP_HUB_TOKEN=\"$(cat %s)\" %s --hub %s\n\n", filepath.Join(dir, "bob.token"), selfCommand(), url)
 	if s.st.In == nil && term.IsTerminal(os.Stdin.Fd()) {
 		fmt.Fprint(s.st.Out, "Press Enter to open alice's dashboard.")
-		_, _ = fmt.Fscanln(os.Stdin)
+		if !waitEnter(ctx, os.Stdin) { // a signal at the prompt
+			stopHub()
+			<-served
+			return exitOK
+		}
 	}
 	cl, me, code := s.attachWith(ctx, tokens["alice"])
 	if cl == nil {
@@ -92,6 +97,19 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay) int 
 		code = hubCode
 	}
 	return code
+}
+
+// waitEnter waits for a line on in; false when ctx ended first. The
+// read it leaves behind then ends with the process.
+func waitEnter(ctx context.Context, in io.Reader) bool {
+	read := make(chan struct{})
+	go func() { _, _ = fmt.Fscanln(in); close(read) }()
+	select {
+	case <-read:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // demoToken makes an operator's token and keeps it in dir/NAME.token

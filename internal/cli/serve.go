@@ -56,8 +56,8 @@ func runServe(ctx context.Context, args []string, st Streams) int {
 	}
 	s := o.open(cfg)
 	defer s.Close()
-	return serve(ctx, s, f, ops, func(*a2aclient.Manager, string) {
-		fmt.Fprintf(st.Err, "%s: serving until Ctrl+C; dashboards attach with a2atop --hub URL\n", o.name)
+	return serve(ctx, s, f, ops, func(_ *a2aclient.Manager, url string) {
+		fmt.Fprintf(st.Err, "%s: serving until Ctrl+C; dashboards attach with %s --hub %s\n", o.name, selfCommand(), url)
 	})
 }
 

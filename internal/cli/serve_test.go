@@ -191,7 +191,7 @@ func TestDemoHub(t *testing.T) {
 	eventually(t, "alice's dashboard", func() bool { return strings.Contains(out.String(), "test-runner") })
 	text := out.String()
 	i := strings.Index(text, `A2ATOP_HUB_TOKEN="$(cat `)
-	if i < 0 || !strings.Contains(text[i:], "a2atop --hub http://127.0.0.1:") {
+	if i < 0 || !strings.Contains(text[i:], selfCommand()+" --hub http://127.0.0.1:") {
 		t.Fatalf("no command for bob's dashboard in:\n%s", text)
 	}
 	file := strings.TrimPrefix(strings.Fields(text[i:])[0], `A2ATOP_HUB_TOKEN="$(cat `)
