@@ -132,7 +132,12 @@ func (w *watcher) sweepAs(ctx context.Context, full, forced bool) error {
 	// between two of them would never be seen: list everything, newest
 	// first, until a page holds no news.
 	head := !full && after.IsZero() && !w.lastFull.IsZero()
+	whole := !after.IsZero() && w.whole.due(r.start, w.o.SweepInterval)
+	if whole {
+		after, overlap = w.whole.from, false
+	}
 	w.mu.Unlock()
+	pages, stopped := 0, false
 	var err error
 	switch {
 	case head:
@@ -144,7 +149,12 @@ func (w *watcher) sweepAs(ctx context.Context, full, forced bool) error {
 		err = w.fullSweep(ctx, r)
 	default:
 		err = w.list(ctx, listQuery{after: &after, pageSize: pageSize}, func(resp *a2a.ListTasksResponse, _ bool) bool {
-			r.page(resp.Tasks, "")
+			pages++
+			news, _ := r.page(resp.Tasks, "")
+			if !whole && !news && resp.NextPageToken != "" {
+				stopped = true // the rest comes back unchanged every sweep (sweep_whole.go)
+				return false
+			}
 			return !r.capped()
 		})
 	}
@@ -165,6 +175,9 @@ func (w *watcher) sweepAs(ctx context.Context, full, forced bool) error {
 		w.openCapped = true
 	}
 	w.listed.otherStates = w.listed.otherStates || r.other > 0
+	if pages > 0 {
+		w.whole.ran(after, pages, stopped, r.start)
+	}
 	w.mu.Unlock()
 	w.refetch(ctx, r.fetch)
 	return nil

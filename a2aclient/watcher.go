@@ -42,6 +42,7 @@ type watcher struct {
 	hwm          time.Time           // the newest status timestamp a sweep listed (the agent's clock)
 	hwmAt        time.Time           // when the sweep that moved it began (ours)
 	hwmSettled   bool                // swept with the overlap long enough after it moved (sweep.go)
+	whole        wholeListing        // the complete incremental listing owed after sweeps that stopped early (sweep_whole.go)
 	lastFull     time.Time
 	forceFull    bool
 	listed       listing // what full sweeps learned of the agent's ListTasks (sweep_full.go)
