@@ -132,12 +132,7 @@ func (w *watcher) sweepAs(ctx context.Context, full, forced bool) error {
 	// between two of them would never be seen: list everything, newest
 	// first, until a page holds no news.
 	head := !full && after.IsZero() && !w.lastFull.IsZero()
-	whole := !after.IsZero() && w.whole.due(r.start, w.o.SweepInterval)
-	if whole {
-		after, overlap = w.whole.from, false
-	}
 	w.mu.Unlock()
-	pages, stopped := 0, false
 	var err error
 	switch {
 	case head:
@@ -148,15 +143,21 @@ func (w *watcher) sweepAs(ctx context.Context, full, forced bool) error {
 	case after.IsZero():
 		err = w.fullSweep(ctx, r)
 	default:
+		stopped := false // before the listing's end
 		err = w.list(ctx, listQuery{after: &after, pageSize: pageSize}, func(resp *a2a.ListTasksResponse, _ bool) bool {
-			pages++
 			news, _ := r.page(resp.Tasks, "")
-			if !whole && !news && resp.NextPageToken != "" {
-				stopped = true // the rest comes back unchanged every sweep (sweep_whole.go)
-				return false
-			}
-			return !r.capped()
+			// A page without news: the rest comes back unchanged every
+			// sweep (sweep_whole.go).
+			more := news && !r.capped()
+			stopped = !more && resp.NextPageToken != ""
+			return more
 		})
+		if err == nil {
+			w.mu.Lock()
+			w.whole.swept(after, stopped)
+			w.mu.Unlock()
+			err = w.wholePage(ctx, r)
+		}
 	}
 	if err != nil {
 		return err
@@ -175,9 +176,6 @@ func (w *watcher) sweepAs(ctx context.Context, full, forced bool) error {
 		w.openCapped = true
 	}
 	w.listed.otherStates = w.listed.otherStates || r.other > 0
-	if pages > 0 {
-		w.whole.ran(after, pages, stopped, r.start)
-	}
 	w.mu.Unlock()
 	w.refetch(ctx, r.fetch)
 	return nil

@@ -51,17 +51,10 @@ func (a *testAgent) moveUntimed(t testing.TB, id a2a.TaskID, st a2a.TaskState) {
 	}
 }
 
-// rounds counts the sweep rounds among ListTasks requests: each begins
-// with one first page, of the incremental listing or of a full resync's
-// SUBMITTED listing.
-func rounds(reqs []a2a.ListTasksRequest) int {
-	n := 0
-	for _, r := range reqs {
-		if r.PageToken == "" && (r.StatusTimestampAfter != nil || r.Status == a2a.TaskStateSubmitted) {
-			n++
-		}
-	}
-	return n
+// rounds counts the watcher's good sweep rounds so far: each ends with a
+// health event that says it is sweeping.
+func (c *collector) rounds(agent string) int {
+	return countHealth(c.snapshot(), agent, model.HealthSweeping)
 }
 
 // An agent holding many open tasks without a status timestamp, where
@@ -70,6 +63,7 @@ func rounds(reqs []a2a.ListTasksRequest) int {
 // sweeps cost it now follows what changes: over 36 sweep rounds, with a
 // full resync every 12 (as 5 s and 1 min), at most 30 ListTasks per 12
 // rounds (30 a minute). A change to one of those tasks is still seen.
+// (Rounds are counted by the watcher's health event after each.)
 func TestIdleAgentWithUntimedTasksCostsFewListings(t *testing.T) {
 	a := startAgent(t, kindJSONRPC, false, nil)
 	a.seed(t, a2a.TaskStateCompleted, 2000, ago(time.Hour))
@@ -85,25 +79,23 @@ func TestIdleAgentWithUntimedTasksCostsFewListings(t *testing.T) {
 		return hasTask(evs, "a", untimed[len(untimed)-1], a2a.TaskStateSubmitted)
 	})
 	settled := func(n int) func([]model.Event) bool {
-		return func([]model.Event) bool { return rounds(a.icpt.listRequests()) >= n }
+		return func([]model.Event) bool { return c.rounds("a") >= n }
 	}
-	c.waitFor(t, "steady sweeps", 30*time.Second, settled(rounds(a.icpt.listRequests())+13))
-	reqs := a.icpt.listRequests()
-	r0, n0 := rounds(reqs), len(reqs)
+	c.waitFor(t, "steady sweeps", 30*time.Second, settled(c.rounds("a")+13))
+	r0, n0 := c.rounds("a"), len(a.icpt.listRequests())
 	c.waitFor(t, "36 more rounds", 60*time.Second, settled(r0+36))
-	reqs = a.icpt.listRequests()
-	r, n := rounds(reqs)-r0, len(reqs)-n0
+	r, n := c.rounds("a")-r0, len(a.icpt.listRequests())-n0
 	t.Logf("%d ListTasks over %d rounds: %.1f per 12 rounds (a minute at 5 s)", n, r, float64(n)*12/float64(r))
 	if n*12 > 30*r {
 		t.Errorf("%d ListTasks over %d sweep rounds of an idle agent: more than 30 per 12 rounds", n, r)
 	}
 
 	a.moveUntimed(t, untimed[len(untimed)/2], a2a.TaskStateWorking)
-	r1 := rounds(a.icpt.listRequests())
+	r1 := c.rounds("a")
 	c.waitFor(t, "the untimed task that moved", 60*time.Second, func(evs []model.Event) bool {
 		return hasTask(evs, "a", untimed[len(untimed)/2], a2a.TaskStateWorking)
 	})
-	t.Logf("the change to an untimed task seen within %d rounds", rounds(a.icpt.listRequests())-r1)
+	t.Logf("the change to an untimed task seen within %d rounds", c.rounds("a")-r1)
 }
 
 // untimedFirstStore lists the tasks without a status timestamp before
@@ -159,7 +151,7 @@ func TestChangeBehindUntimedTasksIsSeen(t *testing.T) {
 	c.waitFor(t, "the running tasks", 20*time.Second, func(evs []model.Event) bool {
 		return hasTask(evs, "a", running[0], a2a.TaskStateWorking)
 	})
-	c.waitFor(t, "steady sweeps", 30*time.Second, func([]model.Event) bool { return rounds(a.icpt.listRequests()) >= 20 })
+	c.waitFor(t, "steady sweeps", 30*time.Second, func([]model.Event) bool { return c.rounds("a") >= 20 })
 	ctx, cc := a2asrv.NewCallContext(t.Context(), nil)
 	cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
 	cur, err := a.store.Get(ctx, running[0])
@@ -174,9 +166,9 @@ func TestChangeBehindUntimedTasksIsSeen(t *testing.T) {
 		Event: a2a.NewStatusUpdateEvent(&next, next.Status.State, next.Status.Message)}); err != nil {
 		t.Fatal(err)
 	}
-	r0 := rounds(a.icpt.listRequests())
+	r0 := c.rounds("a")
 	c.waitFor(t, "the change behind the untimed tasks", 30*time.Second, func(evs []model.Event) bool {
 		return hasTask(evs, "a", running[0], a2a.TaskStateInputRequired)
 	})
-	t.Logf("seen within %d sweep rounds", rounds(a.icpt.listRequests())-r0)
+	t.Logf("seen within %d sweep rounds", c.rounds("a")-r0)
 }
