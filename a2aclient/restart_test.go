@@ -128,3 +128,31 @@ func TestGatewayOutageRecoversWithinSweeps(t *testing.T) {
 	c.waitFor(t, "reachable again", 2*time.Second, healthUp("a"))
 	t.Logf("reachable again %s after the gateway was", time.Since(back).Round(time.Millisecond))
 }
+
+// An agent that restarts on an empty store between two sweeps, so that
+// no request of the watcher fails: the streamed task's stream breaks and
+// is found gone, and that is reason enough to look for the others the
+// new process lost at the next sweep, not at the next full resync (an
+// hour here): the other task, waiting for a person, has no stream.
+func TestQuickRestartFindsEveryLostTask(t *testing.T) {
+	a := startAgent(t, kindJSONRPC, true, nil)
+	o := fast("a", a.url())
+	o.SweepInterval = 500 * time.Millisecond
+	_, c := runManager(t, []AgentOptions{o}, Options{})
+	streamed := a.send(t, "hold")
+	c.waitFor(t, "streaming", 5*time.Second, healthIs("a", model.HealthStreaming))
+	swept := a.createInStore(t, a2a.TaskStateInputRequired) // no execution runs it: no stream
+	c.waitFor(t, "the second task", 5*time.Second, func(evs []model.Event) bool {
+		return hasTask(evs, "a", swept, a2a.TaskStateInputRequired)
+	})
+	a.restartEmpty()
+	c.waitFor(t, "both tasks gone", 10*time.Second, func(evs []model.Event) bool {
+		gone := map[a2a.TaskID]bool{}
+		for _, e := range evs {
+			if e.Kind == model.EventGone {
+				gone[e.Task.ID] = true
+			}
+		}
+		return gone[streamed] && gone[swept]
+	})
+}

@@ -45,6 +45,7 @@ type watcher struct {
 	whole        wholeListing        // the complete incremental listing owed after sweeps that stopped early (sweep_whole.go)
 	lastFull     time.Time
 	forceFull    bool
+	fullOwed     bool    // the next sweep is a full one (not forced): a task was gone
 	listed       listing // what full sweeps learned of the agent's ListTasks (sweep_full.go)
 	openCapped   bool    // MaxOpenTasks dropped new open tasks (since the last full sweep)
 	epoch        uint64  // bumped after an overflow: everything is news again
