@@ -52,7 +52,7 @@ func (w *watcher) fail(err error) time.Duration {
 	w.mu.Lock()
 	w.failures++
 	w.mu.Unlock()
-	d := w.backoff()
+	d := w.backoff(away(err))
 	state := model.HealthBackoff
 	switch c := a2aerr.Classify(err); {
 	case c.Network():

@@ -28,6 +28,9 @@ const (
 	DefaultCardPath = "/.well-known/agent-card.json"
 	// maxBackoff caps the per-agent retry delay.
 	maxBackoff = 60 * time.Second
+	// maxAwayWait caps the retry delay while the agent cannot be reached
+	// (watcher.go, away): it is back within this long of answering again.
+	maxAwayWait = 4 * time.Second
 )
 
 // Header is one resolved secret header (a bearer token, an API key). Its

@@ -22,6 +22,7 @@ type listQuery struct {
 	status   a2a.TaskState
 	after    *time.Time
 	pageSize int
+	token    string // the page to begin at; "" for the first
 }
 
 // pageFunc handles one page of a listing (first is the first page) and
@@ -36,7 +37,7 @@ type pageFunc func(resp *a2a.ListTasksResponse, first bool) (more bool)
 // listing that never ends costs its pages' budget, not memory.
 func (w *watcher) list(ctx context.Context, q listQuery, each pageFunc) error {
 	zero := 0
-	req := &a2a.ListTasksRequest{PageSize: q.pageSize, HistoryLength: &zero, Tenant: w.o.Tenant, Status: q.status}
+	req := &a2a.ListTasksRequest{PageSize: q.pageSize, HistoryLength: &zero, Tenant: w.o.Tenant, Status: q.status, PageToken: q.token}
 	if q.after != nil {
 		after := *q.after
 		req.StatusTimestampAfter = &after

@@ -51,16 +51,17 @@ func (w *watcher) round(ctx context.Context) error {
 	w.mu.Lock()
 	listing := w.listing
 	forced := w.forceFull
-	full := forced || time.Since(w.lastFull) >= w.o.FullResync
-	w.forceFull = false
+	full := forced || w.fullOwed || time.Since(w.lastFull) >= w.o.FullResync
+	w.forceFull, w.fullOwed = false, false
 	w.mu.Unlock()
 	var err error
 	pollAll := !listing
 	if listing {
 		err = w.sweepAs(ctx, full, forced)
-		if err != nil && forced {
+		if err != nil && full {
 			w.mu.Lock()
-			w.forceFull = true // the resweep after an overflow is still owed
+			w.forceFull = w.forceFull || forced // the resweep after an overflow is still owed
+			w.fullOwed = true                   // and so is any full sweep
 			w.mu.Unlock()
 		}
 		switch c := a2aerr.Classify(err); {
@@ -143,10 +144,21 @@ func (w *watcher) sweepAs(ctx context.Context, full, forced bool) error {
 	case after.IsZero():
 		err = w.fullSweep(ctx, r)
 	default:
+		stopped := false // before the listing's end
 		err = w.list(ctx, listQuery{after: &after, pageSize: pageSize}, func(resp *a2a.ListTasksResponse, _ bool) bool {
-			r.page(resp.Tasks, "")
-			return !r.capped()
+			news, _ := r.page(resp.Tasks, "")
+			// A page without news: the rest comes back unchanged every
+			// sweep (sweep_whole.go).
+			more := news && !r.capped()
+			stopped = !more && resp.NextPageToken != ""
+			return more
 		})
+		if err == nil {
+			w.mu.Lock()
+			w.whole.swept(after, stopped)
+			w.mu.Unlock()
+			err = w.wholePage(ctx, r)
+		}
 	}
 	if err != nil {
 		return err
@@ -355,10 +367,15 @@ func (w *watcher) getTask(ctx context.Context, id a2a.TaskID, historyLength int)
 	return t, err
 }
 
-// gone reports a task the agent no longer knows and forgets it.
+// gone reports a task the agent no longer knows and forgets it. An
+// agent that lost one may have lost others (it restarted on an empty
+// store between two sweeps, unseen): the next sweep is a full one,
+// whose listings of the open states then no longer match what is held,
+// and whatever they miss is asked for (sweep_full.go checkVanished).
 func (w *watcher) gone(id a2a.TaskID) {
 	w.mu.Lock()
 	w.tasks.remove(id)
+	w.fullOwed = true
 	w.mu.Unlock()
 	w.emit(model.Event{Kind: model.EventGone, Source: model.SourcePoll, Task: &a2a.Task{ID: id}})
 }

@@ -43,8 +43,10 @@ type watcher struct {
 	hwm          time.Time           // the newest status timestamp a sweep listed (the agent's clock)
 	hwmAt        time.Time           // when the sweep that moved it began (ours)
 	hwmSettled   bool                // swept with the overlap long enough after it moved (sweep.go)
+	whole        wholeListing        // the complete incremental listing owed after sweeps that stopped early (sweep_whole.go)
 	lastFull     time.Time
 	forceFull    bool
+	fullOwed     bool    // the next sweep is a full one (not forced): a task was gone
 	listed       listing // what full sweeps learned of the agent's ListTasks (sweep_full.go)
 	openCapped   bool    // MaxOpenTasks dropped new open tasks (since the last full sweep)
 	epoch        uint64  // bumped after an overflow: everything is news again
@@ -107,7 +109,7 @@ func (w *watcher) run(ctx context.Context) {
 			return
 		}
 		if err != nil {
-			if c := a2aerr.Classify(err); c.Network() || c == a2aerr.Version {
+			if c := a2aerr.Classify(err); c.Network() || c == a2aerr.Version || away(err) {
 				w.dropClient() // re-resolve the card when it comes back
 			}
 			if !w.sleep(ctx, w.fail(err)) {
@@ -158,12 +160,37 @@ func jitter(d time.Duration) time.Duration {
 
 // backoff is how long to wait after w.failures failed attempts in a row:
 // doubling from a second (or the sweep interval, if shorter) up to
-// maxBackoff, the second half of it at random.
-func (w *watcher) backoff() time.Duration {
+// maxBackoff, the second half of it at random. After an attempt that did
+// not reach the agent (see away), it stops doubling at maxAwayWait, or at
+// the sweep interval if shorter: the next attempt is a card fetch that
+// costs a process that is not there nothing, and an agent that restarts
+// is seen answering again within that long (it used to wait out a
+// doubling that had reached 16 to 32 s after half a minute away).
+func (w *watcher) backoff(away bool) time.Duration {
 	base := min(time.Second, w.o.SweepInterval)
 	d := base << min(w.failures-1, 16)
-	d = min(d, maxBackoff)
+	limit := maxBackoff
+	if away {
+		limit = min(maxAwayWait, w.o.SweepInterval)
+	}
+	d = min(d, limit)
 	return d/2 + rand.N(d/2+1)
+}
+
+// away reports whether err says the agent is not there to answer: the
+// request did not reach it, the connection broke or timed out
+// (a2aerr.Unreachable, NoAnswer, Timeout), or a gateway in front of it
+// said so (HTTP 502, 503, 504), as while an agent restarts.
+func away(err error) bool {
+	switch a2aerr.Classify(err) {
+	case a2aerr.Unreachable, a2aerr.NoAnswer, a2aerr.Timeout:
+		return true
+	}
+	switch a2aerr.Status(err) {
+	case 502, 503, 504:
+		return true
+	}
+	return false
 }
 
 func (w *watcher) getClient() *sdk.Client {

@@ -8,9 +8,11 @@ import (
 )
 
 // applyGone marks a task the agent says it no longer knows. A task we
-// do not hold is not created just to be marked gone. A gone task counts
-// against MaxTerminalPerAgent as a finished one does, so an agent that
-// keeps losing tasks does not grow the fleet.
+// do not hold is not created just to be marked gone. A gone task leaves
+// the open panes (the inbox too: there is nothing left to answer) for
+// the terminal one, where its row says gone; its last state is kept. It
+// counts against MaxTerminalPerAgent as a finished one does, so an agent
+// that keeps losing tasks does not grow the fleet.
 func (f *Fleet) applyGone(ev *Event) {
 	t := f.find(ev.Agent, ev.Task.ID)
 	if t == nil || t.Gone {
@@ -20,11 +22,29 @@ func (f *Fleet) applyGone(ev *Event) {
 		t.LastHeard = ev.At
 	}
 	t.Gone = true
+	f.setClass(t, ClassTerminal)
 	if t.heapIdx < 0 {
 		f.addTerminal(t) // it will not change again: retention counts it as finished
 	}
 	f.version++
 	f.changes.add(t)
+}
+
+// setClass moves t to class c: its agent's counts, Entered/Left, and
+// the pane indexes at the next query (t's data does not change).
+func (f *Fleet) setClass(t *Task, c Class) {
+	if t.Class == c {
+		return
+	}
+	f.touch(t)
+	a := t.agent
+	a.Counts[t.Class]--
+	a.Counts[c]++
+	t.Class = c
+	if !t.dirty {
+		t.dirty = true
+		f.dirty = append(f.dirty, t)
+	}
 }
 
 // applyHealth records the agent's connection state and marks its tasks

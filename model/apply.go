@@ -40,7 +40,8 @@ type ApplyResult struct {
 //   - health events update the agent and mark its tasks Stale while it is
 //     backing off, unreachable or unauthorized (cleared when it is up);
 //     they never change a task's data;
-//   - EventGone marks a task Gone; it stays on screen.
+//   - EventGone marks a task Gone: it stays on screen, in the terminal
+//     pane, with its last state, until an event for it brings it back.
 //
 // The pointers inside the events are owned by the Fleet afterwards.
 func (f *Fleet) Apply(batch []Event) ApplyResult {
@@ -107,6 +108,7 @@ func (f *Fleet) heard(t *Task, ev *Event) {
 	}
 	if t.Gone {
 		t.Gone = false
+		f.setClass(t, ClassOf(t.State)) // back in the pane of its state
 		if t.Class != ClassTerminal && t.heapIdx >= 0 {
 			heap.Remove(&t.agent.term, int(t.heapIdx)) // back: no longer one to evict
 		}

@@ -277,20 +277,20 @@ func TestApplyRules(t *testing.T) {
 			},
 		},
 		{
-			name:   "EventGone marks the task gone and keeps it; a later event clears it",
+			name:   "EventGone marks the task gone and keeps it among the finished; a later event clears it",
 			before: []Event{snap("deployer", "d1", a2a.TaskStateAuthRequired, 10)},
 			batch:  []Event{{Kind: EventGone, Agent: "deployer", Task: &a2a.Task{ID: "d1"}}, {Kind: EventGone, Agent: "deployer", Task: &a2a.Task{ID: "nope"}}},
 			check: func(t *testing.T, f *Fleet, res ApplyResult, _ uint64) {
 				tk := f.Task(kD1)
-				if tk == nil || !tk.Gone || tk.Class != ClassInterrupted || !res.Changed || f.Len() != 1 {
+				if tk == nil || !tk.Gone || tk.Class != ClassTerminal || tk.State != a2a.TaskStateAuthRequired || !res.Changed || f.Len() != 1 {
 					t.Fatalf("task = %+v len = %d", tk, f.Len())
 				}
 				if f.RowHint(tk) != "gone: agent no longer knows this task" {
 					t.Errorf("row hint = %q", f.RowHint(tk))
 				}
 				f.Apply([]Event{snap("deployer", "d1", a2a.TaskStateAuthRequired, 10)})
-				if tk.Gone {
-					t.Errorf("still gone after the agent listed it again")
+				if tk.Gone || tk.Class != ClassInterrupted {
+					t.Errorf("still gone (%v) or out of its pane (%v) after the agent listed it again", tk.Gone, tk.Class)
 				}
 			},
 		},

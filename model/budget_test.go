@@ -120,14 +120,18 @@ func TestGoneTasksCountAgainstRetention(t *testing.T) {
 	}
 }
 
-// An interrupted task that is lost and then evicted leaves the inbox in
-// the batch that evicts it.
+// An interrupted task that is lost leaves the inbox in the batch that
+// says so; evicted later, it is not reported leaving again.
 func TestEvictedGoneTaskLeavesTheInbox(t *testing.T) {
 	f := NewFleet(Options{MaxTerminalPerAgent: 1})
-	f.Apply([]Event{snap("a", "ask", a2a.TaskStateInputRequired, 1), {Kind: EventGone, Agent: "a", Task: &a2a.Task{ID: "ask"}}})
-	res := f.Apply([]Event{snap("a", "d1", a2a.TaskStateCompleted, 5)})
-	if f.Task(TaskKey{"a", "ask"}) != nil || len(res.Left) != 1 || res.Left[0] != (TaskKey{"a", "ask"}) {
-		t.Errorf("left = %v; the lost question should be evicted and leave", res.Left)
+	f.Apply([]Event{snap("a", "ask", a2a.TaskStateInputRequired, 1)})
+	res := f.Apply([]Event{{Kind: EventGone, Agent: "a", Task: &a2a.Task{ID: "ask"}}})
+	if len(res.Left) != 1 || res.Left[0] != (TaskKey{"a", "ask"}) {
+		t.Errorf("left = %v; the lost question should leave the inbox", res.Left)
+	}
+	res = f.Apply([]Event{snap("a", "d1", a2a.TaskStateCompleted, 5)})
+	if f.Task(TaskKey{"a", "ask"}) != nil || len(res.Left) != 0 || res.Evicted != 1 {
+		t.Errorf("left = %v evicted %d; the lost question should be evicted, not leave twice", res.Left, res.Evicted)
 	}
 }
 
@@ -177,5 +181,36 @@ func TestFleetBudgetSharesOut(t *testing.T) {
 	checkInvariants(t, f)
 	if a := f.Agent("alone"); a.Trimmed != 0 || a.Bytes < 160<<10 {
 		t.Errorf("a lone agent under the fleet's budget: %d bytes, %d trimmed", a.Bytes, a.Trimmed)
+	}
+}
+
+// A task the agent no longer knows leaves the open panes, active and
+// interrupted, in the batch that says so (the inbox drops it: there is
+// nothing left to answer) and is shown among the finished ones, as
+// gone; one the agent tells of again goes back to the pane of its state.
+func TestGoneTaskLeavesTheOpenPanes(t *testing.T) {
+	f := NewFleet(Options{})
+	f.Apply([]Event{snap("a", "run", a2a.TaskStateWorking, 1), snap("a", "ask", a2a.TaskStateInputRequired, 2)})
+	res := f.Apply([]Event{{Kind: EventGone, Agent: "a", Task: &a2a.Task{ID: "run"}}, {Kind: EventGone, Agent: "a", Task: &a2a.Task{ID: "ask"}}})
+	checkInvariants(t, f)
+	for _, c := range []Class{ClassActive, ClassInterrupted} {
+		if n := f.Count(c, Query{}); n != 0 {
+			t.Errorf("%v pane holds %d tasks after both were gone, want 0", c, n)
+		}
+	}
+	if n := f.Count(ClassTerminal, Query{}); n != 2 {
+		t.Errorf("the finished pane holds %d tasks, want the 2 gone ones", n)
+	}
+	if len(res.Left) != 1 || res.Left[0] != (TaskKey{"a", "ask"}) {
+		t.Errorf("left = %v, want the gone question", res.Left)
+	}
+	run := f.Task(TaskKey{"a", "run"})
+	if run == nil || !run.Gone || run.State != a2a.TaskStateWorking {
+		t.Fatalf("the gone task = %+v, want it held, gone, its last state kept", run)
+	}
+	res = f.Apply([]Event{status("a", "ask", a2a.TaskStateInputRequired, 3, nil)})
+	checkInvariants(t, f)
+	if ask := f.Task(TaskKey{"a", "ask"}); ask.Gone || ask.Class != ClassInterrupted || len(res.Entered) != 1 {
+		t.Errorf("the question told of again: gone %v class %v entered %v, want it back in the inbox", ask.Gone, ask.Class, res.Entered)
 	}
 }

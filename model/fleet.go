@@ -37,7 +37,9 @@ type Task struct {
 	Class Class
 	// Gone is set when the agent answered that it no longer knows the
 	// task (TaskNotFound, which may also mean access was lost). The task
-	// stays on screen; a later event for it clears Gone.
+	// stays on screen in the terminal pane (Class is ClassTerminal while
+	// State keeps the last state heard); a later event for it clears
+	// Gone and puts it back in the pane of its state.
 	Gone     bool
 	dirty    bool // changed since the pane indexes last saw it (view.go)
 	hasTS    bool // Updated is the agent's status timestamp

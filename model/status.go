@@ -61,11 +61,7 @@ func (f *Fleet) setStatus(t *Task, st *a2a.TaskStatus, ev *Event) {
 	state := NormalizeState(st.State)
 	class := ClassOf(state)
 	if class != t.Class {
-		f.touch(t)
-		a := t.agent
-		a.Counts[t.Class]--
-		a.Counts[class]++
-		t.Class = class
+		f.setClass(t, class)
 		if class == ClassTerminal {
 			t.Partial = nil
 		}

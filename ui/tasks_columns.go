@@ -44,6 +44,16 @@ func stateText(s a2a.TaskState) string {
 	return sanitize.Line(model.ShortState(s), maxStateWidth)
 }
 
+// rowStateText is the state a row shows: "gone" for a task its agent no
+// longer knows (it sits among the finished ones; the detail view keeps
+// its last state), else stateText.
+func rowStateText(t *model.Task) string {
+	if t.Gone {
+		return "gone"
+	}
+	return stateText(t.State)
+}
+
 // shortIDText is a task's short id, sanitized: the id is the agent's.
 func shortIDText(id a2a.TaskID) string { return sanitize.Line(model.ShortID(id), idWidth) }
 

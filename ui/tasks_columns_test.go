@@ -82,3 +82,24 @@ func TestIDsAreShownAtEveryWidth(t *testing.T) {
 		}
 	}
 }
+
+// A task its agent no longer knows leaves the Active pane and shows in
+// the Terminal one as gone, not as the working task it was.
+func TestGoneTaskShowsAsGoneAmongTheFinished(t *testing.T) {
+	m, _ := newTestModel(t, Options{})
+	m.Update(eventsMsg{batch: []model.Event{taskEvent("test-runner", "lost-0001", a2a.TaskStateWorking, 0, "step 3 of 9")}})
+	m.Update(eventsMsg{batch: []model.Event{{Kind: model.EventGone, Agent: "test-runner", Task: &a2a.Task{ID: "lost-0001"}}}})
+	sized(m, 200, 50)
+	if active := strings.Join(paneText(m, model.ClassActive), "\n"); strings.Contains(active, "step 3 of 9") {
+		t.Errorf("the gone task is still in the Active pane:\n%s", active)
+	}
+	var row string
+	for _, l := range paneText(m, model.ClassTerminal) {
+		if strings.Contains(l, "lost-000") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, "gone") || strings.Contains(row, "working") {
+		t.Errorf("the gone task's row in the Terminal pane = %q, want it shown as gone:\n%s", row, strings.Join(paneText(m, model.ClassTerminal), "\n"))
+	}
+}

@@ -200,7 +200,7 @@ func (v *tasksScreen) cells(t *model.Task, h rowHint, c columns, now time.Time) 
 	hint, hp := h.text, h.paint
 	r := rowCells{
 		agent:      common.Pad(sanitize.Line(t.Key.Agent, c.agent), c.agent),
-		state:      common.Pad(sanitize.Line(stateText(t.State), c.state), c.state),
+		state:      common.Pad(sanitize.Line(rowStateText(t), c.state), c.state),
 		statePaint: v.paint.state(t.State),
 		hintPaint:  hp,
 	}

@@ -29,7 +29,9 @@ type fleetSpec struct {
 	Agents      int // how many agents
 	Tasks       int // tasks per agent, in all
 	Active      int // of them running (real executions when Live, else stored WORKING)
-	Interrupted int // of them waiting for a person (half input, half auth)
+	Interrupted int // of them waiting for a person (input-required, or auth-required for Auth of them)
+	Auth        int // of Interrupted, auth-required; 0: half of them
+	Submitted   int // open tasks stored SUBMITTED without a status timestamp, as the SDK's store emits them
 	Live        bool
 	Keep        int // terminal tasks a2atop keeps per agent, for the expected picture
 }
@@ -124,6 +126,8 @@ type benchAgent struct {
 	url       string
 	card      *a2a.AgentCard
 	exec      *churnExec
+	store     *taskstore.InMemory
+	untimed   []a2a.TaskID // SUBMITTED tasks without a status timestamp, not yet touched
 	listTasks atomic.Int64
 	getTask   atomic.Int64
 	subscribe atomic.Int64
@@ -138,6 +142,7 @@ func (f *fleetServer) startAgent(i int) (agentInfo, error) {
 	a := &benchAgent{name: name}
 	a.exec = &churnExec{f: f, churn: f.churn}
 	store := taskstore.NewInMemory(&taskstore.InMemoryStoreConfig{Authenticator: a2asrv.NewTaskStoreAuthenticator()})
+	a.store = store
 	info, err := f.seed(a, store)
 	if err != nil {
 		return info, err
@@ -185,35 +190,38 @@ func (c *counter) Before(ctx context.Context, cc *a2asrv.CallContext, req *a2asr
 
 // seed stores the agent's history: a task every 10 s going back from an
 // hour ago, most of them finished (completed, failed, canceled,
-// rejected), with the interrupted ones and (without Live) the working
-// ones spread among them, as on an agent whose oldest open tasks have
-// waited for days. They are stored oldest first, so the store's order
-// (it sorts by when it stored a task) is their status timestamps' order.
+// rejected), with the interrupted ones, the SUBMITTED ones without a
+// status timestamp and (without Live) the working ones spread among
+// them, as on an agent whose oldest open tasks have waited for days.
+// They are stored oldest first, so the store's order (it sorts by when
+// it stored a task) is their status timestamps' order.
 func (f *fleetServer) seed(a *benchAgent, store *taskstore.InMemory) (agentInfo, error) {
 	spec := f.spec
 	ctx, cc := a2asrv.NewCallContext(context.Background(), nil)
 	cc.User = a2asrv.NewAuthenticatedUser("bench", nil)
-	stored := spec.Interrupted
-	if !spec.Live {
-		stored += spec.Active
-	}
-	n := spec.Tasks - spec.Active + stored - spec.Interrupted // tasks in the store at the start
+	kinds := openKinds(spec)
+	stored := len(kinds)
+	n := spec.Tasks - spec.Active + stored - spec.Interrupted - spec.Submitted // tasks in the store at the start
 	info := agentInfo{}
 	now := time.Now()
 	every := max(n/max(stored, 1), 1) // one open task every so many
-	k := 0                            // open tasks stored so far; the interrupted among them evenly
+	k := 0                            // open tasks stored so far
 	for i := n - 1; i >= 0; i-- {     // i = 0 is the newest
 		ts := now.Add(-time.Hour - time.Duration(i)*10*time.Second)
+		stamp := &ts
 		st, text := a2a.TaskStateCompleted, "finished run "+strconv.Itoa(i)
 		switch {
 		case i%every == every/2 && k < stored:
-			if (k+1)*spec.Interrupted/stored > k*spec.Interrupted/stored {
-				st, text = a2a.TaskStateInputRequired, "Which branch should I compare against?"
-				if len(info.Interrupted)%2 == 1 {
-					st, text = a2a.TaskStateAuthRequired, "approve deploy of 9f3c2e1 to staging?"
-				}
-			} else {
-				st, text = a2a.TaskStateWorking, "step 1 of 40"
+			st = kinds[k]
+			switch st {
+			case a2a.TaskStateInputRequired:
+				text = "Which branch should I compare against?"
+			case a2a.TaskStateAuthRequired:
+				text = "approve deploy of 9f3c2e1 to staging?"
+			case a2a.TaskStateSubmitted:
+				text, stamp = "queued", nil
+			default:
+				text = "step 1 of 40"
 			}
 			k++
 		case i%20 == 3 || i%20 == 9:
@@ -223,7 +231,7 @@ func (f *fleetServer) seed(a *benchAgent, store *taskstore.InMemory) (agentInfo,
 		case i%20 == 17:
 			st = a2a.TaskStateRejected
 		}
-		t := &a2a.Task{ID: a2a.NewTaskID(), ContextID: a2a.NewContextID(), Status: a2a.TaskStatus{State: st, Timestamp: &ts,
+		t := &a2a.Task{ID: a2a.NewTaskID(), ContextID: a2a.NewContextID(), Status: a2a.TaskStatus{State: st, Timestamp: stamp,
 			Message: a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart(text))}}
 		if _, err := store.Create(ctx, t); err != nil {
 			return info, err
@@ -233,15 +241,77 @@ func (f *fleetServer) seed(a *benchAgent, store *taskstore.InMemory) (agentInfo,
 			info.Interrupted = append(info.Interrupted, t.ID)
 		case model.ClassOf(st) == model.ClassTerminal:
 			info.terminalIDs = append(info.terminalIDs, t.ID) // oldest first
+		case st == a2a.TaskStateSubmitted:
+			a.untimed = append(a.untimed, t.ID)
 		}
 	}
 	info.Terminal = len(info.terminalIDs)
-	info.Open = spec.Active + len(info.Interrupted)
+	info.Open = spec.Active + len(info.Interrupted) + len(a.untimed)
 	if k := min(spec.Keep, len(info.terminalIDs)); k > 0 {
 		info.Newest = info.terminalIDs[len(info.terminalIDs)-k:]
 	}
 	info.terminalIDs = nil
 	return info, nil
+}
+
+// openKinds is the state of each open task seeding stores, spread
+// evenly: the interrupted ones (Auth of them auth-required, else half),
+// the SUBMITTED ones, and (without Live) the working ones.
+func openKinds(spec fleetSpec) []a2a.TaskState {
+	auth := spec.Auth
+	if auth == 0 {
+		auth = spec.Interrupted / 2
+	}
+	var kinds []a2a.TaskState
+	add := func(st a2a.TaskState, n int) {
+		for range n {
+			kinds = append(kinds, st)
+		}
+	}
+	add(a2a.TaskStateInputRequired, spec.Interrupted-auth)
+	add(a2a.TaskStateAuthRequired, auth)
+	add(a2a.TaskStateSubmitted, spec.Submitted)
+	if !spec.Live {
+		add(a2a.TaskStateWorking, spec.Active)
+	}
+	r := rand.New(rand.NewPCG(1, 2)) // the same spread every run
+	r.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
+	return kinds
+}
+
+// touch moves the first agent's next SUBMITTED task without a status
+// timestamp to WORKING, still without one, as an agent that starts it
+// would, and says which task and when.
+func (f *fleetServer) touch() (touchMsg, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.agents) == 0 || len(f.agents[0].untimed) == 0 {
+		return touchMsg{}, fmt.Errorf("no SUBMITTED task without a timestamp left")
+	}
+	a := f.agents[0]
+	id := a.untimed[0]
+	a.untimed = a.untimed[1:]
+	ctx, cc := a2asrv.NewCallContext(context.Background(), nil)
+	cc.User = a2asrv.NewAuthenticatedUser("bench", nil)
+	cur, err := a.store.Get(ctx, id)
+	if err != nil {
+		return touchMsg{}, err
+	}
+	next := *cur.Task
+	next.Status = a2a.TaskStatus{State: a2a.TaskStateWorking, Message: a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("started"))}
+	at := time.Now()
+	if _, err := a.store.Update(ctx, &taskstore.UpdateRequest{Task: &next, PrevTask: cur.Task, PrevVersion: cur.Version,
+		Event: a2a.NewStatusUpdateEvent(&next, next.Status.State, next.Status.Message)}); err != nil {
+		return touchMsg{}, err
+	}
+	return touchMsg{Agent: a.name, ID: id, At: at}, nil
+}
+
+// touchMsg is what /touch answers.
+type touchMsg struct {
+	Agent string     `json:"agent"`
+	ID    a2a.TaskID `json:"id"`
+	At    time.Time  `json:"at"`
 }
 
 // startExecutions starts every agent's active tasks as real executions,
@@ -394,7 +464,7 @@ func (e *churnExec) Cancel(ctx context.Context, ec *a2asrv.ExecutorContext) iter
 }
 
 // serveControl serves /churn?rate=N (events per second over every
-// execution; 0 stops) and /stats.
+// execution; 0 stops), /touch (see touch) and /stats.
 func (f *fleetServer) serveControl() (string, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -409,6 +479,14 @@ func (f *fleetServer) serveControl() (string, error) {
 		}
 		f.churn.set(period)
 		fmt.Fprintf(w, "period %s\n", period)
+	})
+	mux.HandleFunc("/touch", func(w http.ResponseWriter, _ *http.Request) {
+		m, err := f.touch()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusConflict)
+			return
+		}
+		json.NewEncoder(w).Encode(m)
 	})
 	mux.HandleFunc("/stats", func(w http.ResponseWriter, _ *http.Request) {
 		s := statsMsg{ListTasks: map[string]int64{}, GetTask: map[string]int64{}, Subscribe: map[string]int64{},

@@ -11,7 +11,10 @@
 // Scenarios: "fleet", 50 agents of 2,000 tasks (30 running and streamed,
 // 10 waiting for a person, the rest finished), with a steady churn of
 // status changes and artifact chunks; "big", one agent of 100,000 tasks
-// (2,500 working, 500 waiting, 97,000 finished) where nothing changes.
+// (2,500 working, 500 waiting, 97,000 finished) where nothing changes;
+// "unstamped", the same agent holding 3,000 open tasks of which 500 are
+// SUBMITTED without a status timestamp (as the SDK's store emits them),
+// where nothing changes, and then one of those 500 moves to WORKING.
 // BENCHMARKS.md says what each figure is and holds the last run's.
 package main
 
@@ -66,6 +69,8 @@ type config struct {
 	agents, tasks, active  int
 	interrupted            int
 	big, bigActive, bigInt int
+	unWorking, unSubmitted int
+	unInput, unAuth        int
 	keep, terminalTotal    int
 	bare                   bool
 	streamsTotal           int
@@ -75,7 +80,7 @@ type config struct {
 
 func orchestrate() error {
 	var c config
-	flag.StringVar(&c.scenarios, "scenarios", "fleet,big", "which scenarios: fleet, big")
+	flag.StringVar(&c.scenarios, "scenarios", "fleet,big", "which scenarios: fleet, big, unstamped")
 	flag.StringVar(&c.modes, "modes", "state,all", "which sweeps: state (a2atop now), all (list_by_state = false, as before)")
 	flag.DurationVar(&c.duration, "duration", 10*time.Minute, "how long the fleet churns before RSS and heap are read")
 	flag.DurationVar(&c.idle, "idle", 3*time.Minute, "how long nothing changes while idle CPU and requests are measured")
@@ -87,6 +92,10 @@ func orchestrate() error {
 	flag.IntVar(&c.big, "big", 100000, "big: tasks of the single agent")
 	flag.IntVar(&c.bigActive, "big-active", 2500, "big: working tasks")
 	flag.IntVar(&c.bigInt, "big-interrupted", 500, "big: tasks waiting for a person")
+	flag.IntVar(&c.unWorking, "unstamped-working", 2000, "unstamped: working tasks of the -big tasks")
+	flag.IntVar(&c.unSubmitted, "unstamped-submitted", 500, "unstamped: SUBMITTED tasks without a status timestamp")
+	flag.IntVar(&c.unInput, "unstamped-input", 300, "unstamped: input-required tasks")
+	flag.IntVar(&c.unAuth, "unstamped-auth", 200, "unstamped: auth-required tasks")
 	flag.IntVar(&c.keep, "keep", 1000, "terminal_per_agent")
 	flag.IntVar(&c.terminalTotal, "terminal-total", model.DefaultTerminalTotal, "terminal_total: each agent keeps its share of it, at most -keep")
 	flag.IntVar(&c.streamsTotal, "streams-total", 0, "max_streams_total, the streams of the whole fleet (0: a2atop's default, 128)")
@@ -100,8 +109,13 @@ func orchestrate() error {
 		spec := fleetSpec{Agents: c.agents, Tasks: c.tasks, Active: c.active, Interrupted: c.interrupted, Live: true,
 			Keep: model.TerminalKept(c.keep, c.terminalTotal, c.agents)}
 		steady, idle := c.duration, c.idle
-		if sc == "big" {
+		switch sc {
+		case "big":
 			spec = fleetSpec{Agents: 1, Tasks: c.big, Active: c.bigActive, Interrupted: c.bigInt, Keep: model.TerminalKept(c.keep, c.terminalTotal, 1)}
+			steady = 0
+		case "unstamped":
+			spec = fleetSpec{Agents: 1, Tasks: c.big, Active: c.unWorking, Interrupted: c.unInput + c.unAuth, Auth: c.unAuth,
+				Submitted: c.unSubmitted, Keep: model.TerminalKept(c.keep, c.terminalTotal, 1)}
 			steady = 0
 		}
 		for _, mode := range strings.Split(c.modes, ",") {
@@ -116,8 +130,9 @@ func orchestrate() error {
 				prof = c.profile + "-" + sc + "-" + mode
 			}
 			res, err := runWatch(watchSpec{Ready: ag.ready, ListAll: mode == "all", Keep: spec.Keep,
-				Startup: 5 * time.Minute, Steady: steady, Rate: c.rate, Idle: idle, Profile: prof, StreamsTotal: c.streamsTotal, MemoryLimit: c.memLimitMiB << 20})
-			if err == nil && c.bare && mode == "state" {
+				Startup: 5 * time.Minute, Steady: steady, Rate: c.rate, Idle: idle, Profile: prof, StreamsTotal: c.streamsTotal, MemoryLimit: c.memLimitMiB << 20,
+				Touch: sc == "unstamped"})
+			if err == nil && c.bare && mode == "state" && sc != "unstamped" {
 				fmt.Fprintf(os.Stderr, "   the SDK's bare client on the same agents\n")
 				rep.bare(sc, ag.ready, steady > 0, c, spec.Keep)
 			}

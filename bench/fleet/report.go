@@ -52,6 +52,10 @@ func (r *report) print(w io.Writer) {
 		c.agents, c.tasks, c.active, c.interrupted, c.rate, c.duration)
 	fmt.Fprintf(w, "big: 1 agent x %d tasks (%d working, %d waiting, the rest finished), nothing changing; idle windows %s\n",
 		c.big, c.bigActive, c.bigInt, c.idle)
+	if r.rows["unstamped"] != nil {
+		fmt.Fprintf(w, "unstamped: 1 agent x %d tasks (%d working, %d SUBMITTED without a status timestamp, %d input-required, %d auth-required, the rest finished), nothing changing; idle windows %s\n",
+			c.big, c.unWorking, c.unSubmitted, c.unInput, c.unAuth, c.idle)
+	}
 	streams := fmt.Sprint(a2aclient.DefaultMaxStreamsTotal)
 	if c.streamsTotal != 0 {
 		streams = fmt.Sprint(c.streamsTotal)
@@ -96,6 +100,12 @@ func (r *report) print(w io.Writer) {
 		row("ListTasks/min, 100k-task agent, nothing changing", ran(o, num(o.IdleListPerMin)), ran(n, num(n.IdleListPerMin)), "-", "< 30")
 		row("idle CPU, 100k-task agent, nothing changing", ran(o, pct(o.IdleCPU)), ran(n, pct(n.IdleCPU)), "-", "< 1 % of a core")
 		row("RSS / heap in use, 100k-task agent, idle", mem(o.IdleRSS, o.IdleHeapInuse), mem(n.IdleRSS, n.IdleHeapInuse), "-", "-")
+	}
+	if un := r.rows["unstamped"]; un != nil {
+		o, n := un["list all"], un["by state"]
+		row("ListTasks/min, 100k-task agent with 500 unstamped SUBMITTED, nothing changing", ran(o, num(o.IdleListPerMin)), ran(n, num(n.IdleListPerMin)), "-", "< 30")
+		row("  then one unstamped SUBMITTED task moves to WORKING: seen after", ran(o, touched(o.TouchSeen)), ran(n, touched(n.TouchSeen)), "-", "-")
+		row("  idle CPU", ran(o, pct(o.IdleCPU)), ran(n, pct(n.IdleCPU)), "-", "< 1 % of a core")
 	}
 	if fleet != nil {
 		o, n := fleet["list all"], fleet["by state"]
@@ -186,4 +196,12 @@ func perK(r watchResult) string {
 		return "-"
 	}
 	return pct(r.SteadyCPU/(r.EventsPerSec/1000)) + " of a core"
+}
+
+// touched is the time to see the touched task, or "not seen in 2 min".
+func touched(d time.Duration) string {
+	if d < 0 {
+		return "not seen in 2 min"
+	}
+	return dur(d)
 }

@@ -43,6 +43,9 @@ type watchSpec struct {
 	// MemoryLimit is the watch process's soft memory limit (GOMEMLIMIT),
 	// in bytes; 0 for none.
 	MemoryLimit int64 `json:"memoryLimit"`
+	// Touch: after the idle window, move one SUBMITTED task without a
+	// status timestamp to WORKING (/touch) and time until a2atop has it.
+	Touch bool `json:"touch"`
 	// Profile, when set, is where a CPU profile of the idle window goes
 	// (Profile+".churn": of the churn window).
 	Profile string `json:"profile"`
@@ -84,6 +87,10 @@ type watchResult struct {
 	IdleListPerMin float64
 	IdleRSS        uint64
 	IdleHeapInuse  uint64
+
+	// TouchSeen is from the touch (Touch) to the watcher's event with the
+	// task in WORKING; -1 when it did not come within two minutes.
+	TouchSeen time.Duration
 }
 
 // watchMain runs a2atop's real watchers, model and dashboard against the
@@ -104,6 +111,7 @@ func watchMain(spec watchSpec) error {
 	pic := newPicture(spec)
 	events := make(chan model.Event, a2aclient.DefaultBuffer)
 	var delivered, statuses atomic.Int64
+	tw := &touchWatch{}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() { // between the watchers and the dashboard: what arrived, when
@@ -111,6 +119,7 @@ func watchMain(spec watchSpec) error {
 			select {
 			case ev := <-mgr.Events():
 				delivered.Add(1)
+				tw.saw(ev)
 				if ts, key, ok := statusOf(ev); ok {
 					statuses.Add(1)
 					lat.arrived(key, ts, ev.Source == model.SourceStream)
@@ -171,6 +180,9 @@ func watchMain(spec watchSpec) error {
 		stop()
 		w.end(&res.Idle, &eps, &sps, &res.IdleCPU, &res.IdleListPerMin, len(spec.Ready.Agents))
 		res.IdleRSS, res.IdleHeapInuse, _ = memNow()
+	}
+	if spec.Touch {
+		res.TouchSeen = tw.touch(ctl, 2*time.Minute)
 	}
 	res.Frames = pr.frames.Load()
 	p.Quit()
@@ -587,4 +599,60 @@ func (s *memSamples) halves() (rss1, rss2, heap1, heap2 uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.rss[0], s.rss[1], s.heap[0], s.heap[1]
+}
+
+// touchWatch times one touched task (/touch) to the watcher's event
+// that has it in WORKING. Safe for concurrent use.
+type touchWatch struct {
+	mu   sync.Mutex
+	key  model.TaskKey
+	seen chan time.Time
+}
+
+// saw notes ev if it is the touched task's, in WORKING.
+func (w *touchWatch) saw(ev model.Event) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.seen == nil {
+		return
+	}
+	var id a2a.TaskID
+	var st a2a.TaskState
+	switch {
+	case ev.Kind == model.EventTask:
+		id, st = ev.Task.ID, ev.Task.Status.State
+	case ev.Kind == model.EventStatus:
+		id, st = ev.Status.TaskID, ev.Status.Status.State
+	default:
+		return
+	}
+	if (model.TaskKey{Agent: ev.Agent, ID: id}) == w.key && model.NormalizeState(st) == a2a.TaskStateWorking {
+		w.seen <- time.Now()
+		w.seen = nil
+	}
+}
+
+// touch asks the agents process to touch a task and waits at most d for
+// it to arrive: the time it took, or -1.
+func (w *touchWatch) touch(ctl string, d time.Duration) time.Duration {
+	seen := make(chan time.Time, 1)
+	resp, err := http.Get(ctl + "/touch")
+	if err != nil {
+		return -1
+	}
+	var m touchMsg
+	err = json.NewDecoder(resp.Body).Decode(&m)
+	resp.Body.Close()
+	if err != nil {
+		return -1
+	}
+	w.mu.Lock()
+	w.key, w.seen = model.TaskKey{Agent: m.Agent, ID: m.ID}, seen
+	w.mu.Unlock()
+	select {
+	case at := <-seen:
+		return at.Sub(m.At)
+	case <-time.After(d):
+		return -1
+	}
 }
