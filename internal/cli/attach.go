@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -110,58 +109,71 @@ func attachDashboard(ctx context.Context, o *options) int {
 	if err != nil {
 		return s.failf(exitUsage, "%v", err)
 	}
-	cl, me, code := s.attachWaiting(ctx, tok)
-	if cl == nil {
+	cl, me, err := s.dial(ctx, tok)
+	switch {
+	case err != nil && ctx.Err() != nil: // a signal while asking
+		return exitOK
+	case err == nil:
+		if _, _, code := s.attached(cl, me, nil); code != exitOK {
+			return code
+		}
+		return s.dashboardOn(ctx, cl, me)
+	case !hubUnreachable(err):
+		_, _, code := s.attached(cl, me, err)
 		return code
 	}
-	return s.dashboardOn(ctx, cl, me)
+	return s.waitForHub(ctx, tok, err)
 }
 
-// attachWaiting is attachWith for a dashboard, which waits for a hub it
-// cannot reach (started after it, restarting): it says so once on
-// stderr and asks again every two seconds at most, until the hub
-// answers or ctx ends (exit 0, as a signal ends any run). A refusal (a
-// token the hub does not know) still ends it at once.
-func (s *session) attachWaiting(ctx context.Context, tok string) (*hubclient.Client, hub.Me, int) {
-	said := false
-	for wait := 250 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
-		cl, me, err := s.dial(ctx, tok)
-		var reach *hubclient.UnreachableError
-		switch {
-		case err != nil && ctx.Err() != nil: // a signal while asking
-			return nil, hub.Me{}, exitOK
-		case err == nil || !errors.As(err, &reach):
-			return s.attached(cl, me, err)
-		}
-		if !said {
-			fmt.Fprintf(s.st.Err, "a2atop: %v; waiting for it, trying again every 2s (Ctrl+C to stop)\n", err)
-			s.log.Warn("waiting for the hub", logKeyErr, err)
-			said = true
-		}
-		select {
-		case <-ctx.Done():
-			return nil, hub.Me{}, exitOK
-		case <-time.After(wait):
-		}
-	}
+// hubUnreachable reports whether err is a hub that could not be reached
+// (to wait for), not one that answered with a refusal.
+func hubUnreachable(err error) bool {
+	var reach *hubclient.UnreachableError
+	return errors.As(err, &reach)
 }
 
 // dashboardOn runs the dashboard attached to the hub cl reaches until
 // the user quits or ctx ends.
 func (s *session) dashboardOn(ctx context.Context, cl *hubclient.Client, me hub.Me) int {
-	m, svc, err := s.hubDashboard(cl, me)
+	d, err := s.openHubDashboard(ctx, cl, me)
 	if err != nil {
 		return s.failf(exitUsage, "config: %v", err)
 	}
-	defer svc.Close()
+	return d.close(s.runUI(ctx, d.m))
+}
+
+// hubDash is a dashboard on a hub, built and following the hub's feed,
+// until close.
+type hubDash struct {
+	s    *session
+	m    *ui.Model
+	svc  *approvals.Service
+	cl   *hubclient.Client
+	stop context.CancelFunc
+	ran  chan struct{}
+}
+
+// openHubDashboard builds the dashboard of the operator me on the hub cl
+// reaches and starts following the hub's feed.
+func (s *session) openHubDashboard(ctx context.Context, cl *hubclient.Client, me hub.Me) (*hubDash, error) {
+	m, svc, err := s.hubDashboard(cl, me)
+	if err != nil {
+		return nil, err
+	}
 	cctx, stop := context.WithCancel(ctx)
-	ran := make(chan struct{})
-	go func() { cl.Run(cctx); close(ran) }()
-	err = s.runUI(ctx, m)
-	s.releaseClaims(cl)
-	stop()
-	<-ran
-	return s.dashboardStatus(err)
+	d := &hubDash{s: s, m: m, svc: svc, cl: cl, stop: stop, ran: make(chan struct{})}
+	go func() { cl.Run(cctx); close(d.ran) }()
+	return d, nil
+}
+
+// close ends the dashboard whose program ended with err: its claims
+// released, the feed stopped, the journal closed; the exit status.
+func (d *hubDash) close(err error) int {
+	d.s.releaseClaims(d.cl)
+	d.stop()
+	<-d.ran
+	d.svc.Close()
+	return d.s.dashboardStatus(err)
 }
 
 // claimsRelease bounds the releases of a dashboard's claims as it exits.

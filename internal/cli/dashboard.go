@@ -124,7 +124,11 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 // event loop that had ended, while Run waited for that goroutine: the
 // dashboard stayed up at idle until SIGKILL (bubbletea v1.3.10,
 // handleSignals; upstream pull request #1806).
-func (s *session) runUI(ctx context.Context, m *ui.Model) error {
+func (s *session) runUI(ctx context.Context, m *ui.Model) error { return s.runProgram(ctx, m) }
+
+// runProgram runs m as the dashboard runs (the alternate screen, the
+// mouse, ctx the one way a signal ends it) until it quits or ctx ends.
+func (s *session) runProgram(ctx context.Context, m tea.Model) error {
 	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithFPS(FrameRate), tea.WithoutSignalHandler()}
 	if s.st.In != nil { // tests drive the program through a pipe
 		opts = append(opts, tea.WithInput(s.st.In), tea.WithOutput(s.st.Out))

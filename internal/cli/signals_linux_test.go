@@ -282,7 +282,7 @@ func TestEveryCommandEndsOnEverySignal(t *testing.T) {
 	commands := []command{
 		{"dashboard", nil, []string{ag.URL}, []string{"\x1b[?1049h", "interrupted"}, true},
 		{"dashboard on a hub", alice, []string{"--hub", hubURL}, []string{"\x1b[?1049h", "operator alice"}, true},
-		{"dashboard waiting for its hub", alice, []string{"--hub", "http://" + freeAddr(t)}, []string{"waiting for it"}, false},
+		{"dashboard waiting for its hub", alice, []string{"--hub", "http://" + freeAddr(t)}, []string{"\x1b[?1049h", "waiting for it"}, true},
 		{"watch", nil, []string{"watch", "--jsonl", ag.URL}, []string{`"kind":`}, false},
 		{"watch on a hub", alice, []string{"watch", "--jsonl", "--hub", hubURL}, []string{`"kind":`}, false},
 		{"serve", nil, []string{"serve", "--config", writeHubConfig(t, t.TempDir(), agents, 200*time.Millisecond), "--listen", "127.0.0.1:0"}, []string{"hub on http"}, false},
