@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"errors"
+	"sync"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -128,14 +130,40 @@ func (s *session) runUI(ctx context.Context, m *ui.Model) error { return s.runPr
 
 // runProgram runs m as the dashboard runs (the alternate screen, the
 // mouse, ctx the one way a signal ends it) until it quits or ctx ends.
+//
+// ctx's end quits the program as q does, and kills it only if it has not
+// ended quitKill later. A program killed (tea.WithContext) closes its
+// input while its read loop still reads it (bubbletea v1.3.10,
+// Program.shutdown with kill: no wait for readLoop): a data race the race
+// detector ended every signalled dashboard on (exit 66).
 func (s *session) runProgram(ctx context.Context, m tea.Model) error {
-	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx), tea.WithFPS(FrameRate), tea.WithoutSignalHandler()}
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(FrameRate), tea.WithoutSignalHandler()}
 	if s.st.In != nil { // tests drive the program through a pipe
 		opts = append(opts, tea.WithInput(s.st.In), tea.WithOutput(s.st.Out))
 	}
-	_, err := tea.NewProgram(m, opts...).Run()
+	p := tea.NewProgram(m, opts...)
+	var kill *time.Timer
+	var mu sync.Mutex
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		kill = time.AfterFunc(quitKill, p.Kill)
+		p.Quit()
+	})
+	_, err := p.Run()
+	if !stop() {
+		mu.Lock()
+		if kill != nil {
+			kill.Stop()
+		}
+		mu.Unlock()
+	}
 	return err
 }
+
+// quitKill is how long a program asked to quit by a signal has before it
+// is killed.
+const quitKill = 2 * time.Second
 
 // dashboardStatus maps the program's end to an exit status: quitting and
 // SIGINT/SIGTERM are a normal end.
