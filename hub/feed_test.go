@@ -313,11 +313,13 @@ func TestFeedShowsOnlyWhatTheOperatorMayWatch(t *testing.T) {
 	alice := fx.attach("alice")
 	id := fx.ag.Start("ask")
 	alice.waitFor("the question", func(f *model.Fleet) bool { return alice.inInbox(f, id) })
-	if o := alice.svc.Send(context.Background(), alice.prepare(id, approvals.Input{Kind: approvals.KindReply, Text: "main"})); o.Result != approvals.ResultAccepted {
-		t.Fatal(o.Words())
-	}
+	// The claim while the task waits (a claim is only on a task that
+	// waits on a person), then the answer that ends it.
 	if err := alice.cl.Claim(context.Background(), "agent", id, "answering"); err != nil {
 		t.Fatal(err)
+	}
+	if o := alice.svc.Send(context.Background(), alice.prepare(id, approvals.Input{Kind: approvals.KindReply, Text: "main"})); o.Result != approvals.ResultAccepted {
+		t.Fatal(o.Words())
 	}
 	es := erin.wait("a position past the answer", func(es []rawEvent) bool {
 		return len(es) > 0 && es[len(es)-1].name == hub.EventPosition && seqOf(es[len(es)-1].id) >= seqOf(fx.h.Epoch()+"-"+strconv.FormatUint(fx.h.Stats().Position, 10))
