@@ -100,12 +100,17 @@ func tick(now func() time.Time) tea.Cmd {
 	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg{now: t} })
 }
 
-// onTick expires the notice, tells every screen the time and reads what
-// other processes appended to the journal.
+// onTick expires the notice, tells every screen the time and, unless
+// the journal file's changes are followed (journal_follow.go), reads what
+// other processes appended to it.
 func (m *Model) onTick() tea.Cmd {
 	now := m.ctx.Now()
 	m.status.expire(now)
-	return tea.Batch(tick(m.ctx.Now), m.broadcast(common.TickMsg{Now: now}), m.refreshJournal())
+	var refresh tea.Cmd
+	if m.jchanges == nil {
+		refresh = m.refreshJournal()
+	}
+	return tea.Batch(tick(m.ctx.Now), m.broadcast(common.TickMsg{Now: now}), refresh)
 }
 
 // ring writes the terminal bell.

@@ -57,6 +57,11 @@ type Options struct {
 	// a common.JournalRefreshedMsg, and after each batch it records the
 	// states decided tasks went on to. nil follows nothing.
 	Approvals *approvals.Service
+	// JournalChanges tells when the journal file was written
+	// (approvals.Service.Watch): the root reads what others appended when
+	// it fires instead of on the clock. nil, or once closed, reads it on
+	// the clock.
+	JournalChanges <-chan struct{}
 	// Output receives the bell and the OSC 52 clipboard sequence; nil is
 	// os.Stdout. It must be the terminal the program draws on.
 	Output io.Writer

@@ -84,6 +84,10 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		return s.failf(exitFailed, "approvals journal %s: %v (set journal_path in the config)", cfg.JournalPath, err)
 	}
 	defer svc.Close()
+	changes, stopWatch, ok := svc.Watch() // nil and false: read on the clock
+	if ok {
+		defer stopWatch()
+	}
 	fleet := model.NewFleet(cfg.FleetOptions())
 	for _, a := range cfg.Agents {
 		fleet.AddAgent(a.Name, a.URL)
@@ -101,8 +105,10 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		Output:   st.Out,
 		Compose:  look.compose(svc),
 
-		// The root follows the journal the inbox and the journal view show.
-		Approvals: svc,
+		// The root follows the journal the inbox and the journal view show,
+		// when it is written.
+		Approvals:      svc,
+		JournalChanges: changes,
 	}))
 	if started != nil {
 		started(mgr)
