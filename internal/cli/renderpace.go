@@ -19,7 +19,10 @@ import (
 // once) and stops it while the view does not change: each View that
 // differs from the last starts it again, and it stops once the view has
 // stayed the same for restAfter, by when at least two frames drew the
-// last change. A change still reaches the screen within one frame.
+// last change. A change still reaches the screen within one frame; the
+// first change after a frame without one (the first frame, a lone event
+// after a quiet spell) is drawn at once: the ticker first ticks after a
+// millisecond, then at the frame rate again.
 //
 // When the field is not there (another Bubble Tea version, a program
 // without the standard renderer) pacing is off and the renderer ticks
@@ -27,6 +30,10 @@ import (
 
 // restAfter is how long the view stays the same before the ticker stops.
 const restAfter = 3 * time.Second / FrameRate
+
+// kickAfter is when the ticker first ticks for a change that comes a
+// frame or more after the last: at once, give or take the scheduler.
+const kickAfter = time.Millisecond
 
 // paced is a tea.Model that runs the model it wraps and paces the
 // program's frame ticker by what its View returns. Bubble Tea calls it
@@ -47,12 +54,14 @@ type pacer struct {
 	mu      sync.Mutex
 	tk      *time.Ticker // nil: not found, pacing off
 	running bool
-	changed time.Time // when the view last changed
-	rest    *time.Timer
+	changed time.Time   // when the view last changed
+	rest    *time.Timer // stops the ticker (settle)
+	kicked  time.Time   // when the ticker was last set to tick at once
+	back    *time.Timer // sets it back to the frame rate after a kick
 }
 
 // newPaced wraps m; call attach with the program before running it.
-func newPaced(m tea.Model) paced { return paced{inner: m, p: &pacer{running: true}} }
+func newPaced(m tea.Model) paced { return paced{inner: m, p: &pacer{}} }
 
 // attach names the program whose renderer is paced.
 func (m paced) attach(p *tea.Program) { m.p.prog = p }
@@ -90,11 +99,22 @@ func (p *pacer) wake() {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.changed = time.Now()
-	if !p.running {
+	now := time.Now()
+	quiet := now.Sub(p.changed) >= p.frame && now.Sub(p.kicked) >= p.frame
+	p.changed = now
+	switch {
+	case quiet: // draw at once, then at the frame rate
+		p.tk.Reset(kickAfter)
+		p.kicked = now
+		if p.back == nil {
+			p.back = time.AfterFunc(2*kickAfter, p.unkick)
+		} else {
+			p.back.Reset(2 * kickAfter)
+		}
+	case !p.running:
 		p.tk.Reset(p.frame)
-		p.running = true
 	}
+	p.running = true
 	if p.rest == nil {
 		p.rest = time.AfterFunc(restAfter, p.settle)
 	} else {
@@ -113,6 +133,15 @@ func (p *pacer) settle() {
 	}
 	p.tk.Stop()
 	p.running = false
+}
+
+// unkick sets the ticker back to the frame rate after a kick.
+func (p *pacer) unkick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.running {
+		p.tk.Reset(p.frame)
+	}
 }
 
 // resting reports whether the ticker is stopped (for tests).
