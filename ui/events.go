@@ -67,7 +67,22 @@ func (m *Model) applyEvents(msg eventsMsg, wasDirty bool) tea.Cmd {
 	if !changed {
 		m.dirty = wasDirty
 	}
-	return tea.Batch(m.waitEvents(m.interval), cmd)
+	return tea.Batch(m.waitEvents(m.batchDelay(time.Now())), cmd)
+}
+
+// batchDelay is how long to wait before taking the next batch: nothing
+// after a lone batch (one that came two intervals or more after the one
+// before: the first, an event after a quiet spell), so that what follows
+// it closely shows at once too (an agent came up, then its tasks: the
+// first picture); else the interval, which spaces a flood's batches one
+// interval apart as before.
+func (m *Model) batchDelay(now time.Time) time.Duration {
+	lone := m.lastBatch.IsZero() || now.Sub(m.lastBatch) >= 2*m.interval
+	m.lastBatch = now
+	if lone {
+		return 0
+	}
+	return m.interval
 }
 
 // apply applies events to the fleet and tells every screen what changed

@@ -97,6 +97,8 @@ type Model struct {
 	// clock); refreshAgain says it was written while a Refresh was under way.
 	jchanges     <-chan struct{}
 	refreshAgain bool
+	// lastBatch is when the last batch of events was applied (batchDelay).
+	lastBatch time.Time
 	// banner says, while damaged journal lines refuse decisions, which
 	// (common.JournalDamage: long to short); it takes the line under the
 	// header. bannerVer is the journal's version it was read at.
