@@ -127,10 +127,7 @@ func (s *session) runUI(ctx context.Context, m *ui.Model) error {
 	if s.st.In != nil { // tests drive the program through a pipe
 		opts = append(opts, tea.WithInput(s.st.In), tea.WithOutput(s.st.Out))
 	}
-	pm := newPaced(m) // the frame ticker stops while nothing changes (renderpace.go)
-	p := tea.NewProgram(pm, opts...)
-	pm.attach(p)
-	_, err := p.Run()
+	_, err := NewProgram(m, opts...).Run() // the frame ticker stops while nothing changes (renderpace.go)
 	return err
 }
 

@@ -60,6 +60,15 @@ type pacer struct {
 	back    *time.Timer // sets it back to the frame rate after a kick
 }
 
+// NewProgram is tea.NewProgram on a paced m: the dashboard's program,
+// and bench/fleet's, which measures it.
+func NewProgram(m tea.Model, opts ...tea.ProgramOption) *tea.Program {
+	pm := newPaced(m)
+	p := tea.NewProgram(pm, opts...)
+	pm.attach(p)
+	return p
+}
+
 // newPaced wraps m; call attach with the program before running it.
 func newPaced(m tea.Model) paced { return paced{inner: m, p: &pacer{}} }
 
