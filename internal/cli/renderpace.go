@@ -78,10 +78,15 @@ func (m paced) attach(p *tea.Program) { m.p.prog = p }
 // Init is the wrapped model's.
 func (m paced) Init() tea.Cmd { return m.inner.Init() }
 
-// Update runs the wrapped model's Update.
+// Update runs the wrapped model's Update. A resize starts the ticker
+// even when the view stays the same: Bubble Tea repaints the whole
+// screen then, on its next tick.
 func (m paced) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	inner, cmd := m.inner.Update(msg)
 	m.inner = inner
+	if _, ok := msg.(tea.WindowSizeMsg); ok {
+		m.p.wake()
+	}
 	return m, cmd
 }
 

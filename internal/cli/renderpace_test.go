@@ -76,3 +76,16 @@ func TestPacedRendererRestsAndStillDraws(t *testing.T) {
 		eventually(t, "showing "+want, func() bool { return strings.Contains(out.String(), want) })
 	}
 }
+
+// TestPacedRendererRepaintsOnResize: a resize repaints the whole screen
+// even when the view stays the same (a terminal reattached at the same
+// size): Bubble Tea marks it for a repaint, which only a tick draws.
+func TestPacedRendererRepaintsOnResize(t *testing.T) {
+	var out agenttest.Buffer
+	p, pc := runPaced(t, &out)
+	eventually(t, "drawn", func() bool { return strings.Contains(out.String(), "count 1") })
+	eventually(t, "resting", pc.resting)
+	before := len(out.String())
+	p.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	eventually(t, "repainted", func() bool { return strings.Count(out.String()[before:], "count 1") > 0 })
+}
