@@ -1,6 +1,10 @@
 package approvals
 
 import (
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
 	"path/filepath"
 
 	"github.com/fsnotify/fsnotify"
@@ -12,15 +16,18 @@ import (
 // channel receives a value soon after each write (writes close together
 // coalesce into one value: it holds at most one) and is closed once stop
 // is called. A failed watch (the OS queue overflowed) sends a value too:
-// a write may be among what it dropped. ok is false, and there is nothing to stop, when the journal
-// is not a file here (attached to a team's hub, whose feed delivers it)
-// or the OS offers no notification (fsnotify: inotify on Linux, kqueue
-// on the BSDs and macOS, ReadDirectoryChangesW on Windows).
+// a write may be among what it dropped. ok is false, and there is nothing
+// to stop, when the journal is not a file here (attached to a team's hub,
+// whose feed delivers it) or the OS offers no notification (fsnotify:
+// inotify on Linux, kqueue on the BSDs and macOS, ReadDirectoryChangesW on
+// Windows).
 //
-// It watches the journal's directory, so a journal that does not exist
-// yet (read-only, before the first decision) is seen when it is created.
+// It watches the file itself, so writes of other files beside it (the
+// log) wake nothing; while the file does not exist (read-only, before the
+// first decision; or after it was moved away) it watches the directory
+// for its creation, then the file again.
 func (s *Service) Watch() (changes <-chan struct{}, stop func(), ok bool) {
-	fs, isFile := s.st.(*fileStore)
+	fst, isFile := s.st.(*fileStore)
 	if !isFile {
 		return nil, nil, false
 	}
@@ -29,20 +36,54 @@ func (s *Service) Watch() (changes <-chan struct{}, stop func(), ok bool) {
 		s.log.Info("journal: no file-change notification; polling", "err", err)
 		return nil, nil, false
 	}
-	path := filepath.Clean(fs.path)
-	if err := w.Add(filepath.Dir(path)); err != nil {
+	jw := &journalWatch{w: w, path: filepath.Clean(fst.path), log: s.log}
+	if err := jw.watch(); err != nil {
 		_ = w.Close()
 		s.log.Info("journal: no file-change notification; polling", "err", err)
 		return nil, nil, false
 	}
 	ch := make(chan struct{}, 1)
-	go s.relay(w, path, ch)
+	go jw.relay(ch)
 	return ch, func() { _ = w.Close() }, true
 }
 
-// relay passes on the events that touch the journal at path, coalesced,
-// until the watcher is closed or fails; then it closes ch.
-func (s *Service) relay(w *fsnotify.Watcher, path string, ch chan<- struct{}) {
+// journalWatch is the watch of one journal file. relay's goroutine alone
+// uses it after Watch.
+type journalWatch struct {
+	w       *fsnotify.Watcher
+	path    string
+	log     *slog.Logger
+	dir     bool // the directory is watched (the file is not there)
+	overrun bool // an overflow was logged
+}
+
+// watch watches the file, or its directory while the file is not there.
+func (j *journalWatch) watch() error {
+	err := j.w.Add(j.path)
+	if err == nil {
+		if j.dir {
+			_ = j.w.Remove(filepath.Dir(j.path))
+			j.dir = false
+		}
+		return nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := j.w.Add(filepath.Dir(j.path)); err != nil {
+		return err
+	}
+	j.dir = true
+	_, statErr := os.Lstat(j.path) // created meanwhile: watch it
+	if statErr == nil {
+		return j.watch()
+	}
+	return nil
+}
+
+// relay passes on the events that touch the journal, coalesced, until
+// the watcher is closed or the watch cannot go on; then it closes ch.
+func (j *journalWatch) relay(ch chan<- struct{}) {
 	defer close(ch)
 	poke := func() {
 		select {
@@ -52,20 +93,30 @@ func (s *Service) relay(w *fsnotify.Watcher, path string, ch chan<- struct{}) {
 	}
 	for {
 		select {
-		case ev, ok := <-w.Events:
+		case ev, ok := <-j.w.Events:
 			if !ok {
 				return
 			}
-			if filepath.Clean(ev.Name) == path && !ev.Has(fsnotify.Chmod) {
-				poke()
+			if filepath.Clean(ev.Name) != j.path || ev.Op == fsnotify.Chmod {
+				continue
 			}
-		case err, ok := <-w.Errors:
-			if !ok {
-				return
+			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				if err := j.watch(); err != nil { // closing ch: the clock reads it from now on
+					j.log.Warn("journal: file-change notification lost; reading the journal on the clock", "err", err)
+					poke()
+					return
+				}
 			}
-			// An overflowed queue may have dropped a write: read anyway.
-			s.log.Warn("journal: file-change notification", "err", err)
 			poke()
+		case err, ok := <-j.w.Errors:
+			if !ok {
+				return
+			}
+			if !j.overrun { // once: the log may be beside the journal
+				j.overrun = true
+				j.log.Warn("journal: file-change notification", "err", err)
+			}
+			poke() // an overflow may have dropped a write: read anyway
 		}
 	}
 }
