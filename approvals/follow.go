@@ -17,9 +17,11 @@ type Refreshed struct {
 	// Refresh (here or from another process): Journal, Queue and Prior
 	// have something new.
 	Changed bool
-	// Decisions are the decisions other processes journaled since the
-	// last Refresh, as they stand now (Entry.Elsewhere is true): the inbox
-	// says "answered elsewhere" for a prompt it shows or drafts on.
+	// Decisions are the decisions other processes journaled, or
+	// journaled more of (an outcome, a later state), since the last
+	// Refresh, as they stand now (Entry.Elsewhere is true): the inbox says
+	// "answered elsewhere" for a prompt it shows or drafts on. A decision
+	// read while it was being sent comes again with its outcome.
 	Decisions []Entry
 	// Damage lists the damaged or torn lines found since the last Refresh.
 	Damage []Damage
@@ -34,8 +36,10 @@ func (s *Service) Refresh() (Refreshed, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := Refreshed{Changed: s.version != s.refreshed}
+	seen := make(map[string]bool, len(s.fresh))
 	for _, id := range s.fresh {
-		if e := s.entries[id]; e != nil {
+		if e := s.entries[id]; e != nil && !seen[id] {
+			seen[id] = true
 			r.Decisions = append(r.Decisions, copyEntry(e))
 		}
 	}

@@ -235,3 +235,59 @@ func TestTornDecisionWasNeverSent(t *testing.T) {
 		t.Fatalf("read back: %+v", all)
 	}
 }
+
+// TestRefreshReportsADecisionAgainWhenItsOutcomeComes: a dashboard that
+// reads the journal as soon as it is written (Watch) reads another
+// process's decision while it is still being sent, then its outcome.
+// Refresh reports the decision both times, as it stands: the inbox's
+// "answered elsewhere by …" said "being sent" for good before (it was
+// reported once, when the dashboard only read the journal each second,
+// by when the outcome was mostly there).
+func TestRefreshReportsADecisionAgainWhenItsOutcomeComes(t *testing.T) {
+	fx := newFixture(t)
+	other, err := Open(Options{JournalPath: fx.path, Sender: fx.snd, Approver: "bob@test", SendTimeout: 300 * time.Millisecond,
+		Agents: []Agent{{Name: "agent", URL: fx.ag.srv.URL}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	mt := fx.start(t, "ask")
+	fx.ag.holdBefore.Store(true) // the reply is not delivered: the send times out
+	d, err := other.Prepare(other.ItemFor(mt), Input{Kind: KindReply, Text: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := make(chan Outcome, 1)
+	go func() { sent <- other.Send(context.Background(), d) }()
+	stand := func() (Entry, bool) {
+		r, err := fx.svc.Refresh()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range r.Decisions {
+			if e.MessageID == d.MessageID {
+				return e, true
+			}
+		}
+		return Entry{}, false
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if e, ok := stand(); ok {
+			if e.Result != ResultPending {
+				t.Fatalf("first read: %s, want it still being sent", e.Result)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("after 10 s: the other process's decision was not reported")
+		}
+	}
+	out := <-sent
+	e, ok := stand()
+	if !ok {
+		t.Fatalf("the outcome (%s) came, and Refresh did not report the decision again", out.Result)
+	}
+	if e.Result == ResultPending || e.Result != out.Result {
+		t.Fatalf("reported again as %s, want %s", e.Result, out.Result)
+	}
+}

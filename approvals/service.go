@@ -255,6 +255,8 @@ func (s *Service) fold(l line, mine bool) {
 		if e.Elsewhere && s.loaded {
 			s.fresh = append(s.fresh, r.ID)
 		}
+	} else if e.Elsewhere && !mine && s.loaded {
+		s.fresh = append(s.fresh, r.ID) // its outcome, its states: reported again as it stands (Refresh drops repeats)
 	}
 	e.applyRecord(r)
 	s.touched.add(e.TaskID)

@@ -7,9 +7,11 @@
 // The root Model owns what is global: the size (it alone handles
 // tea.WindowSizeMsg and calls SetSize), the *model.Fleet and the one path
 // into it (watcher events arrive through one channel, are drained in
-// batches by a tea.Cmd at most one batch every BatchInterval, applied
+// batches by a tea.Cmd one batch every BatchInterval while they follow
+// closely, the batch right after a lone one at once, applied
 // with Fleet.Apply in Update, and every screen gets a FleetChangedMsg),
-// the 1 Hz clock, the approvals journal it follows (on the clock a
+// the 1 Hz clock, the approvals journal it follows (when the file is
+// written, or on the clock, a
 // tea.Cmd reads what other processes appended, Service.Refresh, and every
 // screen gets a JournalRefreshedMsg; after each batch the states decided
 // tasks went on to are recorded, Service.Observations then Observe in a

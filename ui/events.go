@@ -67,7 +67,22 @@ func (m *Model) applyEvents(msg eventsMsg, wasDirty bool) tea.Cmd {
 	if !changed {
 		m.dirty = wasDirty
 	}
-	return tea.Batch(m.waitEvents(m.interval), cmd)
+	return tea.Batch(m.waitEvents(m.batchDelay(time.Now())), cmd)
+}
+
+// batchDelay is how long to wait before taking the next batch: nothing
+// after a lone batch (one that came two intervals or more after the one
+// before: the first, an event after a quiet spell), so that what follows
+// it closely shows at once too (an agent came up, then its tasks: the
+// first picture); else the interval, which spaces a flood's batches one
+// interval apart as before.
+func (m *Model) batchDelay(now time.Time) time.Duration {
+	lone := m.lastBatch.IsZero() || now.Sub(m.lastBatch) >= 2*m.interval
+	m.lastBatch = now
+	if lone {
+		return 0
+	}
+	return m.interval
 }
 
 // apply applies events to the fleet and tells every screen what changed
@@ -100,12 +115,17 @@ func tick(now func() time.Time) tea.Cmd {
 	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg{now: t} })
 }
 
-// onTick expires the notice, tells every screen the time and reads what
-// other processes appended to the journal.
+// onTick expires the notice, tells every screen the time and, unless
+// the journal file's changes are followed (journal_follow.go), reads what
+// other processes appended to it.
 func (m *Model) onTick() tea.Cmd {
 	now := m.ctx.Now()
 	m.status.expire(now)
-	return tea.Batch(tick(m.ctx.Now), m.broadcast(common.TickMsg{Now: now}), m.refreshJournal())
+	var refresh tea.Cmd
+	if m.jchanges == nil {
+		refresh = m.refreshJournal()
+	}
+	return tea.Batch(tick(m.ctx.Now), m.broadcast(common.TickMsg{Now: now}), refresh)
 }
 
 // ring writes the terminal bell.

@@ -7,8 +7,9 @@ import (
 )
 
 // The root follows the approvals journal that other processes (another
-// dashboard, `a2atop reply`) write too: on the 1 Hz clock a tea.Cmd reads
-// what they appended (Service.Refresh) and every screen gets the
+// dashboard, `a2atop reply`) write too: when the file was written
+// (Options.JournalChanges), or without that on the 1 Hz clock, a tea.Cmd
+// reads what they appended (Service.Refresh) and every screen gets the
 // common.JournalRefreshedMsg; after each batch of the fleet it asks, on
 // this goroutine, which decided tasks show a state the journal does not
 // hold yet (Service.Observations) and records them in a tea.Cmd
@@ -17,11 +18,42 @@ import (
 // journalObservedMsg is the answer to the Observe of a batch.
 type journalObservedMsg struct{ err error }
 
+// journalWrittenMsg says the journal file was written; ended is true
+// when the notification stopped (the clock reads it from then on).
+type journalWrittenMsg struct{ ended bool }
+
+// waitJournal is the Cmd that waits for the next write of the journal
+// file, or nil when its changes are not followed.
+func (m *Model) waitJournal() tea.Cmd {
+	ch := m.jchanges
+	if ch == nil || m.svc == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		_, ok := <-ch
+		return journalWrittenMsg{ended: !ok}
+	}
+}
+
+// onJournalWritten reads what was appended and waits for the next write.
+func (m *Model) onJournalWritten(msg journalWrittenMsg) tea.Cmd {
+	if msg.ended {
+		m.jchanges = nil
+		m.log.Info("journal: file-change notification ended; reading it on the clock")
+	}
+	return tea.Batch(m.refreshJournal(), m.waitJournal())
+}
+
 // refreshJournal is the Cmd that reads what others appended, or nil when
-// there is no journal or a read is under way.
+// there is no journal or a read is under way (which reads again when it
+// is done: the write may have come after it read).
 func (m *Model) refreshJournal() tea.Cmd {
 	svc := m.svc
-	if svc == nil || m.refreshing {
+	if svc == nil {
+		return nil
+	}
+	if m.refreshing {
+		m.refreshAgain = true
 		return nil
 	}
 	m.refreshing = true
@@ -35,7 +67,12 @@ func (m *Model) refreshJournal() tea.Cmd {
 func (m *Model) onJournalRefreshed(msg common.JournalRefreshedMsg) tea.Cmd {
 	m.refreshing = false
 	m.journalErr(&m.refreshErr, "reading what others wrote", msg.Err)
-	return m.broadcast(msg)
+	cmd := m.broadcast(msg)
+	if m.refreshAgain {
+		m.refreshAgain = false
+		cmd = tea.Batch(cmd, m.refreshJournal())
+	}
+	return cmd
 }
 
 // observeJournal records, in a Cmd, the states the fleet shows for tasks

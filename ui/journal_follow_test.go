@@ -47,8 +47,12 @@ type live struct {
 // moved on, while another process answers it (a watcher that sweeps
 // rarely still sweeps again after a failed round, which a loaded machine
 // makes happen).
+// pollJournal: the dashboard reads the journal on its clock, as where
+// the OS gives no file-change notification; else it reads it when the
+// file is written (approvals.Service.Watch), as internal/cli wires it.
 type liveOptions struct {
 	watchStreams bool
+	pollJournal  bool
 	still        []stillTask
 }
 
@@ -126,8 +130,17 @@ func (lv *live) dashboard(o liveOptions) *approvals.Service {
 		}
 	}
 	svc := lv.open(t, mgr, "ops@dash")
+	var changes <-chan struct{}
+	if !o.pollJournal {
+		ch, stop, ok := svc.Watch()
+		if !ok {
+			t.Fatal("Watch: no file-change notification for a journal file")
+		}
+		t.Cleanup(stop)
+		changes = ch
+	}
 	views := inbox.Options{Sort: model.SortAge}
-	m := ui.New(ui.Options{Fleet: fleet, Events: events, Backend: mgr, Approvals: svc,
+	m := ui.New(ui.Options{Fleet: fleet, Events: events, Backend: mgr, Approvals: svc, JournalChanges: changes,
 		Inbox: inbox.InboxFactory(svc, views), Journal: inbox.JournalFactory(svc, views),
 		Theme: theme.New(theme.Options{Mode: theme.ModeDark}), QuietPeriod: liveQuiet})
 	lv.tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(160, 45))
@@ -241,10 +254,22 @@ func (lv *live) decisionsOn(id a2a.TaskID) int {
 // nothing read what other processes appended (the start-up reconcile on
 // the first tick reads the file once, so the first decision may show
 // through it; the second cannot).
+// The dashboard reads the journal when the file is written, and no
+// longer on its clock: the decisions show only through the notification.
 func TestADecisionMadeElsewhereShowsInTheJournalView(t *testing.T) {
+	decisionsElsewhere(t, false)
+}
+
+// TestADecisionMadeElsewhereShowsWithoutNotification: the same, with the
+// journal read on the clock (where the OS offers no notification).
+func TestADecisionMadeElsewhereShowsWithoutNotification(t *testing.T) {
+	decisionsElsewhere(t, true)
+}
+
+func decisionsElsewhere(t *testing.T, poll bool) {
 	lv := startLive(t)
 	first, second := lv.deploy("9f3c2e1"), lv.deploy("0ddba11")
-	lv.dashboard(liveOptions{still: []stillTask{{demo.Deployer, first.ID}, {demo.Deployer, second.ID}}})
+	lv.dashboard(liveOptions{pollJournal: poll, still: []stillTask{{demo.Deployer, first.ID}, {demo.Deployer, second.ID}}})
 	lv.press("4")
 	lv.see("the journal view", "Journal", "No decisions yet")
 	for _, task := range []*a2a.Task{first, second} {

@@ -96,6 +96,12 @@ type Model struct {
 	refreshing              bool // a Refresh is under way
 	observing, observeAgain bool // an Observe is under way; a batch came meanwhile
 	refreshErr, observeErr  string
+	// jchanges is Options.JournalChanges (nil: the journal is read on the
+	// clock); refreshAgain says it was written while a Refresh was under way.
+	jchanges     <-chan struct{}
+	refreshAgain bool
+	// lastBatch is when the last batch of events was applied (batchDelay).
+	lastBatch time.Time
 	// banner says, while damaged journal lines refuse decisions, which
 	// (common.JournalDamage: long to short); it takes the line under the
 	// header. bannerVer is the journal's version it was read at.
@@ -126,6 +132,7 @@ func New(o Options) *Model {
 		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != "", log: o.Logger}, dirty: true,
 		width: 80, height: 24,
 	}
+	m.jchanges = o.JournalChanges
 	m.hm = newHelpModel(o.Theme)
 	m.views, m.cmds, m.export0 = o.Views, commandList(), o.Export
 	m.prompt = newPrompt(o.Theme)
@@ -167,7 +174,7 @@ func (m *Model) newScreens(o Options) {
 // Init starts the event batches and the clock, and tells the first
 // screen it is on screen.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.waitEvents(0), tick(m.ctx.Now), m.updateScreen(m.view, common.ShownMsg{}), m.titleCmd())
+	return tea.Batch(m.waitEvents(0), tick(m.ctx.Now), m.waitJournal(), m.updateScreen(m.view, common.ShownMsg{}), m.titleCmd())
 }
 
 // Update is the dispatcher: each case calls one method. What the root
@@ -185,6 +192,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.applyEvents(msg, wasDirty)
 	case tickMsg:
 		return m, m.onTick()
+	case journalWrittenMsg:
+		m.dirty = wasDirty // nothing shows until the Refresh answers
+		return m, m.onJournalWritten(msg)
 	case common.JournalRefreshedMsg:
 		return m, m.onJournalRefreshed(msg)
 	case journalObservedMsg:

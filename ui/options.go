@@ -12,7 +12,9 @@ import (
 )
 
 // DefaultBatchInterval is the shortest time between two batches of
-// watcher events: a burst of thousands costs a few frames, not thousands.
+// watcher events that follow closely: a burst of thousands costs a few
+// frames, not thousands. The batch right after a lone one (the first, one
+// after a quiet spell of two intervals) is not held back.
 const DefaultBatchInterval = 30 * time.Millisecond
 
 // Options configure New. Fleet is required; everything else has a usable
@@ -57,6 +59,11 @@ type Options struct {
 	// a common.JournalRefreshedMsg, and after each batch it records the
 	// states decided tasks went on to. nil follows nothing.
 	Approvals *approvals.Service
+	// JournalChanges tells when the journal file was written
+	// (approvals.Service.Watch): the root reads what others appended when
+	// it fires instead of on the clock. nil, or once closed, reads it on
+	// the clock.
+	JournalChanges <-chan struct{}
 	// Output receives the bell and the OSC 52 clipboard sequence; nil is
 	// os.Stdout. It must be the terminal the program draws on.
 	Output io.Writer

@@ -136,7 +136,7 @@ func watchMain(spec watchSpec) error {
 	m := ui.New(ui.Options{Fleet: fleet, Events: events, Backend: mgr, Output: io.Discard,
 		Theme: theme.New(theme.Options{Mode: theme.ModeDark})})
 	pr := &probe{ui: m, fleet: fleet, lat: lat, pic: pic}
-	p := tea.NewProgram(pr, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler(), tea.WithFPS(cli.FrameRate))
+	p := cli.NewProgram(pr, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler(), tea.WithFPS(cli.FrameRate))
 	progDone := make(chan error, 1)
 	go func() { _, err := p.Run(); progDone <- err }()
 	p.Send(tea.WindowSizeMsg{Width: 200, Height: 50})

@@ -87,6 +87,10 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		return s.failf(exitFailed, "approvals journal %s: %v (set journal_path in the config)", cfg.JournalPath, err)
 	}
 	defer svc.Close()
+	changes, stopWatch, ok := svc.Watch() // nil and false: read on the clock
+	if ok {
+		defer stopWatch()
+	}
 	fleet := model.NewFleet(cfg.FleetOptions())
 	for _, a := range cfg.Agents {
 		fleet.AddAgent(a.Name, a.URL)
@@ -104,8 +108,10 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		Output:   st.Out,
 		Compose:  look.compose(svc),
 
-		// The root follows the journal the inbox and the journal view show.
-		Approvals: svc,
+		// The root follows the journal the inbox and the journal view show,
+		// when it is written.
+		Approvals:      svc,
+		JournalChanges: changes,
 	}))
 	if started != nil {
 		started(mgr)
@@ -141,7 +147,7 @@ func (s *session) runProgram(ctx context.Context, m tea.Model) error {
 	if s.st.In != nil { // tests drive the program through a pipe
 		opts = append(opts, tea.WithInput(s.st.In), tea.WithOutput(s.st.Out))
 	}
-	p := tea.NewProgram(m, opts...)
+	p := NewProgram(m, opts...) // the frame ticker stops while nothing changes (renderpace.go)
 	var kill *time.Timer
 	var mu sync.Mutex
 	stop := context.AfterFunc(ctx, func() {
