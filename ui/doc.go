@@ -8,7 +8,7 @@
 // tea.WindowSizeMsg and calls SetSize), the *model.Fleet and the one path
 // into it (watcher events arrive through one channel, are drained in
 // batches by a tea.Cmd one batch every BatchInterval while they follow
-// closely, the batch right after a lone one at once, applied
+// closely, the few batches right after a lone one at once, applied
 // with Fleet.Apply in Update, and every screen gets a FleetChangedMsg),
 // the 1 Hz clock, the approvals journal it follows (when the file is
 // written, or on the clock, a

@@ -70,16 +70,27 @@ func (m *Model) applyEvents(msg eventsMsg, wasDirty bool) tea.Cmd {
 	return tea.Batch(m.waitEvents(m.batchDelay(time.Now())), cmd)
 }
 
+// quickBatches is how many batches may follow a lone one closely and
+// still be applied at once: at start an agent comes up, then its card,
+// then its tasks state by state, each its own batch a few ms apart, and
+// the first picture is all of them. A flood gets as many quick applies,
+// then one batch per interval.
+const quickBatches = 4
+
 // batchDelay is how long to wait before taking the next batch: nothing
 // after a lone batch (one that came two intervals or more after the one
-// before: the first, an event after a quiet spell), so that what follows
-// it closely shows at once too (an agent came up, then its tasks: the
-// first picture); else the interval, which spaces a flood's batches one
-// interval apart as before.
+// before: the first, an event after a quiet spell) and after the
+// quickBatches that follow it closely, so that what follows shows at
+// once too (an agent came up, then its tasks: the first picture); else
+// the interval, which spaces a flood's batches one interval apart as
+// before.
 func (m *Model) batchDelay(now time.Time) time.Duration {
-	lone := m.lastBatch.IsZero() || now.Sub(m.lastBatch) >= 2*m.interval
+	if m.lastBatch.IsZero() || now.Sub(m.lastBatch) >= 2*m.interval {
+		m.quick = 0
+	}
 	m.lastBatch = now
-	if lone {
+	if m.quick < quickBatches {
+		m.quick++
 		return 0
 	}
 	return m.interval

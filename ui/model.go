@@ -100,8 +100,10 @@ type Model struct {
 	// clock); refreshAgain says it was written while a Refresh was under way.
 	jchanges     <-chan struct{}
 	refreshAgain bool
-	// lastBatch is when the last batch of events was applied (batchDelay).
+	// lastBatch is when the last batch of events was applied, quick how
+	// many since the last lone one were applied at once (batchDelay).
 	lastBatch time.Time
+	quick     int
 	// banner says, while damaged journal lines refuse decisions, which
 	// (common.JournalDamage: long to short); it takes the line under the
 	// header. bannerVer is the journal's version it was read at.

@@ -13,8 +13,8 @@ import (
 
 // DefaultBatchInterval is the shortest time between two batches of
 // watcher events that follow closely: a burst of thousands costs a few
-// frames, not thousands. The batch right after a lone one (the first, one
-// after a quiet spell of two intervals) is not held back.
+// frames, not thousands. The four batches right after a lone one (the
+// first, one after a quiet spell of two intervals) are not held back.
 const DefaultBatchInterval = 30 * time.Millisecond
 
 // Options configure New. Fleet is required; everything else has a usable

@@ -8,6 +8,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/charmbracelet/lipgloss"
 
+	"a2atop/internal/termbg"
 	"a2atop/model"
 )
 
@@ -114,10 +115,20 @@ func New(o Options) *Theme {
 	case ModeLight:
 		t.Dark = false
 	default:
-		t.Dark = r.HasDarkBackground()
+		t.Dark = detect(r)
 	}
 	t.build(r)
 	return t
+}
+
+// detect is the background in ModeAuto: on lipgloss's default
+// renderer the terminal is asked (termbg.Detect; nothing asked it at
+// start), on another the renderer's own answer.
+func detect(r *lipgloss.Renderer) bool {
+	if r == lipgloss.DefaultRenderer() {
+		return termbg.Detect()
+	}
+	return r.HasDarkBackground()
 }
 
 // SetDark switches the theme to the dark (or light) value of every
