@@ -8,7 +8,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/charmbracelet/lipgloss"
 
-	"a2atop/internal/termbg"
+	"a2atop/ui/termbg"
 	"a2atop/model"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"golang.org/x/sys/unix"
 
-	"a2atop/internal/termbg"
+	"a2atop/ui/termbg"
 )
 
 // TestChild is the process the tests below start on a pseudo-terminal

@@ -3,7 +3,7 @@ package termbg_test
 import (
 	"testing"
 
-	"a2atop/internal/termbg"
+	"a2atop/ui/termbg"
 )
 
 func TestGuessReadsCOLORFGBG(t *testing.T) {
