@@ -8,8 +8,8 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/charmbracelet/lipgloss"
 
-	"a2atop/ui/termbg"
 	"a2atop/model"
+	"a2atop/ui/termbg"
 )
 
 // Mode chooses between the light and dark value of every colour token.
