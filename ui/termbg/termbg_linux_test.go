@@ -77,7 +77,9 @@ func runChild(t *testing.T, mode, answer string) string {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "TERMBG_CHILD="+mode, "TERM=xterm-256color", "COLORFGBG=")
+	// CI= : termenv asks no terminal anything while CI is set (its
+	// isTTY), as it is in .ci/run.
+	cmd.Env = append(os.Environ(), "TERMBG_CHILD="+mode, "TERM=xterm-256color", "COLORFGBG=", "CI=")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = s, s, s
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := cmd.Start(); err != nil {
