@@ -66,6 +66,10 @@ type Options struct {
 	// read or written, in the journal's order, for a hub to publish. It
 	// runs under the journal's hold: it must not block or call back.
 	OnJournal func([]JournalLine)
+	// OnAppend, when set, is told of every append to the journal's store:
+	// how many records, how long it took (the store's hold, write and
+	// sync) and its error. It must not block or call back.
+	OnAppend func(records int, took time.Duration, err error)
 }
 
 // DefaultQuietPeriod is the quiet period used when Options leave it 0.
@@ -302,10 +306,14 @@ func (s *Service) appendChecked(check func() ([]record, error)) error {
 	if s.o.ReadOnly {
 		return ErrJournalReadOnly
 	}
-	return s.st.update(s.foldFrom, func() ([]record, error) {
+	start, n := time.Now(), 0
+	err := s.st.update(s.foldFrom, func() ([]record, error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		recs, err := check()
+		if err == nil {
+			n = len(recs)
+		}
 		for i := range recs {
 			if recs[i].Agent != "" && recs[i].URL == "" { // the agent's identity, beside the name it has now
 				recs[i].URL, recs[i].Tenant = s.book.urlOf(recs[i].Agent)
@@ -319,6 +327,10 @@ func (s *Service) appendChecked(check func() ([]record, error)) error {
 		}
 		return recs, err
 	})
+	if s.o.OnAppend != nil && n > 0 { // records were to be written: written, or the store failed
+		s.o.OnAppend(n, time.Since(start), err)
+	}
+	return err
 }
 
 // write appends a record to the journal and folds it in.

@@ -54,7 +54,9 @@ func (h *Hub) serveDecision(w http.ResponseWriter, r *http.Request, op *Operator
 	if !h.decisionOK(w, d) {
 		return
 	}
+	start := time.Now()
 	out, status := h.decide(r.Context(), op, d, in)
+	h.metrics.decided(out.Result, status, time.Since(start))
 	out.Feed = h.feed.id(h.feed.position())
 	h.log.Info("decision", "operator", op.Name, "agent", cut(d.Agent, 200), "task", cut(string(d.TaskID), 200), "kind", cut(string(d.Kind), 40),
 		"id", d.MessageID, "status", status, "result", string(out.Result), "problem", string(out.Problem))

@@ -53,6 +53,7 @@ type fixture struct {
 	journal string
 	log     *syncBuffer
 	stop    func()
+	halt    func() // ends Run and waits for it; the server still serves
 }
 
 func newFixture(t *testing.T, mod ...func(*hub.Options)) *fixture {
@@ -87,9 +88,9 @@ func newFixtureOn(t *testing.T, ag *agenttest.Agent, sweep time.Duration, mod ..
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() { _ = h.Run(ctx); close(ran) }()
+	fx.halt = func() { cancel(); <-ran }
 	fx.stop = sync.OnceFunc(func() {
-		cancel()
-		<-ran
+		fx.halt()
 		fx.srv.CloseClientConnections()
 		fx.srv.Close()
 		_ = h.Close()

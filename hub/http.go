@@ -23,6 +23,11 @@ const maxBody = 16 << 20
 //	GET    /v1/task        GetTask (?agent=&id=&history=&artifacts=1 -> TaskAnswer)
 //	POST   /v1/cancel      CancelTask (CancelRequest -> TaskAnswer)
 //	GET    /v1/capture     an agent's raw exchanges (?agent= -> Capture)
+//	GET    /metrics        the hub's figures, Prometheus text format (metrics.go)
+//
+// and, without a token, for probes: GET /healthz (the process serves) and
+// GET /readyz (the hub runs, its loop answers, its journal reads; 503 with
+// the reason otherwise).
 //
 // Refusals are JSON with the reason in words: 401 without a known token,
 // 403 for a role the operator lacks, 404 for an unknown agent or task,
@@ -55,6 +60,9 @@ func (h *Hub) Handler() http.Handler {
 	route("GET /v1/task", h.serveTask)
 	route("POST /v1/cancel", h.serveCancel)
 	route("GET /v1/capture", h.serveCapture)
+	route("GET /metrics", h.serveMetrics)
+	mux.HandleFunc("GET /healthz", h.serveHealthz)
+	mux.HandleFunc("GET /readyz", h.serveReadyz)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint on an a2atop hub: "+r.Method+" "+r.URL.Path+" (the API is under /v1/)")
 	})

@@ -184,6 +184,9 @@ type Hub struct {
 	subs subscribers
 	gate gate
 
+	metrics *metrics  // GET /metrics (metrics.go)
+	ready   readiness // GET /readyz (health.go)
+
 	mu       sync.Mutex
 	deciding map[string]*deciding // prompt -> the decision being sent on it
 	running  bool
@@ -210,8 +213,10 @@ func Open(o Options) (*Hub, error) {
 		h.byID[identity(a.URL, a.Tenant)] = a.Name
 		h.agents[a.Name] = true
 	}
+	h.metrics = newMetrics(h)
 	jo := o.Journal
 	jo.OnJournal = h.journalLines
+	jo.OnAppend = h.metrics.appended
 	svc, err := approvals.Open(jo)
 	if err != nil {
 		return nil, err
@@ -373,6 +378,8 @@ func (h *Hub) ingest(batch []model.Event) {
 		h.cache.touch(ev)
 	}
 	res := h.fleet.Apply(batch)
+	h.metrics.events.Add(float64(len(batch)))
+	h.metrics.batches.Inc()
 	for _, k := range big {
 		h.cache.touch(&model.Event{Kind: model.EventTask, Agent: k.Agent, Task: &a2a.Task{ID: k.ID}})
 		if t := h.fleet.Task(k); t != nil {
@@ -457,9 +464,12 @@ func (h *Hub) background(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if _, err := h.svc.Refresh(); err != nil {
+			_, err := h.svc.Refresh()
+			if err != nil {
 				h.log.Error("journal: following", "err", err)
 			}
+			h.ready.noteFollow(time.Now(), err)
+			h.metrics.followed(err)
 			h.expireClaims()
 			h.subs.closeStalled(time.Now(), h.o.StallTimeout, h.log) // real time, whatever clock the journal uses
 		}
