@@ -169,6 +169,23 @@ func newStreamID() string {
 	return hex.EncodeToString(b[:])
 }
 
+// continues reports whether a connection that followed the journal up
+// to line n, whose hash it gives, continues this hub's journal. A line
+// the hub has not read yet (another hub of the team wrote it to their
+// shared journal since this hub last followed it) is read first, so that
+// a dashboard that moves between the team's hubs is not taken for one
+// following another journal.
+func (h *Hub) continues(n int, hash string) bool {
+	if h.feed.lineHash(n) == hash {
+		return true
+	}
+	if _, err := h.svc.Refresh(); err != nil {
+		h.log.Error("journal: following", "err", err)
+		return false
+	}
+	return h.feed.lineHash(n) == hash
+}
+
 // serveFeed is GET /v1/feed.
 func (h *Hub) serveFeed(w http.ResponseWriter, r *http.Request, op *Operator) {
 	if !op.anywhere(RoleWatch) {
@@ -182,7 +199,7 @@ func (h *Hub) serveFeed(w http.ResponseWriter, r *http.Request, op *Operator) {
 	lastID := r.Header.Get("Last-Event-ID")
 	from, resumed := h.feed.resumeFrom(lastID)
 	q := r.URL.Query()
-	if n, err := strconv.Atoi(q.Get("journal")); err == nil && n > 0 && h.feed.lineHash(n) == q.Get("journal_hash") {
+	if n, err := strconv.Atoi(q.Get("journal")); err == nil && n > 0 && h.continues(n, q.Get("journal_hash")) {
 		s.jsent = n
 	}
 	h.sse.CreateStream(s.id)

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"a2atop/approvals"
@@ -28,6 +29,12 @@ const EnvToken = "A2ATOP_HUB_TOKEN"
 type Options struct {
 	// URL is the hub's base URL: "https://hub.example.com:7717".
 	URL string
+	// Others are more hubs of the same team, sharing its record (one
+	// journal file, or one team store), by base URL: when the hub in use
+	// cannot be reached or drops the feed, the client connects to the
+	// next one at once, in turn, and waits (backing off) only once every
+	// hub has failed. The token goes to these origins alone.
+	Others []string
 	// Token is the operator's bearer token. It is sent to the hub's
 	// origin only, in the Authorization header, and never appears in an
 	// error or a log.
@@ -54,7 +61,10 @@ type Options struct {
 // concurrent use.
 type Client struct {
 	o      Options
-	base   *url.URL
+	hubs   []*url.URL              // URL then Others
+	cur    atomic.Pointer[url.URL] // the hub in use: the feed's and the requests'
+	turnMu sync.Mutex
+	turn   int          // index of cur in hubs, under turnMu
 	http   *http.Client // the API's requests; each has its own timeout
 	feed   *http.Client // the feed: no timeout, a watchdog instead
 	log    *slog.Logger
@@ -93,9 +103,13 @@ func New(o Options) (*Client, error) {
 	if o.Token == "" {
 		return nil, fmt.Errorf("no operator token for the hub: set $%s or hub_token_file in the config", EnvToken)
 	}
-	u, err := url.Parse(strings.TrimRight(o.URL, "/"))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" {
-		return nil, fmt.Errorf("%q is not a hub URL: give its base URL, like https://hub.example.com:7717 (the token goes in $%s, never in the URL)", shownURL(o.URL), EnvToken)
+	var hubs []*url.URL
+	for _, raw := range append([]string{o.URL}, o.Others...) {
+		u, err := hubURL(raw)
+		if err != nil {
+			return nil, err
+		}
+		hubs = append(hubs, u)
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -112,14 +126,27 @@ func New(o Options) (*Client, error) {
 	if o.Buffer <= 0 {
 		o.Buffer = 4096
 	}
-	c := &Client{o: o, base: u, log: o.Logger, events: make(chan model.Event, o.Buffer), synced: make(chan struct{}),
+	c := &Client{o: o, hubs: hubs, log: o.Logger, events: make(chan model.Event, o.Buffer), synced: make(chan struct{}),
 		moved: make(chan struct{}), health: map[string]model.HealthUpdate{}, claims: map[claimKey]hub.Claim{}, held: map[claimKey]bool{}}
+	c.cur.Store(hubs[0])
 	c.http = &http.Client{Transport: o.Transport, CheckRedirect: noRedirects}
 	c.feed = &http.Client{Transport: o.Transport, CheckRedirect: noRedirects}
-	if u.Scheme == "http" && !loopback(u.Hostname()) {
-		c.log.Warn("the hub is reached over plain http on another host: the operator token crosses the network in clear; serve the hub with TLS", "hub", c.URL())
+	for _, u := range hubs {
+		if u.Scheme == "http" && !loopback(u.Hostname()) {
+			c.log.Warn("the hub is reached over plain http on another host: the operator token crosses the network in clear; serve the hub with TLS", "hub", u.String())
+		}
 	}
 	return c, nil
+}
+
+// hubURL parses a hub's base URL, refusing one with a user, a password
+// or a query (where a token does not belong).
+func hubURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimRight(raw, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" {
+		return nil, fmt.Errorf("%q is not a hub URL: give its base URL, like https://hub.example.com:7717 (the token goes in $%s, never in the URL)", shownURL(raw), EnvToken)
+	}
+	return u, nil
 }
 
 // shownURL is raw for a message: without a user name or password, and
@@ -150,8 +177,24 @@ func loopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// URL is the hub's base URL.
-func (c *Client) URL() string { return c.base.String() }
+// URL is the base URL of the hub in use.
+func (c *Client) URL() string { return c.cur.Load().String() }
+
+// Hubs is how many hubs the client may use (Options.URL and Others).
+func (c *Client) Hubs() int { return len(c.hubs) }
+
+// nextHub moves to the next hub, in turn, and says so in the log. Me
+// calls it before the feed runs, Run between two connections of the
+// feed: writes are refused meanwhile (the feed is down), so no decision
+// is under way to the hub left.
+func (c *Client) nextHub(why error) {
+	c.turnMu.Lock()
+	defer c.turnMu.Unlock()
+	from := c.URL()
+	c.turn = (c.turn + 1) % len(c.hubs)
+	c.cur.Store(c.hubs[c.turn])
+	c.log.Warn("trying another hub of the team", "from", from, "to", c.URL(), "err", why.Error())
+}
 
 // Events are the feed's events as model.Events, for Fleet.Apply (the
 // dashboard's ui.Options.Events): the snapshot's, then every event;
@@ -173,7 +216,27 @@ func (c *Client) Connected() (bool, string) {
 
 // Me asks the hub who the token is, what the operator may do, and what
 // decisions are prepared with. A refused token is an error that says so.
+// A hub that cannot be reached is passed over for the next one
+// (Options.Others), each tried once; the client stays on the one that
+// answered.
 func (c *Client) Me(ctx context.Context) (hub.Me, error) {
+	var err error
+	for range c.hubs {
+		var me hub.Me
+		if me, err = c.askMe(ctx); err == nil {
+			return me, nil
+		}
+		var reach *UnreachableError
+		if !errors.As(err, &reach) || len(c.hubs) == 1 {
+			break
+		}
+		c.nextHub(err)
+	}
+	return hub.Me{}, err
+}
+
+// askMe is Me of the hub in use.
+func (c *Client) askMe(ctx context.Context) (hub.Me, error) {
 	var me hub.Me
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()

@@ -42,18 +42,30 @@ const (
 
 // Run reads the feed until ctx ends, reconnecting with backoff and
 // jitter whenever the connection drops or stays silent for three
-// heartbeats. While it is down every agent is marked stale (a health
-// event each) and writes are refused. It returns when ctx ends.
+// heartbeats. With more than one hub (Options.Others) a connection that
+// ends moves to the next hub at once; the backoff is only between
+// rounds in which every hub failed. While it is down every agent is
+// marked stale (a health event each) and writes are refused. It returns
+// when ctx ends.
 func (c *Client) Run(ctx context.Context) {
 	wait := c.o.MinBackoff
+	failed := 0 // hubs that failed since the feed last delivered
 	for ctx.Err() == nil {
 		delivered, err := c.connect(ctx)
 		if ctx.Err() != nil {
 			return
 		}
 		if delivered {
-			wait = c.o.MinBackoff
+			wait, failed = c.o.MinBackoff, 0
 		}
+		if failed++; len(c.hubs) > 1 {
+			c.nextHub(err)
+			if failed < len(c.hubs) { // another hub not tried in this round: at once
+				c.down(ctx, err, 0)
+				continue
+			}
+		}
+		failed = 0
 		d := wait/2 + rand.N(wait/2+1) // jitter: dashboards a hub restart dropped do not come back at once
 		c.down(ctx, err, d)
 		select {

@@ -24,7 +24,7 @@ import (
 // hubFlag defines --hub URL: attach to a team's hub instead of watching
 // the agents.
 func (o *options) hubFlag() {
-	o.fs.StringVar(&o.hub, "hub", "", "attach to the team's hub at `URL` (a2atop serve) instead of watching agents; the operator token is $A2ATOP_HUB_TOKEN or hub_token_file")
+	o.fs.StringVar(&o.hub, "hub", "", "attach to the team's hub at `URL` (a2atop serve) instead of watching agents; several hubs of one team, comma-separated, are tried in turn when one cannot be reached; the operator token is $A2ATOP_HUB_TOKEN or hub_token_file")
 }
 
 // errHubURLs refuses agent URLs next to --hub: the hub's agents are the
@@ -58,7 +58,11 @@ func (e errBadHubURL) Error() string { return "--hub: " + e.err.Error() }
 // dial builds the client of the hub --hub names and asks it who the
 // token is.
 func (s *session) dial(ctx context.Context, tok string) (*hubclient.Client, hub.Me, error) {
-	cl, err := hubclient.New(hubclient.Options{URL: s.hub, Token: tok, Logger: s.log})
+	urls := strings.Split(s.hub, ",")
+	for i := range urls {
+		urls[i] = strings.TrimSpace(urls[i])
+	}
+	cl, err := hubclient.New(hubclient.Options{URL: urls[0], Others: urls[1:], Token: tok, Logger: s.log})
 	if err != nil {
 		return nil, hub.Me{}, errBadHubURL{err}
 	}
