@@ -73,14 +73,16 @@ func (p Policy) Validate() error {
 		return errors.New("vote_ttl: a vote cannot count for a negative time")
 	}
 	for i, r := range p.Rules {
-		if err := r.validate(); err != nil {
-			return fmt.Errorf("rule[%d].%w", i+1, err)
+		if err := r.Validate(); err != nil {
+			return fmt.Errorf("rule[%d]: %w", i+1, err)
 		}
 	}
 	return nil
 }
 
-func (r Rule) validate() error {
+// Validate checks the rule; a value of When that cannot be matched is a
+// *WhenError naming its key.
+func (r Rule) Validate() error {
 	if r.Required < 1 {
 		return fmt.Errorf("required: a rule needs required = 1 or more, not %d", r.Required)
 	}
@@ -89,11 +91,19 @@ func (r Rule) validate() error {
 	}
 	for _, k := range sortedWhen(r.When) {
 		if err := whenValueOK(r.When[k]); err != nil {
-			return fmt.Errorf("when.%s: %w", k, err)
+			return &WhenError{Key: k, Msg: err.Error()}
 		}
 	}
 	return nil
 }
+
+// WhenError is a value of a Rule's When that cannot be matched: its key
+// and why.
+type WhenError struct {
+	Key, Msg string
+}
+
+func (e *WhenError) Error() string { return "when." + e.Key + ": " + e.Msg }
 
 // whenValueOK accepts what can be compared with a JSON value: a
 // string, number or boolean, or a list of them (any of).
