@@ -93,6 +93,9 @@ func (h *Hub) decide(ctx context.Context, op *Operator, d *approvals.Decision, i
 		}
 		return OutcomeOf(o), http.StatusConflict
 	}
+	if o.Problem == approvals.ProblemVoted {
+		return OutcomeOf(o), http.StatusConflict
+	}
 	return OutcomeOf(o), http.StatusOK
 }
 
@@ -197,6 +200,8 @@ func (h *Hub) prepareError(d *approvals.Decision, err error) *refusal {
 			return h.decided(d, approvals.WinnerOf(p))
 		}
 		return h.refuse(d, http.StatusConflict, approvals.ProblemDecided, "%v", err)
+	case errors.Is(err, approvals.ErrAlreadyVoted):
+		return h.refuse(d, http.StatusConflict, approvals.ProblemVoted, "%v; nothing was recorded or sent", err)
 	case errors.Is(err, approvals.ErrJournalDamaged):
 		return h.refuse(d, http.StatusConflict, approvals.ProblemDamaged, "%v", err)
 	case errors.Is(err, approvals.ErrJournalReadOnly):

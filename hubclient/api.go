@@ -115,6 +115,8 @@ func (e *hubError) Is(target error) bool {
 	switch e.problem {
 	case approvals.ProblemDecided:
 		return target == approvals.ErrAlreadyDecided
+	case approvals.ProblemVoted:
+		return target == approvals.ErrAlreadyVoted
 	case approvals.ProblemOpen:
 		return target == approvals.ErrOutcomeOpen
 	case approvals.ProblemDamaged:
