@@ -86,6 +86,7 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	inner := max(w-4, 20)
 	var head []string
 	head = append(head, th.DialogTitle.Render(c.title()))
+	head = append(head, c.voteLines(th, inner)...)
 	if c.prior != nil {
 		head = append(head, strings.Split(th.Warn.Render(wrapText(line(c.priorWords()), inner)), "\n")...)
 	}
@@ -102,11 +103,11 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	ask := c.question(th, inner)
 	ids := strings.Split(th.Muted.Render(wrapText(line(c.ids()), inner)), "\n")
 	parts := strings.Split(renderParts(th, c.d.Message.Parts, inner), "\n")
-	sends := th.Label.Render("sends:")
+	sends := th.Label.Render(c.sendsLabel())
 	if (c.d.Kind == approvals.KindApprove || c.d.Kind == approvals.KindDeny) && c.d.Attempt <= 1 { // a retry is the message as it was
 		sends += th.Muted.Render(` ("at": when you confirm)`)
 	}
-	keys := c.answer.Hint(th, now, "send", "back")
+	keys := c.answer.Hint(th, now, c.yesWord(), "back")
 	if c.elsewhere != "" { // y sends nothing now
 		keys = th.Muted.Render(c.answer.No.Help().Key + ": back")
 	}
