@@ -70,9 +70,6 @@ func runDemo(ctx context.Context, args []string, st Streams) int {
 	s.journalNote = "temporary: the demo's own journal, deleted when the demo exits (" + cfg.JournalPath + ")"
 	for _, a := range fleet.Agents() {
 		cfg.Agents = append(cfg.Agents, config.Agent{Name: a.Name, URL: a.URL})
-		if *fourEyes && a.Name == demo.Deployer {
-			cfg.Agents[len(cfg.Agents)-1].Approval = &config.Approval{Required: 2, RequireReason: true, Approvers: []string{demoGroup}}
-		}
 	}
 	if err := cfg.Validate(); err != nil {
 		return o.failf(exitFailed, "%v", err)

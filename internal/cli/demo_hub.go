@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"a2atop/a2aclient"
+	"a2atop/demo"
 	"a2atop/hub"
 	"a2atop/internal/config"
 )
@@ -53,6 +54,11 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay, four
 		}
 		cfg.Operators = append(cfg.Operators, o)
 	}
+	for i := range cfg.Agents {
+		if fourEyes && cfg.Agents[i].Name == demo.Deployer {
+			cfg.Agents[i].Approval = &config.Approval{Required: 2, RequireReason: true, Approvers: []string{demoGroup}}
+		}
+	}
 	// The agents push to the hub's own address, so the address is chosen
 	// before the hub listens on it.
 	addr, err := freeLoopback()
@@ -84,9 +90,11 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay, four
 		return code
 	}
 	s.hub = url
-	fmt.Fprintf(s.st.Out, "\nTwo operators: %s (%s) and %s (%s).\n", demoOperators[0].name, demoOperators[0].about, demoOperators[1].name, demoOperators[1].about)
 	if fourEyes {
-		fmt.Fprintf(s.st.Out, "Four eyes: the deployer's approvals take two votes with a reason, alice's and bob's (both approve under --four-eyes).\n")
+		fmt.Fprintf(s.st.Out, "\nTwo operators, alice and bob, who both approve, answer and cancel.\n"+
+			"Four eyes: the deployer's approvals take two votes with a reason, one of each; the first sends nothing.\n")
+	} else {
+		fmt.Fprintf(s.st.Out, "\nTwo operators: %s (%s) and %s (%s).\n", demoOperators[0].name, demoOperators[0].about, demoOperators[1].name, demoOperators[1].about)
 	}
 	fmt.Fprintf(s.st.Out, "This terminal is alice's dashboard. Attach bob's from another terminal:\n\n"+
 		"  A2ATOP_HUB_TOKEN=\"$(cat %s)\" %s --hub %s\n\n", filepath.Join(dir, "bob.token"), selfCommand(), url)
