@@ -64,3 +64,13 @@ func TestReplyVotes(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoFourEyesNeedsTheHub: --four-eyes without --hub is a usage
+// error that says why.
+func TestDemoFourEyesNeedsTheHub(t *testing.T) {
+	isolate(t)
+	code, out, errOut := runCmd(context.Background(), "demo", "--four-eyes")
+	if code != exitUsage || !strings.Contains(out+errOut, "--four-eyes needs --hub") {
+		t.Errorf("demo --four-eyes = %d\n%s%s", code, out, errOut)
+	}
+}
