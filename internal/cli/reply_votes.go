@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"a2atop/approvals"
 	"a2atop/internal/sanitize"
@@ -28,4 +30,17 @@ func sentWord(k approvals.Kind) string {
 		return "denial"
 	}
 	return "approval"
+}
+
+// votesCell is the export's "votes" column: `alice 2026-12-01T14:02:00Z
+// "rollout window ok"; bob 2026-12-01T14:05:00Z`.
+func votesCell(votes []approvals.Voter) string {
+	cells := make([]string, len(votes))
+	for i, v := range votes {
+		cells[i] = v.Name + " " + stamp(v.At)
+		if v.Reason != "" {
+			cells[i] += " " + strconv.Quote(v.Reason)
+		}
+	}
+	return strings.Join(cells, "; ")
 }

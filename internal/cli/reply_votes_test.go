@@ -63,6 +63,11 @@ func TestReplyVotes(t *testing.T) {
 			}
 		}
 	}
+	// The export carries the votes the approval counted.
+	code, out, errOut := runCmd(ctx, "journal", "--config", bob, "--format", "jsonl")
+	if code != exitOK || !strings.Contains(out, `"votes":[{"name":"alice","at":"`) || !strings.Contains(out, `"reason":"rollout window ok"},{"name":"bob"`) {
+		t.Errorf("journal --format jsonl = %d\n%s%s", code, out, errOut)
+	}
 }
 
 // TestDemoFourEyesNeedsTheHub: --four-eyes without --hub is a usage

@@ -191,3 +191,16 @@ func (c *confirm) yesWord() string {
 	}
 	return "send"
 }
+
+// votesLine lists, in the journal, the votes a decision counted:
+// `alice 14:02 "rollout window ok", bob 14:05`.
+func votesLine(votes []approvals.Voter) string {
+	parts := make([]string, len(votes))
+	for i, v := range votes {
+		parts[i] = v.Name + " " + v.At.Local().Format("15:04")
+		if v.Reason != "" {
+			parts[i] += " " + strconv.Quote(v.Reason)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
