@@ -161,7 +161,11 @@ func (s *Service) admitVote(c *Decision, p Policy) (Problem, error) {
 	}
 	if ids := s.byPrompt[s.promptOf(c)]; len(ids) > 0 {
 		last := s.entries[ids[len(ids)-1]]
-		return ProblemDecided, &decidedError{is: ErrAlreadyDecided, words: WinnerOf(copyEntry(last)).Words() + "; your vote was not recorded"}
+		// A decision the agent never took (refused, nothing delivered)
+		// may be voted again, by those who confirm over it: a new round.
+		if !c.Again || c.PriorID != last.MessageID || last.Result != ResultRefused {
+			return ProblemDecided, &decidedError{is: ErrAlreadyDecided, words: WinnerOf(copyEntry(last)).Words() + "; your vote was not recorded"}
+		}
 	}
 	vs := s.voteState(s.book.idOf(c.Agent), c.TaskID, c.Prompt, p, c.Vote.Required, s.o.Now())
 	if err := votedErr(vs, p, c.Approver); err != nil {

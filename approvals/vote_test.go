@@ -339,3 +339,53 @@ func TestPolicyRefusals(t *testing.T) {
 		t.Errorf("a member of release: %v", err)
 	}
 }
+
+// TestRefusedApprovalIsVotedAgain: an approval the policy completed
+// that the agent never took (here: it could not be asked) leaves the
+// prompt open to a new round of votes, confirmed over it; the first
+// round's votes do not count in it.
+func TestRefusedApprovalIsVotedAgain(t *testing.T) {
+	fx := newVoteFixture(t, fourEyes)
+	alice, carol := fx.open(t, "alice"), fx.open(t, "carol")
+	cut, err := Open(Options{JournalPath: fx.path, Sender: newSDKSender(), Approver: "bob", SendTimeout: 5 * time.Second, // knows no agent
+		Agents: []Agent{{Name: "agent", URL: fx.ag.URL}}, Policies: map[string]Policy{"agent": fx.pol}, Now: fx.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cut.Close()
+	id := fx.ag.Start("deploy production")
+	mt := fx.asking(t, id, 0)
+	if o := vote(t, alice, mt, KindApprove, "ok"); o.Result != ResultVoted {
+		t.Fatalf("alice: %s", o.Words())
+	}
+	o := vote(t, cut, mt, KindApprove, "ok")
+	if o.Result != ResultRefused || o.Votes == nil || !o.Votes.Complete {
+		t.Fatalf("bob's completing vote, unable to reach the agent: %s (%v)", o.Words(), o.Err)
+	}
+	if _, err := carol.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := carol.Prepare(carol.ItemFor(mt), Input{Kind: KindApprove, Reason: "ok"}); !errors.Is(err, ErrAlreadyDecided) {
+		t.Errorf("a vote not confirmed over the refused approval: %v", err)
+	}
+	again := func(svc *Service) Outcome {
+		t.Helper()
+		if _, err := svc.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		d, err := svc.Prepare(svc.ItemFor(mt), Input{Kind: KindApprove, Reason: "again", Again: true})
+		if err != nil {
+			t.Fatalf("%s votes again: %v", svc.Approver(), err)
+		}
+		return svc.Send(context.Background(), d)
+	}
+	if o := again(carol); o.Result != ResultVoted || o.Votes.Names() != "carol" {
+		t.Fatalf("carol opens a new round: %s (%v) %+v", o.Words(), o.Err, o.Votes)
+	}
+	if o := again(alice); o.Result != ResultAccepted || o.Votes.Names() != "carol, alice" {
+		t.Fatalf("alice completes it: %s (%v) %+v", o.Words(), o.Err, o.Votes)
+	}
+	if got := approversSent(t, fx.ag, id); len(got) != 1 || strings.Join(got[0], ",") != "carol,alice" {
+		t.Errorf("the agent received %v", got)
+	}
+}
