@@ -283,3 +283,18 @@ func tallyOf(vs VoteState, p Policy, kind Kind, me Voter) Tally {
 	}
 	return t
 }
+
+// VoteNow is what the vote d would do as the journal stands now (other
+// votes may have come since it was prepared), for a confirmation that
+// stays open; false when d is not a vote. Send counts again under the
+// journal's hold.
+func (s *Service) VoteNow(d *Decision) (Tally, bool) {
+	if d == nil || d.Vote == nil {
+		return Tally{}, false
+	}
+	p, _ := s.policyOf(d.Agent)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	vs := s.voteState(s.book.idOf(d.Agent), d.TaskID, d.Prompt, p, d.Vote.Required, s.o.Now())
+	return tallyOf(vs, p, d.Kind, Voter{Name: d.Approver, At: d.At, Reason: d.Reason}), true
+}

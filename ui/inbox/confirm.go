@@ -40,13 +40,16 @@ type confirm struct {
 	claims string
 	// reach warns that the agent cannot be reached now (reachWords).
 	reach string
+	// vote is, for a vote under an approval policy, what it does as the
+	// journal stands when the dialog is drawn (votes.go); nil for one click.
+	vote *approvals.Tally
 }
 
 // newConfirm opens the dialog for d, armed after the service's quiet
 // period, and returns the Cmd that redraws it when it arms.
 func newConfirm(svc *approvals.Service, keys KeyMap, d *approvals.Decision, k model.TaskKey, prior *approvals.Entry, now time.Time) (*confirm, tea.Cmd) {
 	answer, wake := common.NewConfirm(keys.Confirm, keys.Decline, svc.QuietPeriod(), now)
-	return &confirm{d: d, key: k, prior: prior, answer: answer}, wake
+	return &confirm{d: d, key: k, prior: prior, answer: answer, vote: d.Vote}, wake
 }
 
 // warnReach notes in the dialog that its agent cannot be reached now.

@@ -124,6 +124,7 @@ func (m *Inbox) View() string {
 		}
 	case modeConfirm: // the payload comes before the queue when both do not fit
 		m.conf.claims = m.claimWords(m.conf.key)
+		m.conf.liveVote(m.svc)
 		dlg := strings.Split(m.conf.view(th, m.w, m.h-top, m.ctx.Now()), "\n")
 		if len(lines)+len(dlg) > m.h {
 			lines = lines[:top]

@@ -130,7 +130,7 @@ func (m *Inbox) reasonTitle() string {
 // voteLines say, in the confirmation of a vote, what it does and the
 // votes it joins.
 func (c *confirm) voteLines(th *theme.Theme, w int) []string {
-	t := c.d.Vote
+	t := c.vote
 	if t == nil {
 		return nil
 	}
@@ -152,7 +152,7 @@ func (c *confirm) voteLines(th *theme.Theme, w int) []string {
 // sendsLabel is what the payload's label says: a vote that does not
 // complete the policy sends nothing now.
 func (c *confirm) sendsLabel() string {
-	if c.d.Vote != nil && !c.d.Vote.Complete {
+	if c.vote != nil && !c.vote.Complete {
 		return "sends, once the votes are complete:"
 	}
 	return "sends:"
@@ -186,7 +186,7 @@ func (m *Inbox) votedAlready(it approvals.Item) bool {
 // yesWord is what y does: a vote that does not complete the policy
 // records the vote and sends nothing.
 func (c *confirm) yesWord() string {
-	if c.d.Vote != nil && !c.d.Vote.Complete {
+	if c.vote != nil && !c.vote.Complete {
 		return "vote"
 	}
 	return "send"
@@ -203,4 +203,13 @@ func votesLine(votes []approvals.Voter) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// liveVote is what the confirmation's vote does as the journal stands
+// now: another approver's vote while the dialog is open may make it the
+// one that completes the policy (Send counts again when it records it).
+func (c *confirm) liveVote(svc *approvals.Service) {
+	if t, ok := svc.VoteNow(c.d); ok {
+		c.vote = &t
+	}
 }

@@ -156,3 +156,39 @@ func TestVoteDroppedWhenPromptChanges(t *testing.T) {
 		t.Errorf("after the prompt changed:\n%s", v)
 	}
 }
+
+// TestVoteConfirmationFollowsTheJournal: while ops@host's confirmation
+// of the first vote is open, carol votes from another process: the
+// dialog then says ops@host's vote completes the approval and will be
+// sent, naming carol.
+func TestVoteConfirmationFollowsTheJournal(t *testing.T) {
+	fx := newVoteFixture(t)
+	in := NewInbox(fx.ctx, fx.svc, Options{Sort: model.SortAge})
+	in.SetSize(160, 40)
+	c := press(in, "j", "j", "j", "a")
+	c = typeText(c, "looks fine")
+	c, _ = c.Update(uitest.Key("enter"))
+	if v := c.View(); !strings.Contains(v, "your vote is 1 of 2: nothing is sent yet") {
+		t.Fatalf("before carol's vote:\n%s", v)
+	}
+	carol, err := approvals.Open(approvals.Options{JournalPath: fx.svc.Path(), Sender: fx.snd, Approver: "carol@host", Now: fx.clk.Now,
+		Policies: map[string]approvals.Policy{"deployer": twoOnDeployer}, NewID: func() string { return "carol-0001" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer carol.Close()
+	d, err := carol.Prepare(carol.ItemFor(fx.fleet.Task(model.TaskKey{Agent: "deployer", ID: idOther})), approvals.Input{Kind: approvals.KindApprove, Reason: "ok"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := carol.Send(t.Context(), d); o.Result != approvals.ResultVoted {
+		t.Fatalf("carol: %s (%v)", o.Words(), o.Err)
+	}
+	if _, err := fx.svc.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	fx.clk.add(time.Second) // armed
+	if v := c.View(); !strings.Contains(v, "your vote completes the approval: it will be sent (with carol@host 20:03)") || !strings.Contains(v, "y: send") {
+		t.Errorf("after carol's vote:\n%s", v)
+	}
+}
