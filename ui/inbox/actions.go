@@ -507,7 +507,7 @@ func (m *Inbox) reasonKey(msg tea.KeyMsg) tea.Cmd {
 		m.closeDialog()
 		return nil
 	case key.Matches(msg, m.keys.Continue) && m.batching():
-		return m.prepareBatch(approvals.Input{Kind: approvals.KindDeny, Reason: m.reason.Value()}, modeReason)
+		return m.prepareBatch(approvals.Input{Kind: m.reasonKind, Reason: m.reason.Value()}, modeReason)
 	case key.Matches(msg, m.keys.Continue):
 		it := m.find(m.target)
 		if it == nil || m.refusedElsewhere(m.keys.Back.Help().Key+" goes back") {

@@ -11,6 +11,7 @@ import (
 
 	"a2atop/approvals"
 	"a2atop/internal/sanitize"
+	"a2atop/model"
 	"a2atop/ui/theme"
 )
 
@@ -212,4 +213,16 @@ func (c *confirm) liveVote(svc *approvals.Service) {
 	if t, ok := svc.VoteNow(c.d); ok {
 		c.vote = &t
 	}
+}
+
+// batchVotes reports whether an approval of the marked tasks keys is a
+// vote on any of them (it then asks its one reason first), and whether
+// one of their policies requires the reason.
+func (m *Inbox) batchVotes(keys []model.TaskKey) (voted, required bool) {
+	for _, k := range keys {
+		if p, ok := m.svc.Policy(k.Agent); ok {
+			voted, required = true, required || p.RequireReason
+		}
+	}
+	return voted, required
 }

@@ -192,3 +192,25 @@ func TestVoteConfirmationFollowsTheJournal(t *testing.T) {
 		t.Errorf("after carol's vote:\n%s", v)
 	}
 }
+
+// TestBatchApprovalVotes: approving the marked tasks under a policy
+// asks the one reason first (refusing none where the policy wants one),
+// and the batch's confirmation carries it in each vote.
+func TestBatchApprovalVotes(t *testing.T) {
+	fx := newVoteFixture(t)
+	in := NewInbox(fx.ctx, fx.svc, Options{Sort: model.SortAge})
+	in.SetSize(160, 40)
+	c := press(in, "*", "a")
+	if v := c.View(); !strings.Contains(v, "Approve: say why") {
+		t.Fatalf("approving the marked tasks under a policy:\n%s", v)
+	}
+	c, _ = c.Update(uitest.Key("enter"))
+	if v := c.View(); !strings.Contains(v, "this agent's approvals must say why") {
+		t.Errorf("without a reason:\n%s", v)
+	}
+	c = typeText(c, "release train")
+	c, _ = c.Update(uitest.Key("enter"))
+	if v := c.View(); !strings.Contains(v, "Approve these 2 requests?") || !strings.Contains(v, `"reason": "release train"`) {
+		t.Errorf("the batch's confirmation:\n%s", v)
+	}
+}
