@@ -132,8 +132,8 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 		if keep := max(avail-len(ask), 2); keep < len(parts) {
 			more := len(parts) - keep + 1
 			parts = append(parts[:keep-1], th.Warn.Render(fitting(inner,
-				fmt.Sprintf("… %d more lines of the payload do not fit here; all of it is sent", more),
-				fmt.Sprintf("… %d more lines not shown; all are sent", more))))
+				fmt.Sprintf("… %d more lines of the payload do not fit here; all of it is sent%s", more, c.when()),
+				fmt.Sprintf("… %d more lines not shown; all are sent%s", more, c.when()))))
 		}
 	}
 	body := append(append(append(head, ask...), ids...), sends)

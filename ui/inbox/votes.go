@@ -226,3 +226,12 @@ func (m *Inbox) batchVotes(keys []model.TaskKey) (voted, required bool) {
 	}
 	return voted, required
 }
+
+// when is when the payload is sent: "" (on y), or, for a vote that does
+// not complete the policy, once the votes are.
+func (c *confirm) when() string {
+	if c.vote != nil && !c.vote.Complete {
+		return " once the votes are complete"
+	}
+	return ""
+}
