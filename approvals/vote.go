@@ -3,6 +3,7 @@ package approvals
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -197,6 +198,30 @@ func (s *Service) noteVote(r record) {
 	}
 	tv.list = append(tv.list, voteRec{Voter: Voter{Name: r.Approver, At: r.At, Reason: r.Reason}, id: r.ID, kind: r.Kind})
 	s.touched.add(r.Task)
+	s.forgetVotes()
+}
+
+// forgetVotes bounds the votes kept on prompts never decided (a task
+// that ended or asked no more before its policy was complete) as forget
+// bounds the entries: past the memory bound by a quarter, the tasks
+// whose latest vote is oldest are let go. Callers hold s.mu.
+func (s *Service) forgetVotes() {
+	limit := s.o.memoryLimit()
+	if limit < 0 || len(s.votes) <= limit+limit/4 {
+		return
+	}
+	type aged struct {
+		ref taskRef
+		at  time.Time
+	}
+	all := make([]aged, 0, len(s.votes))
+	for ref, tv := range s.votes {
+		all = append(all, aged{ref, tv.list[len(tv.list)-1].At})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].at.Before(all[j].at) })
+	for _, a := range all[:len(all)-limit] {
+		delete(s.votes, a.ref)
+	}
 }
 
 // dropVotes forgets the votes on a task once a decision on it is folded:

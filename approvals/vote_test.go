@@ -3,6 +3,7 @@ package approvals
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -387,5 +388,31 @@ func TestRefusedApprovalIsVotedAgain(t *testing.T) {
 	}
 	if got := approversSent(t, fx.ag, id); len(got) != 1 || strings.Join(got[0], ",") != "carol,alice" {
 		t.Errorf("the agent received %v", got)
+	}
+}
+
+// TestVotesAreBounded: votes on prompts never decided are kept as the
+// entries are, the newest within the memory bound.
+func TestVotesAreBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	at := time.Date(2026, 12, 1, 14, 0, 0, 0, time.UTC)
+	var recs []record
+	for i := range 20 {
+		recs = append(recs, record{Type: recVote, ID: fmt.Sprintf("v%02d", i), At: at.Add(time.Duration(i) * time.Minute), Agent: "agent",
+			Task: a2a.TaskID(fmt.Sprintf("task-%02d", i)), Kind: KindApprove, Prompt: "p", Approver: "alice"})
+	}
+	appendRecords(t, path, recs...)
+	svc, err := Open(Options{JournalPath: path, Memory: 8, ReadOnly: true, Policies: map[string]Policy{"agent": fourEyes}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	svc.mu.Lock()
+	defer svc.mu.Unlock()
+	if n := len(svc.votes); n > 10 {
+		t.Errorf("%d tasks' votes kept, want at most 10 (8 and a quarter)", n)
+	}
+	if svc.votes[taskRef{nameID("agent"), "task-19"}] == nil || svc.votes[taskRef{nameID("agent"), "task-00"}] != nil {
+		t.Error("the oldest votes were kept, or the newest let go")
 	}
 }
