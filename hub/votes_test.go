@@ -316,3 +316,35 @@ func TestStagingPromptStaysOneClick(t *testing.T) {
 		t.Errorf("dave, outside the group: %v", err)
 	}
 }
+
+// TestVotesOutliveTheHub: alice's vote is in the hub's journal; the hub
+// stops and another starts on the same journal and agent: dave's vote
+// completes the approval, which names both.
+func TestVotesOutliveTheHub(t *testing.T) {
+	fx := newVoteHub(t, nil)
+	alice := fx.attach("alice")
+	id := fx.ag.Start("deploy production")
+	alice.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return alice.inInbox(f, id) })
+	if o := alice.voteOn(id, approvals.KindApprove, "ok"); o.Result != approvals.ResultVoted {
+		t.Fatalf("alice: %s (%v)", o.Words(), o.Err)
+	}
+	fx.stop()
+	again := newFixtureOn(t, fx.ag, 100*time.Millisecond, func(o *hub.Options) {
+		o.Journal.JournalPath = fx.journal
+		o.Journal.Policies = map[string]approvals.Policy{"agent": fourEyes}
+		for i := range o.Operators {
+			if o.Operators[i].Name == "alice" || o.Operators[i].Name == "dave" {
+				o.Operators[i].Groups = []string{"release"}
+			}
+		}
+	})
+	dave := again.attach("dave")
+	dave.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return dave.inInbox(f, id) })
+	dave.waitVotes(id, "1 of 2 · alice ")
+	if o := dave.voteOn(id, approvals.KindApprove, "ok too"); o.Result != approvals.ResultAccepted || o.Votes.Names() != "alice, dave" {
+		t.Fatalf("dave after the restart: %s (%v) %+v", o.Words(), o.Err, o.Votes)
+	}
+	if got := namesSent(fx.ag, id); len(got) != 1 || got[0] != "alice,dave" {
+		t.Errorf("the agent received %q", got)
+	}
+}
