@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/model"
 )
 
 // Policy is an agent's approval policy (its [agent.approval] table): how
@@ -165,6 +167,25 @@ func (p Policy) RequiredFor(t *a2a.Task) int {
 		}
 	}
 	return max(p.Required, 1)
+}
+
+// RequiredOf is RequiredFor the task as the fleet holds it. A task whose
+// content the fleet trimmed (model.Task.Truncated: its status message
+// may have lost the data part a rule matches) needs what the strictest
+// rule or Required needs: a trimmed prompt never takes fewer approvals
+// than the one the agent sent.
+func (p Policy) RequiredOf(t *model.Task) int {
+	if t == nil {
+		return max(p.Required, 1)
+	}
+	if !t.Truncated || len(p.Rules) == 0 {
+		return p.RequiredFor(t.Snapshot)
+	}
+	n := max(p.Required, 1)
+	for _, r := range p.Rules {
+		n = max(n, r.Required)
+	}
+	return n
 }
 
 // promptData is the data parts of the task's status message that are

@@ -1,6 +1,7 @@
 package approvals
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -126,5 +127,35 @@ func TestTallyWords(t *testing.T) {
 		if got := tt.t.Words(); got != tt.want {
 			t.Errorf("%+v: %q, want %q", tt.t, got, tt.want)
 		}
+	}
+}
+
+// TestTrimmedPromptTakesTheStrictestRule: a task whose content the
+// fleet trimmed (model budget: its status message may have lost its
+// data part) cannot be matched: it needs what the strictest rule needs,
+// never fewer approvals than the prompt the agent sent.
+func TestTrimmedPromptTakesTheStrictestRule(t *testing.T) {
+	fx := newVoteFixture(t, fourEyes)
+	alice := fx.open(t, "alice")
+	id := fx.ag.Start("deploy production")
+	mt := fx.asking(t, id, 0)
+	trimmed := *mt.Snapshot
+	trimmed.Status.Message = a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("approve deploy of 9f3c2e1 to production?"))
+	mt.Snapshot, mt.Truncated = &trimmed, true
+	d, err := alice.Prepare(alice.ItemFor(mt), Input{Kind: KindApprove, Reason: "ok"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Vote == nil || d.Vote.Complete || d.Vote.Required != 2 {
+		t.Fatalf("a vote on a trimmed production prompt: %+v, want 1 of 2", d.Vote)
+	}
+	if vs := alice.VotesOn(alice.ItemFor(mt)); vs.Required != 2 {
+		t.Errorf("the row's votes need %d", vs.Required)
+	}
+	if o := alice.Send(context.Background(), d); o.Result != ResultVoted {
+		t.Errorf("the vote: %s (%v)", o.Words(), o.Err)
+	}
+	if n := fx.ag.OnTask(id); n != 0 {
+		t.Errorf("the agent received %d messages after one vote", n)
 	}
 }

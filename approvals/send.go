@@ -103,7 +103,7 @@ func (s *Service) prepare(it Item, in Input, a Author) (*Decision, error) {
 	var err error
 	switch in.Kind {
 	case KindReply:
-		if p, voted := s.policyOf(t.Key.Agent); voted && t.State == a2a.TaskStateAuthRequired && p.RequiredFor(t.Snapshot) > 1 {
+		if p, voted := s.policyOf(t.Key.Agent); voted && t.State == a2a.TaskStateAuthRequired && p.RequiredOf(t) > 1 {
 			return nil, ErrVoteNeeded
 		}
 		d.Message, err = BuildReply(t.Snapshot, in.Text, in.JSON, id)
@@ -115,7 +115,7 @@ func (s *Service) prepare(it Item, in Input, a Author) (*Decision, error) {
 		v := DecisionValues{Approve: in.Kind == KindApprove, Reason: d.Reason, Approver: a.Approver, At: now}
 		d.Message, err = BuildDecision(t.Snapshot, v, s.o.Templates[t.Key.Agent], id)
 		if p, voted := s.policyOf(t.Key.Agent); voted && err == nil {
-			err = s.prepareVote(d, t.Snapshot, p)
+			err = s.prepareVote(d, t, p)
 		}
 	default:
 		return nil, fmt.Errorf("unknown decision kind %q: use reply, approve or deny", in.Kind)

@@ -277,7 +277,7 @@ func (s *Service) VotesOn(it Item) VoteState {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.voteState(s.book.idOf(t.Key.Agent), t.Key.ID, PromptOf(t.Snapshot), p, p.RequiredFor(t.Snapshot), s.o.Now())
+	return s.voteState(s.book.idOf(t.Key.Agent), t.Key.ID, PromptOf(t.Snapshot), p, p.RequiredOf(t), s.o.Now())
 }
 
 // Policy is the approval policy of the agent called name, and whether

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/model"
 )
 
 // prepareVote makes d, an approve or deny on t under the policy p, a
@@ -14,7 +16,7 @@ import (
 // a reason p wants, and a second vote of one person; d.Vote says what
 // the vote does as the journal stands now, and d.Message is what is sent
 // if it completes the policy.
-func (s *Service) prepareVote(d *Decision, t *a2a.Task, p Policy) error {
+func (s *Service) prepareVote(d *Decision, t *model.Task, p Policy) error {
 	if !p.mayVote(s.o.Groups[d.Approver]) {
 		return fmt.Errorf("%w (%s: %s)", ErrNotApprover, d.Approver, groupWords(p.Approvers))
 	}
@@ -22,7 +24,7 @@ func (s *Service) prepareVote(d *Decision, t *a2a.Task, p Policy) error {
 		return ErrApprovalReason
 	}
 	s.mu.Lock()
-	vs := s.voteState(s.book.idOf(d.Agent), d.TaskID, d.Prompt, p, p.RequiredFor(t), s.o.Now())
+	vs := s.voteState(s.book.idOf(d.Agent), d.TaskID, d.Prompt, p, p.RequiredOf(t), s.o.Now())
 	s.mu.Unlock()
 	if err := votedErr(vs, p, d.Approver); err != nil {
 		return err
