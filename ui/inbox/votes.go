@@ -235,3 +235,17 @@ func (c *confirm) when() string {
 	}
 	return ""
 }
+
+// batchVoteWords lead a task's row in the confirmation of an answer for
+// many: under a policy, whether its vote sends ("[vote 1 of 2: not sent
+// yet] ", "[vote completes: sent] "); "" for one click.
+func batchVoteWords(d *approvals.Decision) string {
+	t := d.Vote
+	switch {
+	case t == nil:
+		return ""
+	case t.Complete:
+		return "[vote completes: sent] "
+	}
+	return fmt.Sprintf("[vote %d of %d: not sent yet] ", len(t.Votes), t.Required)
+}

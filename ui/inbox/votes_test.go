@@ -210,7 +210,9 @@ func TestBatchApprovalVotes(t *testing.T) {
 	}
 	c = typeText(c, "release train")
 	c, _ = c.Update(uitest.Key("enter"))
-	if v := c.View(); !strings.Contains(v, "Approve these 2 requests?") || !strings.Contains(v, `"reason": "release train"`) {
+	if v := c.View(); !strings.Contains(v, "Approve these 2 requests?") || !strings.Contains(v, `"reason": "release train"`) ||
+		!strings.Contains(v, "23cf3710 auth-required  [vote completes: sent] approve deploy of 9f3c2e1") ||
+		!strings.Contains(v, "c0ffee00 auth-required  [vote 1 of 2: not sent yet] approve deploy of deadbee") {
 		t.Errorf("the batch's confirmation:\n%s", v)
 	}
 }
