@@ -323,3 +323,20 @@ func (s *Service) VoteNow(d *Decision) (Tally, bool) {
 	vs := s.voteState(s.book.idOf(d.Agent), d.TaskID, d.Prompt, p, d.Vote.Required, s.o.Now())
 	return tallyOf(vs, p, d.Kind, Voter{Name: d.Approver, At: d.At, Reason: d.Reason}), true
 }
+
+// MayVote says why this Service's approver may not vote on the prompt
+// the item shows (outside the policy's groups, or voted on it already),
+// so that the inbox says so before a reason is written; nil when they
+// may, or when the agent's approvals are not voted. Prepare and Send
+// ask again.
+func (s *Service) MayVote(it Item) error {
+	t := it.Task
+	p, ok := s.policyOf(t.Key.Agent)
+	if !ok {
+		return nil
+	}
+	if !p.mayVote(s.o.Groups[s.o.Approver]) {
+		return fmt.Errorf("%w (%s: %s)", ErrNotApprover, s.o.Approver, groupWords(p.Approvers))
+	}
+	return votedErr(s.VotesOn(it), p, s.o.Approver)
+}

@@ -54,7 +54,7 @@ func votedErr(vs VoteState, p Policy, approver string) error {
 		if kind == KindDeny {
 			what = "denied"
 		}
-		return fmt.Errorf("%w: you %s at %s; the others' votes decide the rest", ErrAlreadyVoted, what, v.At.Local().Format("15:04:05"))
+		return fmt.Errorf("%w (you %s at %s); the others' votes decide the rest", ErrAlreadyVoted, what, v.At.Local().Format("15:04:05"))
 	}
 	return nil
 }

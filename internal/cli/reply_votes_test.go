@@ -49,7 +49,7 @@ func TestReplyVotes(t *testing.T) {
 		{"first vote", alice, []string{"--approve", "--reason", "rollout window ok"}, exitOK,
 			[]string{"approve → deployer · " + string(deploy) + ": your vote is 1 of 2: nothing is sent yet", "votes: 1 of 2 (alice); nothing was sent"}},
 		{"the same person again", alice, []string{"--approve", "--reason", "me again"}, exitFailed,
-			[]string{"you voted on this prompt already: a person's vote counts once: you approved at "}},
+			[]string{"you voted on this prompt already: a person's vote counts once (you approved at "}},
 		{"second vote", bob, []string{"--approve", "--reason", "diff checked"}, exitOK,
 			[]string{"the agent took the message", "votes: 2 of 2; the approval sent names alice, bob"}},
 	}

@@ -170,18 +170,15 @@ func newReasonInput(w int, placeholder string) textinput.Model {
 	return ti
 }
 
-// votedAlready refuses, in words, a second vote of the person at the
-// keys on the item's prompt; it reports whether it did.
+// votedAlready refuses, in words, a vote the person at the keys may not
+// cast on the item's prompt (outside the policy's groups, or voted on it
+// already) before a reason is written; it reports whether it did.
 func (m *Inbox) votedAlready(it approvals.Item) bool {
-	p, ok := m.svc.Policy(it.Task.Key.Agent)
-	if !ok || p.Repeat {
-		return false
+	err := m.svc.MayVote(it)
+	if err != nil {
+		m.ctx.Warn(err.Error() + "; nothing was sent")
 	}
-	v, kind, voted := m.svc.VotesOn(it).Voted(m.svc.Approver())
-	if voted {
-		m.ctx.Warn(fmt.Sprintf("you %s this prompt at %s: a person's vote counts once; nothing was sent", kindWord(kind), v.At.Local().Format("15:04:05")))
-	}
-	return voted
+	return err != nil
 }
 
 // yesWord is what y does: a vote that does not complete the policy

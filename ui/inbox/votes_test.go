@@ -131,7 +131,7 @@ func TestVoteWords(t *testing.T) {
 	}
 	// Again: refused in words, nothing opens.
 	c, _ = c.Update(uitest.Key("a"))
-	if said := fx.said(); !strings.Contains(said, "you approved this prompt at 20:03:01: a person's vote counts once; nothing was sent") {
+	if said := fx.said(); !strings.Contains(said, "you voted on this prompt already: a person's vote counts once (you approved at 20:03:01); the others' votes decide the rest; nothing was sent") {
 		t.Errorf("a second vote of the same person: %q", said)
 	}
 	if v := c.View(); strings.Contains(v, "Approve: say why") {
@@ -214,5 +214,28 @@ func TestBatchApprovalVotes(t *testing.T) {
 		!strings.Contains(v, "23cf3710 auth-required  [vote completes: sent] approve deploy of 9f3c2e1") ||
 		!strings.Contains(v, "c0ffee00 auth-required  [vote 1 of 2: not sent yet] approve deploy of deadbee") {
 		t.Errorf("the batch's confirmation:\n%s", v)
+	}
+}
+
+// TestVoteOutsideTheGroups: an approver outside the policy's groups is
+// told so when they press approve; no reason is asked.
+func TestVoteOutsideTheGroups(t *testing.T) {
+	fx := newFixture(t, false)
+	path := fx.svc.Path()
+	fx.svc.Close()
+	svc, err := approvals.Open(approvals.Options{JournalPath: path, Sender: fx.snd, Approver: "ops@host", Now: fx.clk.Now,
+		Policies: map[string]approvals.Policy{"deployer": {Required: 2, Approvers: []string{"release"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	in := NewInbox(fx.ctx, svc, Options{Sort: model.SortAge})
+	in.SetSize(160, 40)
+	c := press(in, "j", "a")
+	if said := fx.said(); !strings.Contains(said, "you are not in a group that may vote on this agent's approvals (ops@host: only release may vote") {
+		t.Errorf("outside the groups: %q", said)
+	}
+	if v := c.View(); strings.Contains(v, "Approve: say why") {
+		t.Error("the reason opened for an approver outside the groups")
 	}
 }
