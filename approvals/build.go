@@ -121,6 +121,9 @@ type DecisionValues struct {
 	Reason   string
 	Approver string // user@host
 	At       time.Time
+	// Approvers are, for an approval policy's vote, every counted voter
+	// of the decision; the data part names them ("approvers").
+	Approvers []Voter
 }
 
 // BuildDecision builds an approve or deny message for an AUTH_REQUIRED

@@ -34,6 +34,9 @@ func (s *Service) Send(ctx context.Context, d *Decision) Outcome {
 	if s.o.Sender == nil {
 		return s.refuse(out, ProblemRejected, errNoSender)
 	}
+	if d != nil && d.Vote != nil {
+		return s.sendVote(ctx, d)
+	}
 	if p, err := s.claim(d); err != nil {
 		return s.refuseOver(out, d, p, err)
 	}
@@ -41,7 +44,12 @@ func (s *Service) Send(ctx context.Context, d *Decision) Outcome {
 	if p, err := s.commit(d); err != nil {
 		return s.refuseOver(out, d, p, err)
 	}
+	return s.deliver(ctx, d, out)
+}
 
+// deliver sends a decision the journal holds: the check with GetTask,
+// the send, and the outcome and state change recorded.
+func (s *Service) deliver(ctx context.Context, d *Decision, out Outcome) Outcome {
 	if !d.Kind.startsTask() {
 		if done, o := s.check(ctx, d, out); done {
 			return o

@@ -94,6 +94,11 @@
 //     new line and writes this record first.
 //   - "ack": line, hash, approver, note: an operator (a2atop journal
 //     check --accept) or Reconcile resolved that damaged line, as it was.
+//   - "vote": under an agent's approval Policy, one approver's approve or
+//     deny: agent, url, task, kind, prompt, state, reason, approver, at.
+//     The vote that completes the policy is written with the decision it
+//     sends (same id, same hold), whose "votes" ([{"name","at","reason"}])
+//     are the votes it counted; see vote.go.
 //
 // A decision with no outcome (a crash between the record and the send, or
 // during the send) and a decision whose latest outcome is "unknown" (a

@@ -67,6 +67,9 @@ type Entry struct {
 	DecidedAt   time.Time
 	Refs        []a2a.TaskID // referenceTaskIds (a follow-up names the ended task)
 	Attempts    int
+	// Votes are, for a decision that completed an approval policy, the
+	// votes it counted (its approver last); nil for one click.
+	Votes []Voter
 	// RetriedBy is who sent the decision again last (a retry record), ""
 	// for none; the message sent again is still Approver's.
 	RetriedBy string
@@ -153,7 +156,7 @@ func (e *Entry) applyRecord(r record) {
 		e.MessageID, e.TaskID, e.ContextID = r.ID, r.Task, r.Context
 		e.Kind, e.Prompt, e.PromptState = r.Kind, r.Prompt, r.State
 		e.Parts, e.Reason, e.Approver, e.DecidedAt = r.Parts, r.Reason, r.Approver, r.At
-		e.Refs, e.Attempts = r.Refs, max(r.Attempt, 1)
+		e.Refs, e.Attempts, e.Votes = r.Refs, max(r.Attempt, 1), r.Votes
 		e.Result, e.host, e.pid, e.until = ResultPending, r.Host, r.PID, r.Until
 	case recRetry:
 		e.Attempts = max(r.Attempt, e.Attempts+1)

@@ -26,12 +26,19 @@ type Outcome struct {
 	// Winner is, for a decision refused because another one on the
 	// prompt came first (through a team's hub), that decision.
 	Winner *Winner
+	// Votes is, for a vote under an approval policy, what it did: the
+	// votes counted with it and whether it completed the policy (and
+	// so was sent); nil for one click.
+	Votes *Tally
 }
 
 // Words says in one line what happened.
 func (o Outcome) Words() string {
 	if o.Winner != nil {
 		return o.Winner.Words()
+	}
+	if o.Votes != nil && o.Result == ResultVoted {
+		return o.Votes.Words()
 	}
 	return explain(o.Result, o.Problem, o.State).what
 }
@@ -61,6 +68,9 @@ func acceptedNext(state a2a.TaskState) string {
 // explain puts a result and its problem into words a person can act on.
 func explain(r Result, p Problem, state a2a.TaskState) words {
 	if w, ok := teamWords(p); ok {
+		return w
+	}
+	if w, ok := voteWords(r, p); ok {
 		return w
 	}
 	now, taskNow := "", ""

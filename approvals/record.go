@@ -20,6 +20,7 @@ const (
 	recState    = "state"
 	recTorn     = "torn" // a line that a write never finished, named by the next writer
 	recAck      = "ack"  // an operator resolved a damaged line after looking at it
+	recVote     = "vote" // one approver's vote under an agent's approval policy (vote.go)
 )
 
 // formatVersion is the "v" of the records written now: version 2 adds
@@ -62,6 +63,7 @@ type record struct {
 	Note     string           `json:"note,omitempty"`
 	Line     int              `json:"line,omitempty"`
 	Hash     string           `json:"hash,omitempty"`
+	Votes    []Voter          `json:"votes,omitempty"` // a decision that completed a policy: the votes it counted
 	Sum      string           `json:"sum,omitempty"`
 }
 
@@ -137,7 +139,7 @@ func checkSum(b []byte, sum string) error {
 
 func knownType(t string) bool {
 	switch t {
-	case recDecision, recRetry, recOutcome, recState, recTorn, recAck:
+	case recDecision, recRetry, recOutcome, recState, recTorn, recAck, recVote:
 		return true
 	}
 	return false

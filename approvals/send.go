@@ -46,6 +46,10 @@ type Decision struct {
 	// prepared ("" for none): a confirmed second decision is sent only
 	// over that one, not over a decision made since, here or elsewhere.
 	PriorID string
+	// Vote is, for an approve or deny under an approval policy, what it
+	// does as the journal stood when it was prepared (Send counts again);
+	// nil for one click.
+	Vote *Tally
 
 	in   Input     // what the operator typed, for a hub that builds the message again
 	snap *a2a.Task // the task as decided on, to build an approve/deny again at its confirmation
@@ -99,6 +103,9 @@ func (s *Service) prepare(it Item, in Input, a Author) (*Decision, error) {
 	var err error
 	switch in.Kind {
 	case KindReply:
+		if p, voted := s.policyOf(t.Key.Agent); voted && t.State == a2a.TaskStateAuthRequired && p.RequiredOf(t) > 1 {
+			return nil, ErrVoteNeeded
+		}
 		d.Message, err = BuildReply(t.Snapshot, in.Text, in.JSON, id)
 	case KindApprove, KindDeny:
 		if t.State != a2a.TaskStateAuthRequired {
@@ -107,6 +114,9 @@ func (s *Service) prepare(it Item, in Input, a Author) (*Decision, error) {
 		d.Reason = strings.TrimSpace(in.Reason)
 		v := DecisionValues{Approve: in.Kind == KindApprove, Reason: d.Reason, Approver: a.Approver, At: now}
 		d.Message, err = BuildDecision(t.Snapshot, v, s.o.Templates[t.Key.Agent], id)
+		if p, voted := s.policyOf(t.Key.Agent); voted && err == nil {
+			err = s.prepareVote(d, t, p)
+		}
 	default:
 		return nil, fmt.Errorf("unknown decision kind %q: use reply, approve or deny", in.Kind)
 	}
@@ -133,6 +143,9 @@ func (s *Service) Confirmed(d *Decision) (*Decision, error) {
 	}
 	v := DecisionValues{Approve: c.Kind == KindApprove, Reason: c.Reason, Approver: c.Approver, At: c.At}
 	m, err := BuildDecision(c.snap, v, s.o.Templates[c.Agent], c.MessageID)
+	if c.Vote != nil && err == nil {
+		m, err = s.voteMessage(&c)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("confirm: building the %s again at the time of the confirmation: %w", c.Kind, err)
 	}

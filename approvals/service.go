@@ -62,6 +62,13 @@ type Options struct {
 	// (JournalPath and Sender are not used), and Send, Reconcile and
 	// NoteLeft go to the hub; Observe is the hub's own work.
 	Hub Hub
+	// Policies are the agents' approval policies, by agent name (see
+	// Policy): under one, approve and deny are votes. Missing: one click.
+	Policies map[string]Policy
+	// Groups are the groups of each approver (the [[operator]] groups),
+	// for a Policy's Approvers.
+	Groups map[string][]string
+
 	// OnJournal, when set, receives every line of the journal as it is
 	// read or written, in the journal's order, for a hub to publish. It
 	// runs under the journal's hold: it must not block or call back.
@@ -114,8 +121,9 @@ type Service struct {
 	inFlightPrompt map[string]string
 	damage         map[int]*Damage // lines that are not records, by line number
 	acks           map[ackKey]ack
-	loaded         bool     // the journal as it was at Open is folded in: later lines come from other writers
-	fresh          []string // decisions other writers journaled since the last Refresh
+	votes          map[taskRef]*taskVotes // the votes on each task's latest prompt voted on, until decided
+	loaded         bool                   // the journal as it was at Open is folded in: later lines come from other writers
+	fresh          []string               // decisions other writers journaled since the last Refresh
 	freshDamage    []int
 	version        uint64   // increments on every line folded in
 	touched        touchLog // the tasks whose decisions changed, for QueueCache
@@ -150,7 +158,7 @@ func Open(o Options) (*Service, error) {
 	host, _ := os.Hostname()
 	s := &Service{o: o, log: o.Logger, st: st, book: newAgentBook(o.Agents), host: host, entries: map[string]*Entry{},
 		byPrompt: map[string][]string{}, tracked: map[taskRef]*Entry{}, inFlight: map[string]bool{},
-		inFlightPrompt: map[string]string{}, damage: map[int]*Damage{}, acks: map[ackKey]ack{}}
+		inFlightPrompt: map[string]string{}, damage: map[int]*Damage{}, acks: map[ackKey]ack{}, votes: map[taskRef]*taskVotes{}}
 	if err := st.follow(s.foldFrom); err != nil {
 		st.close()
 		return nil, err
@@ -230,6 +238,9 @@ func (s *Service) fold(l line, mine bool) {
 	case recAck:
 		s.noteAck(r)
 		return
+	case recVote:
+		s.noteVote(r)
+		return
 	}
 	if r.ID == "" {
 		e := &Entry{}
@@ -256,6 +267,7 @@ func (s *Service) fold(l line, mine bool) {
 		s.order = append(s.order, e)
 		k := promptKey(e.agentID, r.Task, r.Prompt)
 		s.byPrompt[k] = append(s.byPrompt[k], r.ID)
+		defer s.dropVotes(e)
 		if e.Elsewhere && s.loaded {
 			s.fresh = append(s.fresh, r.ID)
 		}

@@ -162,6 +162,11 @@ func SameMessage(got, want *Decision) error {
 	case got.Message.Role != want.Message.Role || !slices.Equal(got.Message.ReferenceTasks, want.Message.ReferenceTasks):
 		return differ("message header")
 	}
+	if want.Vote != nil {
+		// A vote's message names the voters the journal holds when it is
+		// recorded: the hub builds it then, from the same input.
+		return nil
+	}
 	a, errA := json.Marshal(a2a.ContentParts(got.Message.Parts))
 	b, errB := json.Marshal(a2a.ContentParts(want.Message.Parts))
 	if errA != nil || errB != nil || !bytes.Equal(a, b) {

@@ -79,20 +79,42 @@ func (t Template) render(v DecisionValues) ([]*a2a.Part, error) {
 		return parts, nil
 	}
 	if t.Data == "" {
-		parts = append(parts, a2a.NewDataPart(map[string]any{
+		data := map[string]any{
 			"decision": decisionWord(v.Approve),
 			"reason":   v.Reason,
 			"approver": v.Approver,
 			"at":       v.At.UTC().Format(time.RFC3339),
-		}))
-		return parts, nil
+		}
+		withApprovers(data, v.Approvers)
+		return append(parts, a2a.NewDataPart(data)), nil
 	}
 	data := substitute(t.Data, v, true)
 	var value any
 	if err := json.Unmarshal([]byte(data), &value); err != nil {
 		return nil, fmt.Errorf("template: data is not valid JSON once filled in (%v); placeholders stand for JSON values, write them unquoted", err)
 	}
+	if m, ok := value.(map[string]any); ok {
+		withApprovers(m, v.Approvers)
+	}
 	return append(parts, a2a.NewDataPart(value)), nil
+}
+
+// withApprovers names, in an approval data object, every voter of an
+// approval policy's decision: "approvers": [{"name", "at", "reason"}]
+// (RFC 3339 times). It adds nothing for one click, nor over a template's
+// own "approvers".
+func withApprovers(data map[string]any, votes []Voter) {
+	if len(votes) == 0 {
+		return
+	}
+	if _, own := data["approvers"]; own {
+		return
+	}
+	list := make([]any, len(votes))
+	for i, v := range votes {
+		list[i] = map[string]any{"name": v.Name, "at": v.At.UTC().Format(time.RFC3339), "reason": v.Reason}
+	}
+	data["approvers"] = list
 }
 
 func decisionWord(approve bool) string {

@@ -29,11 +29,13 @@ const AllAgents = "*"
 // Operator is one person (or script) the hub serves: a name, the hash of
 // its bearer token (the token itself is never kept) and its roles by
 // agent name, AllAgents standing for every agent without an entry of its
-// own.
+// own. Groups are the groups it is in, for an agent's approval policy
+// (approvals.Policy.Approvers).
 type Operator struct {
 	Name      string
 	TokenHash [sha256.Size]byte
 	Roles     map[string][]Role
+	Groups    []string
 }
 
 // HashToken is the hash an Operator keeps of its token.

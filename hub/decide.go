@@ -95,6 +95,9 @@ func (h *Hub) decide(ctx context.Context, op *Operator, d *approvals.Decision, i
 		}
 		return OutcomeOf(o), http.StatusConflict
 	}
+	if o.Problem == approvals.ProblemVoted {
+		return OutcomeOf(o), http.StatusConflict
+	}
 	return OutcomeOf(o), http.StatusOK
 }
 
@@ -199,6 +202,8 @@ func (h *Hub) prepareError(d *approvals.Decision, err error) *refusal {
 			return h.decided(d, approvals.WinnerOf(p))
 		}
 		return h.refuse(d, http.StatusConflict, approvals.ProblemDecided, "%v", err)
+	case errors.Is(err, approvals.ErrAlreadyVoted):
+		return h.refuse(d, http.StatusConflict, approvals.ProblemVoted, "%v; nothing was recorded or sent", err)
 	case errors.Is(err, approvals.ErrJournalDamaged):
 		return h.refuse(d, http.StatusConflict, approvals.ProblemDamaged, "%v", err)
 	case errors.Is(err, approvals.ErrJournalReadOnly):
@@ -212,12 +217,13 @@ func (h *Hub) prepareError(d *approvals.Decision, err error) *refusal {
 // first makes want the decision being sent on its prompt, or refuses it
 // with the one that is (after waiting a moment for that send to end).
 func (h *Hub) first(key string, want *approvals.Decision) (*deciding, *refusal) {
+	if want.Vote != nil {
+		return h.firstVote(key, want)
+	}
 	h.mu.Lock()
 	cur := h.deciding[key]
 	if cur == nil {
-		mine := &deciding{messageID: want.MessageID, done: make(chan struct{}),
-			winner: approvals.Winner{Approver: want.Approver, At: want.At, Kind: want.Kind, Result: approvals.ResultPending,
-				Said: approvals.SaidOf(want.Kind, want.Reason, want.Message.Parts)}}
+		mine := newDeciding(want)
 		h.deciding[key] = mine
 		h.mu.Unlock()
 		return mine, nil
@@ -235,6 +241,12 @@ func (h *Hub) first(key string, want *approvals.Decision) (*deciding, *refusal) 
 		w = approvals.WinnerOf(e)
 	}
 	return nil, h.decided(want, w)
+}
+
+func newDeciding(want *approvals.Decision) *deciding {
+	return &deciding{messageID: want.MessageID, done: make(chan struct{}),
+		winner: approvals.Winner{Approver: want.Approver, At: want.At, Kind: want.Kind, Result: approvals.ResultPending,
+			Said: approvals.SaidOf(want.Kind, want.Reason, want.Message.Parts)}}
 }
 
 func (h *Hub) finish(key string, mine *deciding) {

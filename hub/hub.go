@@ -217,6 +217,7 @@ func Open(o Options) (*Hub, error) {
 	jo := o.Journal
 	jo.OnJournal = h.journalLines
 	jo.OnAppend = h.metrics.appended
+	jo.Groups = operatorGroups(o.Operators, jo.Groups)
 	svc, err := approvals.Open(jo)
 	if err != nil {
 		return nil, err

@@ -254,6 +254,11 @@ type Me struct {
 	// drop what the hub shows.
 	TerminalPerAgent int    `json:"terminalPerAgent,omitempty"`
 	Epoch            string `json:"epoch"`
+	// Policies are the agents' approval policies, by agent name, and
+	// Groups the operator's groups: a dashboard counts votes as the hub
+	// does (the hub counts them again when it records one).
+	Policies map[string]approvals.Policy `json:"policies,omitempty"`
+	Groups   []string                    `json:"groups,omitempty"`
 }
 
 // Allows reports whether the operator may act in role on agent.
@@ -317,6 +322,8 @@ type Outcome struct {
 	Error     string            `json:"error,omitempty"`
 	FollowUp  bool              `json:"followUp,omitempty"`
 	Winner    *approvals.Winner `json:"winner,omitempty"`
+	// Votes is, for a vote under an approval policy, what it did.
+	Votes *approvals.Tally `json:"votes,omitempty"`
 	// Feed is the feed position (an event id) at which the journal holds
 	// what this outcome says: a client waits for its feed to pass it.
 	Feed string `json:"feed,omitempty"`
@@ -325,7 +332,7 @@ type Outcome struct {
 // OutcomeOf puts an outcome on the wire.
 func OutcomeOf(o approvals.Outcome) Outcome {
 	w := Outcome{MessageID: o.MessageID, Agent: o.Agent, TaskID: o.TaskID, Kind: o.Kind, Result: o.Result, State: o.State,
-		Problem: o.Problem, FollowUp: o.FollowUp, Winner: o.Winner}
+		Problem: o.Problem, FollowUp: o.FollowUp, Winner: o.Winner, Votes: o.Votes}
 	if o.Err != nil {
 		w.Error = o.Err.Error()
 	}

@@ -93,7 +93,7 @@ func problemOf(status int) approvals.Problem {
 // outcomeOf is the approvals.Outcome of the hub's answer.
 func outcomeOf(w hub.Outcome, status int) approvals.Outcome {
 	o := approvals.Outcome{MessageID: w.MessageID, Agent: w.Agent, TaskID: w.TaskID, Kind: w.Kind, Result: w.Result,
-		State: w.State, Problem: w.Problem, FollowUp: w.FollowUp, Winner: w.Winner}
+		State: w.State, Problem: w.Problem, FollowUp: w.FollowUp, Winner: w.Winner, Votes: w.Votes}
 	if w.Error != "" {
 		o.Err = &hubError{status: status, msg: w.Error, problem: w.Problem}
 	}
@@ -115,6 +115,8 @@ func (e *hubError) Is(target error) bool {
 	switch e.problem {
 	case approvals.ProblemDecided:
 		return target == approvals.ErrAlreadyDecided
+	case approvals.ProblemVoted:
+		return target == approvals.ErrAlreadyVoted
 	case approvals.ProblemOpen:
 		return target == approvals.ErrOutcomeOpen
 	case approvals.ProblemDamaged:

@@ -25,6 +25,9 @@ import (
 // message's text:
 //
 //	"ask"    INPUT_REQUIRED "Which branch should I compare against?"; a reply completes it.
+//	"deploy production", "deploy staging": the same, asking "approve deploy of 9f3c2e1
+//	         to production?" with the data part {"environment": "production", "commit": …};
+//	         Reask asks again (a new prompt, the next commit).
 //	"deploy" AUTH_REQUIRED "approve deploy of 9f3c2e1 to staging?"; the decision, taken by
 //	         message (a call interceptor hands it to the waiting executor), completes
 //	         it (approve) or fails it (deny: a text part that starts with "denied").
@@ -46,7 +49,9 @@ type Agent struct {
 	mu      sync.Mutex
 	perTask map[a2a.TaskID]int // SendMessage requests that named the task
 	waiting map[a2a.TaskID]chan *a2a.Message
-	calls   map[string]int // JSON-RPC methods received
+	reask   map[a2a.TaskID]chan struct{}
+	got     map[a2a.TaskID][]*a2a.Message // the SendMessage messages that named the task
+	calls   map[string]int                // JSON-RPC methods received
 }
 
 // What a "big" task streams: a log in chunks, appended to one artifact.
@@ -77,7 +82,8 @@ func StartAgentTLS(t testing.TB, cfg *tls.Config) *Agent {
 
 func start(t testing.TB, wrap func(http.Handler) http.Handler, tlsCfg *tls.Config) *Agent {
 	t.Helper()
-	ag := &Agent{t: t, perTask: map[a2a.TaskID]int{}, waiting: map[a2a.TaskID]chan *a2a.Message{}, calls: map[string]int{}}
+	ag := &Agent{t: t, perTask: map[a2a.TaskID]int{}, waiting: map[a2a.TaskID]chan *a2a.Message{}, calls: map[string]int{},
+		reask: map[a2a.TaskID]chan struct{}{}, got: map[a2a.TaskID][]*a2a.Message{}}
 	ag.handler = a2asrv.NewHandler(executor{ag}, a2asrv.WithCallInterceptors(interceptor{ag: ag}),
 		a2asrv.WithLogger(slog.New(slog.DiscardHandler)))
 	ag.srv = httptest.NewUnstartedServer(nil)
@@ -161,6 +167,25 @@ func (ag *Agent) OnTask(id a2a.TaskID) int {
 	ag.mu.Lock()
 	defer ag.mu.Unlock()
 	return ag.perTask[id]
+}
+
+// Received is every SendMessage message that named the task, in order.
+func (ag *Agent) Received(id a2a.TaskID) []*a2a.Message {
+	ag.mu.Lock()
+	defer ag.mu.Unlock()
+	return append([]*a2a.Message(nil), ag.got[id]...)
+}
+
+// Reask makes a deploy that waits for a decision ask again: the same
+// task, a new AUTH_REQUIRED prompt (another commit, a new status time).
+func (ag *Agent) Reask(id a2a.TaskID) {
+	ag.mu.Lock()
+	ch := ag.reask[id]
+	ag.mu.Unlock()
+	if ch == nil {
+		ag.t.Fatalf("reask %s: not a deploy that waits", id)
+	}
+	ch <- struct{}{}
 }
 
 // Start starts a task of kind on the agent itself and waits until it

@@ -2,6 +2,7 @@ package agenttest
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"strings"
 	"time"
@@ -28,6 +29,7 @@ func (in interceptor) Before(ctx context.Context, cc *a2asrv.CallContext, req *a
 	ag := in.ag
 	ag.mu.Lock()
 	ag.perTask[p.Message.TaskID]++
+	ag.got[p.Message.TaskID] = append(ag.got[p.Message.TaskID], p.Message)
 	ch := ag.waiting[p.Message.TaskID]
 	ag.mu.Unlock()
 	time.Sleep(time.Duration(ag.delay.Load()))
@@ -66,7 +68,9 @@ func (e executor) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.
 			q := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("Which branch should I compare against?"))
 			yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateInputRequired, q), nil)
 		case "deploy":
-			e.waitAuth(ctx, ec, yield)
+			e.waitAuth(ctx, ec, yield, "")
+		case "deploy production", "deploy staging":
+			e.waitAuth(ctx, ec, yield, strings.TrimPrefix(ec.Message.Parts[0].Text(), "deploy "))
 		case "big":
 			e.big(ec, yield)
 		default:
@@ -76,21 +80,26 @@ func (e executor) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.
 }
 
 // waitAuth puts the task in AUTH_REQUIRED and waits for a decision by
-// message.
-func (e executor) waitAuth(ctx context.Context, ec *a2asrv.ExecutorContext, yield func(a2a.Event, error) bool) {
-	ch := make(chan *a2a.Message, 1)
+// message. With env, the prompt also carries the data part
+// {"environment": env, "commit": …}; Reask asks it again with another
+// commit (a new prompt).
+func (e executor) waitAuth(ctx context.Context, ec *a2asrv.ExecutorContext, yield func(a2a.Event, error) bool, env string) {
+	ch, again := make(chan *a2a.Message, 1), make(chan struct{}, 1)
 	e.ag.mu.Lock()
 	e.ag.waiting[ec.TaskID] = ch
+	e.ag.reask[ec.TaskID] = again
 	e.ag.mu.Unlock()
-	q := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("approve deploy of 9f3c2e1 to staging?"))
-	if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateAuthRequired, q), nil) {
-		return
-	}
 	var m *a2a.Message
-	select {
-	case m = <-ch:
-	case <-ctx.Done():
-		return
+	for n := 0; m == nil; n++ {
+		if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateAuthRequired, authPrompt(env, n)), nil) {
+			return
+		}
+		select {
+		case m = <-ch:
+		case <-again:
+		case <-ctx.Done():
+			return
+		}
 	}
 	if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, m), nil) { // keeps the decision in the history
 		return
@@ -102,6 +111,17 @@ func (e executor) waitAuth(ctx context.Context, ec *a2asrv.ExecutorContext, yiel
 		}
 	}
 	yield(a2a.NewStatusUpdateEvent(ec, final, nil), nil)
+}
+
+// authPrompt is the question of a deploy: the n-th time it is asked
+// names another commit.
+func authPrompt(env string, n int) *a2a.Message {
+	commit := fmt.Sprintf("9f3c2e%d", 1+n)
+	if env == "" {
+		return a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("approve deploy of "+commit+" to staging?"))
+	}
+	return a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("approve deploy of "+commit+" to "+env+"?"),
+		a2a.NewDataPart(map[string]any{"environment": env, "commit": commit}))
 }
 
 func (executor) big(ec *a2asrv.ExecutorContext, yield func(a2a.Event, error) bool) {

@@ -419,7 +419,8 @@ func (hf *hubFleet) prepare(s *session, svc *approvals.Service, agent, arg strin
 	d, err := svc.Prepare(it, in)
 	if err != nil {
 		code := exitFailed
-		if errors.Is(err, approvals.ErrInvalidJSON) || errors.Is(err, approvals.ErrEmptyReply) || errors.Is(err, approvals.ErrReasonRequired) {
+		if errors.Is(err, approvals.ErrInvalidJSON) || errors.Is(err, approvals.ErrEmptyReply) || errors.Is(err, approvals.ErrReasonRequired) ||
+			errors.Is(err, approvals.ErrApprovalReason) {
 			code = exitUsage
 		}
 		return nil, s.failf(code, "%s · %s: %v", agent, sanitize.Line(string(k.ID), 200), err)

@@ -79,6 +79,8 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		Approver:    cfg.Approver,
 		Agents:      journalAgents(cfg),
 		Templates:   cfg.Templates(),
+		Policies:    cfg.Policies(),
+		Groups:      cfg.Groups(),
 		Logger:      log,
 		ReadOnly:    cfg.ReadOnly,
 		Memory:      cfg.JournalMemory,

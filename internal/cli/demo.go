@@ -15,7 +15,7 @@ import (
 	"a2atop/internal/config"
 )
 
-// runDemo implements `a2atop demo [--agents-only] [--hub] [--pace D] [--base-port N] [--read-only]`:
+// runDemo implements `a2atop demo [--agents-only] [--hub [--four-eyes]] [--pace D] [--base-port N] [--read-only]`:
 // the five demo agents on 127.0.0.1, and the dashboard on them unless
 // --agents-only, which prints "NAME URL" per agent and serves until
 // SIGINT/SIGTERM.
@@ -26,6 +26,7 @@ func runDemo(ctx context.Context, args []string, st Streams) int {
 	pace := o.fs.Duration("pace", demo.DefaultPace, "how often the demo's planner client hands out new work")
 	basePort := o.fs.Int("base-port", 0, "listen on 127.0.0.1 ports `N`..N+4 instead of ports the OS chooses, so the agents keep their URLs across restarts")
 	withHub := o.fs.Bool("hub", false, "run a hub (a2atop serve) over the fleet with two operators, alice and bob, open alice's dashboard on it and print the command for bob's")
+	fourEyes := o.fs.Bool("four-eyes", false, "with --hub: the deployer's approvals take two votes (alice's and bob's), each with a reason")
 	rest, err := o.parse(args)
 	if err != nil {
 		return flagStatus(err)
@@ -35,6 +36,9 @@ func runDemo(ctx context.Context, args []string, st Streams) int {
 	}
 	if *agentsOnly && *withHub {
 		return o.failf(exitUsage, "--agents-only and --hub: choose one (--hub opens a dashboard)")
+	}
+	if *fourEyes && !*withHub {
+		return o.failf(exitUsage, "--four-eyes needs --hub: the two votes are alice's and bob's")
 	}
 	if *pace <= 0 {
 		return o.failf(exitUsage, "--pace must be positive, like 4s")
@@ -71,7 +75,7 @@ func runDemo(ctx context.Context, args []string, st Streams) int {
 		return o.failf(exitFailed, "%v", err)
 	}
 	if *withHub {
-		return demoHub(ctx, s, dir, relay)
+		return demoHub(ctx, s, dir, relay, *fourEyes)
 	}
 	return dashboard(ctx, s, relay.attach)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"a2atop/a2aclient"
+	"a2atop/demo"
 	"a2atop/hub"
 	"a2atop/internal/config"
 )
@@ -28,11 +29,16 @@ var demoOperators = []struct {
 	{"bob", []string{"watch", "answer"}, "answers questions only"},
 }
 
+// demoGroup is the group of the demo's approvers under --four-eyes.
+const demoGroup = "release"
+
 // demoHub runs the demo fleet's hub on a loopback port with the demo's
 // two operators, prints the command that attaches a second dashboard as
 // bob, and runs the dashboard attached as alice until she quits; then
 // it stops the hub. dir is the demo's own directory (journal, tokens).
-func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay) int {
+// With fourEyes both operators approve, in group release: the
+// deployer's approvals take both their votes.
+func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay, fourEyes bool) int {
 	cfg := s.cfg
 	tokens := map[string]string{}
 	for _, op := range demoOperators {
@@ -41,7 +47,17 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay) int 
 			return s.failf(exitFailed, "%v", err)
 		}
 		tokens[op.name] = tok
-		cfg.Operators = append(cfg.Operators, config.Operator{Name: op.name, TokenFile: path, Roles: map[string][]string{hub.AllAgents: op.roles}})
+		o := config.Operator{Name: op.name, TokenFile: path, Roles: map[string][]string{hub.AllAgents: op.roles}}
+		if fourEyes {
+			o.Roles[hub.AllAgents] = []string{"watch", "answer", "approve", "cancel"}
+			o.Groups = []string{demoGroup}
+		}
+		cfg.Operators = append(cfg.Operators, o)
+	}
+	for i := range cfg.Agents {
+		if fourEyes && cfg.Agents[i].Name == demo.Deployer {
+			cfg.Agents[i].Approval = &config.Approval{Required: 2, RequireReason: true, Approvers: []string{demoGroup}}
+		}
 	}
 	// The agents push to the hub's own address, so the address is chosen
 	// before the hub listens on it.
@@ -74,7 +90,12 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay) int 
 		return code
 	}
 	s.hub = url
-	fmt.Fprintf(s.st.Out, "\nTwo operators: %s (%s) and %s (%s).\n", demoOperators[0].name, demoOperators[0].about, demoOperators[1].name, demoOperators[1].about)
+	if fourEyes {
+		fmt.Fprintf(s.st.Out, "\nTwo operators, alice and bob, who both approve, answer and cancel.\n"+
+			"Four eyes: the deployer's approvals take two votes with a reason, one of each; the first sends nothing.\n")
+	} else {
+		fmt.Fprintf(s.st.Out, "\nTwo operators: %s (%s) and %s (%s).\n", demoOperators[0].name, demoOperators[0].about, demoOperators[1].name, demoOperators[1].about)
+	}
 	fmt.Fprintf(s.st.Out, "This terminal is alice's dashboard. Attach bob's from another terminal:\n\n"+
 		"  A2ATOP_HUB_TOKEN=\"$(cat %s)\" %s --hub %s\n\n", filepath.Join(dir, "bob.token"), selfCommand(), url)
 	if s.st.In == nil && term.IsTerminal(os.Stdin.Fd()) {

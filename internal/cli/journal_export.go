@@ -35,7 +35,7 @@ func (e *exportFlags) register(fs *flag.FlagSet) {
 // exportColumns are the columns of the CSV export, in order: who
 // decided what, when, what it achieved and what the agent did after.
 var exportColumns = []string{"decided_at", "approver", "agent", "task", "context", "kind", "reason", "payload",
-	"outcome", "outcome_at", "problem", "error", "attempts", "message_id", "prompt_state", "later_states", "agent_url"}
+	"outcome", "outcome_at", "problem", "error", "attempts", "message_id", "prompt_state", "later_states", "agent_url", "votes"}
 
 // exportRecord is one journal entry as the export writes it.
 type exportRecord struct {
@@ -56,6 +56,9 @@ type exportRecord struct {
 	PromptState string        `json:"prompt_state,omitempty"`
 	LaterStates []exportState `json:"later_states,omitempty"`
 	AgentURL    string        `json:"agent_url,omitempty"`
+	// Votes are, for a decision that completed an approval policy, the
+	// votes it counted: name, at, reason.
+	Votes []approvals.Voter `json:"votes,omitempty"`
 }
 
 // exportState is one state change the agent's task went through.
@@ -73,7 +76,7 @@ func recordOf(e approvals.Entry) exportRecord {
 	r := exportRecord{DecidedAt: e.DecidedAt.UTC(), Approver: e.Approver, Agent: e.Agent, Task: e.TaskID, Context: e.ContextID,
 		Kind: string(e.Kind), Reason: e.Reason, Payload: e.Parts, Outcome: string(e.Result), OutcomeAt: e.ResultAt.UTC(),
 		Problem: string(e.Problem), Error: e.Error, Attempts: e.Attempts, MessageID: e.MessageID,
-		PromptState: model.ShortState(e.PromptState), AgentURL: e.AgentURL}
+		PromptState: model.ShortState(e.PromptState), AgentURL: e.AgentURL, Votes: e.Votes}
 	if e.PromptState == "" {
 		r.PromptState = ""
 	}
@@ -155,7 +158,7 @@ func csvRow(r exportRecord) []string {
 	}
 	cells := []string{stamp(r.DecidedAt), r.Approver, r.Agent, string(r.Task), r.Context, r.Kind, r.Reason, payload,
 		r.Outcome, stamp(r.OutcomeAt), r.Problem, r.Error, attempts(r.Attempts), r.MessageID, r.PromptState,
-		strings.Join(states, "; "), r.AgentURL}
+		strings.Join(states, "; "), r.AgentURL, votesCell(r.Votes)}
 	for i, c := range cells {
 		cells[i] = csvCell(c)
 	}

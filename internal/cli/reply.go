@@ -160,7 +160,7 @@ func sendReply(ctx context.Context, s *session, agent config.Agent, taskArg stri
 		return code
 	}
 	svc, err := approvals.Open(approvals.Options{JournalPath: cfg.JournalPath, Sender: mgr, Approver: cfg.Approver, Agents: journalAgents(cfg),
-		Templates: cfg.Templates(), Logger: log, SendTimeout: timeout})
+		Templates: cfg.Templates(), Policies: cfg.Policies(), Groups: cfg.Groups(), Logger: log, SendTimeout: timeout})
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %v", cfg.JournalPath, err)
 	}
@@ -182,7 +182,7 @@ func sendReply(ctx context.Context, s *session, agent config.Agent, taskArg stri
 	if err != nil {
 		code := exitFailed
 		if errors.Is(err, approvals.ErrInvalidJSON) || errors.Is(err, approvals.ErrEmptyReply) ||
-			errors.Is(err, approvals.ErrReasonRequired) {
+			errors.Is(err, approvals.ErrReasonRequired) || errors.Is(err, approvals.ErrApprovalReason) {
 			code = exitUsage
 		}
 		return s.failf(code, "%s · %s: %v", agent.Name, t.Key.ID, err)
@@ -195,10 +195,14 @@ func sendReply(ctx context.Context, s *session, agent config.Agent, taskArg stri
 func (s *session) reportReply(d *approvals.Decision, out approvals.Outcome, journal string) int {
 	st := s.st
 	fmt.Fprintf(st.Out, "%s → %s · %s: %s\n", d.Kind, sanitize.Line(d.Agent, maxNameRunes), sanitize.Line(string(d.TaskID), 200), sanitize.Line(out.Words(), 300))
+	reportVotes(st, out)
 	if next := out.Next(); next != "" {
 		fmt.Fprintf(st.Out, "next: %s\n", sanitize.Line(next, 300))
 	}
 	fmt.Fprintf(st.Out, "messageId %s (journal %s)\n", d.MessageID, journal)
+	if out.Result == approvals.ResultVoted { // recorded; the policy sends when complete
+		return exitOK
+	}
 	if out.Result != approvals.ResultAccepted {
 		if out.Err != nil {
 			return s.failf(exitFailed, "%s", a2aclient.Describe(out.Err))

@@ -20,11 +20,12 @@ var commandDocs = []commandDoc{
 		"open the dashboard on the configured agents plus the agent base URLs given;\n" +
 			"--hub URL attaches it to a team's hub (a2atop serve) instead, as the operator\n" +
 			"whose token is $A2ATOP_HUB_TOKEN or the file hub_token_file names"},
-	{"demo", "demo [--agents-only | --hub] [--pace D] [--base-port N] [--read-only]",
+	{"demo", "demo [--agents-only | --hub [--four-eyes]] [--pace D] [--base-port N] [--read-only]",
 		"start five demo agents on 127.0.0.1 and open the dashboard on them;\n" +
 			"--agents-only prints \"NAME URL\" per agent and serves until Ctrl+C;\n" +
 			"--hub runs a team's hub over them with two operators, opens alice's\n" +
-			"dashboard on it and prints the command that attaches bob's;\n" +
+			"dashboard on it and prints the command that attaches bob's (--four-eyes:\n" +
+			"the deployer's approvals take both their votes);\n" +
 			"--base-port puts them on ports N..N+4, so they keep their URLs when restarted"},
 	{"check", "check [--config FILE] [--timeout D] [URL...]",
 		"fetch every agent's card and try ListTasks; print a table"},

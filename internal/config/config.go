@@ -213,12 +213,26 @@ type Auth struct {
 }
 
 // Approval is an agent's [agent.approval] table: the shape of the message
-// an approve or deny sends (see approvals.Template for the placeholders).
+// an approve or deny sends (see approvals.Template for the placeholders),
+// and its approval policy (approval.go; see approvals.Policy).
 type Approval struct {
 	ApproveText string `toml:"approve_text"`
 	DenyText    string `toml:"deny_text"`
 	Data        string `toml:"data"`
 	NoData      bool   `toml:"no_data"`
+
+	// The policy: how many approvals are needed (0 and 1: one click),
+	// the [[operator]] groups that may vote, whether one person counts
+	// once (default true), "any" or "majority" for denials, whether an
+	// approval must say why, how long a vote counts, and the rules
+	// matched on the prompt's data part.
+	Required      int            `toml:"required"`
+	Approvers     []string       `toml:"approvers"`
+	Distinct      *bool          `toml:"distinct"`
+	Deny          string         `toml:"deny"`
+	RequireReason bool           `toml:"require_reason"`
+	VoteTTL       *Duration      `toml:"vote_ttl"`
+	Rules         []ApprovalRule `toml:"rule"`
 }
 
 // Header is one [[agent.auth.headers]] entry: a header whose value comes

@@ -173,7 +173,7 @@ func decodeError(file string, err error) error {
 }
 
 // wrongType matches go-toml's type mismatch message, which names Go types.
-var wrongType = regexp.MustCompile(`^cannot decode TOML (\w+) into struct field \S+ of type (\S+)$`)
+var wrongType = regexp.MustCompile(`^cannot decode TOML (\w+) into struct field \S+ of type (.+)$`)
 
 // goTypeWords says which TOML value a Go field type takes.
 var goTypeWords = map[string]string{
@@ -182,7 +182,8 @@ var goTypeWords = map[string]string{
 	"*config.Duration": `a duration string like "5s"`, "*bool": "true or false",
 	"[]config.Agent": "[[agent]] tables", "[]config.Header": "[[agent.auth.headers]] tables",
 	"config.Auth": "an [agent.auth] table", "*config.Approval": "an [agent.approval] table",
-	"[]config.Operator": "[[operator]] tables", "map[string][]string": `a table of lists, like { "*" = ["watch"] }`,
+	"[]config.Operator": "[[operator]] tables", "[]config.ApprovalRule": "[[agent.approval.rule]] tables",
+	"map[string]interface {}": `an inline table of field = value, like { environment = "production" }`, "map[string][]string": `a table of lists, like { "*" = ["watch"] }`,
 }
 
 // typeWords rewrites a type mismatch in the words of the file ("wrong

@@ -24,6 +24,9 @@ type Operator struct {
 	TokenEnv  string              `toml:"token_env"`
 	TokenFile string              `toml:"token_file"`
 	Roles     map[string][]string `toml:"roles"`
+	// Groups are the groups the operator is in, for an agent's approval
+	// policy (approvers = ["release"]).
+	Groups []string `toml:"groups"`
 	// Token exists only to refuse a literal secret.
 	Token *string `toml:"token"`
 }
@@ -123,7 +126,7 @@ func (c *Config) HubOperators() ([]hub.Operator, error) {
 				roles[agent] = append(roles[agent], hub.Role(r))
 			}
 		}
-		out = append(out, hub.Operator{Name: op.Name, TokenHash: h, Roles: roles})
+		out = append(out, hub.Operator{Name: op.Name, TokenHash: h, Roles: roles, Groups: op.Groups})
 	}
 	return out, nil
 }

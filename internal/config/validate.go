@@ -88,6 +88,9 @@ func (c *Config) Validate() error {
 	if err := c.validatePush(); err != nil {
 		return err
 	}
+	if err := c.validateApprovers(); err != nil {
+		return err
+	}
 	return c.validateTeam()
 }
 
@@ -180,6 +183,9 @@ func (a *Agent) validate() error {
 	if a.Approval != nil {
 		if err := a.Approval.template().Validate(); err != nil {
 			return fail(a.Approval.keyAtFault(), "%v", err)
+		}
+		if err := a.Approval.validatePolicy(); err != nil {
+			return err
 		}
 	}
 	return a.Auth.validate()

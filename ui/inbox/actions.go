@@ -7,9 +7,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"a2atop/approvals"
@@ -408,6 +406,9 @@ func (m *Inbox) openReason() tea.Cmd {
 		m.ctx.Warn("deny answers auth-required; this task asks for input: reply with r")
 		return nil
 	}
+	if m.votedAlready(*it) {
+		return nil
+	}
 	m.target, m.tstate, m.tprompt = it.Key(), it.Task.State, it.Prompt
 	m.openReasonFor()
 	return nil
@@ -415,19 +416,17 @@ func (m *Inbox) openReason() tea.Cmd {
 
 // openReasonFor opens the deny reason for m.target (or the marked tasks).
 func (m *Inbox) openReasonFor() {
-	ti := textinput.New()
-	ti.Placeholder = "why? (required: the agent and the journal keep it)"
-	ti.Prompt = "reason: "
-	ti.Width = max(m.w-12, 10)
-	ti.Cursor.SetMode(cursor.CursorStatic)
-	ti.Focus()
-	m.mode, m.reason, m.rerr = modeReason, ti, ""
+	ti := newReasonInput(m.w, "why? (required: the agent and the journal keep it)")
+	m.mode, m.reason, m.rerr, m.reasonKind = modeReason, ti, "", approvals.KindDeny
 }
 
 func (m *Inbox) approve() tea.Cmd {
 	it := m.actionable()
 	if it == nil {
 		return nil
+	}
+	if cmd, voted := m.approveVote(*it); voted {
+		return cmd
 	}
 	return m.prepare(*it, approvals.Input{Kind: approvals.KindApprove}, modeList)
 }
@@ -508,13 +507,13 @@ func (m *Inbox) reasonKey(msg tea.KeyMsg) tea.Cmd {
 		m.closeDialog()
 		return nil
 	case key.Matches(msg, m.keys.Continue) && m.batching():
-		return m.prepareBatch(approvals.Input{Kind: approvals.KindDeny, Reason: m.reason.Value()}, modeReason)
+		return m.prepareBatch(approvals.Input{Kind: m.reasonKind, Reason: m.reason.Value()}, modeReason)
 	case key.Matches(msg, m.keys.Continue):
 		it := m.find(m.target)
 		if it == nil || m.refusedElsewhere(m.keys.Back.Help().Key+" goes back") {
 			return nil
 		}
-		return m.prepare(*it, approvals.Input{Kind: approvals.KindDeny, Reason: m.reason.Value()}, modeReason)
+		return m.prepare(*it, approvals.Input{Kind: m.reasonKind, Reason: m.reason.Value()}, modeReason)
 	}
 	var cmd tea.Cmd
 	m.reason, cmd = m.reason.Update(msg)
@@ -582,10 +581,13 @@ func (m *Inbox) sent(msg SentMsg) tea.Cmd {
 func outcomeNotice(msg SentMsg) common.StatusMsg {
 	o := msg.Outcome
 	text := fmt.Sprintf("%s → %s: %s", o.Kind, keyName(msg.Key), o.Words())
-	if n := o.Next(); n != "" && o.Result != approvals.ResultAccepted {
+	if o.Votes != nil && o.Votes.Complete && o.Result == approvals.ResultAccepted {
+		text += " · approvers: " + o.Votes.Names()
+	}
+	if n := o.Next(); n != "" && o.Result != approvals.ResultAccepted && o.Result != approvals.ResultVoted {
 		text += " — " + n
 	}
-	return common.StatusMsg{Text: text, Err: o.Result != approvals.ResultAccepted}
+	return common.StatusMsg{Text: text, Err: o.Result != approvals.ResultAccepted && o.Result != approvals.ResultVoted}
 }
 
 // reconciledNotice says what a reconcile of the open decisions found.

@@ -69,6 +69,10 @@ func (m *Inbox) startBatch(kind approvals.Kind, keys []model.TaskKey) tea.Cmd {
 	}
 	switch kind {
 	case approvals.KindApprove:
+		if voted, required := m.batchVotes(keys); voted {
+			m.openReasonAs(approvals.KindApprove, required)
+			return nil
+		}
 		return m.prepareBatch(approvals.Input{Kind: approvals.KindApprove}, modeList)
 	case approvals.KindDeny:
 		m.openReasonFor()
@@ -144,7 +148,7 @@ func (m *Inbox) prepareBatch(in approvals.Input, from mode) tea.Cmd {
 		case err != nil && (errors.Is(err, approvals.ErrInvalidJSON) || errors.Is(err, approvals.ErrEmptyReply)):
 			m.ed.err = err.Error()
 			return nil
-		case err != nil && from == modeReason && errors.Is(err, approvals.ErrReasonRequired):
+		case err != nil && from == modeReason && (errors.Is(err, approvals.ErrReasonRequired) || errors.Is(err, approvals.ErrApprovalReason)):
 			m.rerr = err.Error()
 			return nil
 		case err != nil:

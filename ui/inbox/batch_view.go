@@ -135,6 +135,7 @@ func (p *batchPlan) rows(th *theme.Theme, w int) []string {
 		if pl.via != (model.TaskKey{}) {
 			q = "(for " + keyName(pl.via) + ") " + q
 		}
+		q = batchVoteWords(pl.d) + q
 		rest := max(w-lipgloss.Width(head)-16, 1)
 		out = append(out, head+th.State(pl.d.State).Render(state)+" "+sanitize.Line(q, rest))
 	}

@@ -40,13 +40,16 @@ type confirm struct {
 	claims string
 	// reach warns that the agent cannot be reached now (reachWords).
 	reach string
+	// vote is, for a vote under an approval policy, what it does as the
+	// journal stands when the dialog is drawn (votes.go); nil for one click.
+	vote *approvals.Tally
 }
 
 // newConfirm opens the dialog for d, armed after the service's quiet
 // period, and returns the Cmd that redraws it when it arms.
 func newConfirm(svc *approvals.Service, keys KeyMap, d *approvals.Decision, k model.TaskKey, prior *approvals.Entry, now time.Time) (*confirm, tea.Cmd) {
 	answer, wake := common.NewConfirm(keys.Confirm, keys.Decline, svc.QuietPeriod(), now)
-	return &confirm{d: d, key: k, prior: prior, answer: answer}, wake
+	return &confirm{d: d, key: k, prior: prior, answer: answer, vote: d.Vote}, wake
 }
 
 // warnReach notes in the dialog that its agent cannot be reached now.
@@ -86,6 +89,7 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	inner := max(w-4, 20)
 	var head []string
 	head = append(head, th.DialogTitle.Render(c.title()))
+	head = append(head, c.voteLines(th, inner)...)
 	if c.prior != nil {
 		head = append(head, strings.Split(th.Warn.Render(wrapText(line(c.priorWords()), inner)), "\n")...)
 	}
@@ -102,11 +106,11 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 	ask := c.question(th, inner)
 	ids := strings.Split(th.Muted.Render(wrapText(line(c.ids()), inner)), "\n")
 	parts := strings.Split(renderParts(th, c.d.Message.Parts, inner), "\n")
-	sends := th.Label.Render("sends:")
+	sends := th.Label.Render(c.sendsLabel())
 	if (c.d.Kind == approvals.KindApprove || c.d.Kind == approvals.KindDeny) && c.d.Attempt <= 1 { // a retry is the message as it was
 		sends += th.Muted.Render(` ("at": when you confirm)`)
 	}
-	keys := c.answer.Hint(th, now, "send", "back")
+	keys := c.answer.Hint(th, now, c.yesWord(), "back")
 	if c.elsewhere != "" { // y sends nothing now
 		keys = th.Muted.Render(c.answer.No.Help().Key + ": back")
 	}
@@ -128,8 +132,8 @@ func (c *confirm) view(th *theme.Theme, w, h int, now time.Time) string {
 		if keep := max(avail-len(ask), 2); keep < len(parts) {
 			more := len(parts) - keep + 1
 			parts = append(parts[:keep-1], th.Warn.Render(fitting(inner,
-				fmt.Sprintf("… %d more lines of the payload do not fit here; all of it is sent", more),
-				fmt.Sprintf("… %d more lines not shown; all are sent", more))))
+				fmt.Sprintf("… %d more lines of the payload do not fit here; all of it is sent%s", more, c.when()),
+				fmt.Sprintf("… %d more lines not shown; all are sent%s", more, c.when()))))
 		}
 	}
 	body := append(append(append(head, ask...), ids...), sends)

@@ -77,7 +77,10 @@ type Inbox struct {
 	dropLater []model.TaskKey
 	reason    textinput.Model
 	rerr      string // deny reason error, in place
-	conf      *confirm
+	// reasonKind is what the reason is for: a deny, or an approve under
+	// an approval policy (votes.go).
+	reasonKind approvals.Kind
+	conf       *confirm
 
 	marks      common.Marks    // marked for one answer to all of them
 	batch      []model.TaskKey // the marked tasks the open dialog answers

@@ -518,6 +518,9 @@ func (j *Journal) entry(e approvals.Entry, sel bool) []string {
 	if e.Reason != "" {
 		out = append(out, "    "+th.Label.Render("reason:   ")+sanitize.Line(e.Reason, max(j.w-14, 1)))
 	}
+	if len(e.Votes) > 0 {
+		out = append(out, "    "+th.Label.Render("votes:    ")+sanitize.Line(votesLine(e.Votes), max(j.w-14, 1)))
+	}
 	out = append(out, "    "+th.Label.Render("outcome:  ")+sanitize.Line(e.Words(), max(j.w-14, 1)))
 	out = append(out, "    "+th.Label.Render("agent:    ")+sanitize.Line(statesLine(e), max(j.w-14, 1)))
 	if sel {

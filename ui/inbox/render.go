@@ -118,12 +118,13 @@ func (m *Inbox) View() string {
 	case modeReason:
 		lines = append(lines, m.elsewhereLines()...)
 		lines = append(lines, m.cutQuestion(q, l.question)...)
-		lines = append(lines, "", th.DialogTitle.Render("Deny: say why"), m.reason.View())
+		lines = append(lines, "", th.DialogTitle.Render(m.reasonTitle()), m.reason.View())
 		if m.rerr != "" {
 			lines = append(lines, th.Error.Render(sanitize.Line("✗ "+m.rerr, m.w)))
 		}
 	case modeConfirm: // the payload comes before the queue when both do not fit
 		m.conf.claims = m.claimWords(m.conf.key)
+		m.conf.liveVote(m.svc)
 		dlg := strings.Split(m.conf.view(th, m.w, m.h-top, m.ctx.Now()), "\n")
 		if len(lines)+len(dlg) > m.h {
 			lines = lines[:top]
@@ -249,6 +250,9 @@ func (m *Inbox) rowText(it approvals.Item) string {
 	if w := m.teamRowWords(it); w != "" {
 		s = "[" + w + "] " + s
 	}
+	if w := m.votesRow(it); w != "" {
+		s = "[" + w + "] " + s
+	}
 	if _, ok := m.drafts[it.Key()]; ok {
 		s = "✎ draft · " + s
 	}
@@ -302,6 +306,9 @@ func (m *Inbox) questionLines() []string {
 		lines = append(lines, strings.Split(renderParts(th, q.Parts, m.w), "\n")...)
 	} else {
 		lines = append(lines, th.Muted.Render("(the agent sent no status message)"))
+	}
+	if it.Actionable {
+		lines = append(lines, m.voteLines(*it)...)
 	}
 	leaf := m.find(it.Leaf.Key)
 	decided := m.decidedWords(leaf)
