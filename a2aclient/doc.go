@@ -7,18 +7,19 @@
 // the HTTP edge under the SDK (transport.go), where each workaround for
 // the SDK is a file named after what it fixes.
 //
-// It owns the agents' credentials too (AuthOptions): the origin rule that
-// says where a secret may go (origin_guard.go), the gRPC targets it will
-// dial (grpc_dial.go), token files, credential commands and OAuth 2.0
-// tokens that refresh (credential.go, token_*.go, auth_choose.go, which
-// lets the card's security requirements choose), the retry of a read
-// refused 401 (retry_unauthorized.go), the device sign-in
-// (device_login.go), and the trust in a card: its signatures against
-// pinned keys (card_signature.go) and the extended card.
+// The agents' credentials are package credential, below it: every kind
+// of token and flow, the client certificate and the retry of a read
+// refused 401, asked for through credential.Credential and
+// credential.Certificate. a2aclient wires them into each connection
+// (connect.go, secrets.go, auth.go): the origin rule that says where a
+// secret may go (origin_guard.go), the gRPC targets it will dial
+// (grpc_dial.go), the device sign-in's Manager side (device_login.go),
+// and the trust in a card: its signatures against pinned keys
+// (card_signature.go) and the extended card.
 //
 // It may import the standard library, the SDK, google.golang.org/grpc,
-// golang.org/x/oauth2, go-jose, gowebpki/jcs, a2atop/internal/statefile
-// (the refresh token's file), a2atop/model and its subpackage a2aerr, the
-// failure vocabulary it shares with approvals. It never imports ui, approvals or terminal
+// go-jose, gowebpki/jcs, a2atop/model, its subpackages credential and
+// a2aerr (the failure vocabulary it shares with approvals) and the
+// internal packages below it. It never imports ui, approvals or terminal
 // packages, and never touches UI state.
 package a2aclient

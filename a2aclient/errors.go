@@ -7,6 +7,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"a2atop/a2aclient/a2aerr"
+	"a2atop/a2aclient/credential"
 )
 
 // Error is the error Get, Reply, Cancel and the watchers report. It wraps
@@ -27,7 +28,7 @@ type Error struct {
 	red *redactor // the agent's secrets, kept out of Error and Describe
 	// withheld is the origin of the interface our secrets were kept from
 	// (another origin, not in AllowedHosts); zero when they were sent.
-	withheld origin
+	withheld credential.Origin
 	// downgrade: the configured URL is https and withheld is not.
 	downgrade bool
 	// certAsked is what the agent's TLS server asked of our client

@@ -5,39 +5,10 @@ import (
 
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
+
+	"a2atop/a2aclient/credential"
 )
-
-// origin is where a request goes, as secrets are judged: the scheme, the
-// host and the port (the scheme's default filled in), lower-cased. Two
-// URLs are the same origin only when all three match: https://h:443 and
-// http://h:443 are two origins, and a secret configured for the first
-// never goes to the second in clear text.
-type origin struct{ scheme, hostPort string }
-
-// String reads "https://host:port".
-func (o origin) String() string { return o.scheme + "://" + o.hostPort }
-
-// originOf returns the origin of an absolute URL; an unparsable URL or
-// one without a host is the zero origin, which nothing allows.
-func originOf(raw string) origin {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return origin{}
-	}
-	return urlOrigin(u)
-}
-
-// urlOrigin is the origin of u.
-func urlOrigin(u *url.URL) origin {
-	scheme := strings.ToLower(u.Scheme)
-	host, port := u.Hostname(), u.Port()
-	if port == "" {
-		port = map[string]string{"https": "443", "http": "80"}[scheme]
-	}
-	return origin{scheme: scheme, hostPort: strings.ToLower(net.JoinHostPort(host, port))}
-}
 
 // originGuard keeps the agent's secret headers off every request whose
 // origin the config did not name (see conn.allowed). The credential
@@ -48,7 +19,7 @@ func urlOrigin(u *url.URL) origin {
 // request as it leaves.
 type originGuard struct {
 	next    http.RoundTripper
-	allowed func(origin) bool
+	allowed func(credential.Origin) bool
 	secret  func() []string // header names carrying secrets (a card may name one, so asked each time)
 }
 
@@ -58,8 +29,8 @@ func (c *conn) originGuardLayer(next http.RoundTripper) http.RoundTripper {
 
 // RoundTrip implements http.RoundTripper.
 func (t originGuard) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.WithContext(withCertOrigin(req.Context(), urlOrigin(req.URL))) // for the client certificate (presentCert)
-	if t.allowed(urlOrigin(req.URL)) {
+	req = req.WithContext(credential.WithCertOrigin(req.Context(), credential.URLOrigin(req.URL))) // for the client certificate (presentCert)
+	if t.allowed(credential.URLOrigin(req.URL)) {
 		return t.next.RoundTrip(req)
 	}
 	var r2 *http.Request
@@ -82,42 +53,34 @@ func (t originGuard) RoundTrip(req *http.Request) (*http.Response, error) {
 // origin (scheme, host and port), or a host:port of AllowedHosts over
 // https, or over http when the configured URL is http too. Nothing that
 // was configured for https is sent over http.
-func (c *conn) allowed(o origin) bool {
-	if o.scheme != "http" && o.scheme != "https" {
+func (c *conn) allowed(o credential.Origin) bool {
+	if o.Scheme != "http" && o.Scheme != "https" {
 		return false
 	}
 	if o == c.origin {
 		return true
 	}
-	if o.scheme == "http" && c.origin.scheme != "http" {
+	if o.Scheme == "http" && c.origin.Scheme != "http" {
 		return false // never downgrade
 	}
-	host, _, _ := net.SplitHostPort(o.hostPort)
+	host, _, _ := net.SplitHostPort(o.HostPort)
 	for _, a := range c.opts.AllowedHosts {
-		if allowedHostPort(a) == o.hostPort || strings.EqualFold(a, host) {
+		if credential.AllowedHostPort(a) == o.HostPort || strings.EqualFold(a, host) {
 			return true
 		}
 	}
 	return false
 }
 
-// allowedHostPort normalizes an AllowedHosts entry ("host:port").
-func allowedHostPort(a string) string {
-	if h, p, err := net.SplitHostPort(a); err == nil {
-		return strings.ToLower(net.JoinHostPort(h, p))
-	}
-	return strings.ToLower(a)
-}
-
 // interfaceOrigin is the origin the calls to iface are judged as: its
 // URL's, or for gRPC the endpoint it dials (zero when it cannot be dialled).
-func (c *conn) interfaceOrigin(iface *a2a.AgentInterface) origin {
+func (c *conn) interfaceOrigin(iface *a2a.AgentInterface) credential.Origin {
 	if iface.ProtocolBinding != a2a.TransportProtocolGRPC {
-		return originOf(iface.URL)
+		return credential.OriginOf(iface.URL)
 	}
-	ep, err := parseGRPCTarget(iface.URL, c.origin.scheme == "https")
+	ep, err := parseGRPCTarget(iface.URL, c.origin.Scheme == "https")
 	if err != nil {
-		return origin{}
+		return credential.Origin{}
 	}
 	return ep.origin()
 }

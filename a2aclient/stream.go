@@ -8,6 +8,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/a2aclient/credential"
 	"a2atop/model"
 )
 
@@ -96,7 +97,7 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 		if cl == nil {
 			return
 		}
-		sctx, stop := context.WithCancel(idempotent(ctx))
+		sctx, stop := context.WithCancel(credential.Idempotent(ctx))
 		sctx, pr := withProbe(sctx)
 		sub := w.opened(id, stop)
 		got := 0

@@ -48,7 +48,7 @@ func newTransport(c *conn, base http.RoundTripper) http.RoundTripper {
 		restCreatedLayer,          // REST push config created 201: the 200 the SDK expects
 		subscribeGETLayer,         // REST :subscribe answered 405 to POST: once more as GET
 		probeLayer,                // the call learns the HTTP status and the JSON-RPC code
-		c.retryUnauthorizedLayer,  // an idempotent read refused 401: once more, with a fresh credential
+		c.retry.Layer,             // an idempotent read refused 401: once more, with a fresh credential
 		c.credentialLayer,         // the agent's secret headers, on allowed origins only
 		c.originGuardLayer,        // no secret header leaves for another origin
 		c.noDowngradeLayer,        // nothing in plain http to an agent configured https

@@ -12,6 +12,8 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
+
+	"a2atop/a2aclient/credential"
 )
 
 func TestChooseInterfaces(t *testing.T) {
@@ -54,7 +56,7 @@ func TestChooseInterfaces(t *testing.T) {
 
 func TestAllowedOrigins(t *testing.T) {
 	c := &conn{opts: AgentOptions{URL: "https://Agent.example.com/a2a", AllowedHosts: []string{"grpc.example.com:8443", "other.example.com"}}}
-	c.origin = originOf(c.opts.URL)
+	c.origin = credential.OriginOf(c.opts.URL)
 	for _, tc := range []struct {
 		target string
 		want   bool
@@ -72,7 +74,7 @@ func TestAllowedOrigins(t *testing.T) {
 		{"https://agent.example.com.evil.net:443", false},
 		{"ftp://agent.example.com:443", false},
 	} {
-		if got := c.allowed(originOf(tc.target)); got != tc.want {
+		if got := c.allowed(credential.OriginOf(tc.target)); got != tc.want {
 			t.Errorf("allowed(%q) = %v, want %v", tc.target, got, tc.want)
 		}
 	}

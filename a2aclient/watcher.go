@@ -16,6 +16,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 
 	"a2atop/a2aclient/a2aerr"
+	"a2atop/a2aclient/credential"
 	"a2atop/model"
 )
 
@@ -227,7 +228,7 @@ func (w *watcher) connect(ctx context.Context) error {
 			"a2atop does not talk to this agent", errUntrustedCard, sig.words()))
 	}
 	if w.c.auth != nil {
-		w.c.auth.bind(card)
+		w.c.auth.Bind(card)
 	}
 	cl, iface, err := w.c.newClient(ctx, card)
 	if err != nil {
@@ -270,7 +271,7 @@ func (w *watcher) wrap(op, url string, pr *probe, err error) error {
 	if err == nil {
 		return nil
 	}
-	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.red, certAsked: w.c.certAsked.Load(), certNote: w.c.cert.note()}
+	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.red, certAsked: w.c.cert.Asked(), certNote: w.c.cert.Note()}
 	if pr != nil {
 		s, c, u, g := pr.get()
 		e.Status, e.Code, e.GRPC = s, c, g
@@ -288,7 +289,7 @@ func (w *watcher) wrap(op, url string, pr *probe, err error) error {
 	}
 	if op != "card" && info != nil && w.c.secretsConfigured() {
 		if o := w.c.interfaceOrigin(&a2a.AgentInterface{URL: info.InterfaceURL, ProtocolBinding: a2a.TransportProtocol(info.Binding)}); !w.c.allowed(o) {
-			e.withheld, e.downgrade = o, w.c.origin.scheme == "https" && o.scheme != "https"
+			e.withheld, e.downgrade = o, w.c.origin.Scheme == "https" && o.Scheme != "https"
 		}
 	}
 	return e
@@ -300,6 +301,10 @@ func (w *watcher) currentInfo() *model.AgentInfo {
 	return w.info
 }
 
+// idempotentOps are the calls the watcher marks idempotent (see call):
+// a read refused 401 is sent once more (credential.Retry).
+var idempotentOps = map[string]bool{"GetTask": true, "ListTasks": true, "SubscribeToTask": true, "card": true}
+
 // call runs one unary SDK call with a deadline and a probe, and wraps its error.
 func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Context, cl *sdk.Client) error) error {
 	cl := w.getClient()
@@ -310,7 +315,7 @@ func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Contex
 	defer cancel()
 	ctx, pr := withProbe(ctx)
 	if idempotentOps[op] {
-		ctx = idempotent(ctx)
+		ctx = credential.Idempotent(ctx)
 	}
 	return w.wrap(op, "", pr, f(ctx, cl))
 }

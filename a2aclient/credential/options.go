@@ -1,6 +1,10 @@
-package a2aclient
+package credential
 
 import "time"
+
+// Header is one resolved secret header (a bearer token, an API key). Its
+// value is never logged, shown or captured.
+type Header struct{ Name, Value string }
 
 // The values of AuthOptions.Type.
 const (

@@ -1,4 +1,4 @@
-package a2aclient
+package credential
 
 import (
 	"context"
@@ -7,12 +7,12 @@ import (
 )
 
 // certOriginKey marks a request's context with the origin its connection
-// goes to (withCertOrigin), which the TLS handshake's certificate request
+// goes to (WithCertOrigin), which the TLS handshake's certificate request
 // then sees.
 type certOriginKey struct{}
 
-// withCertOrigin marks ctx: a connection dialled for it goes to o.
-func withCertOrigin(ctx context.Context, o origin) context.Context {
+// WithCertOrigin marks ctx: a connection dialled for it goes to o.
+func WithCertOrigin(ctx context.Context, o Origin) context.Context {
 	return context.WithValue(ctx, certOriginKey{}, o)
 }
 
@@ -22,33 +22,33 @@ type certOriginLayer struct{ next http.RoundTripper }
 
 // RoundTrip implements http.RoundTripper.
 func (t certOriginLayer) RoundTrip(req *http.Request) (*http.Response, error) {
-	return t.next.RoundTrip(req.WithContext(withCertOrigin(req.Context(), urlOrigin(req.URL))))
+	return t.next.RoundTrip(req.WithContext(WithCertOrigin(req.Context(), URLOrigin(req.URL))))
 }
 
-// tlsFor is the TLS configuration of a connection dialled to o outside
+// TLSFor is the TLS configuration of a connection dialled to o outside
 // net/http (gRPC), which presents the client certificate as presentCert
 // decides for o.
-func (c *conn) tlsFor(o origin) *tls.Config {
+func (c *Certificate) TLSFor(o Origin) *tls.Config {
 	cfg := c.tls.Clone()
 	cfg.GetClientCertificate = func(cri *tls.CertificateRequestInfo) (*tls.Certificate, error) { return c.presentCert(cri, o) }
 	return cfg
 }
 
 // certAllowed reports whether the client certificate may be presented
-// to o: over https, to the agent's origin or allowed_hosts (conn.allowed),
+// to o: over https, to the agent's origin or allowed_hosts (allowed),
 // or to an endpoint the config names (token_url,
 // device_authorization_url, jwks_url). A server elsewhere that asks for
 // a certificate (where a redirect or a card's interface leads) gets none.
-func (c *conn) certAllowed(o origin) bool {
-	if o.scheme != "https" {
+func (c *Certificate) certAllowed(o Origin) bool {
+	if o.Scheme != "https" {
 		return false
 	}
 	if c.allowed(o) {
 		return true
 	}
-	a := c.opts.Auth
+	a := c.auth
 	for _, u := range []string{a.TokenURL, a.DeviceAuthURL, a.CardKeys.JWKSURL} {
-		if u != "" && originOf(u) == o {
+		if u != "" && OriginOf(u) == o {
 			return true
 		}
 	}

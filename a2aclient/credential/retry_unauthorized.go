@@ -1,4 +1,4 @@
-package a2aclient
+package credential
 
 import (
 	"context"
@@ -19,12 +19,21 @@ import (
 // message, a reply or an approval is never sent twice by this layer: it
 // goes through the at-most-once path of the approvals journal, which
 // reconciles an unknown outcome and retries only with the same messageId.
-// The caller marks a read with idempotent(ctx); nothing else is retried.
+// The caller marks a read with Idempotent(ctx); nothing else is retried.
+
+// Retry is the retry of a read refused 401 (UNAUTHENTICATED) for one
+// agent's credential, on HTTP (Layer) and gRPC (GRPCUnary, GRPCStream).
+type Retry struct {
+	cred Credential // nil when the agent has none: nothing is retried
+}
+
+// NewRetry returns the retry of cred's refusals (cred may be nil).
+func NewRetry(cred Credential) *Retry { return &Retry{cred: cred} }
 
 type idempotentKey struct{}
 
-// idempotent returns ctx marked as carrying an idempotent read.
-func idempotent(ctx context.Context) context.Context {
+// Idempotent returns ctx marked as carrying an idempotent read.
+func Idempotent(ctx context.Context) context.Context {
 	return context.WithValue(ctx, idempotentKey{}, true)
 }
 
@@ -34,18 +43,16 @@ func isIdempotent(ctx context.Context) bool {
 	return v
 }
 
-// idempotentOps are the calls the watcher marks idempotent (see call).
-var idempotentOps = map[string]bool{"GetTask": true, "ListTasks": true, "SubscribeToTask": true, "card": true}
-
 // retryUnauthorized is the HTTP layer: below the probe (the call reports
 // its last attempt), above the credential layer (which adds the fresh
 // credential to the second attempt).
 type retryUnauthorized struct {
 	next http.RoundTripper
-	c    *conn
+	c    *Retry
 }
 
-func (c *conn) retryUnauthorizedLayer(next http.RoundTripper) http.RoundTripper {
+// Layer is the HTTP layer of the retry, above next.
+func (c *Retry) Layer(next http.RoundTripper) http.RoundTripper {
 	return retryUnauthorized{next: next, c: c}
 }
 
@@ -60,9 +67,9 @@ func (t retryUnauthorized) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	sent := ""
 	if resp.Request != nil {
-		sent = sentCredential(resp.Request.Header, t.c.cred.names())
+		sent = sentCredential(resp.Request.Header, t.c.cred.Names())
 	}
-	if !t.c.cred.refused(sent) {
+	if !t.c.cred.Refused(sent) {
 		return resp, nil
 	}
 	r2 := req.Clone(req.Context())
@@ -88,9 +95,10 @@ func sentCredential(h http.Header, names []string) string {
 	return ""
 }
 
-// grpcSent records, for one gRPC call, the credential grpcSecrets added
-// and the error it met getting it.
-type grpcSent struct {
+// GRPCSent records, for one gRPC call, the credential the call's
+// metadata carried and the error met getting it (the connection's
+// per-call credentials set it).
+type GRPCSent struct {
 	mu    sync.Mutex
 	value string
 	err   error
@@ -98,17 +106,19 @@ type grpcSent struct {
 
 type grpcSentKey struct{}
 
-func withGRPCSent(ctx context.Context) (context.Context, *grpcSent) {
-	s := &grpcSent{}
+func withGRPCSent(ctx context.Context) (context.Context, *GRPCSent) {
+	s := &GRPCSent{}
 	return context.WithValue(ctx, grpcSentKey{}, s), s
 }
 
-func grpcSentFrom(ctx context.Context) *grpcSent {
-	s, _ := ctx.Value(grpcSentKey{}).(*grpcSent)
+// GRPCSentFrom is the record of the gRPC call of ctx, nil outside one.
+func GRPCSentFrom(ctx context.Context) *GRPCSent {
+	s, _ := ctx.Value(grpcSentKey{}).(*GRPCSent)
 	return s
 }
 
-func (s *grpcSent) set(value string, err error) {
+// Set records value, or err. A nil record records nothing.
+func (s *GRPCSent) Set(value string, err error) {
 	if s == nil {
 		return
 	}
@@ -117,16 +127,16 @@ func (s *grpcSent) set(value string, err error) {
 	s.mu.Unlock()
 }
 
-func (s *grpcSent) get() (string, error) {
+func (s *GRPCSent) get() (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.value, s.err
 }
 
-// grpcRetryUnary sends an idempotent unary read once more when the agent
+// GRPCUnary sends an idempotent unary read once more when the agent
 // answered UNAUTHENTICATED and the credential may have a fresh value; a
 // call that failed because a2atop had no credential reports why.
-func (c *conn) grpcRetryUnary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, inv grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+func (c *Retry) GRPCUnary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, inv grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 	sctx, sent := withGRPCSent(ctx)
 	err := inv(sctx, method, req, reply, cc, opts...)
 	value, cerr := sent.get()
@@ -135,7 +145,7 @@ func (c *conn) grpcRetryUnary(ctx context.Context, method string, req, reply any
 		return cerr
 	case err == nil || status.Code(err) != codes.Unauthenticated || c.cred == nil || !isIdempotent(ctx):
 		return err
-	case !c.cred.refused(value):
+	case !c.cred.Refused(value):
 		return err
 	}
 	sctx, sent = withGRPCSent(ctx)
@@ -146,10 +156,10 @@ func (c *conn) grpcRetryUnary(ctx context.Context, method string, req, reply any
 	return err
 }
 
-// grpcCredStream reports a stream that could not open because a2atop had
+// GRPCStream reports a stream that could not open because a2atop had
 // no credential; a stream refused UNAUTHENTICATED drops the credential it
 // carried, so that the watcher's next open carries a fresh one.
-func (c *conn) grpcCredStream(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, st grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+func (c *Retry) GRPCStream(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, st grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
 	sctx, sent := withGRPCSent(ctx)
 	cs, err := st(sctx, desc, cc, method, opts...)
 	if _, cerr := sent.get(); cerr != nil {
@@ -163,8 +173,8 @@ func (c *conn) grpcCredStream(ctx context.Context, desc *grpc.StreamDesc, cc *gr
 
 type credStream struct {
 	grpc.ClientStream
-	c    *conn
-	sent *grpcSent
+	c    *Retry
+	sent *GRPCSent
 	once sync.Once
 }
 
@@ -173,7 +183,7 @@ func (s *credStream) RecvMsg(m any) error {
 	if err != nil && status.Code(err) == codes.Unauthenticated && s.c.cred != nil {
 		s.once.Do(func() {
 			v, _ := s.sent.get()
-			s.c.cred.refused(v)
+			s.c.cred.Refused(v)
 		})
 	}
 	return err

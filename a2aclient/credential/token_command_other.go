@@ -1,6 +1,6 @@
 //go:build !unix
 
-package a2aclient
+package credential
 
 import "os/exec"
 

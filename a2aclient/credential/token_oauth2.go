@@ -1,4 +1,4 @@
-package a2aclient
+package credential
 
 import (
 	"context"
@@ -17,12 +17,14 @@ import (
 // credentials grant (clientcredentials), the device authorization grant
 // (Config.DeviceAuth, DeviceAccessToken) and the refresh token grant
 // (Config.TokenSource). cachedToken decides when to ask; these sources
-// only ask. Every request to a token endpoint goes through tokenClient:
+// only ask. Every request to a token endpoint goes through TokenClient:
 // no redirect is followed (the client secret would follow it), and the
-// endpoint was judged by the origin rules before (authChooser.endpoint).
+// endpoint was judged by the origin rules before (Chooser.endpoint).
 
-// tokenClient is the http.Client of the token endpoints.
-func tokenClient(tc *tls.Config, timeout time.Duration) *http.Client {
+// TokenClient is the http.Client of the token endpoints (and of the
+// card's pinned keys): no redirect followed, the client certificate
+// presented as the origin rule says (certOriginLayer).
+func TokenClient(tc *tls.Config, timeout time.Duration) *http.Client {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	if tc != nil {
 		base.TLSClientConfig = tc.Clone()
@@ -31,7 +33,7 @@ func tokenClient(tc *tls.Config, timeout time.Duration) *http.Client {
 		Transport: certOriginLayer{next: base},
 		Timeout:   timeout,
 		CheckRedirect: func(req *http.Request, _ []*http.Request) error {
-			return fmt.Errorf("the token endpoint redirected to %s: a2atop does not follow a token endpoint's redirects", urlOrigin(req.URL))
+			return fmt.Errorf("the token endpoint redirected to %s: a2atop does not follow a token endpoint's redirects", URLOrigin(req.URL))
 		},
 	}
 }
@@ -85,26 +87,26 @@ func tokenEndpointError(what, url string, err error, refresh bool) error {
 				return &CredentialError{Words: "the refresh token was revoked or has expired: press L to sign in again", SignIn: true, Err: err}
 			}
 		case "invalid_client", "unauthorized_client":
-			return &CredentialError{Words: fmt.Sprintf("%s %s refused the client id or secret (%s): check client_id and the client secret", what, shownURL(url), re.ErrorCode), Err: err}
+			return &CredentialError{Words: fmt.Sprintf("%s %s refused the client id or secret (%s): check client_id and the client secret", what, ShownURL(url), re.ErrorCode), Err: err}
 		}
 		if re.ErrorCode != "" {
-			return &CredentialError{Words: fmt.Sprintf("%s %s refused: %s", what, shownURL(url), re.ErrorCode), SignIn: refresh, Err: err}
+			return &CredentialError{Words: fmt.Sprintf("%s %s refused: %s", what, ShownURL(url), re.ErrorCode), SignIn: refresh, Err: err}
 		}
 		status := 0
 		if re.Response != nil {
 			status = re.Response.StatusCode
 		}
-		return &CredentialError{Words: fmt.Sprintf("%s %s answered HTTP %d", what, shownURL(url), status), Err: err}
+		return &CredentialError{Words: fmt.Sprintf("%s %s answered HTTP %d", what, ShownURL(url), status), Err: err}
 	}
-	return &CredentialError{Words: fmt.Sprintf("%s %s could not be reached: %v", what, shownURL(url), redactQuery(err.Error())), Err: err}
+	return &CredentialError{Words: fmt.Sprintf("%s %s could not be reached: %v", what, ShownURL(url), RedactQuery(err.Error())), Err: err}
 }
 
-// deviceSource refreshes the access token with the refresh token the
+// DeviceSource refreshes the access token with the refresh token the
 // device flow left in store (RFC 6749 §6), and stores the new tokens.
 // With no refresh token stored, it says to sign in. Processes that share
 // the sign-in refresh one at a time, each after reading what the one
 // before it stored (refreshStore).
-type deviceSource struct {
+type DeviceSource struct {
 	cfg   oauth2.Config
 	store *refreshStore
 	hc    *http.Client
@@ -118,7 +120,7 @@ type deviceSource struct {
 	last string
 }
 
-func (s *deviceSource) token(ctx context.Context) (string, time.Time, error) {
+func (s *DeviceSource) token(ctx context.Context) (string, time.Time, error) {
 	s.mu.Lock()
 	p := s.pending
 	s.pending = nil
@@ -155,7 +157,7 @@ func (s *deviceSource) token(ctx context.Context) (string, time.Time, error) {
 }
 
 // refresh asks the token endpoint for new tokens with rt.
-func (s *deviceSource) refresh(ctx context.Context, rt string) (*oauth2.Token, error) {
+func (s *DeviceSource) refresh(ctx context.Context, rt string) (*oauth2.Token, error) {
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, s.hc)
 	tok, err := s.cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: rt}).Token()
 	var re *oauth2.RetrieveError
@@ -179,7 +181,7 @@ func (s *deviceSource) refresh(ctx context.Context, rt string) (*oauth2.Token, e
 
 // keep stores tok, with its refresh token, for this process's next
 // refresh and for the other processes. The store's lock is held.
-func (s *deviceSource) keep(tok *oauth2.Token) error {
+func (s *DeviceSource) keep(tok *oauth2.Token) error {
 	err := s.store.save(storedToken{RefreshToken: tok.RefreshToken, AccessToken: tok.AccessToken,
 		Expiry: tok.Expiry, SavedAt: time.Now().UTC()})
 	if err != nil {
@@ -200,8 +202,8 @@ type DeviceCode struct {
 	resp                    *oauth2.DeviceAuthResponse
 }
 
-// start asks the device authorization endpoint for a code.
-func (s *deviceSource) start(ctx context.Context) (*DeviceCode, error) {
+// Start asks the device authorization endpoint for a code.
+func (s *DeviceSource) Start(ctx context.Context) (*DeviceCode, error) {
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, s.hc)
 	da, err := s.cfg.DeviceAuth(ctx, oauth2.AccessTypeOffline)
 	if err != nil {
@@ -211,9 +213,9 @@ func (s *deviceSource) start(ctx context.Context) (*DeviceCode, error) {
 		UserCode: da.UserCode, Expiry: da.Expiry, resp: da}, nil
 }
 
-// await polls the token endpoint until the person approved (or refused,
+// Await polls the token endpoint until the person approved (or refused,
 // or the code expired) and stores the refresh token.
-func (s *deviceSource) await(ctx context.Context, dc *DeviceCode) error {
+func (s *DeviceSource) Await(ctx context.Context, dc *DeviceCode) error {
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, s.hc)
 	tok, err := s.cfg.DeviceAccessToken(ctx, dc.resp)
 	if err != nil {

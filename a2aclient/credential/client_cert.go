@@ -1,4 +1,4 @@
-package a2aclient
+package credential
 
 import (
 	"crypto/tls"
@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"strings"
+	"sync/atomic"
 
 	"a2atop/a2aclient/a2aerr"
 )
@@ -17,18 +18,59 @@ const (
 	certSent           // it asked, and a2atop gave one
 )
 
+// Certificate is an agent's TLS side of its credential: the TLS
+// configuration the connection dials with, which presents the client
+// certificate where the origin rule allows, and what the agent's TLS
+// server asked of it. Safe for concurrent use.
+type Certificate struct {
+	auth    AuthOptions
+	allowed func(Origin) bool // the agent's origin rule (the connection's)
+	tls     *tls.Config       // the agent's TLS settings with GetClientCertificate
+	// certAsked is set once an agent's TLS server asked for a client
+	// certificate: certNone when we had none to give, certSent when we
+	// gave one (see watchCertRequests).
+	certAsked atomic.Int32
+	cert      *clientCert // the certificate kept from its files; nil when none is configured
+	// staticCerts are the client certificates of the agent's TLS
+	// configuration, presented when no files are (see presentCert).
+	staticCerts []tls.Certificate
+}
+
+// NewCertificate keeps the client certificate of base (the agent's TLS
+// settings, nil for the defaults) and of auth's files, presented to the
+// origins allowed accepts and the endpoints auth names; log is the
+// agent's log (what becomes of the certificate's files).
+func NewCertificate(base *tls.Config, auth AuthOptions, allowed func(Origin) bool, log *slog.Logger) *Certificate {
+	c := &Certificate{auth: auth, allowed: allowed}
+	c.tls = c.watchCertRequests(base, log)
+	return c
+}
+
+// TLS is the agent's TLS configuration (HTTP connections and the token
+// endpoints): its client certificate goes to the origin a request's
+// context names (WithCertOrigin).
+func (c *Certificate) TLS() *tls.Config { return c.tls }
+
+// Asked says what the agent's TLS server asked of the client
+// certificate so far, for CertWords.
+func (c *Certificate) Asked() int32 { return c.certAsked.Load() }
+
+// Note says why the certificate's files are not what is presented, ""
+// when they are or there are none.
+func (c *Certificate) Note() string { return c.cert.note() }
+
 // watchCertRequests returns the agent's TLS configuration (a copy of
 // base, or the defaults) with a GetClientCertificate that presents the
 // configured certificate, to the origins certAllowed names only (the
 // request's origin reaches the handshake in its context: originGuard and
-// tokenClient mark it, tlsFor serves gRPC), and remembers that the
+// TokenClient mark it, tlsFor serves gRPC), and remembers that the
 // server asked for one. A
 // server that refuses a connection for want of a certificate (or for the
 // one it got) may close it with an alert or a reset, which alone say
 // nothing a person can act on; knowing it asked, the words can. With
 // the certificate's files configured, the one presented is read again
 // from them when they change (clientCert).
-func (c *conn) watchCertRequests(base *tls.Config, log *slog.Logger) *tls.Config {
+func (c *Certificate) watchCertRequests(base *tls.Config, log *slog.Logger) *tls.Config {
 	var cfg *tls.Config
 	if base != nil {
 		cfg = base.Clone()
@@ -37,12 +79,12 @@ func (c *conn) watchCertRequests(base *tls.Config, log *slog.Logger) *tls.Config
 	}
 	static := cfg.Certificates
 	cfg.Certificates = nil
-	if a := c.opts.Auth; a.CertFile != "" && a.KeyFile != "" {
+	if a := c.auth; a.CertFile != "" && a.KeyFile != "" {
 		c.cert = newClientCert(a.CertFile, a.KeyFile, static, log)
 	}
 	c.staticCerts = static
 	cfg.GetClientCertificate = func(cri *tls.CertificateRequestInfo) (*tls.Certificate, error) {
-		o, _ := cri.Context().Value(certOriginKey{}).(origin) // zero when unknown: presented nowhere
+		o, _ := cri.Context().Value(certOriginKey{}).(Origin) // zero when unknown: presented nowhere
 		return c.presentCert(cri, o)
 	}
 	return cfg
@@ -50,7 +92,7 @@ func (c *conn) watchCertRequests(base *tls.Config, log *slog.Logger) *tls.Config
 
 // presentCert answers a TLS server at o that asks for a client
 // certificate: the configured one when o may have it, else none.
-func (c *conn) presentCert(cri *tls.CertificateRequestInfo, o origin) (*tls.Certificate, error) {
+func (c *Certificate) presentCert(cri *tls.CertificateRequestInfo, o Origin) (*tls.Certificate, error) {
 	if !c.certAllowed(o) {
 		return &tls.Certificate{}, nil
 	}
@@ -75,9 +117,9 @@ func (c *conn) presentCert(cri *tls.CertificateRequestInfo, o origin) (*tls.Cert
 	return &tls.Certificate{}, nil
 }
 
-// certWords explains a failure after an agent asked for a client
-// certificate, or returns "".
-func certWords(asked int32, err error) string {
+// CertWords explains a failure after an agent asked for a client
+// certificate (Certificate.Asked), or returns "".
+func CertWords(asked int32, err error) string {
 	if asked == certNotAsked || err == nil {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package a2aclient
+package credential
 
 import (
 	"context"
@@ -9,20 +9,21 @@ import (
 	"a2atop/a2aclient/a2aerr"
 )
 
-// credential supplies the secret headers of one agent's calls besides
+// Credential supplies the secret headers of one agent's calls besides
 // the static AgentOptions.Headers: a token read from a file, printed by a
-// command, or issued by an OAuth 2.0 token endpoint. Implementations are
-// safe for concurrent use.
-type credential interface {
-	// headers returns the headers for a call now, fetching them anew
+// command, or issued by an OAuth 2.0 token endpoint. It is what the
+// connection asks for headers and tells of a refusal. Implementations
+// are safe for concurrent use.
+type Credential interface {
+	// Headers returns the headers for a call now, fetching them anew
 	// when the cached ones are about to expire.
-	headers(ctx context.Context) ([]Header, error)
-	// refused tells the credential the agent refused value (HTTP 401,
+	Headers(ctx context.Context) ([]Header, error)
+	// Refused tells the credential the agent refused value (HTTP 401,
 	// gRPC UNAUTHENTICATED): it drops value from its cache and reports
 	// whether a fresh credential may differ, so that one retry is worth it.
-	refused(value string) bool
-	// names are the header names it sets.
-	names() []string
+	Refused(value string) bool
+	// Names are the header names it sets.
+	Names() []string
 }
 
 // CredentialError is a call a2atop did not send because it could not get
@@ -50,8 +51,8 @@ func (e *CredentialError) Unwrap() []error {
 	return []error{a2aerr.ErrCredential, e.Err}
 }
 
-// credentialError returns the CredentialError err wraps, or nil.
-func credentialError(err error) *CredentialError {
+// ErrorOf returns the CredentialError err wraps, or nil.
+func ErrorOf(err error) *CredentialError {
 	var ce *CredentialError
 	if errors.As(err, &ce) {
 		return ce
@@ -92,7 +93,7 @@ func newCachedToken(src tokenSource, header, prefix string) *cachedToken {
 	return &cachedToken{src: src, header: header, prefix: prefix, now: time.Now}
 }
 
-func (c *cachedToken) headers(ctx context.Context) ([]Header, error) {
+func (c *cachedToken) Headers(ctx context.Context) ([]Header, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.now()
@@ -132,7 +133,7 @@ func refreshAt(issued, expiry time.Time) time.Time {
 	return expiry.Add(-min(expiry.Sub(issued)/4, 5*time.Minute))
 }
 
-func (c *cachedToken) refused(value string) bool {
+func (c *cachedToken) Refused(value string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.tok != "" && c.prefix+c.tok == value {
@@ -144,36 +145,4 @@ func (c *cachedToken) refused(value string) bool {
 	return true
 }
 
-func (c *cachedToken) names() []string { return []string{c.header} }
-
-// secretsConfigured reports whether the agent has any secret to send.
-func (c *conn) secretsConfigured() bool { return len(c.opts.Headers) > 0 || c.cred != nil }
-
-// secretHeaders returns the secret headers for a call now: the static
-// ones and the credential's. Every value is taught to the redactor, so
-// that an agent echoing a token back never shows it.
-func (c *conn) secretHeaders(ctx context.Context) ([]Header, error) {
-	if c.cred == nil {
-		return c.opts.Headers, nil
-	}
-	hs, err := c.cred.headers(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, h := range hs {
-		c.red.learn(h.Value)
-	}
-	return append(append([]Header(nil), c.opts.Headers...), hs...), nil
-}
-
-// secretNames are the names of the headers that carry secrets.
-func (c *conn) secretNames() []string {
-	names := make([]string, 0, len(c.opts.Headers)+1)
-	for _, h := range c.opts.Headers {
-		names = append(names, h.Name)
-	}
-	if c.cred != nil {
-		names = append(names, c.cred.names()...)
-	}
-	return names
-}
+func (c *cachedToken) Names() []string { return []string{c.header} }

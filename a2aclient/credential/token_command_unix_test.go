@@ -1,6 +1,6 @@
 //go:build unix
 
-package a2aclient
+package credential
 
 import (
 	"context"
@@ -103,7 +103,7 @@ func TestCredentialCommandFailureIsHeldAfterItsTimeout(t *testing.T) {
 	c := newCachedToken(clockedSource{src, func() { now = now.Add(errorHold) }}, "Authorization", "Bearer ")
 	c.now = func() time.Time { return now }
 	for i := 0; i < 2; i++ {
-		if _, err := c.headers(context.Background()); err == nil {
+		if _, err := c.Headers(context.Background()); err == nil {
 			t.Fatal("a command that timed out gave a token")
 		}
 	}

@@ -1,4 +1,4 @@
-package a2aclient
+package credential
 
 import (
 	"context"
@@ -13,8 +13,6 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
-
-	"a2atop/model"
 )
 
 // authPlan is what the credential of an agent will be: the kind (one of
@@ -46,36 +44,38 @@ func (p authPlan) describe() string {
 	return words
 }
 
-// authChooser is the agent's credential: it builds the credential of its
+// Chooser is the agent's credential: it builds the credential of its
 // plan, at once when the config says everything, otherwise when the card
-// has been read (bind), from the card's security requirements and
-// schemes. Safe for concurrent use.
-type authChooser struct {
-	o     AuthOptions
-	agent string
-	c     *conn
-	hc    *http.Client // the token endpoints'
+// has been read (Bind), from the card's security requirements and
+// schemes. It is a Credential. Safe for concurrent use.
+type Chooser struct {
+	o       AuthOptions
+	agent   string
+	allowed func(Origin) bool // where the agent's secrets may go
+	hc      *http.Client      // the token endpoints'
 
 	// early is the credential the config fully names (a token, an API
 	// key in a named header) while inner waits for the card: the card
 	// fetch carries it to the agent's own origin (cardFetchHeaders), for
 	// an agent may protect its card too. nil when inner was built from
 	// the config, or the config names no such credential.
-	early credential
+	early Credential
 
 	mu     sync.Mutex
-	inner  credential
+	inner  Credential
 	plan   authPlan
 	why    error // why there is no inner credential
-	device *deviceSource
+	device *DeviceSource
 }
 
-// newAuthChooser returns the credential of o, nil when o sends none.
-func newAuthChooser(agent string, o AuthOptions, c *conn) *authChooser {
+// NewChooser returns the credential of o, nil when o sends none; allowed
+// is the origin rule a token endpoint the card names must pass, hc the
+// token endpoints' client (TokenClient).
+func NewChooser(agent string, o AuthOptions, allowed func(Origin) bool, hc *http.Client) *Chooser {
 	if o.Type == AuthMTLS || (o.Type == AuthAuto && o.Token.IsZero() && o.ClientID == "" && len(o.Command) == 0) {
 		return nil
 	}
-	a := &authChooser{o: o, agent: agent, c: c, hc: tokenClient(c.tls, c.opts.CallTimeout),
+	a := &Chooser{o: o, agent: agent, allowed: allowed, hc: hc,
 		why: &CredentialError{Words: "the agent's card has not been read yet"}}
 	if p, ok := a.planFromConfig(); ok {
 		a.build(p)
@@ -86,7 +86,7 @@ func newAuthChooser(agent string, o AuthOptions, c *conn) *authChooser {
 }
 
 // planFromConfig is the plan when the config alone says it all.
-func (a *authChooser) planFromConfig() (authPlan, bool) {
+func (a *Chooser) planFromConfig() (authPlan, bool) {
 	o := a.o
 	switch o.Type {
 	case AuthBearer:
@@ -104,9 +104,9 @@ func (a *authChooser) planFromConfig() (authPlan, bool) {
 	return authPlan{}, false
 }
 
-// bind reads the card: a credential that waited for it is built now.
+// Bind reads the card: a credential that waited for it is built now.
 // The plan of a credential built from the config alone is kept.
-func (a *authChooser) bind(card *a2a.AgentCard) {
+func (a *Chooser) Bind(card *a2a.AgentCard) {
 	a.mu.Lock()
 	built := a.inner != nil
 	a.mu.Unlock()
@@ -120,13 +120,13 @@ func (a *authChooser) bind(card *a2a.AgentCard) {
 }
 
 // build makes the credential of plan p.
-func (a *authChooser) build(p authPlan) {
+func (a *Chooser) build(p authPlan) {
 	inner, err := a.credentialOf(&p)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.plan, a.inner, a.why = p, inner, err
 	if d, ok := inner.(*cachedToken); ok {
-		if ds, ok := d.src.(*deviceSource); ok {
+		if ds, ok := d.src.(*DeviceSource); ok {
 			a.device = ds
 		}
 	}
@@ -137,7 +137,7 @@ func (a *authChooser) build(p authPlan) {
 
 // credentialOf makes the credential of p; the token endpoints must pass
 // the origin rules when they come from the card.
-func (a *authChooser) credentialOf(p *authPlan) (credential, error) {
+func (a *Chooser) credentialOf(p *authPlan) (Credential, error) {
 	o := a.o
 	switch p.kind {
 	case AuthBearer:
@@ -175,7 +175,7 @@ func (a *authChooser) credentialOf(p *authPlan) (credential, error) {
 		} else {
 			cfg.Endpoint.AuthStyle = oauth2.AuthStyleInParams // a public client: its id in the form, no Basic header
 		}
-		src := &deviceSource{cfg: cfg, store: newRefreshStore(o.RefreshTokenFile), hc: a.hc, agent: a.agent}
+		src := &DeviceSource{cfg: cfg, store: newRefreshStore(o.RefreshTokenFile), hc: a.hc, agent: a.agent}
 		return newCachedToken(src, "Authorization", "Bearer "), nil
 	case AuthMTLS:
 		return nil, nil
@@ -187,20 +187,20 @@ func (a *authChooser) credentialOf(p *authPlan) (credential, error) {
 // (the config was validated). One from the card must be on the agent's
 // origin or in AllowedHosts, with the same no-downgrade rule as every
 // secret: the client secret and the refresh token go nowhere else.
-func (a *authChooser) endpoint(what, u, configured string) error {
+func (a *Chooser) endpoint(what, u, configured string) error {
 	if u == "" {
 		return &CredentialError{Words: fmt.Sprintf("no %s: the card names none; set it in [agent.auth]", what)}
 	}
 	if u == configured {
 		return nil
 	}
-	o := originOf(u)
-	if a.c.allowed(o) {
+	o := OriginOf(u)
+	if a.allowed(o) {
 		return nil
 	}
 	return &CredentialError{Words: fmt.Sprintf("the card names its %s on %s, another origin than the agent's: "+
 		"a2atop does not send the client's credentials there; if you trust it, add %q to allowed_hosts, or set its URL in [agent.auth]",
-		what, o, o.hostPort)}
+		what, o, o.HostPort)}
 }
 
 func withOffline(scopes []string) []string {
@@ -217,7 +217,8 @@ func orDefault(s, def string) string {
 	return s
 }
 
-func (a *authChooser) headers(ctx context.Context) ([]Header, error) {
+// Headers implements Credential.
+func (a *Chooser) Headers(ctx context.Context) ([]Header, error) {
 	a.mu.Lock()
 	inner, why := a.inner, a.why
 	a.mu.Unlock()
@@ -227,17 +228,19 @@ func (a *authChooser) headers(ctx context.Context) ([]Header, error) {
 		}
 		return nil, why
 	}
-	return inner.headers(ctx)
+	return inner.Headers(ctx)
 }
 
-func (a *authChooser) refused(value string) bool {
+// Refused implements Credential.
+func (a *Chooser) Refused(value string) bool {
 	a.mu.Lock()
 	inner := a.inner
 	a.mu.Unlock()
-	return inner != nil && inner.refused(value)
+	return inner != nil && inner.Refused(value)
 }
 
-func (a *authChooser) names() []string {
+// Names implements Credential.
+func (a *Chooser) Names() []string {
 	names := []string{"Authorization"}
 	if a.o.APIKeyHeader != "" {
 		names = append(names, a.o.APIKeyHeader)
@@ -250,14 +253,14 @@ func (a *authChooser) names() []string {
 	return names
 }
 
-// status is the plan in words and what is missing, for AgentInfo.
-func (a *authChooser) status() (scheme, missing string) {
+// Status is the plan in words and what is missing, for AgentInfo.
+func (a *Chooser) Status() (scheme, missing string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	scheme = a.plan.describe()
 	if a.plan.missing != "" {
 		missing = a.plan.missing
-	} else if ce := credentialError(a.why); ce != nil && a.inner == nil {
+	} else if ce := ErrorOf(a.why); ce != nil && a.inner == nil {
 		missing = ce.Words
 	}
 	return scheme, missing
@@ -268,7 +271,7 @@ func (a *authChooser) status() (scheme, missing string) {
 // wholly, given the type the config names (any, with AuthAuto). When
 // none can be met, the plan is the first requirement's and says what is
 // missing. A card with no requirements takes what the config names.
-func (a *authChooser) choose(card *a2a.AgentCard) authPlan {
+func (a *Chooser) choose(card *a2a.AgentCard) authPlan {
 	reqs := card.SecurityRequirements
 	if len(reqs) == 0 {
 		// The card asks nothing: every scheme it declares is an option.
@@ -297,7 +300,7 @@ func (a *authChooser) choose(card *a2a.AgentCard) authPlan {
 
 // fallback is the plan for a card that names no scheme at all: the
 // token as a bearer token, or the command's.
-func (a *authChooser) fallback() authPlan {
+func (a *Chooser) fallback() authPlan {
 	switch {
 	case len(a.o.Command) > 0:
 		return authPlan{kind: AuthCommand, header: a.o.APIKeyHeader}
@@ -310,7 +313,7 @@ func (a *authChooser) fallback() authPlan {
 }
 
 // meet plans one requirement: every scheme in it must be met.
-func (a *authChooser) meet(card *a2a.AgentCard, req a2a.SecurityRequirements) (authPlan, bool) {
+func (a *Chooser) meet(card *a2a.AgentCard, req a2a.SecurityRequirements) (authPlan, bool) {
 	var plan authPlan
 	var missing []string
 	names := make([]string, 0, len(req))
@@ -340,7 +343,7 @@ func (a *authChooser) meet(card *a2a.AgentCard, req a2a.SecurityRequirements) (a
 }
 
 // meetScheme plans one scheme of the card, or says what the config lacks.
-func (a *authChooser) meetScheme(name a2a.SecuritySchemeName, s a2a.SecurityScheme, scopes a2a.SecuritySchemeScopes) (authPlan, string) {
+func (a *Chooser) meetScheme(name a2a.SecuritySchemeName, s a2a.SecurityScheme, scopes a2a.SecuritySchemeScopes) (authPlan, string) {
 	o := a.o
 	want := func(kinds ...string) bool { return o.Type == AuthAuto || slices.Contains(kinds, o.Type) }
 	hasToken := !o.Token.IsZero() || len(o.Command) > 0
@@ -400,7 +403,7 @@ func (a *authChooser) meetScheme(name a2a.SecuritySchemeName, s a2a.SecuritySche
 }
 
 // meetOAuth2 plans an OAuth 2.0 scheme by its flow.
-func (a *authChooser) meetOAuth2(p authPlan, name a2a.SecuritySchemeName, s a2a.OAuth2SecurityScheme) (authPlan, string) {
+func (a *Chooser) meetOAuth2(p authPlan, name a2a.SecuritySchemeName, s a2a.OAuth2SecurityScheme) (authPlan, string) {
 	o := a.o
 	switch f := s.Flows.(type) {
 	case a2a.ClientCredentialsOAuthFlow:
@@ -452,24 +455,16 @@ func sortedSchemes(card *a2a.AgentCard) []a2a.SecuritySchemeName {
 	return names
 }
 
-// authInfo fills the agent's credential in words into info; with none
-// configured, what the card's requirements would need.
-func (c *conn) authInfo(info *model.AgentInfo, card *a2a.AgentCard) {
-	switch {
-	case c.auth != nil:
-		info.Auth, info.AuthMissing = c.auth.status()
-		c.auth.mu.Lock()
-		info.SignIn = c.auth.plan.kind == AuthDevice
-		c.auth.mu.Unlock()
-	case c.opts.Auth.Type == AuthMTLS || c.opts.Auth.ClientCertificate:
-		info.Auth = "client certificate"
-	case len(c.opts.Headers) > 0:
-		info.Auth = "secret headers"
-	case len(card.SecurityRequirements) > 0:
-		p := (&authChooser{c: c}).choose(card)
-		info.Auth, info.AuthMissing = "none", p.missing
-	}
-	if c.auth != nil && c.opts.Auth.ClientCertificate {
-		info.Auth += " + client certificate"
-	}
+// SignIn reports whether the plan is the device sign-in (a person signs
+// in with L or a2atop login).
+func (a *Chooser) SignIn() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.plan.kind == AuthDevice
+}
+
+// Missing is what a config with no credential lacks for the card's
+// security requirements, "" when nothing.
+func Missing(card *a2a.AgentCard) string {
+	return (&Chooser{}).choose(card).missing
 }

@@ -1,4 +1,4 @@
-package a2aclient
+package credential
 
 import (
 	"context"
@@ -28,9 +28,9 @@ func (s Secret) IsZero() bool { return s.Value == "" && s.File == "" }
 // staticToken is a token that never changes (from the environment).
 type staticToken struct{ h Header }
 
-func (s staticToken) headers(context.Context) ([]Header, error) { return []Header{s.h}, nil }
-func (s staticToken) refused(string) bool                       { return false }
-func (s staticToken) names() []string                           { return []string{s.h.Name} }
+func (s staticToken) Headers(context.Context) ([]Header, error) { return []Header{s.h}, nil }
+func (s staticToken) Refused(string) bool                       { return false }
+func (s staticToken) Names() []string                           { return []string{s.h.Name} }
 
 // fileToken is a token read from a file, read again whenever the file's
 // size, modification time or identity changes, so that a token another
@@ -55,7 +55,7 @@ func stampOf(fi fs.FileInfo) fileStamp {
 	return fileStamp{size: fi.Size(), mtime: fi.ModTime(), ino: fileIdentity(fi)}
 }
 
-func (f *fileToken) headers(context.Context) ([]Header, error) {
+func (f *fileToken) Headers(context.Context) ([]Header, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.reloadLocked(false); err != nil {
@@ -102,7 +102,7 @@ func (f *fileToken) fail(err error) error {
 	return &CredentialError{Words: fmt.Sprintf("cannot read the token file %s: %v", f.path, err), Err: err}
 }
 
-func (f *fileToken) refused(value string) bool {
+func (f *fileToken) Refused(value string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.reloadLocked(true) != nil {
@@ -111,11 +111,11 @@ func (f *fileToken) refused(value string) bool {
 	return f.prefix+f.tok != value
 }
 
-func (f *fileToken) names() []string { return []string{f.header} }
+func (f *fileToken) Names() []string { return []string{f.header} }
 
 // secretToken is the credential for a configured token: a file that is
 // read again when it changes, or a value from the environment.
-func secretToken(s Secret, header, prefix string) credential {
+func secretToken(s Secret, header, prefix string) Credential {
 	if s.File != "" {
 		return &fileToken{path: s.File, header: header, prefix: prefix}
 	}
