@@ -20,7 +20,7 @@ func Describe(err error) string {
 	}
 	var e *Error
 	if errors.As(err, &e) && e.red != nil {
-		return e.red.text(describe(err))
+		return e.red.Text(describe(err))
 	}
 	return credential.RedactQuery(describe(err))
 }

@@ -8,6 +8,7 @@ import (
 
 	"a2atop/a2aclient/a2aerr"
 	"a2atop/a2aclient/credential"
+	"a2atop/a2aclient/edge"
 )
 
 // Error is the error Get, Reply, Cancel and the watchers report. It wraps
@@ -25,7 +26,7 @@ type Error struct {
 	GRPC   codes.Code
 	Err    error
 
-	red *redactor // the agent's secrets, kept out of Error and Describe
+	red *edge.Redactor // the agent's secrets, kept out of Error and Describe
 	// withheld is the origin of the interface our secrets were kept from
 	// (another origin, not in AllowedHosts); zero when they were sent.
 	withheld credential.Origin

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 
 	"a2atop/a2aclient/credential"
+	"a2atop/a2aclient/edge"
 	"a2atop/model"
 )
 
@@ -28,7 +29,7 @@ func (w *watcher) extendedCard(ctx context.Context, cl *sdk.Client, card *a2a.Ag
 	}
 	cctx, cancel := context.WithTimeout(credential.Idempotent(ctx), w.o.CallTimeout)
 	defer cancel()
-	cctx, pr := withProbe(cctx)
+	cctx, pr := edge.WithProbe(cctx)
 	ext, err := cl.GetExtendedAgentCard(cctx, &a2a.GetExtendedAgentCardRequest{Tenant: w.o.Tenant})
 	err = w.wrap("GetExtendedAgentCard", "", pr, err)
 	if err != nil {

@@ -131,8 +131,8 @@ func (c *conn) grpcDialOptions(ep grpcEndpoint) []grpc.DialOption {
 		grpc.WithTransportCredentials(dialledCreds{TransportCredentials: creds, tls: ep.tls}),
 		grpc.WithPerRPCCredentials(grpcSecrets{c: c}),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(int(c.opts.MaxMessageBytes))),
-		grpc.WithChainUnaryInterceptor(c.grpcUnary, c.retry.GRPCUnary),
-		grpc.WithChainStreamInterceptor(c.grpcStream, c.retry.GRPCStream),
+		grpc.WithChainUnaryInterceptor(c.grpcCapture.Unary, c.retry.GRPCUnary),
+		grpc.WithChainStreamInterceptor(c.grpcCapture.Stream, c.retry.GRPCStream),
 	}
 }
 

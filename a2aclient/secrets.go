@@ -26,7 +26,7 @@ func (c *conn) secretHeaders(ctx context.Context) ([]Header, error) {
 		return nil, err
 	}
 	for _, h := range hs {
-		c.red.learn(h.Value)
+		c.red.Learn(h.Value)
 	}
 	return append(append([]Header(nil), c.opts.Headers...), hs...), nil
 }
@@ -58,7 +58,7 @@ func (c *conn) cardFetchHeaders(req *http.Request) ([]Header, error) {
 		return nil, err
 	}
 	for _, h := range early {
-		c.red.learn(h.Value)
+		c.red.Learn(h.Value)
 	}
 	return append(append([]Header(nil), hs...), early...), nil
 }

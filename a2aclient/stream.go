@@ -9,6 +9,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/a2aclient/credential"
+	"a2atop/a2aclient/edge"
 	"a2atop/model"
 )
 
@@ -98,7 +99,7 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 			return
 		}
 		sctx, stop := context.WithCancel(credential.Idempotent(ctx))
-		sctx, pr := withProbe(sctx)
+		sctx, pr := edge.WithProbe(sctx)
 		sub := w.opened(id, stop)
 		got := 0
 		var serr error
@@ -121,7 +122,7 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 			w.log.Debug("stream closed by us", "task", id, "why", stuck)
 			serr = nil
 		}
-		recycled := errors.Is(serr, errStreamRecycled)
+		recycled := errors.Is(serr, edge.ErrStreamRecycled)
 		if recycled {
 			serr = nil // ours too, after a big event (stream_recycle.go)
 		}

@@ -80,33 +80,6 @@ func TestAllowedOrigins(t *testing.T) {
 	}
 }
 
-func TestRedactor(t *testing.T) {
-	r := newRedactor([]Header{{Name: "X-Key", Value: "k-1234567890"}, {Name: "Authorization", Value: "Bearer tok-abcdefgh"}})
-	for _, tc := range []struct{ in, want string }{
-		{"echo k-1234567890 back", "echo [redacted] back"},
-		{"token tok-abcdefgh in body", "token [redacted] in body"},
-		{"cut at the end k-12345", "cut at the end [redacted]"},
-		{"67890 cut at the start", "[redacted] cut at the start"},
-		{"nothing secret", "nothing secret"},
-		{"GET http://h/card?api_key=zz9&x=1", "GET http://h/card?api_key=[redacted]&x=1"},
-		{`"http://h/?a=1&token=zz9" and &SIG=zz9#f`, `"http://h/?a=1&token=[redacted]" and &SIG=[redacted]#f`},
-		{"GET /tasks?pageSize=100&pageToken=abc", "GET /tasks?pageSize=100&pageToken=abc"},
-	} {
-		if got := r.text(tc.in); got != tc.want {
-			t.Errorf("text(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-	if got := r.header("x-key", "k-1234567890"); got != "x-key: [redacted]" {
-		t.Errorf("header = %q", got)
-	}
-	if got := r.header("X-Other", "Bearer tok-abcdefgh"); got != "X-Other: [redacted]" {
-		t.Errorf("a configured secret under another name = %q", got)
-	}
-	if got := r.header("Accept", "text/event-stream"); got != "Accept: text/event-stream" {
-		t.Errorf("header = %q", got)
-	}
-}
-
 // Describe gives words a person can act on for each class of failure.
 func TestDescribe(t *testing.T) {
 	wrap := func(err error, status, code int) error {
@@ -141,56 +114,4 @@ func TestDescribe(t *testing.T) {
 	if Describe(nil) != "" {
 		t.Error("Describe(nil) is not empty")
 	}
-}
-
-// FuzzSSEAccounting: however the stream is cut into reads, the largest
-// event the RoundTripper measures matches a direct count.
-func FuzzSSEAccounting(f *testing.F) {
-	f.Add([]byte("data: {\"a\":1}\n\ndata: x\r\n\r\n: keep-alive\n\n"), uint8(3))
-	f.Add([]byte("id: 1\ndata: abc\n\n\n\ndata: defgh\n\n"), uint8(1))
-	f.Fuzz(func(t *testing.T, stream []byte, step uint8) {
-		want := maxEvent(stream)
-		b := &limitedBody{max: 1 << 30, sse: true}
-		largest := int64(0)
-		chunk := int(step%16) + 1
-		for p := stream; len(p) > 0; {
-			n := min(chunk, len(p))
-			for i := 0; i < n; i++ { // byte-wise peek of the running size
-				if err := b.account(p[i : i+1]); err != nil {
-					t.Fatal(err)
-				}
-				largest = max(largest, b.n)
-			}
-			p = p[n:]
-		}
-		if largest != want {
-			t.Fatalf("largest event %d, want %d", largest, want)
-		}
-	})
-}
-
-// maxEvent is the reference: the longest run of bytes between blank lines.
-func maxEvent(s []byte) int64 {
-	var best, cur int64
-	lastNL := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		cur++
-		if c == '\n' {
-			// a line that is empty (or only "\r") after a newline ends the event
-			lineStart := i
-			for lineStart > 0 && s[lineStart-1] != '\n' {
-				lineStart--
-			}
-			line := s[lineStart:i]
-			if lastNL && (len(line) == 0 || string(line) == "\r") {
-				cur = 0
-			}
-			lastNL = true
-		} else {
-			lastNL = false
-		}
-		best = max(best, cur)
-	}
-	return best
 }

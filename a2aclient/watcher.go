@@ -17,6 +17,7 @@ import (
 
 	"a2atop/a2aclient/a2aerr"
 	"a2atop/a2aclient/credential"
+	"a2atop/a2aclient/edge"
 	"a2atop/model"
 )
 
@@ -217,7 +218,7 @@ func (w *watcher) connect(ctx context.Context) error {
 	if w.getClient() != nil {
 		return nil
 	}
-	pctx, pr := withProbe(ctx)
+	pctx, pr := edge.WithProbe(ctx)
 	card, raw, cardURL, err := w.c.resolveCardRaw(pctx)
 	if err != nil {
 		return w.wrap("card", cardURL, pr, err)
@@ -267,13 +268,13 @@ func (w *watcher) connect(ctx context.Context) error {
 }
 
 // wrap builds our *Error from an SDK error and the call's probe.
-func (w *watcher) wrap(op, url string, pr *probe, err error) error {
+func (w *watcher) wrap(op, url string, pr *edge.Probe, err error) error {
 	if err == nil {
 		return nil
 	}
 	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.red, certAsked: w.c.cert.Asked(), certNote: w.c.cert.Note()}
 	if pr != nil {
-		s, c, u, g := pr.get()
+		s, c, u, g := pr.Get()
 		e.Status, e.Code, e.GRPC = s, c, g
 		if u != "" {
 			e.URL = u
@@ -313,7 +314,7 @@ func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Contex
 	}
 	ctx, cancel := context.WithTimeout(ctx, w.o.CallTimeout)
 	defer cancel()
-	ctx, pr := withProbe(ctx)
+	ctx, pr := edge.WithProbe(ctx)
 	if idempotentOps[op] {
 		ctx = credential.Idempotent(ctx)
 	}

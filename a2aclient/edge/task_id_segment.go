@@ -1,4 +1,4 @@
-package a2aclient
+package edge
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
@@ -40,15 +41,21 @@ import (
 //     request body where the SDK put the path's form too (the taskId of
 //     CreateTaskPushConfig, A2A 0.3's parent "tasks/{id}").
 //
-// TestSDKJoinsTaskIDIntoRESTPath pins the SDK's side: the day it fails,
-// the SDK escapes ids itself, and the escaping here must go (the
-// refusals stay).
+// TestSDKJoinsTaskIDIntoRESTPath (a2aclient/task_id_segment_test.go, on
+// a real SDK server) pins the SDK's side: the day it fails, the SDK
+// escapes ids itself, and the escaping here must go (the refusals stay).
 
 // idSegmentInterceptor refuses the ids a2atop cannot send and, on an
 // HTTP+JSON interface, hands the SDK the ids of a path escaped.
 type idSegmentInterceptor struct {
 	sdk.PassthroughInterceptor
-	c *conn
+	restPaths *atomic.Bool // the chosen interface is HTTP+JSON, whose paths carry ids
+}
+
+// IDSegmentInterceptor is the SDK interceptor of the fix: it refuses the
+// ids a2atop cannot send, and escapes them while restPaths is true.
+func IDSegmentInterceptor(restPaths *atomic.Bool) sdk.CallInterceptor {
+	return &idSegmentInterceptor{restPaths: restPaths}
 }
 
 // Before implements sdk.CallInterceptor.
@@ -56,7 +63,7 @@ func (i *idSegmentInterceptor) Before(ctx context.Context, req *sdk.Request) (co
 	if err := checkIDs(req.Payload); err != nil {
 		return ctx, nil, fmt.Errorf("not sent: %w", err)
 	}
-	if !i.c.restPaths.Load() {
+	if !i.restPaths.Load() {
 		return ctx, nil, nil
 	}
 	f := &idFix{}
@@ -226,7 +233,8 @@ func escapeSegment(s string) string {
 // idSegmentBodies writes the call's real ids back into its request body.
 type idSegmentBodies struct{ next http.RoundTripper }
 
-func idSegmentBodiesLayer(next http.RoundTripper) http.RoundTripper { return idSegmentBodies{next} }
+// IDSegmentBodiesLayer is the fix's RoundTripper, above next.
+func IDSegmentBodiesLayer(next http.RoundTripper) http.RoundTripper { return idSegmentBodies{next} }
 
 // RoundTrip implements http.RoundTripper.
 func (t idSegmentBodies) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -261,32 +269,4 @@ func (t idSegmentBodies) RoundTrip(req *http.Request) (*http.Response, error) {
 	r2.ContentLength = int64(len(fixed))
 	req.Body.Close() // a RoundTripper closes the body it was given
 	return t.next.RoundTrip(r2)
-}
-
-// maxBadIDs bounds the refused task ids a watcher remembers having
-// logged; past it, it starts over (and logs them again).
-const maxBadIDs = 64
-
-// sendable reports whether the watcher can ask the agent after task id
-// (model.CheckTaskID). A task it cannot is left out of everything it
-// watches and reports, and the log says so once: asking would be refused
-// at every sweep, and the agent would look unwell for one task's id.
-func (w *watcher) sendable(id a2a.TaskID) bool {
-	err := model.CheckTaskID(string(id))
-	if err == nil {
-		return true
-	}
-	w.mu.Lock()
-	logged := w.badIDs[id]
-	if !logged {
-		if w.badIDs == nil || len(w.badIDs) >= maxBadIDs {
-			w.badIDs = map[a2a.TaskID]bool{}
-		}
-		w.badIDs[id] = true
-	}
-	w.mu.Unlock()
-	if !logged {
-		w.log.Warn("the agent names a task a2atop cannot ask after; it is left out", "err", err.Error())
-	}
-	return false
 }

@@ -1,4 +1,4 @@
-package a2aclient
+package edge
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"sync/atomic"
 	"time"
+
+	"a2atop/a2aclient/a2aerr"
 )
 
 // limits enforces MaxMessageBytes on every response body and on each SSE
@@ -20,8 +22,11 @@ type limits struct {
 	idle time.Duration
 }
 
-func (c *conn) limitsLayer(next http.RoundTripper) http.RoundTripper {
-	return limits{next: next, max: c.opts.MaxMessageBytes, idle: c.opts.CallTimeout}
+// Limits is the layer that holds every body from next to max bytes (each
+// SSE event too) and fails an SSE event begun and not finished within
+// idle.
+func Limits(next http.RoundTripper, max int64, idle time.Duration) http.RoundTripper {
+	return limits{next: next, max: max, idle: idle}
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -62,7 +67,7 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 		}
 	}
 	if err != nil && b.stalled.Load() {
-		err = fmt.Errorf("%w: an SSE event begun and not finished within %s", ErrStalled, b.idle)
+		err = fmt.Errorf("%w: an SSE event begun and not finished within %s", a2aerr.ErrStalled, b.idle)
 	}
 	return n, err
 }
@@ -72,7 +77,7 @@ func (b *limitedBody) account(p []byte) error {
 	if !b.sse {
 		b.n += int64(len(p))
 		if b.n > b.max {
-			return fmt.Errorf("%w: more than %d bytes", ErrTooLarge, b.max)
+			return fmt.Errorf("%w: more than %d bytes", a2aerr.ErrTooLarge, b.max)
 		}
 		return nil
 	}
@@ -80,7 +85,7 @@ func (b *limitedBody) account(p []byte) error {
 		event, rest, ended := b.ev.next(p)
 		b.n += int64(len(event))
 		if b.n > b.max {
-			return fmt.Errorf("%w: an SSE event of more than %d bytes", ErrTooLarge, b.max)
+			return fmt.Errorf("%w: an SSE event of more than %d bytes", a2aerr.ErrTooLarge, b.max)
 		}
 		if !ended {
 			break

@@ -1,4 +1,4 @@
-package a2aclient
+package edge
 
 import (
 	"context"
@@ -19,14 +19,15 @@ import (
 // context is how Error still has them: probeLayer records the HTTP
 // status, the URL and the JSON-RPC error code of each exchange into it,
 // and the gRPC interceptors its status code (grpc_capture.go).
-// TestSDKHidesWireCodes pins the SDK's side: the day it fails, the SDK
-// says these itself and this file can go.
+// TestSDKHidesWireCodes (a2aclient/hidden_codes_test.go, on a real SDK
+// server) pins the SDK's side: the day it fails, the SDK says these
+// itself and this file can go.
 
-// probe collects, for one call, what the SDK does not tell us. The
+// Probe collects, for one call, what the SDK does not tell us. The
 // RoundTripper and the gRPC interceptors fill it; the caller reads it
-// after the SDK call returns. Safe for concurrent use; a nil *probe
+// after the SDK call returns. Safe for concurrent use; a nil *Probe
 // ignores what it is told.
-type probe struct {
+type Probe struct {
 	mu     sync.Mutex
 	status int
 	code   int
@@ -36,19 +37,20 @@ type probe struct {
 
 type probeKey struct{}
 
-// withProbe returns ctx carrying a new probe, and the probe.
-func withProbe(ctx context.Context) (context.Context, *probe) {
-	p := &probe{}
+// WithProbe returns ctx carrying a new probe, and the probe.
+func WithProbe(ctx context.Context) (context.Context, *Probe) {
+	p := &Probe{}
 	return context.WithValue(ctx, probeKey{}, p), p
 }
 
-func probeFrom(ctx context.Context) *probe {
-	p, _ := ctx.Value(probeKey{}).(*probe)
+// ProbeFrom is the probe ctx carries, nil when none.
+func ProbeFrom(ctx context.Context) *Probe {
+	p, _ := ctx.Value(probeKey{}).(*Probe)
 	return p
 }
 
 // set records what is not zero among status, code and url.
-func (p *probe) set(status, code int, url string) {
+func (p *Probe) set(status, code int, url string) {
 	if p == nil {
 		return
 	}
@@ -65,7 +67,7 @@ func (p *probe) set(status, code int, url string) {
 	}
 }
 
-func (p *probe) setGRPC(c codes.Code) {
+func (p *Probe) setGRPC(c codes.Code) {
 	if p == nil {
 		return
 	}
@@ -74,7 +76,8 @@ func (p *probe) setGRPC(c codes.Code) {
 	p.grpc = c
 }
 
-func (p *probe) get() (status, code int, url string, grpc codes.Code) {
+// Get is what the probe was told.
+func (p *Probe) Get() (status, code int, url string, grpc codes.Code) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.status, p.code, p.url, p.grpc
@@ -83,11 +86,12 @@ func (p *probe) get() (status, code int, url string, grpc codes.Code) {
 // probeTransport fills the probe of each call that has one.
 type probeTransport struct{ next http.RoundTripper }
 
-func probeLayer(next http.RoundTripper) http.RoundTripper { return probeTransport{next} }
+// ProbeLayer fills each call's Probe from what next saw.
+func ProbeLayer(next http.RoundTripper) http.RoundTripper { return probeTransport{next} }
 
 // RoundTrip implements http.RoundTripper.
 func (t probeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	pr := probeFrom(req.Context())
+	pr := ProbeFrom(req.Context())
 	resp, err := t.next.RoundTrip(req)
 	if pr == nil {
 		return resp, err
@@ -103,14 +107,14 @@ func (t probeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // probeBytes bounds what a probed body keeps to find its JSON-RPC error:
 // the head of a unary answer, the current and the last SSE event.
-const probeBytes = captureResponseBytes
+const probeBytes = CaptureResponseBytes
 
 // probedBody keeps what it needs of a body to read its JSON-RPC error
 // code on close: a unary answer's head, or a stream's last event (a server
 // ends a stream with its error).
 type probedBody struct {
 	rc   io.ReadCloser
-	pr   *probe
+	pr   *Probe
 	sse  bool
 	ev   sseEvents
 	cur  []byte // the unary answer, or the SSE event being read

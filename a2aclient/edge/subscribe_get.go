@@ -1,4 +1,4 @@
-package a2aclient
+package edge
 
 import (
 	"net/http"
@@ -13,11 +13,13 @@ import (
 // follows the proto answers it 405. a2a-python's 0.3 client retries the
 // same way (a2a-python#843). Both attempts pass through the layers below:
 // the raw view shows the POST and its 405, then the GET.
-// TestSDKSubscribesWithPOSTOnly pins the SDK's side: the day it fails,
-// the SDK falls back itself and this file can go.
+// TestSDKSubscribesWithPOSTOnly (a2aclient/subscribe_get_test.go, on a
+// real SDK server) pins the SDK's side: the day it fails, the SDK falls
+// back itself and this file can go.
 type subscribeGET struct{ next http.RoundTripper }
 
-func subscribeGETLayer(next http.RoundTripper) http.RoundTripper { return subscribeGET{next} }
+// SubscribeGETLayer is the fix, above next.
+func SubscribeGETLayer(next http.RoundTripper) http.RoundTripper { return subscribeGET{next} }
 
 // RoundTrip implements http.RoundTripper.
 func (t subscribeGET) RoundTrip(req *http.Request) (*http.Response, error) {

@@ -1,4 +1,4 @@
-package a2aclient
+package edge
 
 import (
 	"regexp"

@@ -1,4 +1,4 @@
-package a2aclient
+package edge
 
 import (
 	"strings"
@@ -12,12 +12,12 @@ func TestRedactPushSecrets(t *testing.T) {
 		`{"params":{"token":"s3cret-t`, // cut by the capture's limit
 		`{"token":"s3cret\"-tok"}`,
 	} {
-		out := newRedactor(nil).text(in)
+		out := NewRedactor(nil).Text(in)
 		if strings.Contains(out, "s3cret") {
 			t.Errorf("%s -> %s", in, out)
 		}
 	}
-	if out := newRedactor(nil).text(`{"nextPageToken":"abc","tokens":1}`); out != `{"nextPageToken":"abc","tokens":1}` {
+	if out := NewRedactor(nil).Text(`{"nextPageToken":"abc","tokens":1}`); out != `{"nextPageToken":"abc","tokens":1}` {
 		t.Errorf("redacted what is no push secret: %s", out)
 	}
 }

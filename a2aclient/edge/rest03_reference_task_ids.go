@@ -1,4 +1,4 @@
-package a2aclient
+package edge
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
@@ -25,20 +26,28 @@ import (
 // messageId; the interceptor's After puts them back on the decoded task,
 // message, status update or listing where the SDK left them out. A
 // message without a messageId cannot be matched and stays as decoded.
-// TestSDKDropsReferenceTaskIdsOn03REST pins the SDK's side: the day it
-// fails, the SDK keeps the field itself and this file can go.
+// TestSDKDropsReferenceTaskIdsOn03REST
+// (a2aclient/rest03_reference_task_ids_test.go, on a real SDK server)
+// pins the SDK's side: the day it fails, the SDK keeps the field itself
+// and this file can go.
 
 // rest03RefsInterceptor attaches a refFix to every call while the agent's
 // interface is A2A 0.3 HTTP+JSON, and puts back what the SDK's decoding
 // dropped.
 type rest03RefsInterceptor struct {
 	sdk.PassthroughInterceptor
-	c *conn
+	legacy *atomic.Bool // the agent's interface is A2A 0.3 HTTP+JSON
+}
+
+// REST03RefsInterceptor is the SDK interceptor of the fix, for an agent
+// whose chosen interface is A2A 0.3 HTTP+JSON while legacy is true.
+func REST03RefsInterceptor(legacy *atomic.Bool) sdk.CallInterceptor {
+	return &rest03RefsInterceptor{legacy: legacy}
 }
 
 // Before implements sdk.CallInterceptor.
 func (i *rest03RefsInterceptor) Before(ctx context.Context, req *sdk.Request) (context.Context, any, error) {
-	if i.c.legacyREST.Load() {
+	if i.legacy.Load() {
 		ctx = context.WithValue(ctx, refFixKey{}, newRefFix(req.Payload))
 	}
 	return ctx, nil, nil
@@ -55,7 +64,8 @@ func (i *rest03RefsInterceptor) After(ctx context.Context, resp *sdk.Response) e
 // rest03Refs applies the call's refFix to its request and its answer.
 type rest03Refs struct{ next http.RoundTripper }
 
-func rest03RefsLayer(next http.RoundTripper) http.RoundTripper { return rest03Refs{next} }
+// REST03RefsLayer is the RoundTripper of the fix, above next.
+func REST03RefsLayer(next http.RoundTripper) http.RoundTripper { return rest03Refs{next} }
 
 // RoundTrip implements http.RoundTripper.
 func (t rest03Refs) RoundTrip(req *http.Request) (*http.Response, error) {

@@ -1,4 +1,4 @@
-package a2aclient
+package edge
 
 import (
 	"bytes"
@@ -25,11 +25,13 @@ import (
 // UnsupportedOperation lose their meaning. So when the body names a known
 // A2A reason, the SDK gets it as application/json google.rpc.Status with a
 // clean ErrorInfo; the capture below keeps the bytes as they came.
-// TestSDKReadsOnlyJSONErrorBodies pins the SDK's side: the day it fails,
-// the SDK reads these answers itself and this file can go.
+// TestSDKReadsOnlyJSONErrorBodies (a2aclient/rest_error_bodies_test.go,
+// on a real SDK server) pins the SDK's side: the day it fails, the SDK
+// reads these answers itself and this file can go.
 type restErrorBodies struct{ next http.RoundTripper }
 
-func restErrorBodiesLayer(next http.RoundTripper) http.RoundTripper { return restErrorBodies{next} }
+// RESTErrorBodiesLayer is the fix, above next.
+func RESTErrorBodiesLayer(next http.RoundTripper) http.RoundTripper { return restErrorBodies{next} }
 
 // RoundTrip implements http.RoundTripper.
 func (t restErrorBodies) RoundTrip(req *http.Request) (*http.Response, error) {

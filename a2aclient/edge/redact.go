@@ -1,4 +1,4 @@
-package a2aclient
+package edge
 
 import (
 	"strings"
@@ -7,12 +7,12 @@ import (
 	"a2atop/a2aclient/credential"
 )
 
-// redactor removes secrets from captured text: every configured header
+// Redactor removes secrets from captured text: every configured header
 // value (and the token after "Bearer "), and partial secrets cut at the
 // text's edges.
 // Tokens a credential fetches while running are learned as they are
 // used (the newest maxLearned of them). Safe for concurrent use.
-type redactor struct {
+type Redactor struct {
 	mu      sync.RWMutex
 	secrets []string
 	learned []string        // tokens learned from credentials, newest last
@@ -22,9 +22,9 @@ type redactor struct {
 // maxLearned is how many learned tokens the redactor keeps.
 const maxLearned = 32
 
-// learn adds a secret header value (and its token after "Bearer ") to
+// Learn adds a secret header value (and its token after "Bearer ") to
 // what is redacted.
-func (r *redactor) learn(value string) {
+func (r *Redactor) Learn(value string) {
 	if len(value) < 4 {
 		return
 	}
@@ -45,7 +45,7 @@ func (r *redactor) learn(value string) {
 }
 
 // all returns every secret to redact.
-func (r *redactor) all() []string {
+func (r *Redactor) all() []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if len(r.learned) == 0 {
@@ -56,8 +56,8 @@ func (r *redactor) all() []string {
 
 const redacted = credential.Redacted
 
-func newRedactor(headers []Header) *redactor {
-	r := &redactor{names: map[string]bool{
+func NewRedactor(headers []credential.Header) *Redactor {
+	r := &Redactor{names: map[string]bool{
 		"authorization": true, "proxy-authorization": true, "cookie": true,
 		"set-cookie": true, "x-api-key": true, "api-key": true,
 	}}
@@ -74,8 +74,12 @@ func newRedactor(headers []Header) *redactor {
 	return r
 }
 
+// HideHeader makes the values of header name (a credential's) always
+// hidden.
+func (r *Redactor) HideHeader(name string) { r.names[strings.ToLower(name)] = true }
+
 // header renders one header line for the capture.
-func (r *redactor) header(name, value string) string {
+func (r *Redactor) header(name, value string) string {
 	if r.names[strings.ToLower(name)] {
 		return name + ": " + redacted
 	}
@@ -87,10 +91,10 @@ func (r *redactor) header(name, value string) string {
 	return name + ": " + value
 }
 
-// text replaces every secret in s, and the values of secret-looking query
+// Text replaces every secret in s, and the values of secret-looking query
 // parameters. Partial secrets at the ends (left by truncation) are
 // replaced too.
-func (r *redactor) text(s string) string {
+func (r *Redactor) Text(s string) string {
 	s = redactPushSecrets(credential.RedactQuery(s))
 	for _, sec := range r.all() {
 		s = strings.ReplaceAll(s, sec, redacted)

@@ -1,4 +1,4 @@
-package a2aclient
+package edge
 
 import (
 	"bytes"
@@ -10,23 +10,26 @@ import (
 	"sync"
 	"time"
 
+	"a2atop/a2aclient/a2aerr"
 	"a2atop/model"
 )
 
 // capture records every HTTP exchange of one agent in its ring, for the
 // raw view: the request as it was sent (headers redacted, the body's first
-// captureRequestBytes), the status and the response as the agent sent it
+// CaptureRequestBytes), the status and the response as the agent sent it
 // (the head of a unary body, the tail of a stream), its JSON-RPC error
 // code, how long it took and the limit its body broke. gRPC calls are
 // recorded by interceptors (grpc_capture.go).
 type capture struct {
 	next http.RoundTripper
-	ring *ring
-	red  *redactor
+	ring *Ring
+	red  *Redactor
 }
 
-func (c *conn) captureLayer(next http.RoundTripper) http.RoundTripper {
-	return capture{next: next, ring: c.ring, red: c.red}
+// Capture is the layer that records every exchange through next in
+// ring, its headers redacted by red.
+func Capture(next http.RoundTripper, ring *Ring, red *Redactor) http.RoundTripper {
+	return capture{next: next, ring: ring, red: red}
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -51,7 +54,7 @@ func (t capture) start(req *http.Request) *record {
 	var body []byte
 	if req.GetBody != nil {
 		if rc, err := req.GetBody(); err == nil {
-			body, _ = io.ReadAll(io.LimitReader(rc, captureRequestBytes))
+			body, _ = io.ReadAll(io.LimitReader(rc, CaptureRequestBytes))
 			rc.Close()
 		}
 	}
@@ -75,7 +78,7 @@ type capturedBody struct {
 	rec   *record
 	sse   bool
 	start time.Time
-	limit error // the limit the body broke (ErrTooLarge, ErrStalled)
+	limit error // the limit the body broke (a2aerr.ErrTooLarge, a2aerr.ErrStalled)
 	once  sync.Once
 }
 
@@ -84,7 +87,7 @@ func (b *capturedBody) Read(p []byte) (int, error) {
 	if n > 0 {
 		b.rec.appendResponse(p[:n], b.sse)
 	}
-	if err != nil && (errors.Is(err, ErrTooLarge) || errors.Is(err, ErrStalled)) {
+	if err != nil && (errors.Is(err, a2aerr.ErrTooLarge) || errors.Is(err, a2aerr.ErrStalled)) {
 		b.limit = err
 	}
 	return n, err
@@ -131,13 +134,14 @@ func rpcErrorCode(buf []byte, sse bool) int {
 	return v.Error.Code
 }
 
-// Capture limits: how much of each body the raw view keeps. A stream
+// Capture limits: how much of each body the raw view keeps (exported
+// for the tests of the capture through a Manager). A stream
 // keeps the tail of what it sent, at most twice captureStreamBytes while
 // it is open: a fleet holds one per open stream (1,500 in a fleet of 50
 // agents streaming 30 tasks each), so it is kept small.
 const (
-	captureRequestBytes  = 16 << 10
-	captureResponseBytes = 64 << 10
+	CaptureRequestBytes  = 16 << 10
+	CaptureResponseBytes = 64 << 10
 	captureStreamBytes   = 8 << 10
 )
 
@@ -155,7 +159,7 @@ func (r *record) appendResponse(p []byte, tail bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !tail {
-		room := captureResponseBytes - len(r.rsp)
+		room := CaptureResponseBytes - len(r.rsp)
 		if room <= 0 {
 			r.cut = true
 			return
@@ -178,42 +182,42 @@ func (r *record) appendResponse(p []byte, tail bool) {
 	}
 }
 
-// captureBytes bounds what one agent's ring holds, requests and responses
+// CaptureBytes bounds what one agent's ring holds, requests and responses
 // together: the newest exchanges are kept first, so a few large answers
 // push the old ones out rather than adding up to CaptureN of them. The
 // rings of a fleet hold at most captureFleetBytes together: each agent's
-// is an even share of it, at most captureBytes and at least
+// is an even share of it, at most CaptureBytes and at least
 // minCaptureBytes (a few exchanges whole).
 const (
-	captureBytes      = 1 << 20
+	CaptureBytes      = 1 << 20
 	captureFleetBytes = 4 << 20
 	minCaptureBytes   = 64 << 10
 )
 
-// captureShare is what one agent's ring may hold in a fleet of n agents.
-func captureShare(n int) int {
-	return min(captureBytes, max(minCaptureBytes, captureFleetBytes/max(n, 1)))
+// CaptureShare is what one agent's ring may hold in a fleet of n agents.
+func CaptureShare(n int) int {
+	return min(CaptureBytes, max(minCaptureBytes, captureFleetBytes/max(n, 1)))
 }
 
-// ring keeps the last n records of one agent, at most limit bytes of
+// Ring keeps the last n records of one agent, at most limit bytes of
 // them (the newest one always). Safe for concurrent use.
-type ring struct {
+type Ring struct {
 	mu    sync.Mutex
 	n     int
 	limit int
 	recs  []*record // oldest first
 }
 
-func newRing(n int) *ring { return &ring{n: n, limit: captureBytes} }
+func NewRing(n int) *Ring { return &Ring{n: n, limit: CaptureBytes} }
 
-// setLimit sets what the ring may hold, in bytes.
-func (g *ring) setLimit(n int) {
+// SetLimit sets what the ring may hold, in bytes.
+func (g *Ring) SetLimit(n int) {
 	g.mu.Lock()
 	g.limit = n
 	g.mu.Unlock()
 }
 
-func (g *ring) add(r *record) {
+func (g *Ring) add(r *record) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.recs = append(g.recs, r)
@@ -239,8 +243,8 @@ func (r *record) size() int {
 	return len(r.req) + len(r.rsp)
 }
 
-// snapshot returns the records, oldest first, redacted with red.
-func (g *ring) snapshot(red *redactor) []model.Exchange {
+// Snapshot returns the records, oldest first, redacted with red.
+func (g *Ring) Snapshot(red *Redactor) []model.Exchange {
 	g.mu.Lock()
 	recs := append([]*record(nil), g.recs...)
 	g.mu.Unlock()
@@ -248,15 +252,15 @@ func (g *ring) snapshot(red *redactor) []model.Exchange {
 	for _, r := range recs {
 		r.mu.Lock()
 		ex := r.ex
-		ex.Request = red.text(string(r.req))
+		ex.Request = red.Text(string(r.req))
 		rsp := string(r.rsp)
 		if r.cut && len(rsp) > 0 {
 			rsp = "…" + rsp
 		}
-		ex.Response = red.text(rsp)
+		ex.Response = red.Text(rsp)
 		r.mu.Unlock()
-		ex.URL = red.text(ex.URL)
-		ex.Err = red.text(ex.Err)
+		ex.URL = red.Text(ex.URL)
+		ex.Err = red.Text(ex.Err)
 		out = append(out, ex)
 	}
 	return out

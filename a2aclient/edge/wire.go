@@ -1,4 +1,4 @@
-package a2aclient
+package edge
 
 import (
 	"io"
@@ -14,8 +14,10 @@ type wireCount struct {
 	n    *atomic.Int64
 }
 
-func (c *conn) wireCountLayer(next http.RoundTripper) http.RoundTripper {
-	return wireCount{next: next, n: &c.wire}
+// WireCount is the layer that counts into n the bytes of every
+// exchange through next.
+func WireCount(next http.RoundTripper, n *atomic.Int64) http.RoundTripper {
+	return wireCount{next: next, n: n}
 }
 
 // RoundTrip implements http.RoundTripper.

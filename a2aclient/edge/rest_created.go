@@ -1,4 +1,4 @@
-package a2aclient
+package edge
 
 import (
 	"net/http"
@@ -12,11 +12,13 @@ import (
 // v2.4.0, a2aclient/rest.go) takes every status but 200 for an error,
 // although the config was created: a2atop would hold a config it thinks
 // it does not have. The raw view below keeps the agent's 201.
-// TestSDKRESTCreatePushConfigRefuses201 pins the SDK's side: the day it
-// fails, the SDK takes 201 itself and this file can go.
+// TestSDKRESTCreatePushConfigRefuses201 (interop/push_test.go, against the
+// JavaScript SDK peer) pins the SDK's side: the day it fails, the SDK
+// takes 201 itself and this file can go.
 type restCreated struct{ next http.RoundTripper }
 
-func restCreatedLayer(next http.RoundTripper) http.RoundTripper { return restCreated{next} }
+// RESTCreatedLayer is the fix, above next.
+func RESTCreatedLayer(next http.RoundTripper) http.RoundTripper { return restCreated{next} }
 
 // RoundTrip implements http.RoundTripper.
 func (t restCreated) RoundTrip(req *http.Request) (*http.Response, error) {

@@ -1,6 +1,10 @@
-package a2aclient
+package edge
 
-import "bytes"
+import (
+	"bytes"
+	"net/http"
+	"strings"
+)
 
 // sseEvents finds where SSE events end in a stream read in pieces: at a
 // line that is empty (or only "\r") and follows a newline. The zero value
@@ -27,4 +31,9 @@ func (s *sseEvents) next(p []byte) (event, rest []byte, ended bool) {
 		off += i + 1
 	}
 	return p, nil, false
+}
+
+// isSSE reports whether resp is an SSE stream.
+func isSSE(resp *http.Response) bool {
+	return strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
 }

@@ -1,4 +1,4 @@
-package a2aclient
+package edge
 
 import (
 	"context"
@@ -17,19 +17,22 @@ import (
 // statusTimestampAfter to such a request with the exact mark the sweep
 // put in the context (withSweepAfter), RFC 3339 with nanoseconds, and
 // leaves lastUpdatedAfter for the 0.3 servers that read it.
-// TestSDKSendsLastUpdatedAfter pins the SDK's side: the day it fails, the
-// SDK sends the parameter itself and this file can go.
+// TestSDKSendsLastUpdatedAfter
+// (a2aclient/status_timestamp_after_test.go, on a real SDK server) pins
+// the SDK's side: the day it fails, the SDK sends the parameter itself
+// and this file can go.
 type statusTimestampAfter struct{ next http.RoundTripper }
 
-func statusTimestampAfterLayer(next http.RoundTripper) http.RoundTripper {
+// StatusTimestampAfterLayer is the fix, above next.
+func StatusTimestampAfterLayer(next http.RoundTripper) http.RoundTripper {
 	return statusTimestampAfter{next}
 }
 
 type sweepAfterKey struct{}
 
-// withSweepAfter returns ctx carrying the exact lower bound of an
+// WithSweepAfter returns ctx carrying the exact lower bound of an
 // incremental sweep.
-func withSweepAfter(ctx context.Context, after time.Time) context.Context {
+func WithSweepAfter(ctx context.Context, after time.Time) context.Context {
 	return context.WithValue(ctx, sweepAfterKey{}, after)
 }
 
