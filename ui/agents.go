@@ -25,15 +25,15 @@ type captureLoadedMsg struct {
 
 // AgentsKeyMap is the keys of the agents screen.
 type AgentsKeyMap struct {
-	ListKeys // Up, Down, Top and Bottom select an agent, as in every list; PageUp and PageDown scroll its card
-	Filter   common.FilterKeys
-	Open     key.Binding // the selected agent's tasks (filter agent:NAME)
-	Zoom     key.Binding // the card alone, full screen
-	New      key.Binding // a new message to the selected agent
-	Sort     common.SortKeys
-	SortBy   AgentSortKeys
-	Back     key.Binding `keys:"layered"`
-	Quit     key.Binding
+	common.ListKeys // Up, Down, Top and Bottom select an agent, as in every list; PageUp and PageDown scroll its card
+	Filter          common.FilterKeys
+	Open            key.Binding // the selected agent's tasks (filter agent:NAME)
+	Zoom            key.Binding // the card alone, full screen
+	New             key.Binding // a new message to the selected agent
+	Sort            common.SortKeys
+	SortBy          AgentSortKeys
+	Back            key.Binding `keys:"layered"`
+	Quit            key.Binding
 	// SignIn opens the device sign-in of an agent that signs a person in;
 	// SignInDialog are the keys of that dialog while it is open.
 	SignIn       key.Binding
@@ -46,16 +46,16 @@ type AgentsKeyMap struct {
 // DefaultAgentsKeyMap returns the agents screen's keys.
 func DefaultAgentsKeyMap() AgentsKeyMap {
 	return AgentsKeyMap{
-		ListKeys:     DefaultListKeys(),
+		ListKeys:     common.DefaultListKeys(),
 		Filter:       common.DefaultFilterKeys(),
-		Open:         bind("enter", "its tasks", "enter"),
-		Zoom:         bind("z", "zoom card", "z"),
-		New:          bind("n", "new message", "n"),
+		Open:         common.Bind("enter", "its tasks", "enter"),
+		Zoom:         common.Bind("z", "zoom card", "z"),
+		New:          common.Bind("n", "new message", "n"),
 		Sort:         common.DefaultSortKeys(),
 		SortBy:       DefaultAgentSortKeys(),
-		Back:         bind("esc", "back", "esc"),
-		Quit:         bind("q", "back/quit", "q"),
-		SignIn:       bind("L", "sign in", "L"),
+		Back:         common.Bind("esc", "back", "esc"),
+		Quit:         common.Bind("q", "back/quit", "q"),
+		SignIn:       common.Bind("L", "sign in", "L"),
 		SignInDialog: DefaultSignInKeyMap(),
 	}
 }
@@ -303,7 +303,7 @@ func (v *agentsScreen) move(msg tea.KeyMsg) tea.Cmd {
 			v.cursor = len(v.list) - 1
 		}
 	default:
-		k.page(&v.vp, msg)
+		k.Page(&v.vp, msg)
 	}
 	return v.reselect(prev)
 }

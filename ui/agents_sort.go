@@ -30,12 +30,12 @@ type AgentSortKeys struct {
 // DefaultAgentSortKeys are C (the config's order), N, H, A, W and E.
 func DefaultAgentSortKeys() AgentSortKeys {
 	return AgentSortKeys{
-		Config:  bind("C", "sort as configured", "C"),
-		Name:    bind("N", "sort by name", "N"),
-		Health:  bind("H", "sort by health", "H"),
-		Active:  bind("A", "sort by active tasks", "A"),
-		Waiting: bind("W", "sort by waiting tasks", "W"),
-		Events:  bind("E", "sort by events this hour", "E"),
+		Config:  common.Bind("C", "sort as configured", "C"),
+		Name:    common.Bind("N", "sort by name", "N"),
+		Health:  common.Bind("H", "sort by health", "H"),
+		Active:  common.Bind("A", "sort by active tasks", "A"),
+		Waiting: common.Bind("W", "sort by waiting tasks", "W"),
+		Events:  common.Bind("E", "sort by events this hour", "E"),
 	}
 }
 

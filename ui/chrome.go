@@ -13,7 +13,6 @@ import (
 	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui/common"
-	"a2atop/ui/theme"
 )
 
 // statusDuration is how long a notice stays in the footer.
@@ -278,16 +277,6 @@ func (m *Model) keysLine(w int) string {
 		return head + sep + tail
 	}
 	return tail
-}
-
-// newHelpModel is a bubbles help.Model in the theme's styles.
-func newHelpModel(th *theme.Theme) help.Model {
-	h := help.New()
-	h.Styles.ShortKey, h.Styles.FullKey = th.HelpKey, th.HelpKey
-	h.Styles.ShortDesc, h.Styles.FullDesc = th.HelpDesc, th.HelpDesc
-	h.Styles.ShortSeparator, h.Styles.FullSeparator = th.HelpSep, th.HelpSep
-	h.Styles.Ellipsis = th.HelpSep
-	return h
 }
 
 // shortKeys is help.Model.ShortHelpView kept within w cells: bubbles adds

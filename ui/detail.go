@@ -13,7 +13,7 @@ import (
 
 // DetailKeyMap is the keys of the detail screen.
 type DetailKeyMap struct {
-	ListKeys
+	common.ListKeys
 	TaskKeys
 	NextLink, PrevLink key.Binding // select a referenceTaskIds link
 	Open               key.Binding // follow the selected link
@@ -28,15 +28,15 @@ type DetailKeyMap struct {
 // DefaultDetailKeyMap returns the detail screen's keys.
 func DefaultDetailKeyMap() DetailKeyMap {
 	return DetailKeyMap{
-		ListKeys: DefaultListKeys(),
+		ListKeys: common.DefaultListKeys(),
 		TaskKeys: DefaultTaskKeys(),
-		NextLink: bind("tab", "next link", "tab"),
-		PrevLink: bind("shift+tab", "prev link", "shift+tab"),
-		Open:     bind("enter", "open", "enter"),
-		Raw:      bind("J", "raw json", "J"),
+		NextLink: common.Bind("tab", "next link", "tab"),
+		PrevLink: common.Bind("shift+tab", "prev link", "shift+tab"),
+		Open:     common.Bind("enter", "open", "enter"),
+		Raw:      common.Bind("J", "raw json", "J"),
 		Search:   DefaultSearchKeys(),
-		Back:     bind("esc", "back", "esc"),
-		Quit:     bind("q", "back/quit", "q"),
+		Back:     common.Bind("esc", "back", "esc"),
+		Quit:     common.Bind("q", "back/quit", "q"),
 	}
 }
 
@@ -200,7 +200,7 @@ func (v *detailScreen) scroll(msg tea.KeyMsg) {
 		v.vp.ScrollUp(1)
 	case key.Matches(msg, k.Down):
 		v.vp.ScrollDown(1)
-	case k.page(&v.vp, msg):
+	case k.Page(&v.vp, msg):
 	case key.Matches(msg, k.Raw):
 		v.toggleRaw()
 	case key.Matches(msg, k.NextLink) && len(v.links) > 0:
@@ -262,7 +262,7 @@ func (v *detailScreen) searchMove(b key.Binding) key.Binding {
 func (v *detailScreen) FullHelp() [][]key.Binding {
 	k := v.keys
 	return [][]key.Binding{
-		k.ListKeys.all(),
+		k.ListKeys.All(),
 		{k.NextLink, k.PrevLink, k.Open, k.Raw, k.Back},
 		{k.Search.Open, k.Search.Next, k.Search.Prev, keyHint(k.Search.Clear, "clear search")},
 		v.act.teamHelp(k.TaskKeys.all()),

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"a2atop/internal/sanitize"
+	"a2atop/ui/common"
 	"a2atop/ui/theme"
 )
 
@@ -28,11 +29,11 @@ type SearchKeys struct {
 // DefaultSearchKeys are /, enter, esc, n and N.
 func DefaultSearchKeys() SearchKeys {
 	return SearchKeys{
-		Open:  bind("/", "search the text", "/"),
-		Keep:  bind("enter", "keep", "enter"),
-		Clear: bind("esc", "clear", "esc"),
-		Next:  bind("n", "next match", "n"),
-		Prev:  bind("N", "prev match", "N"),
+		Open:  common.Bind("/", "search the text", "/"),
+		Keep:  common.Bind("enter", "keep", "enter"),
+		Clear: common.Bind("esc", "clear", "esc"),
+		Next:  common.Bind("n", "next match", "n"),
+		Prev:  common.Bind("N", "prev match", "N"),
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"a2atop/approvals"
 	"a2atop/model"
 	"a2atop/ui/common"
+	uihelp "a2atop/ui/help"
 	"a2atop/ui/theme"
 )
 
@@ -78,7 +79,7 @@ type Model struct {
 	// answerFrom is the view an answer asked of the inbox came from
 	// (ReplyToMsg, DecideMsg); 0 when the inbox was not opened for one.
 	answerFrom view
-	help       *helpScreen
+	help       *uihelp.Screen
 	prompt     promptModel // the command line
 	hm         help.Model  // draws the footer's keys
 	status     statusLine
@@ -135,10 +136,10 @@ func New(o Options) *Model {
 		width: 80, height: 24,
 	}
 	m.jchanges = o.JournalChanges
-	m.hm = newHelpModel(o.Theme)
+	m.hm = common.NewHelpModel(o.Theme)
 	m.views, m.cmds, m.export0 = o.Views, commandList(), o.Export
 	m.prompt = newPrompt(o.Theme)
-	m.help = newHelp(&m.ctx, keys.HelpView, keys.globalHelp())
+	m.help = uihelp.New(&m.ctx, keys.HelpView, keys.globalHelp())
 	m.newScreens(o)
 	m.tasks().views = o.Views
 	for _, v := range o.Views {

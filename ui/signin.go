@@ -57,9 +57,9 @@ type SignInKeyMap struct {
 // DefaultSignInKeyMap returns the dialog's keys.
 func DefaultSignInKeyMap() SignInKeyMap {
 	return SignInKeyMap{
-		CopyCode: bind("c", "copy code", "c"),
-		CopyURL:  bind("u", "copy page", "u"),
-		Close:    bind("esc", "close", "esc", "enter", "q"),
+		CopyCode: common.Bind("c", "copy code", "c"),
+		CopyURL:  common.Bind("u", "copy page", "u"),
+		Close:    common.Bind("esc", "close", "esc", "enter", "q"),
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 
 // TasksKeyMap is the keys of the tasks screen.
 type TasksKeyMap struct {
-	ListKeys
+	common.ListKeys
 	TaskKeys
 	NextPane, PrevPane key.Binding
 	Zoom               key.Binding // the focused pane alone, full screen
@@ -32,18 +32,18 @@ type TasksKeyMap struct {
 // DefaultTasksKeyMap returns the tasks screen's keys.
 func DefaultTasksKeyMap() TasksKeyMap {
 	return TasksKeyMap{
-		ListKeys: DefaultListKeys(),
+		ListKeys: common.DefaultListKeys(),
 		TaskKeys: DefaultTaskKeys(),
-		NextPane: bind("tab", "next pane", "tab"),
-		PrevPane: bind("shift+tab", "prev pane", "shift+tab"),
-		Zoom:     bind("z", "zoom pane", "z"),
-		New:      bind("n", "new message", "n"),
-		Open:     bind("enter", "open", "enter"),
+		NextPane: common.Bind("tab", "next pane", "tab"),
+		PrevPane: common.Bind("shift+tab", "prev pane", "shift+tab"),
+		Zoom:     common.Bind("z", "zoom pane", "z"),
+		New:      common.Bind("n", "new message", "n"),
+		Open:     common.Bind("enter", "open", "enter"),
 		Filter:   common.DefaultFilterKeys(),
 		Marks:    common.DefaultMarkKeys(),
 		Sort:     common.DefaultSortKeys(),
 		SortBy:   DefaultTaskSortKeys(),
-		Quit:     bind("q", "back/quit", "q"),
+		Quit:     common.Bind("q", "back/quit", "q"),
 	}
 }
 
@@ -345,7 +345,7 @@ func (v *tasksScreen) ShortHelp() []key.Binding {
 func (v *tasksScreen) FullHelp() [][]key.Binding {
 	k := v.keys
 	return [][]key.Binding{
-		k.ListKeys.all(),
+		k.ListKeys.All(),
 		{k.NextPane, k.PrevPane, k.Zoom, k.Open, k.New, k.Filter.Open, keyHint(k.Filter.Clear, "clear filter")},
 		{k.Marks.Mark, k.Marks.All, k.Marks.Clear},
 		v.act.teamHelp(k.TaskKeys.all()),

@@ -1,4 +1,4 @@
-package ui
+package help
 
 import (
 	"fmt"
@@ -10,49 +10,58 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"a2atop/ui/common"
+	"a2atop/ui/theme"
 )
 
-// HelpKeyMap is the keys of the help screen: Close, and the list keys
+// KeyMap is the keys of the help screen: Close, and the list keys
 // scroll a help taller than the screen.
-type HelpKeyMap struct {
-	ListKeys
+type KeyMap struct {
+	common.ListKeys
 	Close key.Binding `keys:"help"`
 }
 
-// DefaultHelpKeyMap returns the help screen's keys: ?, esc or q close
-// it; the arrows, j/k, pgup/pgdn, g/G scroll it.
-func DefaultHelpKeyMap() HelpKeyMap {
-	return HelpKeyMap{ListKeys: DefaultListKeys(), Close: bind("?/esc", "close", "?", "esc", "q")}
+// DefaultKeyMap returns the help screen's keys: ?, esc or q close it;
+// the arrows, j/k, pgup/pgdn, g/G scroll it.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{ListKeys: common.DefaultListKeys(), Close: common.Bind("?/esc", "close", "?", "esc", "q")}
 }
 
-// helpScreen is every key of the screen under it, grouped, and the
-// global keys. The root shows it over that screen on `?`; it takes every
-// key while open.
-type helpScreen struct {
+// Screen is every key of the screen under it, grouped, and the global
+// keys. The root shows it over that screen on `?`; it takes every key
+// while open. It is a common.Component; it asks the root to close it
+// through Context.Out (common.BackMsg).
+type Screen struct {
 	ctx    *common.Context
-	keys   HelpKeyMap
+	keys   KeyMap
 	global []key.Binding // the group every help ends with
 	hm     help.Model
 	of     common.Component // the screen described
 	name   string           // its name
-	// commands are the : commands every help ends with.
-	commands []command
+	// commands are the : commands every help ends with, as bindings
+	// (":sort COLUMN [asc|desc]" and what it does).
+	commands []key.Binding
 	top      int // the first line shown of a help taller than the screen
 	w, h     int
 }
 
-func newHelp(ctx *common.Context, keys HelpKeyMap, global []key.Binding) *helpScreen {
-	return &helpScreen{ctx: ctx, keys: keys, global: global, hm: newHelpModel(ctx.Theme)}
+// New is the help, with the keys that close and scroll it and global,
+// the group every help ends with.
+func New(ctx *common.Context, keys KeyMap, global []key.Binding) *Screen {
+	return &Screen{ctx: ctx, keys: keys, global: global, hm: common.NewHelpModel(ctx.Theme)}
 }
 
-// describe makes the help about a screen.
-func (s *helpScreen) describe(c common.Component, name string, commands []command) {
+// Describe makes the help about screen c, named name, ending with the :
+// commands it offers.
+func (s *Screen) Describe(c common.Component, name string, commands []key.Binding) {
 	s.of, s.name, s.commands, s.top = c, name, commands, 0
 }
 
+// Restyle draws the help in th's styles (after :theme).
+func (s *Screen) Restyle(th *theme.Theme) { s.hm = common.NewHelpModel(th) }
+
 // Update closes the help on its Close keys, scrolls it on the list keys
 // and ignores every other key.
-func (s *helpScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+func (s *Screen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return s, nil
@@ -82,7 +91,7 @@ func (s *helpScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 // rows of columns when they do not fit the width, so that at 80 columns
 // no key is cut off the help. A help taller than the screen scrolls; its
 // last line then says where it is and how to see the rest.
-func (s *helpScreen) View() string {
+func (s *Screen) View() string {
 	lines := strings.Split(s.full(), "\n")
 	if s.h <= 1 || len(lines) <= s.h {
 		s.top = 0
@@ -96,7 +105,7 @@ func (s *helpScreen) View() string {
 }
 
 // full is the whole help, however tall.
-func (s *helpScreen) full() string {
+func (s *Screen) full() string {
 	th := s.ctx.Theme
 	title := th.Title.Render("Keys — "+s.name) + th.Muted.Render("   (? or esc closes)")
 	out := title + "\n\n" + flowGroups(s.hm, s.FullHelp(), s.w)
@@ -105,17 +114,7 @@ func (s *helpScreen) full() string {
 	}
 	if len(s.commands) > 0 {
 		out += "\n\n" + th.Title.Render("Commands") + th.Muted.Render("   (: then tab lists them; a unique start of a name is enough)") +
-			"\n" + helpColumn(s.hm, commandBindings(s.commands))
-	}
-	return out
-}
-
-// commandBindings are the commands as the help lists them: ":sort
-// COLUMN [asc|desc]" and what it does.
-func commandBindings(cs []command) []key.Binding {
-	out := make([]key.Binding, len(cs))
-	for i, c := range cs {
-		out[i] = key.NewBinding(key.WithKeys(":"+c.name), key.WithHelp(c.usage(), c.desc))
+			"\n" + helpColumn(s.hm, s.commands)
 	}
 	return out
 }
@@ -173,22 +172,22 @@ func helpColumn(h help.Model, g []key.Binding) string {
 }
 
 // SetSize gives the help its cells.
-func (s *helpScreen) SetSize(w, h int) {
+func (s *Screen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.hm.Width = w
 }
 
 // Capturing is always true: the help takes every key while open.
-func (s *helpScreen) Capturing() bool { return true }
+func (s *Screen) Capturing() bool { return true }
 
 // Title is the name of the screen described.
-func (s *helpScreen) Title() string { return s.name }
+func (s *Screen) Title() string { return s.name }
 
 // ShortHelp is the close key.
-func (s *helpScreen) ShortHelp() []key.Binding { return []key.Binding{s.keys.Close} }
+func (s *Screen) ShortHelp() []key.Binding { return []key.Binding{s.keys.Close} }
 
 // FullHelp is the groups of the screen described, then the global keys.
-func (s *helpScreen) FullHelp() [][]key.Binding {
+func (s *Screen) FullHelp() [][]key.Binding {
 	var groups [][]key.Binding
 	if s.of != nil {
 		groups = append(groups, s.of.FullHelp()...)
