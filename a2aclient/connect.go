@@ -41,12 +41,12 @@ type conn struct {
 	grpcCapture *edge.GRPCCapture
 	wire        atomic.Int64
 	// legacyREST: the chosen interface is A2A 0.3 HTTP+JSON, whose SDK
-	// conversion drops referenceTaskIds (rest03_reference_task_ids.go).
+	// conversion drops referenceTaskIds (edge/rest03_reference_task_ids.go).
 	legacyREST atomic.Bool
 	// restPaths: the chosen interface is HTTP+JSON, whose paths carry ids
-	// (task_id_segment.go).
+	// (edge/task_id_segment.go).
 	restPaths  atomic.Bool
-	bigStreams edge.BigStreams // what its open streams hold in big events (stream_recycle.go)
+	bigStreams edge.BigStreams // what its open streams hold in big events (edge/stream_recycle.go)
 }
 
 // newConn builds the agent's transport stack; log is the agent's log

@@ -14,7 +14,7 @@ import (
 // Error is the error Get, Reply, Cancel and the watchers report. It wraps
 // what the SDK returned, so errors.Is works on the a2a sentinels
 // (a2a.ErrTaskNotFound, ...) and on context.DeadlineExceeded, and it adds
-// what the SDK hides (hidden_codes.go): the real JSON-RPC code, the HTTP
+// what the SDK hides (edge/hidden_codes.go): the real JSON-RPC code, the HTTP
 // status and the gRPC code seen on the wire. a2aerr.Classify reads them;
 // callers that must not import this package use a2aerr too.
 type Error struct {
@@ -33,10 +33,10 @@ type Error struct {
 	// downgrade: the configured URL is https and withheld is not.
 	downgrade bool
 	// certAsked is what the agent's TLS server asked of our client
-	// certificate (see watchCertRequests).
+	// certificate (credential.Certificate.Asked).
 	certAsked int32
 	// certNote says why the certificate presented is not the one in its
-	// files (clientCert.note); "" when it is.
+	// files (credential.Certificate.Note); "" when it is.
 	certNote string
 }
 

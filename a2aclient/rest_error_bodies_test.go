@@ -13,12 +13,12 @@ import (
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 )
 
-// TestSDKReadsOnlyJSONErrorBodies documents what rest_error_bodies.go
+// TestSDKReadsOnlyJSONErrorBodies documents what edge/rest_error_bodies.go
 // works around: the SDK v2.4.0's REST clients, alone, read the error
 // answers of the JS SDK (application/a2a+json), of RFC 9457 problem
 // details and of the SDK's own 0.3 REST server (application/problem+json)
 // as ErrServerError: the agent said TaskNotFound. It fails the day the
-// SDK reads them: delete rest_error_bodies.go then.
+// SDK reads them: delete edge/rest_error_bodies.go then.
 func TestSDKReadsOnlyJSONErrorBodies(t *testing.T) {
 	for _, tc := range []struct {
 		name string

@@ -124,7 +124,7 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 		}
 		recycled := errors.Is(serr, edge.ErrStreamRecycled)
 		if recycled {
-			serr = nil // ours too, after a big event (stream_recycle.go)
+			serr = nil // ours too, after a big event (edge/stream_recycle.go)
 		}
 		if serr != nil {
 			serr = w.wrap("SubscribeToTask", "", pr, serr)

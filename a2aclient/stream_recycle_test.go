@@ -17,14 +17,14 @@ import (
 	"a2atop/model"
 )
 
-// TestSDKStreamKeepsItsBuffers documents what stream_recycle.go works
+// TestSDKStreamKeepsItsBuffers documents what edge/stream_recycle.go works
 // around: the SDK v2.4.0's SSE reader keeps the buffers it grew for a big
 // event for as long as the stream stays open. The exact bytes of a real
 // SDK stream whose first event holds a 4 MiB message are served by a
 // server that then keeps the stream open with nothing more; the bare SDK
 // client reading it holds several MiB more while it is open than once it
 // is closed. It fails the day the reader lets them go: delete
-// stream_recycle.go then.
+// edge/stream_recycle.go then.
 func TestSDKStreamKeepsItsBuffers(t *testing.T) {
 	a := startAgent(t, kindJSONRPC, true, nil)
 	id := a.send(t, "bigwork:4194304")

@@ -85,13 +85,13 @@ const (
 	hostileEnded  = a2a.TaskID("..%2F..%2Fended:cancel")        // the agent's own, completed
 )
 
-// TestSDKJoinsTaskIDIntoRESTPath documents what task_id_segment.go works
+// TestSDKJoinsTaskIDIntoRESTPath documents what edge/task_id_segment.go works
 // around: the SDK v2.4.0's HTTP+JSON clients, alone, paste a task id into
 // the request's path, so "../../secret-admin?delete=all" reaches another
 // path of the agent's origin: GET /secret-admin?delete=all on A2A 1.0
 // (the interface is under /rest), GET /rest03/secret-admin on 0.3 (under
 // /rest03, its paths under /v1). It fails the day the SDK escapes ids itself: delete
-// task_id_segment.go's escaping then (keep CheckID's refusals).
+// edge/task_id_segment.go's escaping then (keep CheckID's refusals).
 func TestSDKJoinsTaskIDIntoRESTPath(t *testing.T) {
 	for kind, want := range map[agentKind]string{kindREST: "GET /secret-admin?delete=all", kindLegacyREST: "GET /rest03/secret-admin"} {
 		t.Run(string(kind), func(t *testing.T) {

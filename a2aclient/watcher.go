@@ -40,7 +40,7 @@ type watcher struct {
 	listDenied   bool   // our credentials may not list
 	tasks        memos
 	notHere      map[a2a.TaskID]bool // referenced ids this agent said it does not hold
-	badIDs       map[a2a.TaskID]bool // ids it named that a2atop cannot send, logged (task_id_segment.go)
+	badIDs       map[a2a.TaskID]bool // ids it named that a2atop cannot send, logged (edge/task_id_segment.go)
 	refs         func(*a2a.Task)     // Manager.followRefs for this agent's chain key; nil in tests
 	hwm          time.Time           // the newest status timestamp a sweep listed (the agent's clock)
 	hwmAt        time.Time           // when the sweep that moved it began (ours)

@@ -16,7 +16,7 @@ import (
 // 200 with the untyped "unexpected HTTP status: 401 Unauthorized", and its
 // REST client keeps only the A2A reason of an error, not the HTTP status
 // (internal/rest FromRESTError). A per-call probe carried by the request
-// context is how Error still has them: probeLayer records the HTTP
+// context is how Error still has them: ProbeLayer records the HTTP
 // status, the URL and the JSON-RPC error code of each exchange into it,
 // and the gRPC interceptors its status code (grpc_capture.go).
 // TestSDKHidesWireCodes (a2aclient/hidden_codes_test.go, on a real SDK
