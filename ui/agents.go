@@ -74,14 +74,14 @@ type agentsScreen struct {
 	list     []*model.Agent // the agents shown: all, or those the filter matches
 	filter   common.Filter
 	captures map[string][]model.Exchange
-	listTop  int           // first listed agent (the list scrolls)
-	clip     *clipboard    // for the sign-in dialog's copies
-	dialog   *signInDialog // the device sign-in, when open (signin.go)
-	zoomed   bool          // the card alone
-	sort     common.Sort   // the column the list is sorted by
+	listTop  int               // first listed agent (the list scrolls)
+	clip     *common.Clipboard // for the sign-in dialog's copies
+	dialog   *signInDialog     // the device sign-in, when open (signin.go)
+	zoomed   bool              // the card alone
+	sort     common.Sort       // the column the list is sorted by
 }
 
-func newAgents(ctx *common.Context, keys AgentsKeyMap, clip *clipboard) *agentsScreen {
+func newAgents(ctx *common.Context, keys AgentsKeyMap, clip *common.Clipboard) *agentsScreen {
 	v := &agentsScreen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{},
 		clip: clip, filter: common.NewFilter(ctx.Theme, keys.Filter, "agents"), sort: common.NewSort(keys.SortBy.columns(), agentColConfig)}
 	v.filter.CheckAgents(common.FleetAgents(ctx))
@@ -210,8 +210,8 @@ func (v *agentsScreen) shownAgents() []*model.Agent {
 
 // mouse scrolls the card with the wheel and selects the agent clicked.
 func (v *agentsScreen) mouse(msg tea.MouseMsg) tea.Cmd {
-	if n := wheel(msg); n != 0 {
-		scrollViewport(&v.vp, n)
+	if n := common.Wheel(msg); n != 0 {
+		common.ScrollViewport(&v.vp, n)
 		return nil
 	}
 	if msg.Button == tea.MouseButtonLeft {
@@ -225,7 +225,7 @@ func (v *agentsScreen) Title() string { return "agents" }
 
 // listHeight is how many agents are listed at once.
 func (v *agentsScreen) listHeight() int {
-	return clamp(len(v.list), 1, max(v.h/3, 3))
+	return common.Clamp(len(v.list), 1, max(v.h/3, 3))
 }
 
 // SetSize gives the list and the card their cells.
@@ -245,7 +245,7 @@ func (v *agentsScreen) sync() {
 			v.cursor = i
 		}
 	}
-	v.cursor = clamp(v.cursor, 0, len(as)-1)
+	v.cursor = common.Clamp(v.cursor, 0, len(as)-1)
 	v.name = ""
 	if v.cursor >= 0 && v.cursor < len(as) {
 		v.name = as[v.cursor].Name
@@ -311,7 +311,7 @@ func (v *agentsScreen) move(msg tea.KeyMsg) tea.Cmd {
 // reselect settles a cursor move and fetches the new agent's capture.
 func (v *agentsScreen) reselect(prev int) tea.Cmd {
 	as := v.list
-	v.cursor = clamp(v.cursor, 0, len(as)-1)
+	v.cursor = common.Clamp(v.cursor, 0, len(as)-1)
 	if v.cursor == prev || v.cursor < 0 {
 		return nil
 	}
@@ -375,7 +375,7 @@ func (v *agentsScreen) listRow(a *model.Agent, sel bool) string {
 	if sel {
 		gutter = "›"
 	}
-	nw := agentWidth(v.ctx.Fleet)
+	nw := common.AgentWidth(v.ctx.Fleet)
 	counts := "A" + strconv.Itoa(a.Counts[model.ClassActive]) + " I" + strconv.Itoa(a.Counts[model.ClassInterrupted]) +
 		" T" + strconv.Itoa(a.Counts[model.ClassTerminal])
 	if n := a.Counts[model.ClassUnknown]; n > 0 {
@@ -384,7 +384,7 @@ func (v *agentsScreen) listRow(a *model.Agent, sel bool) string {
 	spark := ""
 	if v.w >= 80 { // the last hour's events, five minutes a cell
 		per := v.ctx.Activity.PerMinute(a.Name, v.ctx.Now())
-		spark = common.Pad(sparkline(per[:], sparkCells), sparkCells) + " "
+		spark = common.Pad(common.Sparkline(per[:], sparkCells), sparkCells) + " "
 	}
 	plain := gutter + common.Pad(sanitize.Line(a.Name, nw), nw) + " " + common.Pad(a.Health.State.String(), 12) + " " + common.Pad(counts, 18)
 	note, noteStyle := a.Health.Err, th.Error
@@ -430,9 +430,9 @@ func (v *agentsScreen) ShortHelp() []key.Binding {
 // FullHelp is every key of the agents screen, grouped.
 func (v *agentsScreen) FullHelp() [][]key.Binding {
 	k := v.keys
-	return [][]key.Binding{{k.Up, k.Down, relabel(k.Top, "first agent"), relabel(k.Bottom, "last agent"), k.Open, k.New, k.Zoom},
-		{relabel(k.PageUp, "scroll card up"), relabel(k.PageDown, "scroll card down")},
-		{k.Filter.Open, keyHint(k.Filter.Clear, "clear filter"), k.SignIn, relabel(k.SignInDialog.CopyCode, "sign-in: copy code"),
-			relabel(k.SignInDialog.CopyURL, "sign-in: copy page"), relabel(k.SignInDialog.Close, "sign-in: close"), k.Back},
+	return [][]key.Binding{{k.Up, k.Down, common.Relabel(k.Top, "first agent"), common.Relabel(k.Bottom, "last agent"), k.Open, k.New, k.Zoom},
+		{common.Relabel(k.PageUp, "scroll card up"), common.Relabel(k.PageDown, "scroll card down")},
+		{k.Filter.Open, common.KeyHint(k.Filter.Clear, "clear filter"), k.SignIn, common.Relabel(k.SignInDialog.CopyCode, "sign-in: copy code"),
+			common.Relabel(k.SignInDialog.CopyURL, "sign-in: copy page"), common.Relabel(k.SignInDialog.Close, "sign-in: close"), k.Back},
 		append([]key.Binding{k.Sort.Prev, k.Sort.Next}, v.sort.Keys()...)}
 }

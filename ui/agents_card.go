@@ -39,54 +39,54 @@ func (v *agentsScreen) card() string {
 		return ""
 	}
 	th, now := v.ctx.Theme, v.ctx.Now()
-	b := section{w: max(v.w, 10), th: th}
+	b := common.Section{W: max(v.w, 10), Th: th}
 	info, h := a.Info, a.Health
 	title := sanitize.Line(a.Name, 64)
 	if info.CardName != "" && info.CardName != a.Name {
-		title += " — " + sanitize.Line(info.CardName, maxLineText)
+		title += " — " + sanitize.Line(info.CardName, common.MaxLineText)
 	}
-	b.line(th.Title.Render(title))
+	b.Line(th.Title.Render(title))
 	if info.Description != "" {
-		b.text(info.Description)
+		b.Text(info.Description)
 	}
-	b.field("url", sanitize.Line(a.URL, maxLineText))
+	b.Field("url", sanitize.Line(a.URL, common.MaxLineText))
 	if info.InterfaceURL != "" {
-		b.field("interface", sanitize.Line(info.InterfaceURL, maxLineText))
+		b.Field("interface", sanitize.Line(info.InterfaceURL, common.MaxLineText))
 	}
-	b.field("protocol", orDash(sanitize.Line(info.ProtocolVersion, 16))+"  binding "+orDash(sanitize.Line(info.Binding, 32)))
+	b.Field("protocol", orDash(sanitize.Line(info.ProtocolVersion, 16))+"  binding "+orDash(sanitize.Line(info.Binding, 32)))
 	if info.Tenant != "" {
-		b.field("tenant", sanitize.Line(info.Tenant, 128))
+		b.Field("tenant", sanitize.Line(info.Tenant, 128))
 	}
 	listing := yesNo(h.Listing)
 	if h.ListingNote != "" {
-		listing += " (" + sanitize.Line(h.ListingNote, maxLineText) + ")"
+		listing += " (" + sanitize.Line(h.ListingNote, common.MaxLineText) + ")"
 	}
-	b.field("supports", "streaming "+yesNo(info.Streaming)+" · push "+yesNo(info.Push)+" · listing "+listing)
+	b.Field("supports", "streaming "+yesNo(info.Streaming)+" · push "+yesNo(info.Push)+" · listing "+listing)
 	if info.ReadOnly || v.ctx.ReadOnly {
-		b.field("writes", th.Warn.Render("read-only"))
+		b.Field("writes", th.Warn.Render("read-only"))
 	}
 	v.trustFields(&b, info)
 	state := h.State.String()
 	if h.Streams > 0 {
-		state += " (" + plural(h.Streams, "stream") + " open)"
+		state += " (" + common.Plural(h.Streams, "stream") + " open)"
 	}
 	if h.StreamsShort > 0 {
-		state += "; " + plural(h.StreamsShort, "more task") + " followed by sweeps (the fleet's stream budget, max_streams_total)"
+		state += "; " + common.Plural(h.StreamsShort, "more task") + " followed by sweeps (the fleet's stream budget, max_streams_total)"
 	}
-	b.field("health", healthStyle(v.ctx, h.State).Render(state))
+	b.Field("health", healthStyle(v.ctx, h.State).Render(state))
 	if h.Err != "" {
-		b.field("last error", th.Error.Render(sanitize.Line(h.Err, maxFieldText)))
+		b.Field("last error", th.Error.Render(sanitize.Line(h.Err, common.MaxFieldText)))
 	}
 	v.pushFields(&b, h.Push, now)
-	b.field("last success", common.Stamp(now, h.LastSuccess))
+	b.Field("last success", common.Stamp(now, h.LastSuccess))
 	if !h.NextRetry.IsZero() {
-		b.field("next retry", futureIn(now, h.NextRetry))
+		b.Field("next retry", futureIn(now, h.NextRetry))
 	}
-	b.field("tasks", "active "+strconv.Itoa(a.Counts[model.ClassActive])+" · interrupted "+
+	b.Field("tasks", "active "+strconv.Itoa(a.Counts[model.ClassActive])+" · interrupted "+
 		strconv.Itoa(a.Counts[model.ClassInterrupted])+" · terminal "+strconv.Itoa(a.Counts[model.ClassTerminal])+
 		" · unknown "+strconv.Itoa(a.Counts[model.ClassUnknown]))
 	if a.Violations > 0 {
-		b.field("violations", th.Error.Render(strconv.Itoa(a.Violations)+" protocol violations"))
+		b.Field("violations", th.Error.Render(strconv.Itoa(a.Violations)+" protocol violations"))
 	}
 	v.activityFields(&b, a.Name)
 	v.exchanges(&b, a.Name)
@@ -94,24 +94,24 @@ func (v *agentsScreen) card() string {
 }
 
 // exchanges writes the newest captured requests and responses first.
-func (v *agentsScreen) exchanges(b *section, name string) {
+func (v *agentsScreen) exchanges(b *common.Section, name string) {
 	th := v.ctx.Theme
 	xs := v.captures[name]
 	if v.ctx.Backend == nil {
 		return
 	}
-	b.heading("Raw exchanges (newest first, " + strconv.Itoa(min(len(xs), maxExchanges)) + " of " + strconv.Itoa(len(xs)) + ")")
+	b.Heading("Raw exchanges (newest first, " + strconv.Itoa(min(len(xs), maxExchanges)) + " of " + strconv.Itoa(len(xs)) + ")")
 	if len(xs) == 0 {
-		b.line(th.Muted.Render("none captured yet"))
+		b.Line(th.Muted.Render("none captured yet"))
 	}
 	for i := len(xs) - 1; i >= 0 && i >= len(xs)-maxExchanges; i-- {
 		x := xs[i]
 		head := x.At.UTC().Format("15:04:05.000") + "  " + sanitize.Line(x.Method, 10) + "  " +
 			sanitize.Line(x.RPC, 64) + "  " + exchangeStatus(x) + "  " + x.Duration.Round(100_000).String()
-		b.line(th.Label.Render(head))
-		b.line(th.Muted.Render("  " + sanitize.Line(x.URL, maxLineText)))
+		b.Line(th.Label.Render(head))
+		b.Line(th.Muted.Render("  " + sanitize.Line(x.URL, common.MaxLineText)))
 		if x.Err != "" {
-			b.line(th.Error.Render("  error: " + sanitize.Line(x.Err, maxLineText)))
+			b.Line(th.Error.Render("  error: " + sanitize.Line(x.Err, common.MaxLineText)))
 		}
 		bodyLines(b, "→ ", x.Request)
 		bodyLines(b, "← ", x.Response)
@@ -131,7 +131,7 @@ func exchangeStatus(x model.Exchange) string {
 }
 
 // bodyLines writes the first lines of a captured body.
-func bodyLines(b *section, prefix, body string) {
+func bodyLines(b *common.Section, prefix, body string) {
 	const maxLines = 6
 	if body == "" {
 		return
@@ -139,10 +139,10 @@ func bodyLines(b *section, prefix, body string) {
 	lines := strings.Split(sanitize.Text(body, 4096), "\n")
 	for i, l := range lines {
 		if i == maxLines {
-			b.line(b.th.Muted.Render("    … " + strconv.Itoa(len(lines)-maxLines) + " more lines"))
+			b.Line(b.Th.Muted.Render("    … " + strconv.Itoa(len(lines)-maxLines) + " more lines"))
 			break
 		}
-		b.line("  " + prefix + strings.ReplaceAll(l, "\t", tabSpaces))
+		b.Line("  " + prefix + strings.ReplaceAll(l, "\t", common.TabSpaces))
 		prefix = "  "
 	}
 }
@@ -156,7 +156,7 @@ func orDash(s string) string {
 
 // activityFields are the agent's events per minute over the last hour
 // and the latency of its last calls, as sparklines with their figures.
-func (v *agentsScreen) activityFields(b *section, name string) {
+func (v *agentsScreen) activityFields(b *common.Section, name string) {
 	th := v.ctx.Theme
 	per := v.ctx.Activity.PerMinute(name, v.ctx.Now())
 	var total, peak uint32
@@ -164,36 +164,36 @@ func (v *agentsScreen) activityFields(b *section, name string) {
 		total += n
 		peak = max(peak, n)
 	}
-	w := min(max(b.w-16, 10), common.ActivityMinutes)
-	b.field("events/min", th.Title.Render(common.Pad(sparkline(per[:], w), w)))
-	b.field("", th.Muted.Render(fmt.Sprintf("%d in the last hour · peak %d/min · now %d/min (60 minutes ago … now)", total, peak, per[len(per)-1])))
-	if vals, words := latencies(v.captures[name]); len(vals) > 0 {
-		b.field("latency", th.Title.Render(sparkline(vals, min(len(vals), w))))
-		b.field("", th.Muted.Render(words))
+	w := min(max(b.W-16, 10), common.ActivityMinutes)
+	b.Field("events/min", th.Title.Render(common.Pad(common.Sparkline(per[:], w), w)))
+	b.Field("", th.Muted.Render(fmt.Sprintf("%d in the last hour · peak %d/min · now %d/min (60 minutes ago … now)", total, peak, per[len(per)-1])))
+	if vals, words := common.Latencies(v.captures[name]); len(vals) > 0 {
+		b.Field("latency", th.Title.Render(common.Sparkline(vals, min(len(vals), w))))
+		b.Field("", th.Muted.Render(words))
 	}
 }
 
 // pushFields say what the agent's push notifications do, when a2atop
 // serves a webhook: on or off (and why), the configs a2atop holds, the
 // last delivery, and the POSTs the webhook refused (and why the last was).
-func (v *agentsScreen) pushFields(b *section, p model.PushHealth, now time.Time) {
+func (v *agentsScreen) pushFields(b *common.Section, p model.PushHealth, now time.Time) {
 	th := v.ctx.Theme
 	if !p.On && p.Note == "" && p.Delivered == 0 && p.Rejected == 0 {
 		return // no webhook configured
 	}
 	if !p.On {
-		b.field("push", th.Muted.Render("off: "+sanitize.Line(p.Note, maxFieldText)))
+		b.Field("push", th.Muted.Render("off: "+sanitize.Line(p.Note, common.MaxFieldText)))
 	} else {
-		line := "on · " + plural(p.Configs, "config") + " registered · last delivery " + common.Stamp(now, p.LastDelivery)
+		line := "on · " + common.Plural(p.Configs, "config") + " registered · last delivery " + common.Stamp(now, p.LastDelivery)
 		if p.Delivered > 0 {
 			line += " (" + strconv.Itoa(p.Delivered) + " delivered)"
 		}
-		b.field("push", line)
+		b.Field("push", line)
 		if p.Note != "" {
-			b.field("push error", th.Error.Render(sanitize.Line(p.Note, maxFieldText)))
+			b.Field("push error", th.Error.Render(sanitize.Line(p.Note, common.MaxFieldText)))
 		}
 	}
 	if p.Rejected > 0 {
-		b.field("push refused", th.Error.Render(strconv.Itoa(p.Rejected)+" POSTs, the last: "+sanitize.Line(p.LastRejected, maxFieldText)))
+		b.Field("push refused", th.Error.Render(strconv.Itoa(p.Rejected)+" POSTs, the last: "+sanitize.Line(p.LastRejected, common.MaxFieldText)))
 	}
 }

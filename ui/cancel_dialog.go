@@ -59,9 +59,9 @@ func (c *cancelDialog) oneView(ctx *common.Context, w, h int) string {
 	inner := min(max(w-8, 20), 70)
 	text := "(no status message)"
 	if t.text != "" {
-		text = sanitize.Line(t.text, maxLineText)
+		text = sanitize.Line(t.text, common.MaxLineText)
 	}
-	status := strings.Split(wrap(text, inner), "\n")
+	status := strings.Split(common.Wrap(text, inner), "\n")
 	if len(status) > 4 {
 		status = append(status[:3], "…")
 	}
@@ -98,7 +98,7 @@ func (c *cancelDialog) manyView(ctx *common.Context, w, h int) string {
 			rows = append(rows, th.Muted.Render(sanitize.Line(common.Pad(s.key.Agent, aw)+" "+common.Pad(shortIDText(s.key.ID), 8)+" "+s.why, inner)))
 		}
 	}
-	head := []string{th.DialogTitle.Render("Cancel " + plural(len(c.targets), "task") + "?"), ""}
+	head := []string{th.DialogTitle.Render("Cancel " + common.Plural(len(c.targets), "task") + "?"), ""}
 	tail := []string{"", "Each agent is asked to stop its task (CancelTask); every answer is shown task by task.", "",
 		c.answer.Hint(th, ctx.Now(), "cancel them all", "keep them")}
 	if room := h - 2 - len(head) - len(tail); len(rows) > room {

@@ -46,7 +46,7 @@ func (s *statusLine) aside(text string, now time.Time) {
 // set shows text for a while. Notices name tasks, states and errors
 // that came from agents, so the text is sanitized here, whoever wrote it.
 func (s *statusLine) set(text string, err bool, now time.Time) {
-	*s = statusLine{text: sanitize.Line(text, maxLineText), err: err, at: now, until: now.Add(statusDuration)}
+	*s = statusLine{text: sanitize.Line(text, common.MaxLineText), err: err, at: now, until: now.Add(statusDuration)}
 }
 
 func (s *statusLine) expire(now time.Time) {

@@ -183,7 +183,7 @@ func (m *Model) listLines(w, h int) []string {
 // listTitle heads the list: how many, and how to take one.
 func (m *Model) listTitle(n int) string {
 	in := m.prompt.input.KeyMap
-	return plural(n, "choice") + " · " + firstKey(in.AcceptSuggestion.Keys()) + " completes · ↓ ↑ choose · enter runs"
+	return common.Plural(n, "choice") + " · " + firstKey(in.AcceptSuggestion.Keys()) + " completes · ↓ ↑ choose · enter runs"
 }
 
 // firstKey is the first of keys, or "".

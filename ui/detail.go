@@ -103,7 +103,7 @@ func (v *detailScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		return v, v.onKey(msg)
 	case tea.MouseMsg:
 		if !v.Capturing() {
-			scrollViewport(&v.vp, wheel(msg))
+			common.ScrollViewport(&v.vp, common.Wheel(msg))
 		}
 	}
 	return v, nil
@@ -264,7 +264,7 @@ func (v *detailScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		k.ListKeys.All(),
 		{k.NextLink, k.PrevLink, k.Open, k.Raw, k.Back},
-		{k.Search.Open, k.Search.Next, k.Search.Prev, keyHint(k.Search.Clear, "clear search")},
+		{k.Search.Open, k.Search.Next, k.Search.Prev, common.KeyHint(k.Search.Clear, "clear search")},
 		v.act.teamHelp(k.TaskKeys.all()),
 	}
 }

@@ -7,19 +7,10 @@ import (
 	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
-	"github.com/charmbracelet/x/ansi"
 
 	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui/common"
-	"a2atop/ui/theme"
-)
-
-// Caps on what one piece of agent text may take in the detail view.
-const (
-	maxFieldText = 64 << 10
-	maxLineText  = 512
-	tabSpaces    = "    "
 )
 
 // bodyKey is what the content below the overview (references, history,
@@ -44,17 +35,17 @@ func (v *detailScreen) content() string {
 	}
 	snap := v.snapshot(t)
 	v.links = referenceIDs(snap)
-	v.link = clamp(v.link, 0, len(v.links)-1)
+	v.link = common.Clamp(v.link, 0, len(v.links)-1)
 	key := bodyKey{task: v.key, version: f.Version(), seq: v.seq, loading: v.loading, w: v.w, link: v.link, raw: v.raw}
 	if v.raw {
 		return v.body(key, func() string { return v.rawJSON(snap) })
 	}
-	var b section
-	b.w, b.th = max(v.w, 10), v.ctx.Theme
+	var b common.Section
+	b.W, b.Th = max(v.w, 10), v.ctx.Theme
 	v.overview(&b, t, snap)
 	body := v.body(key, func() string {
-		var b section
-		b.w, b.th = max(v.w, 10), v.ctx.Theme
+		var b common.Section
+		b.W, b.Th = max(v.w, 10), v.ctx.Theme
 		v.references(&b)
 		v.historySection(&b)
 		artifacts(&b, snap, t)
@@ -101,15 +92,15 @@ func newer(a, b *a2a.Task) bool {
 }
 
 // overview is state, timestamps, agent, binding and the status message.
-func (v *detailScreen) overview(b *section, t *model.Task, snap *a2a.Task) {
+func (v *detailScreen) overview(b *common.Section, t *model.Task, snap *a2a.Task) {
 	th, now := v.ctx.Theme, v.ctx.Now()
 	if t == nil && snap == nil {
-		b.line(th.Warn.Render("this task is not in the fleet"))
+		b.Line(th.Warn.Render("this task is not in the fleet"))
 		if v.loading {
-			b.line(th.Muted.Render("asking " + sanitize.Line(v.key.Agent, 64) + " for it…"))
+			b.Line(th.Muted.Render("asking " + sanitize.Line(v.key.Agent, 64) + " for it…"))
 		}
 		if v.err != nil {
-			b.line(th.Error.Render("GetTask: " + sanitize.Line(v.err.Error(), maxLineText)))
+			b.Line(th.Error.Render("GetTask: " + sanitize.Line(v.err.Error(), common.MaxLineText)))
 		}
 		return
 	}
@@ -120,41 +111,41 @@ func (v *detailScreen) overview(b *section, t *model.Task, snap *a2a.Task) {
 	if t != nil {
 		state = t.State
 	}
-	b.field("state", th.State(state).Render(stateText(state)))
+	b.Field("state", th.State(state).Render(stateText(state)))
 	if t != nil {
-		b.field("updated", common.Stamp(now, t.Updated))
-		b.field("first seen", common.Stamp(now, t.FirstSeen))
-		b.field("last heard", common.Stamp(now, t.LastHeard)+"  via "+t.Source.String())
+		b.Field("updated", common.Stamp(now, t.Updated))
+		b.Field("first seen", common.Stamp(now, t.FirstSeen))
+		b.Field("last heard", common.Stamp(now, t.LastHeard)+"  via "+t.Source.String())
 		if t.Stale {
-			b.field("stale", th.Warn.Render("its agent is not answering; this is the last we heard"))
+			b.Field("stale", th.Warn.Render("its agent is not answering; this is the last we heard"))
 		}
 		if t.Gone {
-			b.field("gone", th.Warn.Render("the agent no longer knows this task (expired, or these credentials lost access)"))
+			b.Field("gone", th.Warn.Render("the agent no longer knows this task (expired, or these credentials lost access)"))
 		}
 		if t.Hint != "" {
-			b.field("hint", th.Warn.Render(sanitize.Line(t.Hint, maxLineText)))
+			b.Field("hint", th.Warn.Render(sanitize.Line(t.Hint, common.MaxLineText)))
 		}
 		v.claimField(b, t)
 		if t.Violations > 0 {
-			b.field("violations", th.Error.Render(strconv.Itoa(int(t.Violations))+" protocol violations seen on this task"))
+			b.Field("violations", th.Error.Render(strconv.Itoa(int(t.Violations))+" protocol violations seen on this task"))
 		}
 	}
-	b.field("agent", v.agentLine())
+	b.Field("agent", v.agentLine())
 	if snap != nil {
-		b.field("contextId", sanitize.Line(snap.ContextID, maxLineText))
+		b.Field("contextId", sanitize.Line(snap.ContextID, common.MaxLineText))
 	}
 	if t != nil {
 		if bl := v.ctx.Fleet.BlockedBy(t.Key); bl != nil {
-			b.field("waiting on", sanitize.Line(bl.Key.Agent+" · "+string(bl.Key.ID), maxLineText)+
+			b.Field("waiting on", sanitize.Line(bl.Key.Agent+" · "+string(bl.Key.ID), common.MaxLineText)+
 				" ("+stateText(bl.State)+")")
 		}
 	}
 	if t != nil {
 		v.pictures(b, t)
 	}
-	b.heading("Status message")
+	b.Heading("Status message")
 	if snap == nil || snap.Status.Message == nil {
-		b.line(th.Muted.Render("(none)"))
+		b.Line(th.Muted.Render("(none)"))
 	} else {
 		parts(b, snap.Status.Message.Parts)
 	}
@@ -172,7 +163,7 @@ func (v *detailScreen) agentLine() string {
 	if url == "" {
 		url = a.URL
 	}
-	s := name + "  " + sanitize.Line(url, maxLineText)
+	s := name + "  " + sanitize.Line(url, common.MaxLineText)
 	if info.Binding != "" {
 		s += "  " + sanitize.Line(info.Binding, 32)
 	}
@@ -183,14 +174,14 @@ func (v *detailScreen) agentLine() string {
 }
 
 // references lists referenceTaskIds as links; tab selects, enter follows.
-func (v *detailScreen) references(b *section) {
+func (v *detailScreen) references(b *common.Section) {
 	if len(v.links) == 0 {
 		return
 	}
 	th := v.ctx.Theme
-	b.heading("References (tab selects, enter opens)")
+	b.Heading("References (tab selects, enter opens)")
 	for i, id := range v.links {
-		label := sanitize.Line(string(id), maxLineText)
+		label := sanitize.Line(string(id), common.MaxLineText)
 		where := th.Muted.Render("  not in the fleet")
 		if ts := v.ctx.Fleet.Lookup(id); len(ts) > 0 {
 			where = "  " + th.Muted.Render(sanitize.Line(ts[0].Key.Agent, 64)+" · ") +
@@ -200,37 +191,37 @@ func (v *detailScreen) references(b *section) {
 		if i == v.link {
 			style, mark = th.LinkFocused, "› "
 		}
-		b.line(mark + style.Render(label) + where)
+		b.Line(mark + style.Render(label) + where)
 	}
 }
 
 // historySection shows the history GetTask returned, or why there is none.
-func (v *detailScreen) historySection(b *section) {
+func (v *detailScreen) historySection(b *common.Section) {
 	th := v.ctx.Theme
 	switch {
 	case v.loading:
-		b.heading("History")
-		b.line(th.Muted.Render("fetching with GetTask…"))
+		b.Heading("History")
+		b.Line(th.Muted.Render("fetching with GetTask…"))
 		return
 	case v.err != nil:
-		b.heading("History")
-		b.line(th.Error.Render("GetTask failed: " + sanitize.Line(v.err.Error(), maxLineText)))
+		b.Heading("History")
+		b.Line(th.Error.Render("GetTask failed: " + sanitize.Line(v.err.Error(), common.MaxLineText)))
 		return
 	case v.fetched == nil:
-		b.heading("History")
-		b.line(th.Muted.Render("not fetched (no backend)"))
+		b.Heading("History")
+		b.Line(th.Muted.Render("not fetched (no backend)"))
 		return
 	}
-	b.heading("History (" + plural(len(v.fetched.History), "message") + ")")
+	b.Heading("History (" + common.Plural(len(v.fetched.History), "message") + ")")
 	if len(v.fetched.History) == 0 {
-		b.line(th.Muted.Render("(empty)"))
+		b.Line(th.Muted.Render("(empty)"))
 	}
 	for _, msg := range v.fetched.History {
 		if msg == nil {
 			continue
 		}
 		role := strings.ToLower(strings.TrimPrefix(string(msg.Role), "ROLE_"))
-		b.line(th.Label.Render("["+sanitize.Line(role, 16)+"]") + th.Muted.Render(" "+sanitize.Line(msg.ID, 64)))
+		b.Line(th.Label.Render("["+sanitize.Line(role, 16)+"]") + th.Muted.Render(" "+sanitize.Line(msg.ID, 64)))
 		parts(b, msg.Parts)
 	}
 }
@@ -238,7 +229,7 @@ func (v *detailScreen) historySection(b *section) {
 // artifacts shows each artifact's parts; files are named, never fetched.
 // Artifacts still streaming are marked, and so is content the fleet cut
 // to its memory caps (the GetTask answer, when newer, has it all).
-func artifacts(b *section, snap *a2a.Task, t *model.Task) {
+func artifacts(b *common.Section, snap *a2a.Task, t *model.Task) {
 	if snap == nil || len(snap.Artifacts) == 0 {
 		return
 	}
@@ -249,7 +240,7 @@ func artifacts(b *section, snap *a2a.Task, t *model.Task) {
 			head += " (the newest content is kept)"
 		}
 	}
-	b.heading(head)
+	b.Heading(head)
 	streaming := map[a2a.ArtifactID]bool{}
 	if t != nil {
 		for _, id := range t.Partial {
@@ -264,37 +255,37 @@ func artifacts(b *section, snap *a2a.Task, t *model.Task) {
 		if name == "" {
 			name = string(a.ID)
 		}
-		head := b.th.Text.Bold(true).Render(sanitize.Line(name, maxLineText))
+		head := b.Th.Text.Bold(true).Render(sanitize.Line(name, common.MaxLineText))
 		if streaming[a.ID] {
-			head += b.th.Warn.Render("  streaming…")
+			head += b.Th.Warn.Render("  streaming…")
 		}
 		if a.Description != "" {
-			head += b.th.Muted.Render("  " + sanitize.Line(a.Description, maxLineText))
+			head += b.Th.Muted.Render("  " + sanitize.Line(a.Description, common.MaxLineText))
 		}
-		b.line(head)
+		b.Line(head)
 		parts(b, a.Parts)
 	}
 }
 
 // parts writes message or artifact parts: text, data as pretty JSON,
 // files by name, media type and URL.
-func parts(b *section, ps a2a.ContentParts) {
+func parts(b *common.Section, ps a2a.ContentParts) {
 	for _, p := range ps {
 		if p == nil {
 			continue
 		}
 		switch c := p.Content.(type) {
 		case a2a.Text:
-			b.text(string(c))
+			b.Text(string(c))
 		case a2a.Data:
 			js, err := json.MarshalIndent(c.Value, "", "  ")
 			if err != nil {
-				b.line(b.th.Error.Render("data part: " + err.Error()))
+				b.Line(b.Th.Error.Render("data part: " + err.Error()))
 				continue
 			}
-			b.text(string(js))
+			b.Text(string(js))
 		case a2a.URL, a2a.Raw:
-			b.line(b.th.Label.Render("file ") + fileLine(p))
+			b.Line(b.Th.Label.Render("file ") + fileLine(p))
 		}
 	}
 }
@@ -303,14 +294,14 @@ func parts(b *section, ps a2a.ContentParts) {
 func fileLine(p *a2a.Part) string {
 	var f []string
 	if p.Filename != "" {
-		f = append(f, sanitize.Line(p.Filename, maxLineText))
+		f = append(f, sanitize.Line(p.Filename, common.MaxLineText))
 	}
 	if p.MediaType != "" {
 		f = append(f, sanitize.Line(p.MediaType, 128))
 	}
 	switch c := p.Content.(type) {
 	case a2a.URL:
-		f = append(f, sanitize.Line(string(c), maxLineText))
+		f = append(f, sanitize.Line(string(c), common.MaxLineText))
 	case a2a.Raw:
 		f = append(f, fmt.Sprintf("%d bytes inline", len(c)))
 	}
@@ -352,70 +343,17 @@ func (v *detailScreen) rawJSON(t *a2a.Task) string {
 	if err != nil {
 		return v.ctx.Theme.Error.Render("cannot show JSON: " + err.Error())
 	}
-	return wrap(sanitize.Text(string(js), maxFieldText*4), max(v.w, 10))
-}
-
-// section builds the detail text line by line at a width.
-type section struct {
-	strings.Builder
-	w  int
-	th *theme.Theme
-}
-
-// line writes one line, cut to the width.
-func (b *section) line(s string) {
-	b.WriteString(ansi.Truncate(s, b.w, "…"))
-	b.WriteByte('\n')
-}
-
-// field writes "label      value", the value wrapped under itself.
-func (b *section) field(label, value string) {
-	const lw = 14
-	head := b.th.Label.Render(common.Pad(label, lw))
-	body := wrap(value, max(b.w-lw, 10))
-	for i, l := range strings.Split(body, "\n") {
-		if i > 0 {
-			head = strings.Repeat(" ", lw)
-		}
-		b.line(head + l)
-	}
-}
-
-// heading starts a section.
-func (b *section) heading(s string) {
-	b.WriteByte('\n')
-	b.line(b.th.PaneTitleFocused.Render(s))
-}
-
-// text writes agent text: sanitized, tabs expanded, wrapped, indented.
-func (b *section) text(s string) {
-	s = strings.ReplaceAll(sanitize.Text(s, maxFieldText), "\t", tabSpaces)
-	for _, l := range strings.Split(wrap(s, max(b.w-2, 8)), "\n") {
-		b.line("  " + l)
-	}
-}
-
-// wrap breaks s at spaces (or anywhere, for long words) to width w.
-func wrap(s string, w int) string {
-	return ansi.Wrap(s, w, "")
-}
-
-// plural is "1 message", "3 messages".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
+	return common.Wrap(sanitize.Text(string(js), common.MaxFieldText*4), max(v.w, 10))
 }
 
 // pictures are the task's timeline of states and, for each artifact it
 // streamed, how it came in.
-func (v *detailScreen) pictures(b *section, t *model.Task) {
+func (v *detailScreen) pictures(b *common.Section, t *model.Task) {
 	th, now := v.ctx.Theme, v.ctx.Now()
 	marks, dropped := v.ctx.Fleet.Timeline(t.Key)
-	b.heading("Timeline (the states this dashboard saw)")
-	for _, l := range timeline(th, marks, dropped, now, b.w) {
-		b.line(l)
+	b.Heading("Timeline (the states this dashboard saw)")
+	for _, l := range timeline(th, marks, dropped, now, b.W) {
+		b.Line(l)
 	}
 	var streams []model.Stream
 	for _, s := range v.ctx.Fleet.Streams(t.Key) {
@@ -426,8 +364,8 @@ func (v *detailScreen) pictures(b *section, t *model.Task) {
 	if len(streams) == 0 {
 		return
 	}
-	b.heading("Streams")
+	b.Heading("Streams")
 	for _, s := range streams {
-		b.line("  " + th.Text.Render(sanitize.Line(string(s.Artifact), 40)) + "  " + progress(th, s, now))
+		b.Line("  " + th.Text.Render(sanitize.Line(string(s.Artifact), 40)) + "  " + progress(th, s, now))
 	}
 }

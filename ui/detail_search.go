@@ -198,5 +198,5 @@ func (s *textSearch) count() string {
 	if len(s.lines) == 0 {
 		return "no match"
 	}
-	return strconv.Itoa(s.cur+1) + "/" + plural(len(s.lines), "line")
+	return strconv.Itoa(s.cur+1) + "/" + common.Plural(len(s.lines), "line")
 }

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
 
 	"a2atop/ui/common"
 	uihelp "a2atop/ui/help"
@@ -142,35 +140,5 @@ func DefaultTaskKeys() TaskKeys {
 // a cancel of several (which the footer shows while they are open).
 func (k TaskKeys) all() []key.Binding {
 	return []key.Binding{k.Cancel, k.Reply, k.Approve, k.Deny, k.FollowUp, k.Copy,
-		relabel(k.Confirm, "confirm: yes"), relabel(k.Decline, "confirm: no"), relabel(k.Results.Close, "close outcomes")}
-}
-
-// relabel is b, enabled or not as b is, with another description.
-func relabel(b key.Binding, desc string) key.Binding {
-	b.SetHelp(b.Help().Key, desc)
-	return b
-}
-
-// wheelRows is how far one wheel notch scrolls.
-const wheelRows = 3
-
-// wheel is how many rows a mouse press scrolls: up (negative) or down
-// for the wheel, 0 for a button.
-func wheel(msg tea.MouseMsg) int {
-	switch msg.Button {
-	case tea.MouseButtonWheelUp:
-		return -wheelRows
-	case tea.MouseButtonWheelDown:
-		return wheelRows
-	}
-	return 0
-}
-
-// scrollViewport scrolls by n lines (negative is up).
-func scrollViewport(vp *viewport.Model, n int) {
-	if n < 0 {
-		vp.ScrollUp(-n)
-	} else {
-		vp.ScrollDown(n)
-	}
+		common.Relabel(k.Confirm, "confirm: yes"), common.Relabel(k.Decline, "confirm: no"), common.Relabel(k.Results.Close, "close outcomes")}
 }

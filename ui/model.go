@@ -68,8 +68,8 @@ type Model struct {
 	events   <-chan model.Event
 	interval time.Duration
 	bell     bool
-	notify   Notify     // the desktop notification of a task that starts waiting
-	clip     *clipboard // the terminal: the bell, OSC 52 and the notifications
+	notify   Notify            // the desktop notification of a task that starts waiting
+	clip     *common.Clipboard // the terminal: the bell, OSC 52 and the notifications
 
 	width, height int
 	view, from    view // from: the view the detail was opened from
@@ -132,7 +132,7 @@ func New(o Options) *Model {
 			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}, Activity: &common.Activity{}, Team: o.Team},
 		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell, notify: o.Notify, titleCount: -1,
 		svc:  o.Approvals,
-		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != "", log: o.Logger}, dirty: true,
+		clip: &common.Clipboard{Out: o.Output, Tmux: os.Getenv("TMUX") != "", Log: o.Logger}, dirty: true,
 		width: 80, height: 24,
 	}
 	m.jchanges = o.JournalChanges
@@ -253,7 +253,7 @@ func (m *Model) request(msg tea.Msg) tea.Cmd {
 		cmd, _ := m.apply(msg.Events)
 		return cmd
 	case common.CopyMsg:
-		return m.clip.copy(msg.Text, "")
+		return m.clip.Copy(msg.Text, "")
 	case common.ShowTasksMsg:
 		m.tasks().setFilter(msg.Filter)
 		return m.show(viewTasks)

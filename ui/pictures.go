@@ -18,38 +18,6 @@ import (
 // sparklines. Each is drawn from what the fleet (or the root's
 // Activity) holds already, and costs the cells it draws.
 
-// sparkBlocks are the sparkline's heights, lowest first.
-var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
-
-// sparkline draws values in w cells: each cell the sum of the values it
-// covers, scaled to the largest; an empty cell is a space.
-func sparkline(values []uint32, w int) string {
-	if w <= 0 || len(values) == 0 {
-		return ""
-	}
-	w = min(w, len(values))
-	cells := make([]uint32, w)
-	for i, v := range values {
-		cells[i*w/len(values)] += v
-	}
-	var peak uint32
-	for _, c := range cells {
-		peak = max(peak, c)
-	}
-	var b strings.Builder
-	for _, c := range cells {
-		switch {
-		case c == 0:
-			b.WriteByte(' ')
-		case peak == 0:
-			b.WriteRune(sparkBlocks[0])
-		default:
-			b.WriteRune(sparkBlocks[int(uint64(c)*uint64(len(sparkBlocks)-1)/uint64(peak))])
-		}
-	}
-	return b.String()
-}
-
 // classGlyph is what a class's cells are drawn with, so that the bar and
 // the timeline read without colour too.
 func classGlyph(c model.Class) string {
@@ -208,10 +176,10 @@ func progress(th *theme.Theme, s model.Stream, now time.Time) string {
 		rate = " · " + bytesText(int(float64(s.Bytes)/took.Seconds())) + "/s"
 	}
 	if s.Done {
-		return th.OK.Render(fmt.Sprintf("streamed: %s · %s in %s%s · last chunk %s", plural(s.Chunks, "chunk"), bytesText(s.Bytes),
+		return th.OK.Render(fmt.Sprintf("streamed: %s · %s in %s%s · last chunk %s", common.Plural(s.Chunks, "chunk"), bytesText(s.Bytes),
 			span(took), rate, s.Last.UTC().Format("15:04:05Z")))
 	}
-	return th.Warn.Render(fmt.Sprintf("streaming: %s · %s%s · last chunk %s ago", plural(s.Chunks, "chunk"), bytesText(s.Bytes),
+	return th.Warn.Render(fmt.Sprintf("streaming: %s · %s%s · last chunk %s ago", common.Plural(s.Chunks, "chunk"), bytesText(s.Bytes),
 		rate, span(now.Sub(s.Last))))
 }
 
@@ -224,38 +192,6 @@ func bytesText(n int) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
 	}
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-}
-
-// latencies are the durations of an agent's last calls, oldest first,
-// as a sparkline's values (in 0.1 ms), and the words for the newest,
-// the median and the slowest. Streams (SubscribeToTask, a streaming
-// SendMessage) last as long as the task talks: they are not calls.
-func latencies(all []model.Exchange) ([]uint32, string) {
-	var xs []model.Exchange
-	for _, x := range all {
-		if x.Duration > 0 && !strings.Contains(x.RPC, "Subscribe") && !strings.Contains(x.RPC, "Streaming") {
-			xs = append(xs, x)
-		}
-	}
-	if len(xs) == 0 {
-		return nil, ""
-	}
-	vals := make([]uint32, len(xs))
-	ds := make([]time.Duration, len(xs))
-	for i, x := range xs {
-		ds[i] = x.Duration
-		vals[i] = uint32(min(x.Duration/(100*time.Microsecond), 1<<31))
-	}
-	sorted := append([]time.Duration(nil), ds...)
-	sort.Slice(sorted, func(a, b int) bool { return sorted[a] < sorted[b] })
-	r := func(d time.Duration) string {
-		if d >= time.Second {
-			return d.Round(time.Millisecond).String()
-		}
-		return d.Round(100 * time.Microsecond).String()
-	}
-	return vals, fmt.Sprintf("last %s · median %s · slowest %s (of %d calls)", r(ds[len(ds)-1]), r(sorted[len(sorted)/2]),
-		r(sorted[len(sorted)-1]), len(ds))
 }
 
 // width is lipgloss.Width, for the pictures' callers.

@@ -78,7 +78,7 @@ type signInDialog struct {
 	agent  string
 	keys   SignInKeyMap
 	b      SignInBackend
-	clip   *clipboard
+	clip   *common.Clipboard
 	state  int
 	code   *DeviceCode
 	words  string
@@ -88,7 +88,7 @@ type signInDialog struct {
 
 // openSignIn starts the dialog for agent and returns the Cmd that asks
 // for the code.
-func openSignIn(b SignInBackend, clip *clipboard, agent string, keys SignInKeyMap) (*signInDialog, tea.Cmd) {
+func openSignIn(b SignInBackend, clip *common.Clipboard, agent string, keys SignInKeyMap) (*signInDialog, tea.Cmd) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	d := &signInDialog{agent: agent, keys: keys, b: b, clip: clip, ctx: ctx, cancel: cancel}
 	return d, func() tea.Msg {
@@ -134,9 +134,9 @@ func (d *signInDialog) key(msg tea.KeyMsg) (tea.Cmd, bool) {
 		d.cancel()
 		return nil, true
 	case key.Matches(msg, d.keys.CopyCode) && d.code != nil:
-		return d.clip.copy(d.code.UserCode, "the code"), false
+		return d.clip.Copy(d.code.UserCode, "the code"), false
 	case key.Matches(msg, d.keys.CopyURL) && d.code != nil:
-		return d.clip.copy(d.page(), "the page"), false
+		return d.clip.Copy(d.page(), "the page"), false
 	}
 	return nil, false
 }

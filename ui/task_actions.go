@@ -3,13 +3,10 @@ package ui
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
-	"github.com/aymanbagabas/go-osc52/v2"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -162,7 +159,7 @@ func (a *taskActions) askCancelMany(keys []model.TaskKey) tea.Cmd {
 		}
 	}
 	if len(d.targets) == 0 {
-		a.ctx.Warn("none of the " + plural(len(keys), "marked task") + " can be canceled (they ended, or nothing may be sent to their agents)")
+		a.ctx.Warn("none of the " + common.Plural(len(keys), "marked task") + " can be canceled (they ended, or nothing may be sent to their agents)")
 		return nil
 	}
 	return a.open(d)
@@ -274,7 +271,7 @@ func (a *taskActions) send(d *cancelDialog) tea.Cmd {
 	for _, s := range d.skipped {
 		a.results.Add(s.key, common.Skipped, s.why)
 	}
-	a.ctx.Say("canceling " + plural(len(keys), "task") + "…")
+	a.ctx.Say("canceling " + common.Plural(len(keys), "task") + "…")
 	return tea.Batch(cmds...)
 }
 
@@ -432,40 +429,4 @@ func describe(err error) string {
 		s = "the agent did not answer in time: " + s
 	}
 	return s
-}
-
-// clipboard writes to the terminal's clipboard with OSC 52.
-type clipboard struct {
-	out  io.Writer // the terminal the program draws on
-	tmux bool      // inside tmux: write the sequence for tmux too
-	log  *slog.Logger
-}
-
-// copy writes text (a task id, a sign-in code) to the clipboard with OSC
-// 52: our own escape sequence, through the program's output, with the
-// text sanitized. Inside tmux it is written twice: plain, which tmux
-// takes itself when set-clipboard is on, and wrapped for passthrough,
-// which reaches the outer terminal when allow-passthrough is on (off by
-// default since tmux 3.3, which then drops the wrapped one: wrapped
-// alone, y copied nothing). The Cmd's answer is the notice of what it
-// did, naming what ("the code"), or the text itself when what is "".
-func (c *clipboard) copy(text, what string) tea.Cmd {
-	out, tmux, log := c.out, c.tmux, c.log
-	text = sanitize.Line(text, 2048)
-	if what == "" {
-		what = text
-	}
-	return func() tea.Msg {
-		seqs := []osc52.Sequence{osc52.New(text)}
-		if tmux {
-			seqs = append(seqs, osc52.New(text).Tmux())
-		}
-		for _, seq := range seqs {
-			if _, err := seq.WriteTo(out); err != nil {
-				log.Warn("copy to clipboard failed", logKeyErr, err)
-				return common.StatusMsg{Text: "copy failed: " + err.Error(), Err: true}
-			}
-		}
-		return common.StatusMsg{Text: "copied " + what + " (OSC 52; your terminal decides whether to accept it)"}
-	}
 }

@@ -267,7 +267,7 @@ func (v *tasksScreen) mouse(msg tea.MouseMsg) {
 		return
 	}
 	msg.Y -= v.tabsHeight()
-	switch n := wheel(msg); {
+	switch n := common.Wheel(msg); {
 	case n != 0:
 		v.scroll(v.paneAt(msg.X, msg.Y), n)
 	case msg.Button == tea.MouseButtonLeft:
@@ -346,7 +346,7 @@ func (v *tasksScreen) FullHelp() [][]key.Binding {
 	k := v.keys
 	return [][]key.Binding{
 		k.ListKeys.All(),
-		{k.NextPane, k.PrevPane, k.Zoom, k.Open, k.New, k.Filter.Open, keyHint(k.Filter.Clear, "clear filter")},
+		{k.NextPane, k.PrevPane, k.Zoom, k.Open, k.New, k.Filter.Open, common.KeyHint(k.Filter.Clear, "clear filter")},
 		{k.Marks.Mark, k.Marks.All, k.Marks.Clear},
 		v.act.teamHelp(k.TaskKeys.all()),
 		append([]key.Binding{k.Sort.Prev, k.Sort.Next}, v.sort.Keys()...),

@@ -50,19 +50,9 @@ func (rp rowPaint) state(s a2a.TaskState) paint {
 	return rp.class[model.ClassOf(n)]
 }
 
-// agentWidth is the width of the agent column: the longest name, 6..16
-// ("AGENT" and its sort arrow).
-func agentWidth(f *model.Fleet) int {
-	w := 6
-	for _, a := range f.Agents() {
-		w = max(w, ansi.StringWidth(a.Name))
-	}
-	return min(w, 16)
-}
-
 // panesView draws the panes, column by column.
 func (v *tasksScreen) panesView() string {
-	aw := agentWidth(v.ctx.Fleet)
+	aw := common.AgentWidth(v.ctx.Fleet)
 	blocks := make([][]string, len(v.columns))
 	for i, col := range v.columns {
 		for _, p := range col {

@@ -87,7 +87,7 @@ func (m *Model) teamBannerLines() []string {
 		return nil
 	}
 	since := m.team.downSince.UTC().Format("15:04:05Z")
-	why := sanitize.Line(common.TeamWhy(tm.URL(), m.team.why), maxLineText)
+	why := sanitize.Line(common.TeamWhy(tm.URL(), m.team.why), common.MaxLineText)
 	w := max(m.width, 1)
 	head := "hub " + tm.URL() + " unreachable since " + since + " — the last picture, stale; nothing is sent until it is back; reconnecting"
 	long := head + ": " + why
@@ -144,12 +144,12 @@ func loopbackHost(h string) bool {
 
 // claimField says in the detail who else on the team is at work on the
 // task ("bob is answering"); nothing without a hub or a claim.
-func (v *detailScreen) claimField(b *section, t *model.Task) {
+func (v *detailScreen) claimField(b *common.Section, t *model.Task) {
 	if v.ctx.Team == nil {
 		return
 	}
 	if w := v.ctx.Team.ClaimWords(t.Key.Agent, t.Key.ID); w != "" {
-		b.field("claimed", v.ctx.Theme.Warn.Render(sanitize.Line(w, maxLineText)+" (a claim informs, it does not block)"))
+		b.Field("claimed", v.ctx.Theme.Warn.Render(sanitize.Line(w, common.MaxLineText)+" (a claim informs, it does not block)"))
 	}
 }
 

@@ -471,7 +471,7 @@ func TestMouseMotionKeepsAPendingRender(t *testing.T) {
 func TestCopyInsideTmuxWritesPlainAndPassthrough(t *testing.T) {
 	var out bytes.Buffer
 	m, _ := newTestModel(t, Options{Output: &out})
-	m.clip.tmux = true
+	m.clip.Tmux = true
 	sized(m, 120, 40)
 	press(m, "Y")
 	b64 := base64.StdEncoding.EncodeToString([]byte(idQueued))
