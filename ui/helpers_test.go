@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"a2atop/ui/agents"
 	"a2atop/ui/internal/uitest"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -28,9 +29,9 @@ func settle(m *Model, cmd tea.Cmd) {
 }
 
 // tasksOf, detailOf and agentsOf are the screens of the dashboard.
-func tasksOf(m *Model) *tasksScreen   { return m.screens[viewTasks].(*tasksScreen) }
-func detailOf(m *Model) *detailScreen { return m.screens[viewDetail].(*detailScreen) }
-func agentsOf(m *Model) *agentsScreen { return m.screens[viewAgents].(*agentsScreen) }
+func tasksOf(m *Model) *tasksScreen    { return m.screens[viewTasks].(*tasksScreen) }
+func detailOf(m *Model) *detailScreen  { return m.screens[viewDetail].(*detailScreen) }
+func agentsOf(m *Model) *agents.Screen { return m.screens[viewAgents].(*agents.Screen) }
 
 // confirming reports whether the screen shown asks whether to cancel.
 func confirming(m *Model) bool {

@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/charmbracelet/bubbles/key"
 
+	"a2atop/ui/agents"
 	"a2atop/ui/common"
 	uihelp "a2atop/ui/help"
 )
@@ -30,7 +31,7 @@ type KeyMap struct {
 	// Each screen's own keys.
 	TasksView  TasksKeyMap   `keys:"-"`
 	DetailView DetailKeyMap  `keys:"-"`
-	AgentsView AgentsKeyMap  `keys:"-"`
+	AgentsView agents.KeyMap `keys:"-"`
 	HelpView   uihelp.KeyMap `keys:"-"`
 }
 
@@ -63,7 +64,7 @@ func DefaultKeyMap() KeyMap {
 		Force:      common.Bind("ctrl+c", "quit", "ctrl+c"),
 		TasksView:  DefaultTasksKeyMap(),
 		DetailView: DefaultDetailKeyMap(),
-		AgentsView: DefaultAgentsKeyMap(),
+		AgentsView: agents.DefaultKeyMap(),
 		HelpView:   uihelp.DefaultKeyMap(),
 	}
 }

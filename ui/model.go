@@ -10,6 +10,7 @@ import (
 
 	"a2atop/approvals"
 	"a2atop/model"
+	"a2atop/ui/agents"
 	"a2atop/ui/common"
 	uihelp "a2atop/ui/help"
 	"a2atop/ui/theme"
@@ -162,7 +163,7 @@ func (m *Model) newScreens(o Options) {
 	}
 	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort, o.HideTerminalAfter)
 	m.screens[viewDetail] = newDetail(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)
-	m.screens[viewAgents] = newAgents(&m.ctx, m.keys.AgentsView, m.clip)
+	m.screens[viewAgents] = agents.New(&m.ctx, m.keys.AgentsView, m.clip)
 	if o.Inbox != nil {
 		m.screens[viewInbox] = o.Inbox(m.ctx)
 	}

@@ -162,7 +162,7 @@ func TestAgentsSortByColumn(t *testing.T) {
 	press(m, "3", "N")
 	names := func() []string {
 		var out []string
-		for _, a := range agentsOf(m).list {
+		for _, a := range agentsOf(m).Listed() {
 			out = append(out, a.Name)
 		}
 		return out

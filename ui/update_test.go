@@ -505,12 +505,12 @@ func TestAgentCardSaysThingsOnce(t *testing.T) {
 	m, _ := newTestModel(t, Options{Fleet: f})
 	sized(m, 120, 40)
 	press(m, "3")
-	card := agentsOf(m).card()
+	card := agentsOf(m).Card()
 	if !strings.Contains(card, "(1 stream open)") || strings.Contains(card, "streams open") {
 		t.Errorf("test-runner's card: want '(1 stream open)':\n%s", card)
 	}
 	press(m, "j", "j", "j")
-	if card := agentsOf(m).card(); strings.Contains(card, "planner — planner") {
+	if card := agentsOf(m).Card(); strings.Contains(card, "planner — planner") {
 		t.Errorf("planner's card repeats its name:\n%s", card)
 	}
 }

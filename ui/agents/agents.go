@@ -1,4 +1,4 @@
-package ui
+package agents
 
 import (
 	"strconv"
@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"a2atop/internal/sanitize"
 	"a2atop/model"
@@ -23,8 +24,8 @@ type captureLoadedMsg struct {
 	Exchanges []model.Exchange
 }
 
-// AgentsKeyMap is the keys of the agents screen.
-type AgentsKeyMap struct {
+// KeyMap is the keys of the agents screen.
+type KeyMap struct {
 	common.ListKeys // Up, Down, Top and Bottom select an agent, as in every list; PageUp and PageDown scroll its card
 	Filter          common.FilterKeys
 	Open            key.Binding // the selected agent's tasks (filter agent:NAME)
@@ -43,9 +44,9 @@ type AgentsKeyMap struct {
 	Tasks key.Binding `keys:"-"`
 }
 
-// DefaultAgentsKeyMap returns the agents screen's keys.
-func DefaultAgentsKeyMap() AgentsKeyMap {
-	return AgentsKeyMap{
+// DefaultKeyMap returns the agents screen's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
 		ListKeys:     common.DefaultListKeys(),
 		Filter:       common.DefaultFilterKeys(),
 		Open:         common.Bind("enter", "its tasks", "enter"),
@@ -60,12 +61,12 @@ func DefaultAgentsKeyMap() AgentsKeyMap {
 	}
 }
 
-// agentsScreen lists the agents and shows the selected one in full:
+// Screen lists the agents and shows the selected one in full:
 // card, binding, capabilities, health, task counts and the raw capture,
 // read again every second while shown.
-type agentsScreen struct {
+type Screen struct {
 	ctx      *common.Context
-	keys     AgentsKeyMap
+	keys     KeyMap
 	shown    bool
 	vp       viewport.Model
 	w, h     int
@@ -81,8 +82,10 @@ type agentsScreen struct {
 	sort     common.Sort       // the column the list is sorted by
 }
 
-func newAgents(ctx *common.Context, keys AgentsKeyMap, clip *common.Clipboard) *agentsScreen {
-	v := &agentsScreen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{},
+// New is the agents screen, with its keys and the terminal's clipboard
+// (the sign-in copies the page and the code with it).
+func New(ctx *common.Context, keys KeyMap, clip *common.Clipboard) *Screen {
+	v := &Screen{ctx: ctx, keys: keys, vp: viewport.New(80, 10), captures: map[string][]model.Exchange{},
 		clip: clip, filter: common.NewFilter(ctx.Theme, keys.Filter, "agents"), sort: common.NewSort(keys.SortBy.columns(), agentColConfig)}
 	v.filter.CheckAgents(common.FleetAgents(ctx))
 	return v
@@ -90,7 +93,7 @@ func newAgents(ctx *common.Context, keys AgentsKeyMap, clip *common.Clipboard) *
 
 // Update follows the fleet and the capture while shown, keys and the
 // mouse.
-func (v *agentsScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+func (v *Screen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg.(type) {
 	case tea.KeyMsg, signInStartedMsg, signInDoneMsg:
 		if v.dialog != nil {
@@ -124,7 +127,7 @@ func (v *agentsScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 }
 
 // onKey handles the filter, leaving, then moving.
-func (v *agentsScreen) onKey(msg tea.KeyMsg) tea.Cmd {
+func (v *Screen) onKey(msg tea.KeyMsg) tea.Cmd {
 	if handled, changed, cmd := v.filter.Key(msg); handled {
 		if changed {
 			prev := v.name
@@ -167,23 +170,23 @@ func (v *agentsScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 
 // Capturing is true while the filter is typed or the sign-in dialog is
 // open: either takes every key.
-func (v *agentsScreen) Capturing() bool { return v.dialog != nil || v.filter.Editing() }
+func (v *Screen) Capturing() bool { return v.dialog != nil || v.filter.Editing() }
 
 // OpensText reports whether msg opens the filter, so that a paste
 // starting with it is typed into it.
-func (v *agentsScreen) OpensText(msg tea.KeyMsg) bool { return v.filter.Opens(msg) }
+func (v *Screen) OpensText(msg tea.KeyMsg) bool { return v.filter.Opens(msg) }
 
 // Footnote is the filter's line in the footer.
-func (v *agentsScreen) Footnote(w int) (string, bool) { return v.filter.Footnote(w) }
+func (v *Screen) Footnote(w int) (string, bool) { return v.filter.Footnote(w) }
 
 // HelpNote is the filter's syntax: state: and class: keep the agents
 // that hold such a task.
-func (v *agentsScreen) HelpNote() string {
+func (v *Screen) HelpNote() string {
 	return common.FilterNote + " (agents holding such a task)"
 }
 
 // shownAgents is the fleet's agents the filter keeps.
-func (v *agentsScreen) shownAgents() []*model.Agent {
+func (v *Screen) shownAgents() []*model.Agent {
 	as := v.sorted(v.ctx.Fleet.Agents())
 	if !v.filter.Active() {
 		return as
@@ -209,7 +212,7 @@ func (v *agentsScreen) shownAgents() []*model.Agent {
 }
 
 // mouse scrolls the card with the wheel and selects the agent clicked.
-func (v *agentsScreen) mouse(msg tea.MouseMsg) tea.Cmd {
+func (v *Screen) mouse(msg tea.MouseMsg) tea.Cmd {
 	if n := common.Wheel(msg); n != 0 {
 		common.ScrollViewport(&v.vp, n)
 		return nil
@@ -221,15 +224,15 @@ func (v *agentsScreen) mouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 // Title is the header's name of the screen.
-func (v *agentsScreen) Title() string { return "agents" }
+func (v *Screen) Title() string { return "agents" }
 
 // listHeight is how many agents are listed at once.
-func (v *agentsScreen) listHeight() int {
+func (v *Screen) listHeight() int {
 	return common.Clamp(len(v.list), 1, max(v.h/3, 3))
 }
 
 // SetSize gives the list and the card their cells.
-func (v *agentsScreen) SetSize(w, h int) {
+func (v *Screen) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.vp.Width = w
 	v.filter.SetWidth(w)
@@ -237,7 +240,7 @@ func (v *agentsScreen) SetSize(w, h int) {
 }
 
 // sync keeps the selected agent selected and refreshes its card.
-func (v *agentsScreen) sync() {
+func (v *Screen) sync() {
 	v.list = v.shownAgents()
 	as := v.list
 	for i, a := range as {
@@ -267,12 +270,12 @@ func (v *agentsScreen) sync() {
 }
 
 // selected is the agent under the cursor, or nil.
-func (v *agentsScreen) selected() *model.Agent {
+func (v *Screen) selected() *model.Agent {
 	return v.ctx.Fleet.Agent(v.name)
 }
 
 // fetchCapture reads the selected agent's raw capture in a Cmd.
-func (v *agentsScreen) fetchCapture() tea.Cmd {
+func (v *Screen) fetchCapture() tea.Cmd {
 	b, name := v.ctx.Backend, v.name
 	if b == nil || name == "" {
 		return nil
@@ -281,7 +284,7 @@ func (v *agentsScreen) fetchCapture() tea.Cmd {
 }
 
 // loaded stores a capture.
-func (v *agentsScreen) loaded(msg captureLoadedMsg) {
+func (v *Screen) loaded(msg captureLoadedMsg) {
 	v.captures[msg.Agent] = msg.Exchanges
 	if msg.Agent == v.name {
 		v.sync()
@@ -289,7 +292,7 @@ func (v *agentsScreen) loaded(msg captureLoadedMsg) {
 }
 
 // move moves the selection (j/k) and scrolls the card (pgup/pgdn, g/G).
-func (v *agentsScreen) move(msg tea.KeyMsg) tea.Cmd {
+func (v *Screen) move(msg tea.KeyMsg) tea.Cmd {
 	k := v.keys
 	prev := v.cursor
 	switch {
@@ -309,7 +312,7 @@ func (v *agentsScreen) move(msg tea.KeyMsg) tea.Cmd {
 }
 
 // reselect settles a cursor move and fetches the new agent's capture.
-func (v *agentsScreen) reselect(prev int) tea.Cmd {
+func (v *Screen) reselect(prev int) tea.Cmd {
 	as := v.list
 	v.cursor = common.Clamp(v.cursor, 0, len(as)-1)
 	if v.cursor == prev || v.cursor < 0 {
@@ -322,7 +325,7 @@ func (v *agentsScreen) reselect(prev int) tea.Cmd {
 }
 
 // click selects the agent listed at body row y.
-func (v *agentsScreen) click(y int) tea.Cmd {
+func (v *Screen) click(y int) tea.Cmd {
 	i := y - 1
 	if v.zoomed || i < 0 || i >= v.listHeight() {
 		return nil
@@ -334,7 +337,7 @@ func (v *agentsScreen) click(y int) tea.Cmd {
 
 // View is the list, a rule, and the selected agent's card; or the
 // sign-in dialog.
-func (v *agentsScreen) View() string {
+func (v *Screen) View() string {
 	if v.dialog != nil {
 		return v.dialog.view(v.ctx, v.w, v.h)
 	}
@@ -369,7 +372,7 @@ func (v *agentsScreen) View() string {
 }
 
 // listRow is one agent: name, health, counts, the last error.
-func (v *agentsScreen) listRow(a *model.Agent, sel bool) string {
+func (v *Screen) listRow(a *model.Agent, sel bool) string {
 	th := v.ctx.Theme
 	gutter := " "
 	if sel {
@@ -391,7 +394,7 @@ func (v *agentsScreen) listRow(a *model.Agent, sel bool) string {
 	if note == "" { // no error: what the operator should know of how it is watched
 		note, noteStyle = v.ctx.Fleet.AgentNote(a), th.Muted
 	}
-	errText := sanitize.Line(note, max(v.w-width(plain)-width(spark)-1, 0))
+	errText := sanitize.Line(note, max(v.w-lipgloss.Width(plain)-lipgloss.Width(spark)-1, 0))
 	if sel {
 		return th.RowSelected.Render(common.Pad(plain+" "+spark+errText, v.w))
 	}
@@ -415,7 +418,7 @@ func futureIn(now, t time.Time) string {
 }
 
 // ShortHelp is the footer of the agents screen.
-func (v *agentsScreen) ShortHelp() []key.Binding {
+func (v *Screen) ShortHelp() []key.Binding {
 	k := v.keys
 	if v.dialog != nil {
 		d := v.dialog.keys
@@ -428,7 +431,7 @@ func (v *agentsScreen) ShortHelp() []key.Binding {
 }
 
 // FullHelp is every key of the agents screen, grouped.
-func (v *agentsScreen) FullHelp() [][]key.Binding {
+func (v *Screen) FullHelp() [][]key.Binding {
 	k := v.keys
 	return [][]key.Binding{{k.Up, k.Down, common.Relabel(k.Top, "first agent"), common.Relabel(k.Bottom, "last agent"), k.Open, k.New, k.Zoom},
 		{common.Relabel(k.PageUp, "scroll card up"), common.Relabel(k.PageDown, "scroll card down")},

@@ -1,4 +1,4 @@
-package ui
+package agents
 
 import (
 	"strings"
@@ -11,7 +11,7 @@ import (
 // trustFields write in the agent's card which credential a2atop sends
 // (and what the config lacks for the card's requirements, and how to sign
 // in), the card's signature and what the extended card adds.
-func (v *agentsScreen) trustFields(b *common.Section, info model.AgentInfo) {
+func (v *Screen) trustFields(b *common.Section, info model.AgentInfo) {
 	th := v.ctx.Theme
 	if info.Auth != "" {
 		auth := sanitize.Line(info.Auth, common.MaxLineText)

@@ -1,4 +1,4 @@
-package ui
+package agents
 
 import (
 	"fmt"
@@ -33,7 +33,7 @@ func yesNo(b bool) string {
 }
 
 // card is the selected agent in full, and its last raw exchanges.
-func (v *agentsScreen) card() string {
+func (v *Screen) card() string {
 	a := v.selected()
 	if a == nil {
 		return ""
@@ -94,7 +94,7 @@ func (v *agentsScreen) card() string {
 }
 
 // exchanges writes the newest captured requests and responses first.
-func (v *agentsScreen) exchanges(b *common.Section, name string) {
+func (v *Screen) exchanges(b *common.Section, name string) {
 	th := v.ctx.Theme
 	xs := v.captures[name]
 	if v.ctx.Backend == nil {
@@ -156,7 +156,7 @@ func orDash(s string) string {
 
 // activityFields are the agent's events per minute over the last hour
 // and the latency of its last calls, as sparklines with their figures.
-func (v *agentsScreen) activityFields(b *common.Section, name string) {
+func (v *Screen) activityFields(b *common.Section, name string) {
 	th := v.ctx.Theme
 	per := v.ctx.Activity.PerMinute(name, v.ctx.Now())
 	var total, peak uint32
@@ -176,7 +176,7 @@ func (v *agentsScreen) activityFields(b *common.Section, name string) {
 // pushFields say what the agent's push notifications do, when a2atop
 // serves a webhook: on or off (and why), the configs a2atop holds, the
 // last delivery, and the POSTs the webhook refused (and why the last was).
-func (v *agentsScreen) pushFields(b *common.Section, p model.PushHealth, now time.Time) {
+func (v *Screen) pushFields(b *common.Section, p model.PushHealth, now time.Time) {
 	th := v.ctx.Theme
 	if !p.On && p.Note == "" && p.Delivered == 0 && p.Rejected == 0 {
 		return // no webhook configured

@@ -1,4 +1,4 @@
-package ui
+package agents
 
 import (
 	"cmp"
@@ -46,7 +46,7 @@ func (k AgentSortKeys) columns() []common.SortColumn {
 
 // sorted puts the agents in the list's order; the config's order breaks
 // ties.
-func (v *agentsScreen) sorted(as []*model.Agent) []*model.Agent {
+func (v *Screen) sorted(as []*model.Agent) []*model.Agent {
 	col := v.sort.Col()
 	if col == agentColConfig && !v.sort.Desc() {
 		return as

@@ -1,4 +1,4 @@
-package ui
+package agents
 
 import (
 	"context"
@@ -192,7 +192,7 @@ func wrapWords(s string, w int) string {
 }
 
 // signIn opens the sign-in dialog for the selected agent, or says why not.
-func (v *agentsScreen) signIn() tea.Cmd {
+func (v *Screen) signIn() tea.Cmd {
 	a := v.selected()
 	b, ok := v.ctx.Backend.(SignInBackend)
 	switch {
@@ -211,7 +211,7 @@ func (v *agentsScreen) signIn() tea.Cmd {
 }
 
 // updateDialog hands the open dialog its messages and keys.
-func (v *agentsScreen) updateDialog(msg tea.Msg) tea.Cmd {
+func (v *Screen) updateDialog(msg tea.Msg) tea.Cmd {
 	cmd, closed := v.dialog.update(msg)
 	if closed {
 		v.dialog = nil
