@@ -58,9 +58,9 @@
 // common.Component (and InputCapturer, Titled, Footnoter, HelpNoter where
 // they apply) with a KeyMap and DefaultKeyMap of its own, its key
 // handling in its Update, and its requests to the root through
-// Context.Out (what it shares with other screens goes in ui/common); add a view constant
-// and its name in model.go, build it in newScreens, and give it a global
-// key and a command if it is reached from everywhere.
+// Context.Out (what it shares with other screens goes in ui/common); add
+// a view constant and its name in model.go, build it in newScreens, and
+// give it a global key and a command if it is reached from everywhere.
 //
 // Every piece of text that came from an agent passes through
 // internal/sanitize before it reaches the terminal; the only escape
