@@ -267,7 +267,7 @@ func (m *Model) keysLine(w int) string {
 	}
 	rest := make([]key.Binding, 0, len(keys))
 	for _, b := range keys {
-		if !sameKeys(b, m.keys.Help) {
+		if !common.SameKeys(b, m.keys.Help) {
 			rest = append(rest, b)
 		}
 	}
@@ -306,20 +306,6 @@ func shortKeys(h help.Model, keys []key.Binding, w int) string {
 		used += iw
 	}
 	return b.String()
-}
-
-// sameKeys reports whether two bindings answer the same keys.
-func sameKeys(a, b key.Binding) bool {
-	ak, bk := a.Keys(), b.Keys()
-	if len(ak) != len(bk) {
-		return false
-	}
-	for i := range ak {
-		if ak[i] != bk[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -14,7 +14,7 @@ import (
 // DetailKeyMap is the keys of the detail screen.
 type DetailKeyMap struct {
 	common.ListKeys
-	TaskKeys
+	common.TaskKeys
 	NextLink, PrevLink key.Binding // select a referenceTaskIds link
 	Open               key.Binding // follow the selected link
 	Raw                key.Binding // the raw JSON of the snapshot
@@ -29,7 +29,7 @@ type DetailKeyMap struct {
 func DefaultDetailKeyMap() DetailKeyMap {
 	return DetailKeyMap{
 		ListKeys: common.DefaultListKeys(),
-		TaskKeys: DefaultTaskKeys(),
+		TaskKeys: common.DefaultTaskKeys(),
 		NextLink: common.Bind("tab", "next link", "tab"),
 		PrevLink: common.Bind("shift+tab", "prev link", "shift+tab"),
 		Open:     common.Bind("enter", "open", "enter"),
@@ -45,7 +45,7 @@ func DefaultDetailKeyMap() DetailKeyMap {
 type detailScreen struct {
 	ctx     *common.Context
 	keys    DetailKeyMap
-	act     taskActions
+	act     common.TaskActions
 	history int  // GetTask's historyLength
 	shown   bool // on screen: the clock redraws the ages
 	vp      viewport.Model
@@ -74,7 +74,7 @@ type detailScreen struct {
 	search textSearch // / in the text shown (the task, or its raw JSON)
 }
 
-func newDetail(ctx *common.Context, keys DetailKeyMap, act taskActions, history int) *detailScreen {
+func newDetail(ctx *common.Context, keys DetailKeyMap, act common.TaskActions, history int) *detailScreen {
 	return &detailScreen{ctx: ctx, keys: keys, act: act, history: history, vp: viewport.New(80, 20),
 		search: newTextSearch(ctx.Theme, keys.Search)}
 }
@@ -87,7 +87,7 @@ func (v *detailScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		v.stack = nil
 		return v, v.open(msg.Key)
 	case common.FleetChangedMsg:
-		v.act.fleetChanged()
+		v.act.FleetChanged()
 		return v, v.sync()
 	case common.TickMsg:
 		if v.shown {
@@ -97,8 +97,8 @@ func (v *detailScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		v.shown = msg == common.ShownMsg{}
 	case taskLoadedMsg:
 		v.loaded(msg)
-	case cancelDoneMsg:
-		v.act.done(msg)
+	case common.CancelDoneMsg:
+		v.act.Done(msg)
 	case tea.KeyMsg:
 		return v, v.onKey(msg)
 	case tea.MouseMsg:
@@ -112,8 +112,8 @@ func (v *detailScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 // onKey handles the confirmation, leaving, links, the actions on the
 // task, then scrolling.
 func (v *detailScreen) onKey(msg tea.KeyMsg) tea.Cmd {
-	if v.act.confirming() {
-		return v.act.confirmKey(msg)
+	if v.act.Confirming() {
+		return v.act.ConfirmKey(msg)
 	}
 	if handled, changed, moved, cmd := v.search.key(msg); handled {
 		if changed {
@@ -131,7 +131,7 @@ func (v *detailScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Open):
 		return v.followLink()
 	}
-	if cmd, ok := v.act.key(msg, v.ctx.Fleet.Task(v.key), nil); ok {
+	if cmd, ok := v.act.Key(msg, v.ctx.Fleet.Task(v.key), nil); ok {
 		return cmd
 	}
 	v.scroll(msg)
@@ -160,12 +160,12 @@ func (v *detailScreen) SetSize(w, h int) {
 }
 
 // Capturing is true while the cancel asks or the search is typed.
-func (v *detailScreen) Capturing() bool { return v.act.confirming() || v.search.editing }
+func (v *detailScreen) Capturing() bool { return v.act.Confirming() || v.search.editing }
 
 // OpensText reports whether msg opens the search, so that a paste
 // starting with it is typed into it.
 func (v *detailScreen) OpensText(msg tea.KeyMsg) bool {
-	return !v.act.confirming() && !v.search.editing && key.Matches(msg, v.keys.Search.Open)
+	return !v.act.Confirming() && !v.search.editing && key.Matches(msg, v.keys.Search.Open)
 }
 
 // Footnote is the search: being typed, or kept with its matches.
@@ -221,8 +221,8 @@ func (v *detailScreen) toggleRaw() {
 // View is a title line and the scrollable content, or the cancel
 // confirmation.
 func (v *detailScreen) View() string {
-	if v.act.confirming() {
-		return v.act.view(v.w, v.h)
+	if v.act.Confirming() {
+		return v.act.View(v.w, v.h)
 	}
 	t := v.ctx.Theme
 	title := v.key.Agent + " · " + string(v.key.ID)
@@ -244,12 +244,12 @@ func (v *detailScreen) ShortHelp() []key.Binding {
 	if v.raw {
 		back := key.NewBinding(key.WithKeys(append(k.Raw.Keys(), k.Back.Keys()...)...),
 			key.WithHelp(k.Raw.Help().Key+"/"+k.Back.Help().Key, "back to the task"))
-		return v.act.shortHelp(back, k.Down, k.Up, k.Search.Open, v.searchMove(k.Search.Next), v.searchMove(k.Search.Prev), k.PageDown, k.PageUp)
+		return v.act.ShortHelp(back, k.Down, k.Up, k.Search.Open, v.searchMove(k.Search.Next), v.searchMove(k.Search.Prev), k.PageDown, k.PageUp)
 	}
 	links := len(v.links) > 0
 	keys := []key.Binding{k.Back, k.Down, k.Up, common.Offer(k.NextLink, links), common.Offer(k.Open, links), k.Raw,
 		k.Search.Open, v.searchMove(k.Search.Next), v.searchMove(k.Search.Prev)}
-	return v.act.shortHelp(append(keys, v.act.offered(v.ctx.Fleet.Task(v.key), 0).list()...)...)
+	return v.act.ShortHelp(append(keys, v.act.Offered(v.ctx.Fleet.Task(v.key), 0).List()...)...)
 }
 
 // searchMove is n or N as the footer offers it: while a search has
@@ -265,6 +265,6 @@ func (v *detailScreen) FullHelp() [][]key.Binding {
 		k.ListKeys.All(),
 		{k.NextLink, k.PrevLink, k.Open, k.Raw, k.Back},
 		{k.Search.Open, k.Search.Next, k.Search.Prev, common.KeyHint(k.Search.Clear, "clear search")},
-		v.act.teamHelp(k.TaskKeys.all()),
+		v.act.TeamHelp(k.TaskKeys.All()),
 	}
 }

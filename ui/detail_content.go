@@ -111,7 +111,7 @@ func (v *detailScreen) overview(b *common.Section, t *model.Task, snap *a2a.Task
 	if t != nil {
 		state = t.State
 	}
-	b.Field("state", th.State(state).Render(stateText(state)))
+	b.Field("state", th.State(state).Render(common.StateText(state)))
 	if t != nil {
 		b.Field("updated", common.Stamp(now, t.Updated))
 		b.Field("first seen", common.Stamp(now, t.FirstSeen))
@@ -137,7 +137,7 @@ func (v *detailScreen) overview(b *common.Section, t *model.Task, snap *a2a.Task
 	if t != nil {
 		if bl := v.ctx.Fleet.BlockedBy(t.Key); bl != nil {
 			b.Field("waiting on", sanitize.Line(bl.Key.Agent+" · "+string(bl.Key.ID), common.MaxLineText)+
-				" ("+stateText(bl.State)+")")
+				" ("+common.StateText(bl.State)+")")
 		}
 	}
 	if t != nil {
@@ -185,7 +185,7 @@ func (v *detailScreen) references(b *common.Section) {
 		where := th.Muted.Render("  not in the fleet")
 		if ts := v.ctx.Fleet.Lookup(id); len(ts) > 0 {
 			where = "  " + th.Muted.Render(sanitize.Line(ts[0].Key.Agent, 64)+" · ") +
-				th.State(ts[0].State).Render(stateText(ts[0].State))
+				th.State(ts[0].State).Render(common.StateText(ts[0].State))
 		}
 		style, mark := th.Link, "  "
 		if i == v.link {

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"a2atop/model"
+	"a2atop/ui/common"
 )
 
 // fetchTimeout bounds a GetTask for the detail view.
@@ -84,7 +85,7 @@ func (v *detailScreen) loaded(msg taskLoadedMsg) {
 		return
 	}
 	if msg.Err != nil {
-		v.ctx.Logger().Warn("get task failed", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyErr, msg.Err)
+		v.ctx.Logger().Warn("get task failed", common.LogKeyAgent, msg.Key.Agent, common.LogKeyTask, string(msg.Key.ID), common.LogKeyErr, msg.Err)
 	}
 	v.loading, v.fetched, v.err = false, msg.Task, msg.Err
 	v.rebuild(false)

@@ -37,9 +37,9 @@ func agentsOf(m *Model) *agents.Screen { return m.screens[viewAgents].(*agents.S
 func confirming(m *Model) bool {
 	switch s := m.screens[m.view].(type) {
 	case *tasksScreen:
-		return s.act.confirming()
+		return s.act.Confirming()
 	case *detailScreen:
-		return s.act.confirming()
+		return s.act.Confirming()
 	}
 	return false
 }

@@ -81,7 +81,7 @@ func (k *KeyMap) settle(readOnly, backend, inbox, journal, compose bool, views [
 	}
 	k.Inbox.SetEnabled(inbox)
 	k.Journal.SetEnabled(journal)
-	for _, t := range []*TaskKeys{&k.TasksView.TaskKeys, &k.DetailView.TaskKeys} {
+	for _, t := range []*common.TaskKeys{&k.TasksView.TaskKeys, &k.DetailView.TaskKeys} {
 		t.Cancel.SetEnabled(!readOnly && backend)
 		for _, b := range []*key.Binding{&t.Reply, &t.Approve, &t.Deny} {
 			b.SetEnabled(!readOnly && inbox)
@@ -106,40 +106,4 @@ func (k *KeyMap) settle(readOnly, backend, inbox, journal, compose bool, views [
 // globalHelp is the group every help screen ends with.
 func (k KeyMap) globalHelp() []key.Binding {
 	return append([]key.Binding{k.Tasks, k.Inbox, k.Agents, k.Journal}, append(k.Views[:], k.Command, k.Help, k.Quit, k.Force)...)
-}
-
-// TaskKeys act on a task, on the tasks and the detail screens: the one
-// selected, or on the tasks screen every marked one. Cancel, Reply,
-// Approve, Deny and FollowUp write to agents: disabled in read-only.
-// Confirm and Decline answer the cancel's confirmation.
-type TaskKeys struct {
-	Cancel, Reply, Approve, Deny, FollowUp, Copy key.Binding
-	Confirm, Decline                             key.Binding `keys:"dialog"`
-	// Results scroll and close the outcomes of a cancel of several.
-	Results common.ResultKeys `keys:"results"`
-}
-
-// DefaultTaskKeys are c, r, a, d, f, Y and the confirmation's y and
-// n/esc. Copy is Y on every screen, so that it never meets a
-// confirmation's yes.
-func DefaultTaskKeys() TaskKeys {
-	return TaskKeys{
-		Cancel:   common.Bind("c", "cancel task", "c"),
-		Reply:    common.Bind("r", "reply", "r"),
-		Approve:  common.Bind("a", "approve", "a"),
-		Deny:     common.Bind("d", "deny", "d"),
-		FollowUp: common.Bind("f", "follow-up", "f"),
-		Copy:     common.Bind("Y", "copy id", "Y"),
-		Confirm:  common.Bind("y", "yes", "y"),
-		Decline:  common.Bind("n/esc", "no", "n", "esc"),
-		Results:  common.DefaultResultKeys(),
-	}
-}
-
-// all is the group the full help shows: the actions, then the answers
-// of the cancel's confirmation and the key that closes the outcomes of
-// a cancel of several (which the footer shows while they are open).
-func (k TaskKeys) all() []key.Binding {
-	return []key.Binding{k.Cancel, k.Reply, k.Approve, k.Deny, k.FollowUp, k.Copy,
-		common.Relabel(k.Confirm, "confirm: yes"), common.Relabel(k.Decline, "confirm: no"), common.Relabel(k.Results.Close, "close outcomes")}
 }

@@ -156,10 +156,8 @@ func New(o Options) *Model {
 
 // newScreens builds every screen, ours and the ones Options supplies.
 func (m *Model) newScreens(o Options) {
-	act := func(k TaskKeys) taskActions {
-		a := newTaskActions(&m.ctx, k, o.QuietPeriod)
-		a.journal = o.Approvals
-		return a
+	act := func(k common.TaskKeys) common.TaskActions {
+		return common.NewTaskActions(&m.ctx, k, o.QuietPeriod, o.Approvals)
 	}
 	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort, o.HideTerminalAfter)
 	m.screens[viewDetail] = newDetail(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)

@@ -87,7 +87,7 @@ func (m *Model) announce(entered []model.TaskKey) tea.Cmd {
 	log := m.log
 	return func() tea.Msg {
 		if _, err := io.WriteString(out, seq); err != nil {
-			log.Warn("desktop notification failed", logKeyErr, err)
+			log.Warn("desktop notification failed", common.LogKeyErr, err)
 		}
 		return nil
 	}
@@ -123,7 +123,7 @@ func (m *Model) writeTitle(title string) tea.Cmd {
 	out, seq, log := m.clip.Out, ansi.SetWindowTitle(sanitize.Line(title, common.MaxLineText)), m.log
 	return func() tea.Msg {
 		if _, err := io.WriteString(out, seq); err != nil {
-			log.Warn("terminal title failed", logKeyErr, err)
+			log.Warn("terminal title failed", common.LogKeyErr, err)
 		}
 		return nil
 	}

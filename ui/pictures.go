@@ -146,7 +146,7 @@ func timeline(th *theme.Theme, marks []model.StateMark, dropped int, now time.Ti
 		case model.ClassOf(m.State) != model.ClassTerminal && !m.At.IsZero():
 			lasted = "for " + span(now.Sub(m.At)) + " so far"
 		}
-		lines = append(lines, "  "+th.Muted.Render(at)+"  "+th.State(m.State).Render(common.Pad(stateText(m.State), 16))+" "+th.Muted.Render(lasted))
+		lines = append(lines, "  "+th.Muted.Render(at)+"  "+th.State(m.State).Render(common.Pad(common.StateText(m.State), 16))+" "+th.Muted.Render(lasted))
 	}
 	return lines
 }

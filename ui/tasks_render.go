@@ -195,7 +195,7 @@ func (v *tasksScreen) cells(t *model.Task, h rowHint, c columns, now time.Time) 
 		hintPaint:  hp,
 	}
 	if c.id > 0 {
-		r.id = common.Pad(shortIDText(t.Key.ID), c.id)
+		r.id = common.Pad(common.ShortIDText(t.Key.ID), c.id)
 	}
 	if c.age > 0 {
 		r.age = common.PadLeft(common.Age(now, v.ageOf(t)), c.age)

@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -71,7 +70,7 @@ func (m *Model) checkTeam() {
 		m.layout()
 	case !up && was:
 		m.team.up, m.team.why, m.team.downSince = false, why, m.ctx.Now()
-		m.log.Warn("the hub is unreachable", "hub", tm.URL(), logKeyErr, why)
+		m.log.Warn("the hub is unreachable", "hub", tm.URL(), common.LogKeyErr, why)
 		m.layout()
 	case !up:
 		m.team.why = why
@@ -151,26 +150,4 @@ func (v *detailScreen) claimField(b *common.Section, t *model.Task) {
 	if w := v.ctx.Team.ClaimWords(t.Key.Agent, t.Key.ID); w != "" {
 		b.Field("claimed", v.ctx.Theme.Warn.Render(sanitize.Line(w, common.MaxLineText)+" (a claim informs, it does not block)"))
 	}
-}
-
-// teamHelp is a screen's task keys for the help: on a hub, cancel and
-// reply only when the operator's roles allow them on some agent.
-func (a *taskActions) teamHelp(keys []key.Binding) []key.Binding {
-	if a.ctx.Team == nil {
-		return keys
-	}
-	answers := a.ctx.MayAnywhere(common.RoleAnswer) || a.ctx.MayAnywhere(common.RoleApprove)
-	out := make([]key.Binding, len(keys))
-	for i, b := range keys {
-		switch {
-		case sameKeys(b, a.keys.Cancel):
-			b = common.Offer(b, a.ctx.MayAnywhere(common.RoleCancel))
-		case sameKeys(b, a.keys.Reply):
-			b = common.Offer(b, answers)
-		case sameKeys(b, a.keys.Approve), sameKeys(b, a.keys.Deny):
-			b = common.Offer(b, a.ctx.MayAnywhere(common.RoleApprove))
-		}
-		out[i] = b
-	}
-	return out
 }

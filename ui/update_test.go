@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"a2atop/model"
+	"a2atop/ui/common"
 )
 
 func TestSelectionFollowsTaskWhenRowsMove(t *testing.T) {
@@ -68,9 +69,9 @@ func TestSelectionStaysOnItsTaskOnTheTopRow(t *testing.T) {
 			continue
 		}
 		press(m, "c")
-		if v := m.View(); !confirming(m) || !strings.Contains(v, taskName(was.Key)) || !strings.Contains(v, was.Text) ||
+		if v := m.View(); !confirming(m) || !strings.Contains(v, common.TaskName(was.Key)) || !strings.Contains(v, was.Text) ||
 			strings.Contains(v, "11110000") {
-			t.Fatalf("%s: c asks:\n%s\nwant the selected task %s with its status", tc.state, v, taskName(was.Key))
+			t.Fatalf("%s: c asks:\n%s\nwant the selected task %s with its status", tc.state, v, common.TaskName(was.Key))
 		}
 	}
 }
@@ -91,7 +92,7 @@ func TestSelectedTaskLeavingSaysWhereTheCursorWent(t *testing.T) {
 	if got := tasksOf(m).selected(); got == nil || got.Key != next {
 		t.Fatalf("after the selected task ended the selection is %v, want its neighbour %v", got, next)
 	}
-	want := taskName(model.TaskKey{Agent: "test-runner", ID: idRunning}) + " left Active (now completed); the cursor is on " + taskName(next)
+	want := common.TaskName(model.TaskKey{Agent: "test-runner", ID: idRunning}) + " left Active (now completed); the cursor is on " + common.TaskName(next)
 	if m.status.text != want {
 		t.Fatalf("footer %q, want %q", m.status.text, want)
 	}
@@ -577,7 +578,7 @@ func TestCancelAnswerIsTakenOnceByItsScreen(t *testing.T) {
 	k := model.TaskKey{Agent: "test-runner", ID: idRunning}
 	ts := testNow
 	done := &a2a.Task{ID: idRunning, Status: a2a.TaskStatus{State: a2a.TaskStateCanceled, Timestamp: &ts}}
-	m.Update(cancelDoneMsg{Key: k, Task: done})
+	m.Update(common.CancelDoneMsg{Key: k, Task: done})
 	if m.status.text != "" || m.ctx.Fleet.Task(k).State != a2a.TaskStateWorking {
 		t.Fatalf("an answer to no cancel: status %q, task %s", m.status.text, m.ctx.Fleet.Task(k).State)
 	}

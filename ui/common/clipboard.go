@@ -10,9 +10,6 @@ import (
 	"a2atop/internal/sanitize"
 )
 
-// logKeyErr is the log key of an error (the root's too).
-const logKeyErr = "err"
-
 // Clipboard writes to the terminal's clipboard with OSC 52.
 type Clipboard struct {
 	Out  io.Writer // the terminal the program draws on
@@ -41,7 +38,7 @@ func (c *Clipboard) Copy(text, what string) tea.Cmd {
 		}
 		for _, seq := range seqs {
 			if _, err := seq.WriteTo(out); err != nil {
-				log.Warn("copy to clipboard failed", logKeyErr, err)
+				log.Warn("copy to clipboard failed", LogKeyErr, err)
 				return StatusMsg{Text: "copy failed: " + err.Error(), Err: true}
 			}
 		}

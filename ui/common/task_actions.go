@@ -1,8 +1,9 @@
-package ui
+package common
 
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,58 +14,73 @@ import (
 	"a2atop/approvals"
 	"a2atop/internal/sanitize"
 	"a2atop/model"
-	"a2atop/ui/common"
 )
 
 // cancelTimeout bounds a CancelTask and the GetTask after it.
 const cancelTimeout = 20 * time.Second
 
-// taskActions are what the tasks and the detail screens do to tasks:
+// TaskActions are what the tasks and the detail screens do to tasks:
 // cancel them (after an armed confirmation), hand them to the inbox
 // (reply, approve, deny) or to the follow-up editor, copy an id. On the
 // tasks screen they act on every marked task when any is marked. Each
 // screen has its own; an answer to a cancel is taken by the one that
 // sent it.
-type taskActions struct {
-	ctx     *common.Context
+type TaskActions struct {
+	ctx     *Context
 	keys    TaskKeys
 	quiet   time.Duration          // before the cancel confirmation arms
 	dialog  *cancelDialog          // open while asking
 	pending map[model.TaskKey]bool // cancels sent, not yet answered
 	// results are the outcomes of a cancel of several tasks, task by
 	// task, shown until closed; nil when none.
-	results    *common.Results
-	resultKeys common.ResultKeys
+	results    *Results
+	resultKeys ResultKeys
 	// journal, when set, refuses a reply to an agent a damaged line of
 	// it blocks (the inbox would refuse it): r is not offered there.
 	journal *approvals.Service
 }
 
-func newTaskActions(ctx *common.Context, keys TaskKeys, quiet time.Duration) taskActions {
-	return taskActions{ctx: ctx, keys: keys, quiet: quiet, pending: map[model.TaskKey]bool{},
-		resultKeys: keys.Results}
+// NewTaskActions are the actions of one screen, on its keys: the cancel
+// confirmation arms after quiet; journal, when not nil, refuses a reply
+// to an agent a damaged line of it blocks.
+func NewTaskActions(ctx *Context, keys TaskKeys, quiet time.Duration, journal *approvals.Service) TaskActions {
+	return TaskActions{ctx: ctx, keys: keys, quiet: quiet, pending: map[model.TaskKey]bool{},
+		resultKeys: keys.Results, journal: journal}
 }
 
-// key handles the task keys on the marked tasks (when marked is not
+// Targets are the tasks the open cancel confirmation asks to stop; none
+// when it is not open.
+func (a *TaskActions) Targets() []model.TaskKey {
+	if a.dialog == nil {
+		return nil
+	}
+	keys := make([]model.TaskKey, len(a.dialog.targets))
+	for i, t := range a.dialog.targets {
+		keys[i] = t.key
+	}
+	return keys
+}
+
+// Key handles the task keys on the marked tasks (when marked is not
 // empty) or on t, and reports whether msg was one of them.
-func (a *taskActions) key(msg tea.KeyMsg, t *model.Task, marked []model.TaskKey) (tea.Cmd, bool) {
+func (a *TaskActions) Key(msg tea.KeyMsg, t *model.Task, marked []model.TaskKey) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, a.keys.Cancel):
 		if len(marked) > 0 {
-			return a.askCancelMany(marked), true
+			return a.AskCancelMany(marked), true
 		}
-		return a.askCancel(t), true
+		return a.AskCancel(t), true
 	case key.Matches(msg, a.keys.Reply):
-		a.decide(approvals.KindReply, t, marked)
+		a.Decide(approvals.KindReply, t, marked)
 	case key.Matches(msg, a.keys.Approve):
-		a.decide(approvals.KindApprove, t, marked)
+		a.Decide(approvals.KindApprove, t, marked)
 	case key.Matches(msg, a.keys.Deny):
-		a.decide(approvals.KindDeny, t, marked)
+		a.Decide(approvals.KindDeny, t, marked)
 	case key.Matches(msg, a.keys.FollowUp):
-		a.followUp(t)
+		a.FollowUp(t)
 	case key.Matches(msg, a.keys.Copy):
 		if t != nil {
-			a.ctx.Out.Send(common.CopyMsg{Text: string(t.Key.ID)})
+			a.ctx.Out.Send(CopyMsg{Text: string(t.Key.ID)})
 		}
 	default:
 		return nil, false
@@ -72,13 +88,13 @@ func (a *taskActions) key(msg tea.KeyMsg, t *model.Task, marked []model.TaskKey)
 	return nil, true
 }
 
-// decide hands the marked tasks, or t, to the inbox to answer: one
+// Decide hands the marked tasks, or t, to the inbox to answer: one
 // reply, one approval, one denial for all of them. A single task that
 // cannot take the answer says why here; of several, the inbox's
 // confirmation lists those it skips and why.
-func (a *taskActions) decide(kind approvals.Kind, t *model.Task, marked []model.TaskKey) {
+func (a *TaskActions) Decide(kind approvals.Kind, t *model.Task, marked []model.TaskKey) {
 	if len(marked) > 0 {
-		a.ctx.Out.Send(common.DecideMsg{Kind: kind, Keys: marked})
+		a.ctx.Out.Send(DecideMsg{Kind: kind, Keys: marked})
 		return
 	}
 	switch {
@@ -86,32 +102,32 @@ func (a *taskActions) decide(kind approvals.Kind, t *model.Task, marked []model.
 		a.ctx.Warn("only interrupted tasks (input-required, auth-required) take a reply, an approval or a denial")
 	case kind != approvals.KindReply && t.State != a2a.TaskStateAuthRequired:
 		a.ctx.Warn(string(kind) + " answers auth-required; this task asks for input: reply with " + a.keys.Reply.Help().Key)
-	case a.ctx.Refusal(t.Key.Agent, common.RoleFor(t.State)) != "":
-		a.ctx.Warn(a.ctx.Refusal(t.Key.Agent, common.RoleFor(t.State)))
+	case a.ctx.Refusal(t.Key.Agent, RoleFor(t.State)) != "":
+		a.ctx.Warn(a.ctx.Refusal(t.Key.Agent, RoleFor(t.State)))
 	case !a.decidable(t.Key.Agent):
-		a.ctx.Warn(common.BlockedWords(a.journal, t.Key.Agent, footerWords))
+		a.ctx.Warn(BlockedWords(a.journal, t.Key.Agent, footerWords))
 	case kind == approvals.KindReply:
-		a.ctx.Out.Send(common.ReplyToMsg{Key: t.Key})
+		a.ctx.Out.Send(ReplyToMsg{Key: t.Key})
 	default:
-		a.ctx.Out.Send(common.DecideMsg{Kind: kind, Keys: []model.TaskKey{t.Key}})
+		a.ctx.Out.Send(DecideMsg{Kind: kind, Keys: []model.TaskKey{t.Key}})
 	}
 }
 
-// followUp asks the root for the follow-up editor on an ended task: a
+// FollowUp asks the root for the follow-up editor on an ended task: a
 // new task in its context that names it.
-func (a *taskActions) followUp(t *model.Task) {
+func (a *TaskActions) FollowUp(t *model.Task) {
 	switch {
 	case t == nil:
 		a.ctx.Warn("no task selected")
 	case t.Class != model.ClassTerminal:
-		a.ctx.Warn("a follow-up starts a new task after one that ended; this one is " + stateText(t.State) +
+		a.ctx.Warn("a follow-up starts a new task after one that ended; this one is " + StateText(t.State) +
 			" (reply with " + a.keys.Reply.Help().Key + " while it waits)")
-	case a.ctx.Refusal(t.Key.Agent, common.RoleAnswer) != "":
-		a.ctx.Warn(a.ctx.Refusal(t.Key.Agent, common.RoleAnswer))
+	case a.ctx.Refusal(t.Key.Agent, RoleAnswer) != "":
+		a.ctx.Warn(a.ctx.Refusal(t.Key.Agent, RoleAnswer))
 	case !a.decidable(t.Key.Agent):
-		a.ctx.Warn(common.BlockedWords(a.journal, t.Key.Agent, footerWords))
+		a.ctx.Warn(BlockedWords(a.journal, t.Key.Agent, footerWords))
 	default:
-		a.ctx.Out.Send(common.ComposeMsg{Agent: t.Key.Agent, After: t.Key})
+		a.ctx.Out.Send(ComposeMsg{Agent: t.Key.Agent, After: t.Key})
 	}
 }
 
@@ -121,29 +137,29 @@ const footerWords = 80
 
 // decidable reports whether a decision on agent may be sent: no damaged
 // line of the journal refuses it.
-func (a *taskActions) decidable(agent string) bool {
+func (a *TaskActions) decidable(agent string) bool {
 	return a.journal == nil || a.journal.Blocked(agent) == nil
 }
 
-// askCancel opens the confirmation for t, or says why it cannot be
+// AskCancel opens the confirmation for t, or says why it cannot be
 // canceled.
-func (a *taskActions) askCancel(t *model.Task) tea.Cmd {
+func (a *TaskActions) AskCancel(t *model.Task) tea.Cmd {
 	switch {
 	case t == nil:
 		a.ctx.Warn("no task selected")
 	case t.Class == model.ClassTerminal:
-		a.ctx.Warn("the task is already " + stateText(t.State) + "; there is nothing to cancel")
-	case a.ctx.Refusal(t.Key.Agent, common.RoleCancel) != "":
-		a.ctx.Warn(a.ctx.Refusal(t.Key.Agent, common.RoleCancel))
+		a.ctx.Warn("the task is already " + StateText(t.State) + "; there is nothing to cancel")
+	case a.ctx.Refusal(t.Key.Agent, RoleCancel) != "":
+		a.ctx.Warn(a.ctx.Refusal(t.Key.Agent, RoleCancel))
 	default:
 		return a.open(&cancelDialog{targets: []cancelTarget{targetOf(t)}})
 	}
 	return nil
 }
 
-// askCancelMany opens one confirmation for every marked task that can be
+// AskCancelMany opens one confirmation for every marked task that can be
 // canceled, listing the others as skipped with why.
-func (a *taskActions) askCancelMany(keys []model.TaskKey) tea.Cmd {
+func (a *TaskActions) AskCancelMany(keys []model.TaskKey) tea.Cmd {
 	d := &cancelDialog{many: true}
 	for _, k := range keys {
 		t := a.ctx.Fleet.Task(k)
@@ -151,32 +167,32 @@ func (a *taskActions) askCancelMany(keys []model.TaskKey) tea.Cmd {
 		case t == nil:
 			d.skip(k, "no longer in the fleet")
 		case t.Class == model.ClassTerminal:
-			d.skip(k, "already "+stateText(t.State))
-		case a.ctx.Refusal(k.Agent, common.RoleCancel) != "":
-			d.skip(k, a.ctx.Refusal(k.Agent, common.RoleCancel))
+			d.skip(k, "already "+StateText(t.State))
+		case a.ctx.Refusal(k.Agent, RoleCancel) != "":
+			d.skip(k, a.ctx.Refusal(k.Agent, RoleCancel))
 		default:
 			d.targets = append(d.targets, targetOf(t))
 		}
 	}
 	if len(d.targets) == 0 {
-		a.ctx.Warn("none of the " + common.Plural(len(keys), "marked task") + " can be canceled (they ended, or nothing may be sent to their agents)")
+		a.ctx.Warn("none of the " + Plural(len(keys), "marked task") + " can be canceled (they ended, or nothing may be sent to their agents)")
 		return nil
 	}
 	return a.open(d)
 }
 
-func (a *taskActions) open(d *cancelDialog) tea.Cmd {
+func (a *TaskActions) open(d *cancelDialog) tea.Cmd {
 	var wake tea.Cmd
-	d.answer, wake = common.NewConfirm(a.keys.Confirm, a.keys.Decline, a.quiet, a.ctx.Now())
+	d.answer, wake = NewConfirm(a.keys.Confirm, a.keys.Decline, a.quiet, a.ctx.Now())
 	a.dialog = d
 	return wake
 }
 
-// fleetChanged closes the cancel confirmation when its tasks ended (or
+// FleetChanged closes the cancel confirmation when its tasks ended (or
 // left the fleet) while it asked: there is nothing left to cancel, and
 // nothing was sent. Of several, those that ended move to the skipped.
 // It reports whether it closed the dialog.
-func (a *taskActions) fleetChanged() bool {
+func (a *TaskActions) FleetChanged() bool {
 	d := a.dialog
 	if d == nil {
 		return false
@@ -189,10 +205,10 @@ func (a *taskActions) fleetChanged() bool {
 	switch {
 	case t == nil:
 		a.dialog = nil
-		a.ctx.Warn(taskName(k) + " left the fleet while the cancel asked; nothing was sent")
+		a.ctx.Warn(TaskName(k) + " left the fleet while the cancel asked; nothing was sent")
 	case t.Class == model.ClassTerminal:
 		a.dialog = nil
-		a.ctx.Warn(taskName(k) + " is " + stateText(t.State) + " already; nothing was sent")
+		a.ctx.Warn(TaskName(k) + " is " + StateText(t.State) + " already; nothing was sent")
 	default:
 		return false
 	}
@@ -201,14 +217,14 @@ func (a *taskActions) fleetChanged() bool {
 
 // dropEnded moves the targets of a cancel of several that ended to the
 // skipped, and closes the dialog when none is left.
-func (a *taskActions) dropEnded(d *cancelDialog) bool {
+func (a *TaskActions) dropEnded(d *cancelDialog) bool {
 	kept := d.targets[:0]
 	for _, c := range d.targets {
 		switch t := a.ctx.Fleet.Task(c.key); {
 		case t == nil:
 			d.skip(c.key, "left the fleet while the cancel asked")
 		case t.Class == model.ClassTerminal:
-			d.skip(c.key, "became "+stateText(t.State)+" while the cancel asked")
+			d.skip(c.key, "became "+StateText(t.State)+" while the cancel asked")
 		default:
 			kept = append(kept, c)
 		}
@@ -222,30 +238,30 @@ func (a *taskActions) dropEnded(d *cancelDialog) bool {
 	return true
 }
 
-// confirming reports whether the cancel confirmation is open: it takes
+// Confirming reports whether the cancel confirmation is open: it takes
 // every key then.
-func (a *taskActions) confirming() bool { return a.dialog != nil }
+func (a *TaskActions) Confirming() bool { return a.dialog != nil }
 
-// showingResults reports whether the outcomes of a cancel of several
+// ShowingResults reports whether the outcomes of a cancel of several
 // are on screen: they take every key then.
-func (a *taskActions) showingResults() bool { return a.results != nil }
+func (a *TaskActions) ShowingResults() bool { return a.results != nil }
 
-// resultsKey scrolls or closes the outcomes.
-func (a *taskActions) resultsKey(msg tea.KeyMsg) {
+// ResultsKey scrolls or closes the outcomes.
+func (a *TaskActions) ResultsKey(msg tea.KeyMsg) {
 	if a.results.Key(msg, a.resultKeys) {
 		a.results = nil
 	}
 }
 
-// confirmKey sends the cancels on y once the dialog is armed; n or esc
+// ConfirmKey sends the cancels on y once the dialog is armed; n or esc
 // keeps the tasks.
-func (a *taskActions) confirmKey(msg tea.KeyMsg) tea.Cmd {
+func (a *TaskActions) ConfirmKey(msg tea.KeyMsg) tea.Cmd {
 	d := a.dialog
 	answer, wake := d.answer.Key(msg, a.ctx.Now())
 	switch answer {
-	case common.No:
+	case No:
 		a.dialog = nil
-	case common.Yes:
+	case Yes:
 		a.dialog = nil
 		return a.send(d)
 	}
@@ -254,40 +270,40 @@ func (a *taskActions) confirmKey(msg tea.KeyMsg) tea.Cmd {
 
 // send asks for every cancel at once; of several, the outcomes are
 // listed task by task as they come in.
-func (a *taskActions) send(d *cancelDialog) tea.Cmd {
+func (a *TaskActions) send(d *cancelDialog) tea.Cmd {
 	keys := make([]model.TaskKey, 0, len(d.targets))
 	cmds := make([]tea.Cmd, 0, len(d.targets))
 	for _, c := range d.targets {
 		keys = append(keys, c.key)
 		a.pending[c.key] = true
-		a.ctx.Logger().Info("cancel requested", logKeyAgent, c.key.Agent, logKeyTask, string(c.key.ID))
+		a.ctx.Logger().Info("cancel requested", LogKeyAgent, c.key.Agent, LogKeyTask, string(c.key.ID))
 		cmds = append(cmds, cancelCmd(a.ctx.Backend, c.key))
 	}
 	if !d.many {
-		a.ctx.Say("canceling " + taskName(keys[0]) + "…")
+		a.ctx.Say("canceling " + TaskName(keys[0]) + "…")
 		return cmds[0]
 	}
-	a.results = common.NewResults("cancel", keys)
+	a.results = NewResults("cancel", keys)
 	for _, s := range d.skipped {
-		a.results.Add(s.key, common.Skipped, s.why)
+		a.results.Add(s.key, Skipped, s.why)
 	}
-	a.ctx.Say("canceling " + common.Plural(len(keys), "task") + "…")
+	a.ctx.Say("canceling " + Plural(len(keys), "task") + "…")
 	return tea.Batch(cmds...)
 }
 
-// shortHelp is a screen's footer: the confirmation's answers while it
+// ShortHelp is a screen's footer: the confirmation's answers while it
 // asks, the results' keys while they show, else the screen's keys.
-func (a *taskActions) shortHelp(keys ...key.Binding) []key.Binding {
+func (a *TaskActions) ShortHelp(keys ...key.Binding) []key.Binding {
 	switch {
-	case a.confirming():
+	case a.Confirming():
 		return []key.Binding{a.keys.Confirm, a.keys.Decline}
-	case a.showingResults():
+	case a.ShowingResults():
 		return []key.Binding{a.resultKeys.Close, a.resultKeys.Down, a.resultKeys.Up}
 	}
 	return keys
 }
 
-// offered are the task keys as the footer shows them for t, or for the
+// Offered are the task keys as the footer shows them for t, or for the
 // marked tasks when any is marked: only what they take (cancel while
 // they run or wait, reply while they wait on a person, approve and deny
 // while they wait on an authorization, a follow-up once ended, copy when
@@ -295,66 +311,66 @@ func (a *taskActions) shortHelp(keys ...key.Binding) []key.Binding {
 // here or, attached to a hub, that the operator's roles do not allow.
 // Pressing a key that is not offered still says why nothing happens;
 // the a2aclient Manager alone refuses sends.
-func (a *taskActions) offered(t *model.Task, marked int) offers {
+func (a *TaskActions) Offered(t *model.Task, marked int) Offers {
 	k := a.keys
 	if marked > 0 { // what some of them may take; the confirmation says which
-		approves := a.ctx.MayAnywhere(common.RoleApprove)
-		return offers{cancel: common.Offer(k.Cancel, a.ctx.MayAnywhere(common.RoleCancel)),
-			reply:   common.Offer(k.Reply, approves || a.ctx.MayAnywhere(common.RoleAnswer)),
-			approve: common.Offer(k.Approve, approves), deny: common.Offer(k.Deny, approves),
-			copyID: common.Offer(k.Copy, t != nil)}
+		approves := a.ctx.MayAnywhere(RoleApprove)
+		return Offers{cancel: Offer(k.Cancel, a.ctx.MayAnywhere(RoleCancel)),
+			reply:   Offer(k.Reply, approves || a.ctx.MayAnywhere(RoleAnswer)),
+			approve: Offer(k.Approve, approves), deny: Offer(k.Deny, approves),
+			copyID: Offer(k.Copy, t != nil)}
 	}
-	cancels := t != nil && a.ctx.May(t.Key.Agent, common.RoleCancel)
-	answers := t != nil && a.ctx.May(t.Key.Agent, common.RoleFor(t.State)) && a.decidable(t.Key.Agent)
+	cancels := t != nil && a.ctx.May(t.Key.Agent, RoleCancel)
+	answers := t != nil && a.ctx.May(t.Key.Agent, RoleFor(t.State)) && a.decidable(t.Key.Agent)
 	waits := answers && t.Class == model.ClassInterrupted
 	auth := waits && t.State == a2a.TaskStateAuthRequired
-	return offers{
-		cancel:   common.Offer(k.Cancel, cancels && t.Class != model.ClassTerminal),
-		reply:    common.Offer(k.Reply, waits),
-		approve:  common.Offer(k.Approve, auth),
-		deny:     common.Offer(k.Deny, auth),
-		followUp: common.Offer(k.FollowUp, t != nil && a.ctx.May(t.Key.Agent, common.RoleAnswer) && t.Class == model.ClassTerminal),
-		copyID:   common.Offer(k.Copy, t != nil),
+	return Offers{
+		cancel:   Offer(k.Cancel, cancels && t.Class != model.ClassTerminal),
+		reply:    Offer(k.Reply, waits),
+		approve:  Offer(k.Approve, auth),
+		deny:     Offer(k.Deny, auth),
+		followUp: Offer(k.FollowUp, t != nil && a.ctx.May(t.Key.Agent, RoleAnswer) && t.Class == model.ClassTerminal),
+		copyID:   Offer(k.Copy, t != nil),
 	}
 }
 
-// offers are the task keys a footer shows now.
-type offers struct{ cancel, reply, approve, deny, followUp, copyID key.Binding }
+// Offers are the task keys a footer shows now.
+type Offers struct{ cancel, reply, approve, deny, followUp, copyID key.Binding }
 
-// list is the offers in footer order.
-func (o offers) list() []key.Binding {
+// List is the offers in footer order.
+func (o Offers) List() []key.Binding {
 	return []key.Binding{o.approve, o.deny, o.reply, o.cancel, o.followUp, o.copyID}
 }
 
-// view is the confirmation centred in w×h cells, or the outcomes of a
+// View is the confirmation centred in w×h cells, or the outcomes of a
 // cancel of several.
-func (a *taskActions) view(w, h int) string {
+func (a *TaskActions) View(w, h int) string {
 	if a.results != nil && a.dialog == nil {
 		return a.results.View(a.ctx.Theme, a.resultKeys, w, h)
 	}
 	return a.dialog.view(a.ctx, w, h)
 }
 
-// cancelDoneMsg is what CancelTask (then GetTask) says happened.
-type cancelDoneMsg struct {
+// CancelDoneMsg is what CancelTask (then GetTask) says happened.
+type CancelDoneMsg struct {
 	Key  model.TaskKey
 	Task *a2a.Task
 	Err  error
 }
 
 // cancelCmd runs CancelTask through the backend.
-func cancelCmd(b common.Backend, k model.TaskKey) tea.Cmd {
+func cancelCmd(b Backend, k model.TaskKey) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
 		defer cancel()
 		t, err := b.Cancel(ctx, k.Agent, k.ID)
-		return cancelDoneMsg{Key: k, Task: t, Err: err}
+		return CancelDoneMsg{Key: k, Task: t, Err: err}
 	}
 }
 
-// done takes the answer to a cancel this screen sent: the root applies
+// Done takes the answer to a cancel this screen sent: the root applies
 // the task the agent returned, and the footer says what happened.
-func (a *taskActions) done(msg cancelDoneMsg) {
+func (a *TaskActions) Done(msg CancelDoneMsg) {
 	if !a.pending[msg.Key] {
 		return
 	}
@@ -362,46 +378,46 @@ func (a *taskActions) done(msg cancelDoneMsg) {
 	log := a.ctx.Logger()
 	state := ""
 	if msg.Task != nil {
-		a.ctx.Out.Send(common.ApplyMsg{Events: []model.Event{{Kind: model.EventTask, Agent: msg.Key.Agent,
+		a.ctx.Out.Send(ApplyMsg{Events: []model.Event{{Kind: model.EventTask, Agent: msg.Key.Agent,
 			Source: model.SourceReply, At: a.ctx.Now(), Task: msg.Task}}})
-		state = "it is now " + stateText(msg.Task.Status.State)
+		state = "it is now " + StateText(msg.Task.Status.State)
 	}
 	if a.results != nil && a.results.Has(msg.Key) {
 		a.batchDone(msg, state)
 		return
 	}
 	if msg.Err != nil {
-		log.Warn("cancel failed", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyErr, msg.Err)
-		text := "cancel " + taskName(msg.Key) + " failed: " + sanitize.Line(describe(msg.Err), 200)
+		log.Warn("cancel failed", LogKeyAgent, msg.Key.Agent, LogKeyTask, string(msg.Key.ID), LogKeyErr, msg.Err)
+		text := "cancel " + TaskName(msg.Key) + " failed: " + sanitize.Line(describe(msg.Err), 200)
 		if state != "" {
 			text += "; " + state
 		}
 		a.ctx.Warn(text)
 		return
 	}
-	log.Info("cancel done", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyState, state)
+	log.Info("cancel done", LogKeyAgent, msg.Key.Agent, LogKeyTask, string(msg.Key.ID), LogKeyState, state)
 	if state == "" {
 		state = "the agent did not say what happened"
 	}
-	a.ctx.Say("canceled " + taskName(msg.Key) + ": " + state)
+	a.ctx.Say("canceled " + TaskName(msg.Key) + ": " + state)
 }
 
 // batchDone records one answer of a cancel of several on its row, and
 // once every answer is in, counts them in the footer.
-func (a *taskActions) batchDone(msg cancelDoneMsg, state string) {
+func (a *TaskActions) batchDone(msg CancelDoneMsg, state string) {
 	log := a.ctx.Logger()
 	switch {
 	case msg.Err == nil:
-		log.Info("cancel done", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyState, state)
+		log.Info("cancel done", LogKeyAgent, msg.Key.Agent, LogKeyTask, string(msg.Key.ID), LogKeyState, state)
 		if state == "" {
 			state = "the agent did not say what happened"
 		}
-		a.results.Set(msg.Key, common.Sent, "canceled: "+state)
+		a.results.Set(msg.Key, Sent, "canceled: "+state)
 	default:
-		log.Warn("cancel failed", logKeyAgent, msg.Key.Agent, logKeyTask, string(msg.Key.ID), logKeyErr, msg.Err)
-		o := common.Refused
+		log.Warn("cancel failed", LogKeyAgent, msg.Key.Agent, LogKeyTask, string(msg.Key.ID), LogKeyErr, msg.Err)
+		o := Refused
 		if errors.Is(msg.Err, context.DeadlineExceeded) {
-			o = common.Unknown
+			o = Unknown
 		}
 		text := describe(msg.Err)
 		if state != "" {
@@ -411,19 +427,19 @@ func (a *taskActions) batchDone(msg cancelDoneMsg, state string) {
 	}
 	if a.results.Done() {
 		text, failed := a.results.Summary()
-		a.ctx.Out.Send(common.StatusMsg{Text: text, Err: failed})
+		a.ctx.Out.Send(StatusMsg{Text: text, Err: failed})
 	}
 }
 
-// taskName is "agent · short id" for a notice, sanitized.
-func taskName(k model.TaskKey) string { return sanitize.Line(k.Agent, 32) + " · " + shortIDText(k.ID) }
+// TaskName is "agent · short id" for a notice, sanitized.
+func TaskName(k model.TaskKey) string { return sanitize.Line(k.Agent, 32) + " · " + ShortIDText(k.ID) }
 
 // describe is an error in words, with the JSON-RPC code when there is one.
 func describe(err error) string {
 	var rpc interface{ RPCCode() int }
 	s := err.Error()
 	if errors.As(err, &rpc) && rpc.RPCCode() != 0 && !strings.Contains(s, "-3") {
-		s += " (JSON-RPC " + itoa(rpc.RPCCode()) + ")"
+		s += " (JSON-RPC " + strconv.Itoa(rpc.RPCCode()) + ")"
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		s = "the agent did not answer in time: " + s

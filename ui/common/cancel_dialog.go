@@ -1,6 +1,7 @@
-package ui
+package common
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -8,7 +9,6 @@ import (
 
 	"a2atop/internal/sanitize"
 	"a2atop/model"
-	"a2atop/ui/common"
 )
 
 // cancelTarget is a task the cancel will ask to stop, as it was when
@@ -35,7 +35,7 @@ type cancelDialog struct {
 	targets []cancelTarget
 	skipped []skipped
 	many    bool
-	answer  common.Confirm
+	answer  Confirm
 }
 
 func (c *cancelDialog) skip(k model.TaskKey, why string) {
@@ -43,7 +43,7 @@ func (c *cancelDialog) skip(k model.TaskKey, why string) {
 }
 
 // view is the dialog centred in w×h cells.
-func (c *cancelDialog) view(ctx *common.Context, w, h int) string {
+func (c *cancelDialog) view(ctx *Context, w, h int) string {
 	if c.many {
 		return c.manyView(ctx, w, h)
 	}
@@ -53,20 +53,20 @@ func (c *cancelDialog) view(ctx *common.Context, w, h int) string {
 // oneView names the task it acts on (agent · short id, then the whole
 // id), its state and its status text, so that a cursor moved under the
 // finger could not go unnoticed.
-func (c *cancelDialog) oneView(ctx *common.Context, w, h int) string {
+func (c *cancelDialog) oneView(ctx *Context, w, h int) string {
 	th := ctx.Theme
 	t := c.targets[0]
 	inner := min(max(w-8, 20), 70)
 	text := "(no status message)"
 	if t.text != "" {
-		text = sanitize.Line(t.text, common.MaxLineText)
+		text = sanitize.Line(t.text, MaxLineText)
 	}
-	status := strings.Split(common.Wrap(text, inner), "\n")
+	status := strings.Split(Wrap(text, inner), "\n")
 	if len(status) > 4 {
 		status = append(status[:3], "…")
 	}
-	body := th.DialogTitle.Render("Cancel "+taskName(t.key)+"?") + "\n\n" +
-		th.State(t.state).Render(stateText(t.state)) + "  " + th.Muted.Render(sanitize.Line("id "+string(t.key.ID), max(inner-18, 1))) + "\n" +
+	body := th.DialogTitle.Render("Cancel "+TaskName(t.key)+"?") + "\n\n" +
+		th.State(t.state).Render(StateText(t.state)) + "  " + th.Muted.Render(sanitize.Line("id "+string(t.key.ID), max(inner-18, 1))) + "\n" +
 		strings.Join(status, "\n") + "\n\n" +
 		"The agent is asked to stop (CancelTask); what it says happened is shown afterwards.\n\n" +
 		c.answer.Hint(th, ctx.Now(), "cancel the task", "keep it")
@@ -78,7 +78,7 @@ func (c *cancelDialog) oneView(ctx *common.Context, w, h int) string {
 // state, status) and those it skips, within h lines: when they do not
 // all fit, the list is cut with a line that says how many more there
 // are, and the answer keys stay on screen.
-func (c *cancelDialog) manyView(ctx *common.Context, w, h int) string {
+func (c *cancelDialog) manyView(ctx *Context, w, h int) string {
 	th := ctx.Theme
 	inner := max(min(w-4, 110), 20)
 	aw := 8
@@ -87,23 +87,23 @@ func (c *cancelDialog) manyView(ctx *common.Context, w, h int) string {
 	}
 	rows := make([]string, 0, len(c.targets)+len(c.skipped)+1)
 	for _, t := range c.targets {
-		head := common.Pad(sanitize.Line(t.key.Agent, aw), aw) + " " + common.Pad(shortIDText(t.key.ID), 8) + " "
-		state := common.Pad(stateText(t.state), 14)
+		head := Pad(sanitize.Line(t.key.Agent, aw), aw) + " " + Pad(ShortIDText(t.key.ID), 8) + " "
+		state := Pad(StateText(t.state), 14)
 		rest := max(inner-lipgloss.Width(head)-16, 1)
 		rows = append(rows, head+th.State(t.state).Render(state)+" "+sanitize.Line(t.text, rest))
 	}
 	if len(c.skipped) > 0 {
-		rows = append(rows, th.Warn.Render("skipped ("+itoa(len(c.skipped))+"): nothing is sent to them"))
+		rows = append(rows, th.Warn.Render("skipped ("+strconv.Itoa(len(c.skipped))+"): nothing is sent to them"))
 		for _, s := range c.skipped {
-			rows = append(rows, th.Muted.Render(sanitize.Line(common.Pad(s.key.Agent, aw)+" "+common.Pad(shortIDText(s.key.ID), 8)+" "+s.why, inner)))
+			rows = append(rows, th.Muted.Render(sanitize.Line(Pad(s.key.Agent, aw)+" "+Pad(ShortIDText(s.key.ID), 8)+" "+s.why, inner)))
 		}
 	}
-	head := []string{th.DialogTitle.Render("Cancel " + common.Plural(len(c.targets), "task") + "?"), ""}
+	head := []string{th.DialogTitle.Render("Cancel " + Plural(len(c.targets), "task") + "?"), ""}
 	tail := []string{"", "Each agent is asked to stop its task (CancelTask); every answer is shown task by task.", "",
 		c.answer.Hint(th, ctx.Now(), "cancel them all", "keep them")}
 	if room := h - 2 - len(head) - len(tail); len(rows) > room {
 		more := len(rows) - max(room-1, 1)
-		rows = append(rows[:max(room-1, 1)], th.Warn.Render("… "+itoa(more)+" more rows; every task listed is canceled"))
+		rows = append(rows[:max(room-1, 1)], th.Warn.Render("… "+strconv.Itoa(more)+" more rows; every task listed is canceled"))
 	}
 	body := strings.Join(append(append(head, rows...), tail...), "\n")
 	box := th.Dialog.Width(inner).Render(body)
