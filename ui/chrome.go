@@ -163,7 +163,7 @@ func (m *Model) header() string {
 	}
 	if m.view == viewTasks && m.overlay == overlayNone {
 		if bw := min(m.width-lipgloss.Width(line)-lipgloss.Width(badge)-3, 32); bw >= 8 {
-			line += " " + stackedBar(t, [3]int{a, c, term}, bw)
+			line += " " + common.StackedBar(t, [3]int{a, c, term}, bw)
 		}
 	}
 	if badge != "" {

@@ -1,7 +1,7 @@
 // Package ui is the terminal dashboard: the root Bubble Tea model and
-// the screens of its own (tasks, task detail), each a ui/common
-// Component. The agents screen (ui/agents) and the help (ui/help) are
-// packages of their own the root builds and reaches only as Components;
+// the tasks screen, a ui/common Component. The task detail (ui/detail),
+// the agents screen (ui/agents) and the help (ui/help) are packages of
+// their own the root builds and reaches only as Components;
 // the inbox, the journal and the compose screen (a new message, n; a
 // follow-up, f) are Components too, supplied through Options by package
 // ui/inbox.
@@ -67,7 +67,7 @@
 // sequences written are our own styling, the bell and the OSC 52 copy.
 //
 // ui may import bubbletea, bubbles, lipgloss, model, approvals,
-// internal/sanitize, ui/common, ui/theme and the screens ui/agents and
-// ui/help. It never imports a2aclient (main wires it in as the Backend)
+// internal/sanitize, ui/common, ui/theme and the screens ui/detail,
+// ui/agents and ui/help. It never imports a2aclient (main wires it in as the Backend)
 // nor ui/inbox (Options takes its factories).
 package ui

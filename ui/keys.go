@@ -5,6 +5,7 @@ import (
 
 	"a2atop/ui/agents"
 	"a2atop/ui/common"
+	"a2atop/ui/detail"
 	uihelp "a2atop/ui/help"
 )
 
@@ -30,7 +31,7 @@ type KeyMap struct {
 
 	// Each screen's own keys.
 	TasksView  TasksKeyMap   `keys:"-"`
-	DetailView DetailKeyMap  `keys:"-"`
+	DetailView detail.KeyMap `keys:"-"`
 	AgentsView agents.KeyMap `keys:"-"`
 	HelpView   uihelp.KeyMap `keys:"-"`
 }
@@ -63,7 +64,7 @@ func DefaultKeyMap() KeyMap {
 		Quit:       common.Bind("q", "back/quit", "q"),
 		Force:      common.Bind("ctrl+c", "quit", "ctrl+c"),
 		TasksView:  DefaultTasksKeyMap(),
-		DetailView: DefaultDetailKeyMap(),
+		DetailView: detail.DefaultKeyMap(),
 		AgentsView: agents.DefaultKeyMap(),
 		HelpView:   uihelp.DefaultKeyMap(),
 	}

@@ -12,6 +12,7 @@ import (
 	"a2atop/model"
 	"a2atop/ui/agents"
 	"a2atop/ui/common"
+	"a2atop/ui/detail"
 	uihelp "a2atop/ui/help"
 	"a2atop/ui/theme"
 )
@@ -160,7 +161,7 @@ func (m *Model) newScreens(o Options) {
 		return common.NewTaskActions(&m.ctx, k, o.QuietPeriod, o.Approvals)
 	}
 	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort, o.HideTerminalAfter)
-	m.screens[viewDetail] = newDetail(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)
+	m.screens[viewDetail] = detail.New(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)
 	m.screens[viewAgents] = agents.New(&m.ctx, m.keys.AgentsView, m.clip)
 	if o.Inbox != nil {
 		m.screens[viewInbox] = o.Inbox(m.ctx)

@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"a2atop/internal/sanitize"
-	"a2atop/model"
 	"a2atop/ui/common"
 )
 
@@ -55,8 +54,8 @@ func (m *Model) checkTeam() {
 	up, why := tm.Connected()
 	if v := tm.ClaimsVersion(); v != m.team.claims {
 		m.team.claims = v
-		if d, ok := m.screens[viewDetail].(*detailScreen); ok && m.view == viewDetail {
-			d.rebuild(false) // its claim line
+		if m.view == viewDetail {
+			m.screens[viewDetail], _ = m.screens[viewDetail].Update(common.ClaimsChangedMsg{}) // its claim line
 		}
 	}
 	was := m.team.up
@@ -139,15 +138,4 @@ func (m *Model) teamBadge(badge string, most int) string {
 
 func loopbackHost(h string) bool {
 	return h == "localhost" || h == "127.0.0.1" || h == "::1"
-}
-
-// claimField says in the detail who else on the team is at work on the
-// task ("bob is answering"); nothing without a hub or a claim.
-func (v *detailScreen) claimField(b *common.Section, t *model.Task) {
-	if v.ctx.Team == nil {
-		return
-	}
-	if w := v.ctx.Team.ClaimWords(t.Key.Agent, t.Key.ID); w != "" {
-		b.Field("claimed", v.ctx.Theme.Warn.Render(sanitize.Line(w, common.MaxLineText)+" (a claim informs, it does not block)"))
-	}
 }

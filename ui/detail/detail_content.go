@@ -1,4 +1,4 @@
-package ui
+package detail
 
 import (
 	"encoding/json"
@@ -27,7 +27,7 @@ type bodyKey struct {
 }
 
 // content builds the detail text for the current width.
-func (v *detailScreen) content() string {
+func (v *Screen) content() string {
 	f := v.ctx.Fleet
 	t := f.Task(v.key)
 	if t != nil {
@@ -55,7 +55,7 @@ func (v *detailScreen) content() string {
 }
 
 // body returns the cached body for key, building it when key changed.
-func (v *detailScreen) body(key bodyKey, build func() string) string {
+func (v *Screen) body(key bodyKey, build func() string) string {
 	if !v.cached || v.bodyKey != key {
 		v.bodyText, v.bodyKey, v.cached = build(), key, true
 		v.bodyBuilds++
@@ -68,7 +68,7 @@ func (v *detailScreen) body(key bodyKey, build func() string) string {
 // the task since the GetTask was asked (artifact chunks streamed since
 // then leave the status timestamp as it was). The answer keeps its
 // history either way.
-func (v *detailScreen) snapshot(t *model.Task) *a2a.Task {
+func (v *Screen) snapshot(t *model.Task) *a2a.Task {
 	switch {
 	case v.fetched == nil:
 		if t != nil {
@@ -92,7 +92,7 @@ func newer(a, b *a2a.Task) bool {
 }
 
 // overview is state, timestamps, agent, binding and the status message.
-func (v *detailScreen) overview(b *common.Section, t *model.Task, snap *a2a.Task) {
+func (v *Screen) overview(b *common.Section, t *model.Task, snap *a2a.Task) {
 	th, now := v.ctx.Theme, v.ctx.Now()
 	if t == nil && snap == nil {
 		b.Line(th.Warn.Render("this task is not in the fleet"))
@@ -152,7 +152,7 @@ func (v *detailScreen) overview(b *common.Section, t *model.Task, snap *a2a.Task
 }
 
 // agentLine is the agent's name, URL, binding and protocol version.
-func (v *detailScreen) agentLine() string {
+func (v *Screen) agentLine() string {
 	name := sanitize.Line(v.key.Agent, 64)
 	a := v.ctx.Fleet.Agent(v.key.Agent)
 	if a == nil {
@@ -174,7 +174,7 @@ func (v *detailScreen) agentLine() string {
 }
 
 // references lists referenceTaskIds as links; tab selects, enter follows.
-func (v *detailScreen) references(b *common.Section) {
+func (v *Screen) references(b *common.Section) {
 	if len(v.links) == 0 {
 		return
 	}
@@ -196,7 +196,7 @@ func (v *detailScreen) references(b *common.Section) {
 }
 
 // historySection shows the history GetTask returned, or why there is none.
-func (v *detailScreen) historySection(b *common.Section) {
+func (v *Screen) historySection(b *common.Section) {
 	th := v.ctx.Theme
 	switch {
 	case v.loading:
@@ -335,7 +335,7 @@ func referenceIDs(t *a2a.Task) []a2a.TaskID {
 }
 
 // rawJSON is the snapshot as JSON, sanitized like any agent text.
-func (v *detailScreen) rawJSON(t *a2a.Task) string {
+func (v *Screen) rawJSON(t *a2a.Task) string {
 	if t == nil {
 		return v.ctx.Theme.Muted.Render("no snapshot")
 	}
@@ -348,11 +348,11 @@ func (v *detailScreen) rawJSON(t *a2a.Task) string {
 
 // pictures are the task's timeline of states and, for each artifact it
 // streamed, how it came in.
-func (v *detailScreen) pictures(b *common.Section, t *model.Task) {
+func (v *Screen) pictures(b *common.Section, t *model.Task) {
 	th, now := v.ctx.Theme, v.ctx.Now()
 	marks, dropped := v.ctx.Fleet.Timeline(t.Key)
 	b.Heading("Timeline (the states this dashboard saw)")
-	for _, l := range timeline(th, marks, dropped, now, b.W) {
+	for _, l := range common.Timeline(th, marks, dropped, now, b.W) {
 		b.Line(l)
 	}
 	var streams []model.Stream
@@ -366,6 +366,6 @@ func (v *detailScreen) pictures(b *common.Section, t *model.Task) {
 	}
 	b.Heading("Streams")
 	for _, s := range streams {
-		b.Line("  " + th.Text.Render(sanitize.Line(string(s.Artifact), 40)) + "  " + progress(th, s, now))
+		b.Line("  " + th.Text.Render(sanitize.Line(string(s.Artifact), 40)) + "  " + common.Progress(th, s, now))
 	}
 }

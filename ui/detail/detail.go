@@ -1,6 +1,8 @@
-package ui
+package detail
 
 import (
+	"strconv"
+
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
@@ -11,8 +13,8 @@ import (
 	"a2atop/ui/common"
 )
 
-// DetailKeyMap is the keys of the detail screen.
-type DetailKeyMap struct {
+// KeyMap is the keys of the detail screen.
+type KeyMap struct {
 	common.ListKeys
 	common.TaskKeys
 	NextLink, PrevLink key.Binding // select a referenceTaskIds link
@@ -25,9 +27,9 @@ type DetailKeyMap struct {
 	Quit key.Binding
 }
 
-// DefaultDetailKeyMap returns the detail screen's keys.
-func DefaultDetailKeyMap() DetailKeyMap {
-	return DetailKeyMap{
+// DefaultKeyMap returns the detail screen's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
 		ListKeys: common.DefaultListKeys(),
 		TaskKeys: common.DefaultTaskKeys(),
 		NextLink: common.Bind("tab", "next link", "tab"),
@@ -40,11 +42,11 @@ func DefaultDetailKeyMap() DetailKeyMap {
 	}
 }
 
-// detailScreen shows one task: state, timestamps, status message, links,
+// Screen shows one task: state, timestamps, status message, links,
 // history (fetched on demand), artifacts, and the raw JSON on J.
-type detailScreen struct {
+type Screen struct {
 	ctx     *common.Context
-	keys    DetailKeyMap
+	keys    KeyMap
 	act     common.TaskActions
 	history int  // GetTask's historyLength
 	shown   bool // on screen: the clock redraws the ages
@@ -74,14 +76,16 @@ type detailScreen struct {
 	search textSearch // / in the text shown (the task, or its raw JSON)
 }
 
-func newDetail(ctx *common.Context, keys DetailKeyMap, act common.TaskActions, history int) *detailScreen {
-	return &detailScreen{ctx: ctx, keys: keys, act: act, history: history, vp: viewport.New(80, 20),
+// New is the detail screen, with its keys, its task actions and the
+// history length its GetTask asks for (0: the server's default).
+func New(ctx *common.Context, keys KeyMap, act common.TaskActions, history int) *Screen {
+	return &Screen{ctx: ctx, keys: keys, act: act, history: history, vp: viewport.New(80, 20),
 		search: newTextSearch(ctx.Theme, keys.Search)}
 }
 
 // Update opens the task asked for and follows the fleet, the clock, its
 // fetches' and cancels' answers, keys and the mouse.
-func (v *detailScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+func (v *Screen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.OpenTaskMsg:
 		v.stack = nil
@@ -93,9 +97,11 @@ func (v *detailScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		if v.shown {
 			v.rebuild(false) // the ages
 		}
+	case common.ClaimsChangedMsg:
+		v.rebuild(false) // its claim line
 	case common.ShownMsg, common.HiddenMsg:
 		v.shown = msg == common.ShownMsg{}
-	case taskLoadedMsg:
+	case TaskLoadedMsg:
 		v.loaded(msg)
 	case common.CancelDoneMsg:
 		v.act.Done(msg)
@@ -111,7 +117,7 @@ func (v *detailScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 
 // onKey handles the confirmation, leaving, links, the actions on the
 // task, then scrolling.
-func (v *detailScreen) onKey(msg tea.KeyMsg) tea.Cmd {
+func (v *Screen) onKey(msg tea.KeyMsg) tea.Cmd {
 	if v.act.Confirming() {
 		return v.act.ConfirmKey(msg)
 	}
@@ -140,7 +146,7 @@ func (v *detailScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 
 // back leaves the raw JSON for the task (not the list), then a followed
 // link for the task it was followed from, then the screen.
-func (v *detailScreen) back() tea.Cmd {
+func (v *Screen) back() tea.Cmd {
 	if v.raw {
 		v.toggleRaw()
 		return nil
@@ -153,23 +159,23 @@ func (v *detailScreen) back() tea.Cmd {
 }
 
 // SetSize gives the title line and the content their cells.
-func (v *detailScreen) SetSize(w, h int) {
+func (v *Screen) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.vp.Width, v.vp.Height = w, max(h-1, 1)
 	v.rebuild(false)
 }
 
 // Capturing is true while the cancel asks or the search is typed.
-func (v *detailScreen) Capturing() bool { return v.act.Confirming() || v.search.editing }
+func (v *Screen) Capturing() bool { return v.act.Confirming() || v.search.editing }
 
 // OpensText reports whether msg opens the search, so that a paste
 // starting with it is typed into it.
-func (v *detailScreen) OpensText(msg tea.KeyMsg) bool {
+func (v *Screen) OpensText(msg tea.KeyMsg) bool {
 	return !v.act.Confirming() && !v.search.editing && key.Matches(msg, v.keys.Search.Open)
 }
 
 // Footnote is the search: being typed, or kept with its matches.
-func (v *detailScreen) Footnote(w int) (string, bool) {
+func (v *Screen) Footnote(w int) (string, bool) {
 	of := "this task"
 	if v.raw {
 		of = "the raw JSON"
@@ -178,22 +184,22 @@ func (v *detailScreen) Footnote(w int) (string, bool) {
 }
 
 // HelpNote says what / does here.
-func (v *detailScreen) HelpNote() string {
+func (v *Screen) HelpNote() string {
 	return "/ searches the text shown (the task, or its raw JSON with J): every line stays, n and N move between matches; in a list / filters its rows"
 }
 
 // toMatch scrolls the current match into view, a few lines from the top.
-func (v *detailScreen) toMatch() {
+func (v *Screen) toMatch() {
 	if l := v.search.line(); l >= 0 {
 		v.vp.SetYOffset(max(l-2, 0))
 	}
 }
 
 // Title is the header's name of the screen.
-func (v *detailScreen) Title() string { return "task" }
+func (v *Screen) Title() string { return "task" }
 
 // scroll handles scrolling, links and J.
-func (v *detailScreen) scroll(msg tea.KeyMsg) {
+func (v *Screen) scroll(msg tea.KeyMsg) {
 	k := v.keys
 	switch {
 	case key.Matches(msg, k.Up):
@@ -213,14 +219,14 @@ func (v *detailScreen) scroll(msg tea.KeyMsg) {
 }
 
 // toggleRaw switches between the task and the raw JSON of its snapshot.
-func (v *detailScreen) toggleRaw() {
+func (v *Screen) toggleRaw() {
 	v.raw = !v.raw
 	v.rebuild(true)
 }
 
 // View is a title line and the scrollable content, or the cancel
 // confirmation.
-func (v *detailScreen) View() string {
+func (v *Screen) View() string {
 	if v.act.Confirming() {
 		return v.act.View(v.w, v.h)
 	}
@@ -232,14 +238,14 @@ func (v *detailScreen) View() string {
 	}
 	pct := ""
 	if v.vp.TotalLineCount() > v.vp.Height {
-		pct = " " + itoa(int(v.vp.ScrollPercent()*100)) + "%"
+		pct = " " + strconv.Itoa(int(v.vp.ScrollPercent()*100)) + "%"
 	}
 	line := t.Title.Render(sanitize.Line(title, max(v.w-len(mode)-len(pct)-1, 1))) + t.Muted.Render(mode+pct)
 	return line + "\n" + v.vp.View()
 }
 
 // ShortHelp is the footer of the detail screen.
-func (v *detailScreen) ShortHelp() []key.Binding {
+func (v *Screen) ShortHelp() []key.Binding {
 	k := v.keys
 	if v.raw {
 		back := key.NewBinding(key.WithKeys(append(k.Raw.Keys(), k.Back.Keys()...)...),
@@ -254,12 +260,12 @@ func (v *detailScreen) ShortHelp() []key.Binding {
 
 // searchMove is n or N as the footer offers it: while a search has
 // matches.
-func (v *detailScreen) searchMove(b key.Binding) key.Binding {
+func (v *Screen) searchMove(b key.Binding) key.Binding {
 	return common.Offer(b, len(v.search.lines) > 0)
 }
 
 // FullHelp is every key of the detail screen, grouped.
-func (v *detailScreen) FullHelp() [][]key.Binding {
+func (v *Screen) FullHelp() [][]key.Binding {
 	k := v.keys
 	return [][]key.Binding{
 		k.ListKeys.All(),

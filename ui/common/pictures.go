@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"fmt"
@@ -6,10 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"a2atop/model"
-	"a2atop/ui/common"
 	"a2atop/ui/theme"
 )
 
@@ -32,10 +29,10 @@ func classGlyph(c model.Class) string {
 	return "?"
 }
 
-// stackedBar is the share of active, interrupted and terminal tasks in w
+// StackedBar is the share of active, interrupted and terminal tasks in w
 // cells, each in its class's colour and glyph; a class with any task
 // gets at least a cell.
-func stackedBar(th *theme.Theme, counts [3]int, w int) string {
+func StackedBar(th *theme.Theme, counts [3]int, w int) string {
 	classes := [3]model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal}
 	total := counts[0] + counts[1] + counts[2]
 	if w < 3 || total == 0 {
@@ -91,11 +88,11 @@ func shares(counts []int, w int) []int {
 	return out
 }
 
-// timeline draws a task's states in w cells: a bar of one segment per
+// Timeline draws a task's states in w cells: a bar of one segment per
 // state, its width its share of the time (at least a cell; a terminal
 // state is the bar's end), then one line per state with its time and how
 // long it lasted. dropped states before the first are said.
-func timeline(th *theme.Theme, marks []model.StateMark, dropped int, now time.Time, w int) []string {
+func Timeline(th *theme.Theme, marks []model.StateMark, dropped int, now time.Time, w int) []string {
 	if len(marks) == 0 {
 		return nil
 	}
@@ -146,7 +143,7 @@ func timeline(th *theme.Theme, marks []model.StateMark, dropped int, now time.Ti
 		case model.ClassOf(m.State) != model.ClassTerminal && !m.At.IsZero():
 			lasted = "for " + span(now.Sub(m.At)) + " so far"
 		}
-		lines = append(lines, "  "+th.Muted.Render(at)+"  "+th.State(m.State).Render(common.Pad(common.StateText(m.State), 16))+" "+th.Muted.Render(lasted))
+		lines = append(lines, "  "+th.Muted.Render(at)+"  "+th.State(m.State).Render(Pad(StateText(m.State), 16))+" "+th.Muted.Render(lasted))
 	}
 	return lines
 }
@@ -167,19 +164,19 @@ func span(d time.Duration) string {
 	return strings.TrimSuffix(d.Round(time.Minute).String(), "0s")
 }
 
-// progress is a streamed artifact's line: its chunks, bytes, rate and
+// Progress is a streamed artifact's line: its chunks, bytes, rate and
 // last chunk.
-func progress(th *theme.Theme, s model.Stream, now time.Time) string {
+func Progress(th *theme.Theme, s model.Stream, now time.Time) string {
 	took := s.Last.Sub(s.First)
 	rate := ""
 	if took > 0 {
 		rate = " · " + bytesText(int(float64(s.Bytes)/took.Seconds())) + "/s"
 	}
 	if s.Done {
-		return th.OK.Render(fmt.Sprintf("streamed: %s · %s in %s%s · last chunk %s", common.Plural(s.Chunks, "chunk"), bytesText(s.Bytes),
+		return th.OK.Render(fmt.Sprintf("streamed: %s · %s in %s%s · last chunk %s", Plural(s.Chunks, "chunk"), bytesText(s.Bytes),
 			span(took), rate, s.Last.UTC().Format("15:04:05Z")))
 	}
-	return th.Warn.Render(fmt.Sprintf("streaming: %s · %s%s · last chunk %s ago", common.Plural(s.Chunks, "chunk"), bytesText(s.Bytes),
+	return th.Warn.Render(fmt.Sprintf("streaming: %s · %s%s · last chunk %s ago", Plural(s.Chunks, "chunk"), bytesText(s.Bytes),
 		rate, span(now.Sub(s.Last))))
 }
 
@@ -193,6 +190,3 @@ func bytesText(n int) string {
 	}
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
-
-// width is lipgloss.Width, for the pictures' callers.
-func width(s string) int { return lipgloss.Width(s) }

@@ -1,4 +1,4 @@
-package ui
+package detail
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 // fetchTimeout bounds a GetTask for the detail view.
 const fetchTimeout = 15 * time.Second
 
-// taskLoadedMsg carries a GetTask answer for the detail view. Seq ties it
+// TaskLoadedMsg carries a GetTask answer for the detail view. Seq ties it
 // to the request, so a late answer for a task no longer shown is dropped.
-type taskLoadedMsg struct {
+type TaskLoadedMsg struct {
 	Key  model.TaskKey
 	Seq  int
 	Task *a2a.Task
@@ -24,7 +24,7 @@ type taskLoadedMsg struct {
 }
 
 // open shows a task and returns the Cmd that fetches its history.
-func (v *detailScreen) open(k model.TaskKey) tea.Cmd {
+func (v *Screen) open(k model.TaskKey) tea.Cmd {
 	v.key, v.fetched, v.err, v.raw, v.link, v.built = k, nil, nil, false, 0, builtFrom{}
 	v.rebuild(true)
 	return v.fetch()
@@ -33,7 +33,7 @@ func (v *detailScreen) open(k model.TaskKey) tea.Cmd {
 // followLink opens the selected referenceTaskIds link: the fleet's task
 // with that id (same agent first), else asks the same agent for it. The
 // task shown is remembered: back returns to it.
-func (v *detailScreen) followLink() tea.Cmd {
+func (v *Screen) followLink() tea.Cmd {
 	id := v.selectedLink()
 	if id == "" {
 		return nil
@@ -49,7 +49,7 @@ func (v *detailScreen) followLink() tea.Cmd {
 }
 
 // pop returns to the task a link was followed from; false if none.
-func (v *detailScreen) pop() (tea.Cmd, bool) {
+func (v *Screen) pop() (tea.Cmd, bool) {
 	if len(v.stack) == 0 {
 		return nil, false
 	}
@@ -59,7 +59,7 @@ func (v *detailScreen) pop() (tea.Cmd, bool) {
 }
 
 // fetch asks the agent for the task with its history and artifacts.
-func (v *detailScreen) fetch() tea.Cmd {
+func (v *Screen) fetch() tea.Cmd {
 	b := v.ctx.Backend
 	if b == nil {
 		return nil
@@ -75,12 +75,12 @@ func (v *detailScreen) fetch() tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), fetchTimeout)
 		defer cancel()
 		t, err := b.Get(ctx, k.Agent, k.ID, history, true)
-		return taskLoadedMsg{Key: k, Seq: seq, Task: t, Err: err}
+		return TaskLoadedMsg{Key: k, Seq: seq, Task: t, Err: err}
 	}
 }
 
 // loaded takes a GetTask answer if it is for the task shown.
-func (v *detailScreen) loaded(msg taskLoadedMsg) {
+func (v *Screen) loaded(msg TaskLoadedMsg) {
 	if msg.Key != v.key || msg.Seq != v.seq {
 		return
 	}
@@ -94,7 +94,7 @@ func (v *detailScreen) loaded(msg taskLoadedMsg) {
 // sync rebuilds the content when the fleet holds a newer snapshot. When
 // the task shown has just ended it asks for it again: the GetTask answer
 // has the whole of its artifacts and history, past the fleet's caps.
-func (v *detailScreen) sync() tea.Cmd {
+func (v *Screen) sync() tea.Cmd {
 	t := v.ctx.Fleet.Task(v.key)
 	if t == nil {
 		return nil
@@ -125,7 +125,7 @@ func builtOf(t *model.Task) builtFrom { return builtFrom{rev: t.Rev, heard: t.La
 // rebuild lays the content out again; top scrolls back to the start.
 // Scrolled to the end (of a log being streamed, say), it stays at the
 // end as the content grows, like tail -f; anywhere else it stays put.
-func (v *detailScreen) rebuild(top bool) {
+func (v *Screen) rebuild(top bool) {
 	if v.key == (model.TaskKey{}) {
 		return
 	}
@@ -142,7 +142,7 @@ func (v *detailScreen) rebuild(top bool) {
 }
 
 // selectedLink is the referenced task enter follows, or "".
-func (v *detailScreen) selectedLink() a2a.TaskID {
+func (v *Screen) selectedLink() a2a.TaskID {
 	if v.link >= 0 && v.link < len(v.links) {
 		return v.links[v.link]
 	}
