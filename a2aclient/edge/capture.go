@@ -208,6 +208,8 @@ type Ring struct {
 	recs  []*record // oldest first
 }
 
+// NewRing keeps the last n exchanges, at most CaptureBytes of them until
+// SetLimit says otherwise.
 func NewRing(n int) *Ring { return &Ring{n: n, limit: CaptureBytes} }
 
 // SetLimit sets what the ring may hold, in bytes.

@@ -56,6 +56,8 @@ func (r *Redactor) all() []string {
 
 const redacted = credential.Redacted
 
+// NewRedactor hides the values of headers, and the headers that always
+// carry secrets (Authorization, cookies, API keys).
 func NewRedactor(headers []credential.Header) *Redactor {
 	r := &Redactor{names: map[string]bool{
 		"authorization": true, "proxy-authorization": true, "cookie": true,
