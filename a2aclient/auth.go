@@ -6,6 +6,8 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
+
+	"a2atop/a2aclient/credential"
 )
 
 // versionInterceptor makes sure every call says its A2A-Version (the SDK
@@ -40,7 +42,7 @@ func (c *conn) credentialLayer(next http.RoundTripper) http.RoundTripper {
 
 // RoundTrip implements http.RoundTripper.
 func (t credentialLayer) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !t.c.secretsConfigured() || !t.c.allowed(urlOrigin(req.URL)) {
+	if !t.c.secretsConfigured() || !t.c.allowed(credential.URLOrigin(req.URL)) {
 		return t.next.RoundTrip(req)
 	}
 	hs, err := t.c.secretHeaders(req.Context())

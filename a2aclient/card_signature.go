@@ -2,6 +2,7 @@ package a2aclient
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/x509"
 	"encoding/base64"
@@ -20,6 +21,7 @@ import (
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/gowebpki/jcs"
 
+	"a2atop/a2aclient/credential"
 	"a2atop/internal/secretfile"
 )
 
@@ -163,7 +165,7 @@ func (t *cardTrust) verifyOne(ctx context.Context, protected, signature string, 
 		}
 		for _, k := range keys {
 			if _, err := jws.Verify(k); err == nil {
-				return sigResult{state: sigValid, kid: orDefault(h.Kid, k.KeyID)}, p
+				return sigResult{state: sigValid, kid: cmp.Or(h.Kid, k.KeyID)}, p
 			}
 		}
 	}
@@ -210,19 +212,19 @@ func (t *cardTrust) load(ctx context.Context) (*jose.JSONWebKeySet, error) {
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.keys.JWKSURL, nil)
 	if err != nil {
-		return nil, fmt.Errorf("jwks_url %s: %v", shownURL(t.keys.JWKSURL), err)
+		return nil, fmt.Errorf("jwks_url %s: %v", credential.ShownURL(t.keys.JWKSURL), err)
 	}
 	resp, err := t.hc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("cannot fetch the pinned keys at %s: %v", shownURL(t.keys.JWKSURL), err)
+		return nil, fmt.Errorf("cannot fetch the pinned keys at %s: %v", credential.ShownURL(t.keys.JWKSURL), err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("the pinned keys at %s: HTTP %d", shownURL(t.keys.JWKSURL), resp.StatusCode)
+		return nil, fmt.Errorf("the pinned keys at %s: HTTP %d", credential.ShownURL(t.keys.JWKSURL), resp.StatusCode)
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return nil, fmt.Errorf("the pinned keys at %s: %v", shownURL(t.keys.JWKSURL), err)
+		return nil, fmt.Errorf("the pinned keys at %s: %v", credential.ShownURL(t.keys.JWKSURL), err)
 	}
 	return parseKeys(b)
 }

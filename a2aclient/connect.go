@@ -17,6 +17,8 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 
+	"a2atop/a2aclient/credential"
+	"a2atop/a2aclient/edge"
 	"a2atop/model"
 )
 
@@ -26,30 +28,25 @@ import (
 type conn struct {
 	opts   AgentOptions
 	hc     *http.Client
-	ring   *ring       // the raw capture (HTTP and gRPC)
-	red    *redactor   // the agent's secrets, kept out of the capture and errors
-	origin origin      // of opts.URL: secrets go there and to AllowedHosts only
-	tls    *tls.Config // the agent's TLS settings; nil for the defaults
-	cred   credential  // the credential besides opts.Headers; nil when none
-	// certAsked is set once an agent's TLS server asked for a client
-	// certificate: certNone when we had none to give, certSent when we
-	// gave one (see watchCertRequests).
-	certAsked atomic.Int32
-	cert      *clientCert  // the certificate kept from its files; nil when none is configured
-	auth      *authChooser // the credential, when it is one of AuthOptions; nil when none
-	trust     *cardTrust   // the card's pinned signing keys
-	wire      atomic.Int64
+	ring   *edge.Ring              // the raw capture (HTTP and gRPC)
+	red    *edge.Redactor          // the agent's secrets, kept out of the capture and errors
+	origin credential.Origin       // of opts.URL: secrets go there and to AllowedHosts only
+	tls    *tls.Config             // the agent's TLS settings (cert.TLS)
+	cred   credential.Credential   // the credential besides opts.Headers; nil when none
+	cert   *credential.Certificate // the client certificate and what the agent's TLS server asked of it
+	auth   *credential.Chooser     // the credential, when it is one of AuthOptions; nil when none
+	retry  *credential.Retry       // the retry of a read refused 401
+	trust  *cardTrust              // the card's pinned signing keys
+	// grpcCapture records the gRPC calls in ring (HTTP has captureLayer).
+	grpcCapture *edge.GRPCCapture
+	wire        atomic.Int64
 	// legacyREST: the chosen interface is A2A 0.3 HTTP+JSON, whose SDK
-	// conversion drops referenceTaskIds (rest03_reference_task_ids.go).
+	// conversion drops referenceTaskIds (edge/rest03_reference_task_ids.go).
 	legacyREST atomic.Bool
 	// restPaths: the chosen interface is HTTP+JSON, whose paths carry ids
-	// (task_id_segment.go).
+	// (edge/task_id_segment.go).
 	restPaths  atomic.Bool
-	bigStreams bigStreams // what its open streams hold in big events (stream_recycle.go)
-
-	// staticCerts are the client certificates of the agent's TLS
-	// configuration, presented when no files are (see presentCert).
-	staticCerts []tls.Certificate
+	bigStreams edge.BigStreams // what its open streams hold in big events (edge/stream_recycle.go)
 }
 
 // newConn builds the agent's transport stack; log is the agent's log
@@ -58,16 +55,19 @@ func newConn(o AgentOptions, captureN int, log *slog.Logger) *conn {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	base.ResponseHeaderTimeout = o.CallTimeout
 	base.MaxIdleConnsPerHost = o.MaxStreams + 8
-	c := &conn{opts: o, origin: originOf(o.URL), ring: newRing(captureN), red: newRedactor(o.Headers)}
-	c.tls = c.watchCertRequests(o.TLS, log)
+	c := &conn{opts: o, origin: credential.OriginOf(o.URL), ring: edge.NewRing(captureN), red: edge.NewRedactor(o.Headers)}
+	c.cert = credential.NewCertificate(o.TLS, o.Auth, c.allowed, log)
+	c.tls = c.cert.TLS()
 	base.TLSClientConfig = c.tls
-	c.trust = newCardTrust(o.Auth.CardKeys, tokenClient(c.tls, o.CallTimeout))
-	if a := newAuthChooser(o.Name, o.Auth, c); a != nil {
+	c.trust = newCardTrust(o.Auth.CardKeys, credential.TokenClient(c.tls, o.CallTimeout))
+	if a := credential.NewChooser(o.Name, o.Auth, c.allowed, credential.TokenClient(c.tls, o.CallTimeout)); a != nil {
 		c.auth, c.cred = a, a
-		for _, n := range a.names() {
-			c.red.names[strings.ToLower(n)] = true
+		for _, n := range a.Names() {
+			c.red.HideHeader(n)
 		}
 	}
+	c.retry = credential.NewRetry(c.cred)
+	c.grpcCapture = edge.NewGRPCCapture(c.ring, func(ctx context.Context, n int) error { return sweepBudgetFrom(ctx).read(n) })
 	// No Timeout: long streams must live, and the SDK's own default client
 	// would end every call after 3 minutes; every unary call carries a
 	// context deadline instead.
@@ -97,7 +97,7 @@ func (c *conn) resolveCardRaw(ctx context.Context) (*a2a.AgentCard, []byte, stri
 	}
 	cardURL, _ := url.JoinPath(base, path)
 	ropts := []agentcard.ResolveOption{agentcard.WithPath(path)}
-	ctx, cancel := context.WithTimeout(cardFetch(idempotent(ctx)), c.opts.CallTimeout)
+	ctx, cancel := context.WithTimeout(cardFetch(credential.Idempotent(ctx)), c.opts.CallTimeout)
 	defer cancel()
 	var raw []byte
 	parse := a2av0.NewAgentCardParser()
@@ -169,7 +169,7 @@ func (c *conn) newClient(ctx context.Context, card *a2a.AgentCard) (*sdk.Client,
 		sdk.WithRESTTransport(c.hc),
 		a2av0.WithJSONRPCTransport(a2av0.JSONRPCTransportConfig{Client: c.hc}),
 		a2av0.WithRESTTransport(a2av0.RESTTransportConfig{Client: c.hc}),
-		sdk.WithCallInterceptors(versionInterceptor{}, &idSegmentInterceptor{c: c}, &rest03RefsInterceptor{c: c}),
+		sdk.WithCallInterceptors(versionInterceptor{}, edge.IDSegmentInterceptor(&c.restPaths), edge.REST03RefsInterceptor(&c.legacyREST)),
 	}, c.grpcFactories()...)
 	f := sdk.NewFactory(fopts...)
 	cl, err := f.CreateFromCard(ctx, &filtered)

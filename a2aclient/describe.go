@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"a2atop/a2aclient/a2aerr"
+	"a2atop/a2aclient/credential"
 )
 
 // Describe returns what went wrong in words a person can act on, for the
@@ -19,9 +20,9 @@ func Describe(err error) string {
 	}
 	var e *Error
 	if errors.As(err, &e) && e.red != nil {
-		return e.red.text(describe(err))
+		return e.red.Text(describe(err))
 	}
-	return redactQuery(describe(err))
+	return credential.RedactQuery(describe(err))
 }
 
 func describe(err error) string {
@@ -30,21 +31,21 @@ func describe(err error) string {
 	if errors.As(err, &e) {
 		url, status, code = e.URL, e.Status, e.Code
 	}
-	if ce := credentialError(err); ce != nil {
+	if ce := credential.ErrorOf(err); ce != nil {
 		return ce.Words
 	}
 	if errors.Is(err, errPlainHTTP) {
 		return plainHTTPRefusal(err)
 	}
 	if e != nil {
-		if w := certWords(e.certAsked, e.Err); w != "" {
+		if w := credential.CertWords(e.certAsked, e.Err); w != "" {
 			return joinErr(w, e.certNote)
 		}
 	}
 	inner := innermost(err)
 	c := a2aerr.Classify(err)
-	if c.Auth() && e != nil && e.withheld != (origin{}) {
-		return withheldWords(statusWords(status, code), e.withheld, e.withheld.scheme == "http" && e.downgrade)
+	if c.Auth() && e != nil && e.withheld != (credential.Origin{}) {
+		return withheldWords(statusWords(status, code), e.withheld, e.withheld.Scheme == "http" && e.downgrade)
 	}
 	switch c {
 	case a2aerr.TooLarge:
@@ -146,12 +147,12 @@ func innermost(err error) string {
 
 // withheldWords explains a refusal by an interface our secrets were kept
 // from: in plain http where https was configured, or on another origin.
-func withheldWords(status string, o origin, downgrade bool) string {
+func withheldWords(status string, o credential.Origin, downgrade bool) string {
 	if downgrade {
 		return fmt.Sprintf("unauthorized%s: our credentials were not sent: the card's interface is %s, in plain http, "+
 			"while the configured url is https; a2atop never sends credentials in clear text (ask the agent's owner to fix the card)",
 			status, o)
 	}
 	return fmt.Sprintf("unauthorized%s: our credentials were not sent: the card's interface is on %s, "+
-		"another origin than the configured url; if you trust it, add %q to allowed_hosts", status, o, o.hostPort)
+		"another origin than the configured url; if you trust it, add %q to allowed_hosts", status, o, o.HostPort)
 }

@@ -3,6 +3,8 @@ package a2aclient
 import (
 	"context"
 	"fmt"
+
+	"a2atop/a2aclient/credential"
 )
 
 // StartLogin begins the OAuth 2.0 device sign-in of agent (type
@@ -15,7 +17,7 @@ func (m *Manager) StartLogin(ctx context.Context, agent string) (*DeviceCode, er
 	if err != nil {
 		return nil, err
 	}
-	return ds.start(ctx)
+	return ds.Start(ctx)
 }
 
 // AwaitLogin polls the token endpoint until the person approved dc on the
@@ -27,13 +29,11 @@ func (m *Manager) AwaitLogin(ctx context.Context, agent string, dc *DeviceCode) 
 	if err != nil {
 		return err
 	}
-	if err := ds.await(ctx, dc); err != nil {
+	if err := ds.Await(ctx, dc); err != nil {
 		return err
 	}
 	w := m.watchers[agent]
-	if ct, ok := w.c.auth.cached(); ok {
-		ct.reset()
-	}
+	w.c.auth.Reset()
 	select {
 	case w.kick <- struct{}{}:
 	default:
@@ -42,7 +42,7 @@ func (m *Manager) AwaitLogin(ctx context.Context, agent string, dc *DeviceCode) 
 }
 
 // deviceSource is agent's device flow, once its card is read.
-func (m *Manager) deviceSource(ctx context.Context, agent string) (*deviceSource, error) {
+func (m *Manager) deviceSource(ctx context.Context, agent string) (*credential.DeviceSource, error) {
 	w, err := m.watcher(agent)
 	if err != nil {
 		return nil, err
@@ -51,38 +51,19 @@ func (m *Manager) deviceSource(ctx context.Context, agent string) (*deviceSource
 	if a == nil {
 		return nil, fmt.Errorf("agent %q has no credential to sign in for: set type = \"oauth2_device\" and client_id in its [agent.auth]", agent)
 	}
-	a.mu.Lock()
-	ds := a.device
-	a.mu.Unlock()
+	ds := a.Device()
 	if ds == nil && w.getClient() == nil {
 		if err := w.connect(ctx); err != nil {
 			return nil, err
 		}
-		a.mu.Lock()
-		ds = a.device
-		a.mu.Unlock()
+		ds = a.Device()
 	}
 	if ds == nil {
-		_, missing := a.status()
+		scheme, missing := a.Status()
 		if missing != "" {
-			return nil, &CredentialError{Words: missing}
+			return nil, &credential.CredentialError{Words: missing}
 		}
-		return nil, fmt.Errorf("agent %q does not sign in with the device flow (its credential is %s)", agent, a.plan.describe())
+		return nil, fmt.Errorf("agent %q does not sign in with the device flow (its credential is %s)", agent, scheme)
 	}
 	return ds, nil
-}
-
-// cached is the cachedToken of the credential, if it has one.
-func (a *authChooser) cached() (*cachedToken, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	ct, ok := a.inner.(*cachedToken)
-	return ct, ok
-}
-
-// reset forgets the token and the last error: the next call fetches anew.
-func (c *cachedToken) reset() {
-	c.mu.Lock()
-	c.tok, c.err = "", nil
-	c.mu.Unlock()
 }

@@ -43,7 +43,7 @@ func deviceConn(issuer, store string) *conn {
 
 // checkToken sends c's credential to url and returns the status.
 func checkToken(ctx context.Context, c *conn, url string) (int, error) {
-	hs, err := c.cred.headers(ctx)
+	hs, err := c.cred.Headers(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -109,15 +109,15 @@ func (r *refresher) result(t *testing.T) refreshResult {
 // would, and leaves the sign-in in c's refresh token file.
 func signIn(t *testing.T, p *oidctest.Provider, c *conn) {
 	t.Helper()
-	ds := c.auth.device
+	ds := c.auth.Device()
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	dc, err := ds.start(ctx)
+	dc, err := ds.Start(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	approveOnProvider(t, p, dc.UserCode)
-	if err := ds.await(ctx, dc); err != nil {
+	if err := ds.Await(ctx, dc); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -171,11 +171,11 @@ func TestProcessesShareOneSignIn(t *testing.T) {
 
 	// The sign-in lives on: the agent refuses this process's token (as
 	// after a revocation of access tokens), and it refreshes again.
-	hs, err := here.cred.headers(ctx)
+	hs, err := here.cred.Headers(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	here.cred.refused(hs[0].Value)
+	here.cred.Refused(hs[0].Value)
 	if status, err := checkToken(ctx, here, check.URL); err != nil || status != http.StatusOK {
 		t.Errorf("after a refusal: HTTP %d, %v; want a fresh token", status, err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/a2aclient/credential"
 )
 
 // Nothing goes in plain http to an agent configured https: not a
@@ -29,13 +31,13 @@ var errPlainHTTP = errors.New("a2atop sends nothing in clear text to an agent co
 // when none is left. Interfaces whose endpoint cannot be told (a gRPC
 // target a2atop does not dial) are kept: dialling refuses them in words.
 func (c *conn) secureInterfaces(ifaces []*a2a.AgentInterface) ([]*a2a.AgentInterface, error) {
-	if c.origin.scheme != "https" {
+	if c.origin.Scheme != "https" {
 		return ifaces, nil
 	}
 	var out []*a2a.AgentInterface
 	var plain []string
 	for _, iface := range ifaces {
-		if c.interfaceOrigin(iface).scheme == "http" {
+		if c.interfaceOrigin(iface).Scheme == "http" {
 			plain = append(plain, plainWords(iface))
 			continue
 		}
@@ -52,9 +54,9 @@ func (c *conn) secureInterfaces(ifaces []*a2a.AgentInterface) ([]*a2a.AgentInter
 // "GRPC without TLS http://h:p".
 func plainWords(iface *a2a.AgentInterface) string {
 	if iface.ProtocolBinding == a2a.TransportProtocolGRPC {
-		return "GRPC without TLS " + shownURL(iface.URL)
+		return "GRPC without TLS " + credential.ShownURL(iface.URL)
 	}
-	return string(iface.ProtocolBinding) + " " + shownURL(iface.URL)
+	return string(iface.ProtocolBinding) + " " + credential.ShownURL(iface.URL)
 }
 
 // refusedPlain begins the words of noDowngrade's refusal.
@@ -65,7 +67,7 @@ const refusedPlain = "refused to send to "
 type noDowngrade struct{ next http.RoundTripper }
 
 func (c *conn) noDowngradeLayer(next http.RoundTripper) http.RoundTripper {
-	if c.origin.scheme != "https" {
+	if c.origin.Scheme != "https" {
 		return next
 	}
 	return noDowngrade{next: next}
@@ -82,5 +84,5 @@ func (t noDowngrade) RoundTrip(req *http.Request) (*http.Response, error) {
 	u := *req.URL
 	u.User, u.RawQuery, u.Fragment = nil, "", ""
 	return nil, fmt.Errorf(refusedPlain+"%s, in plain http (a redirect or the config led there), while the configured url is https: %w",
-		shownURL(u.String()), errPlainHTTP)
+		credential.ShownURL(u.String()), errPlainHTTP)
 }

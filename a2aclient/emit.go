@@ -50,7 +50,7 @@ func (e *emitter) room() bool { return len(e.ch) <= cap(e.ch)/2 }
 // silently and a slow UI never stalls a stream for long.
 func (w *watcher) emit(ev model.Event) {
 	if id := eventTaskID(ev); id != "" && !w.sendable(id) {
-		return // a task a2atop cannot ask after is left out (task_id_segment.go)
+		return // a task a2atop cannot ask after is left out (edge/task_id_segment.go)
 	}
 	ev.Agent = w.o.Name
 	if p := w.push.p; p != nil {

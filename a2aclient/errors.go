@@ -7,12 +7,14 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"a2atop/a2aclient/a2aerr"
+	"a2atop/a2aclient/credential"
+	"a2atop/a2aclient/edge"
 )
 
 // Error is the error Get, Reply, Cancel and the watchers report. It wraps
 // what the SDK returned, so errors.Is works on the a2a sentinels
 // (a2a.ErrTaskNotFound, ...) and on context.DeadlineExceeded, and it adds
-// what the SDK hides (hidden_codes.go): the real JSON-RPC code, the HTTP
+// what the SDK hides (edge/hidden_codes.go): the real JSON-RPC code, the HTTP
 // status and the gRPC code seen on the wire. a2aerr.Classify reads them;
 // callers that must not import this package use a2aerr too.
 type Error struct {
@@ -24,17 +26,17 @@ type Error struct {
 	GRPC   codes.Code
 	Err    error
 
-	red *redactor // the agent's secrets, kept out of Error and Describe
+	red *edge.Redactor // the agent's secrets, kept out of Error and Describe
 	// withheld is the origin of the interface our secrets were kept from
 	// (another origin, not in AllowedHosts); zero when they were sent.
-	withheld origin
+	withheld credential.Origin
 	// downgrade: the configured URL is https and withheld is not.
 	downgrade bool
 	// certAsked is what the agent's TLS server asked of our client
-	// certificate (see watchCertRequests).
+	// certificate (credential.Certificate.Asked).
 	certAsked int32
 	// certNote says why the certificate presented is not the one in its
-	// files (clientCert.note); "" when it is.
+	// files (credential.Certificate.Note); "" when it is.
 	certNote string
 }
 

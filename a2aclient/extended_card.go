@@ -1,6 +1,7 @@
 package a2aclient
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -10,6 +11,8 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 
+	"a2atop/a2aclient/credential"
+	"a2atop/a2aclient/edge"
 	"a2atop/model"
 )
 
@@ -24,9 +27,9 @@ func (w *watcher) extendedCard(ctx context.Context, cl *sdk.Client, card *a2a.Ag
 	if !card.Capabilities.ExtendedAgentCard || !w.c.secretsConfigured() {
 		return
 	}
-	cctx, cancel := context.WithTimeout(idempotent(ctx), w.o.CallTimeout)
+	cctx, cancel := context.WithTimeout(credential.Idempotent(ctx), w.o.CallTimeout)
 	defer cancel()
-	cctx, pr := withProbe(cctx)
+	cctx, pr := edge.WithProbe(cctx)
 	ext, err := cl.GetExtendedAgentCard(cctx, &a2a.GetExtendedAgentCardRequest{Tenant: w.o.Tenant})
 	err = w.wrap("GetExtendedAgentCard", "", pr, err)
 	if err != nil {
@@ -66,7 +69,7 @@ func cardAdds(card, ext *a2a.AgentCard) string {
 	var skills []string
 	for _, s := range ext.Skills {
 		if !slices.ContainsFunc(card.Skills, func(p a2a.AgentSkill) bool { return p.ID == s.ID }) {
-			skills = append(skills, orDefault(s.Name, s.ID))
+			skills = append(skills, cmp.Or(s.Name, s.ID))
 		}
 	}
 	ifaces := 0

@@ -18,6 +18,8 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
+
+	"a2atop/a2aclient/credential"
 )
 
 // A card's gRPC interface URL is a gRPC target, and grpc.NewClient reads
@@ -46,7 +48,7 @@ type grpcEndpoint struct {
 func parseGRPCTarget(raw string, defaultTLS bool) (grpcEndpoint, error) {
 	refuse := func(why string) (grpcEndpoint, error) {
 		return grpcEndpoint{}, fmt.Errorf("the card's gRPC interface %q %s; a2atop dials only host:port, dns:///host:port "+
-			"or https://host:port targets, so that its credentials go where the card's URL says", shownURL(raw), why)
+			"or https://host:port targets, so that its credentials go where the card's URL says", credential.ShownURL(raw), why)
 	}
 	if rest, ok := strings.CutPrefix(raw, "dns:///"); ok {
 		raw = rest
@@ -63,8 +65,8 @@ func parseGRPCTarget(raw string, defaultTLS bool) (grpcEndpoint, error) {
 		if strings.Trim(u.Path, "/") != "" {
 			return refuse("has a path, which gRPC cannot serve")
 		}
-		o := urlOrigin(u)
-		return grpcEndpoint{hostPort: o.hostPort, tls: scheme == "https"}, nil
+		o := credential.URLOrigin(u)
+		return grpcEndpoint{hostPort: o.HostPort, tls: scheme == "https"}, nil
 	}
 	host, port, err := net.SplitHostPort(raw)
 	if err != nil || host == "" || strings.ContainsAny(raw, "/?#@") {
@@ -81,19 +83,11 @@ func parseGRPCTarget(raw string, defaultTLS bool) (grpcEndpoint, error) {
 
 // origin is the origin the endpoint is judged as: https when dialled with
 // TLS, http when in plain text.
-func (e grpcEndpoint) origin() origin {
+func (e grpcEndpoint) origin() credential.Origin {
 	if e.tls {
-		return origin{scheme: "https", hostPort: e.hostPort}
+		return credential.Origin{Scheme: "https", HostPort: e.hostPort}
 	}
-	return origin{scheme: "http", hostPort: e.hostPort}
-}
-
-// shownURL is raw for an error message, cut to a reasonable length.
-func shownURL(raw string) string {
-	if len(raw) > 200 {
-		return raw[:200] + "…"
-	}
-	return raw
+	return credential.Origin{Scheme: "http", HostPort: e.hostPort}
 }
 
 // grpcFactories are the SDK transport factories for A2A 1.0 and 0.3 gRPC
@@ -117,7 +111,7 @@ func (c *conn) grpcFactories() []sdk.FactoryOption {
 
 // grpcClient dials the card's gRPC interface URL raw.
 func (c *conn) grpcClient(raw string) (*grpc.ClientConn, error) {
-	ep, err := parseGRPCTarget(raw, c.origin.scheme == "https")
+	ep, err := parseGRPCTarget(raw, c.origin.Scheme == "https")
 	if err != nil {
 		return nil, err
 	}
@@ -130,15 +124,15 @@ func (c *conn) grpcClient(raw string) (*grpc.ClientConn, error) {
 func (c *conn) grpcDialOptions(ep grpcEndpoint) []grpc.DialOption {
 	var creds credentials.TransportCredentials = insecure.NewCredentials()
 	if ep.tls {
-		creds = credentials.NewTLS(c.tlsFor(ep.origin()))
+		creds = credentials.NewTLS(c.cert.TLSFor(ep.origin()))
 	}
 	return []grpc.DialOption{
 		grpc.WithContextDialer(grpcDialer),
 		grpc.WithTransportCredentials(dialledCreds{TransportCredentials: creds, tls: ep.tls}),
 		grpc.WithPerRPCCredentials(grpcSecrets{c: c}),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(int(c.opts.MaxMessageBytes))),
-		grpc.WithChainUnaryInterceptor(c.grpcUnary, c.grpcRetryUnary),
-		grpc.WithChainStreamInterceptor(c.grpcStream, c.grpcCredStream),
+		grpc.WithChainUnaryInterceptor(c.grpcCapture.Unary, c.retry.GRPCUnary),
+		grpc.WithChainStreamInterceptor(c.grpcCapture.Stream, c.retry.GRPCStream),
 	}
 }
 
@@ -180,7 +174,7 @@ func (d dialledCreds) ClientHandshake(ctx context.Context, authority string, raw
 	if d.tls {
 		scheme = "https"
 	}
-	return nc, dialledInfo{AuthInfo: info, origin: origin{scheme: scheme, hostPort: dc.addr}}, nil
+	return nc, dialledInfo{AuthInfo: info, origin: credential.Origin{Scheme: scheme, HostPort: dc.addr}}, nil
 }
 
 // Clone implements credentials.TransportCredentials.
@@ -191,7 +185,7 @@ func (d dialledCreds) Clone() credentials.TransportCredentials {
 // dialledInfo is the AuthInfo of a connection dialled by grpcDialer.
 type dialledInfo struct {
 	credentials.AuthInfo
-	origin origin
+	origin credential.Origin
 }
 
 // GetCommonAuthInfo passes on the security level of the handshake.
@@ -219,10 +213,10 @@ func (g grpcSecrets) GetRequestMetadata(ctx context.Context, _ ...string) (map[s
 	if !ok || !g.c.allowed(info.origin) {
 		return nil, nil
 	}
-	sent := grpcSentFrom(ctx)
+	sent := credential.GRPCSentFrom(ctx)
 	hs, err := g.c.secretHeaders(ctx)
 	if err != nil {
-		sent.set("", err)
+		sent.Set("", err)
 		return nil, status.Error(codes.Unauthenticated, "no credential: "+err.Error())
 	}
 	md := make(map[string]string, len(hs))
@@ -230,9 +224,9 @@ func (g grpcSecrets) GetRequestMetadata(ctx context.Context, _ ...string) (map[s
 		md[strings.ToLower(h.Name)] = h.Value
 	}
 	if g.c.cred != nil {
-		for _, n := range g.c.cred.names() {
+		for _, n := range g.c.cred.Names() {
 			if v := md[strings.ToLower(n)]; v != "" {
-				sent.set(v, nil)
+				sent.Set(v, nil)
 				break
 			}
 		}

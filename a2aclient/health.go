@@ -35,7 +35,7 @@ func (w *watcher) setHealth(h model.HealthUpdate) {
 	if w.listed.ignoresFilter {
 		h.Note = noteIgnoresFilter
 	}
-	if n := w.c.cert.note(); n != "" {
+	if n := w.c.cert.Note(); n != "" {
 		h.Note = joinErr(n, h.Note)
 	}
 	h.Push = w.push.health

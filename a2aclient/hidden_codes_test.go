@@ -9,13 +9,13 @@ import (
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 )
 
-// TestSDKHidesWireCodes documents what hidden_codes.go works around: the
+// TestSDKHidesWireCodes documents what edge/hidden_codes.go works around: the
 // SDK v2.4.0, alone, keeps neither the JSON-RPC code of an error it does
 // not know (it becomes ErrInternalError), nor the HTTP status of a
 // JSON-RPC call refused with 401 (untyped words), nor that of a REST
 // error (only its A2A reason): no error it returns says RPCCode or
 // HTTPStatus. It fails the day the SDK's errors carry them: delete the
-// probe (hidden_codes.go) then. TestOperations, TestRESTErrorShapes and
+// probe (edge/hidden_codes.go) then. TestOperations, TestRESTErrorShapes and
 // TestHostilePeer show Error carrying them today.
 func TestSDKHidesWireCodes(t *testing.T) {
 	h := startHostile(t, "badsse") // answers CancelTask with -32050

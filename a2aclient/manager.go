@@ -9,6 +9,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 
+	"a2atop/a2aclient/edge"
 	"a2atop/model"
 )
 
@@ -47,7 +48,7 @@ func New(agents []AgentOptions, o Options) *Manager {
 		m.watchers[a.Name] = w
 	}
 	for _, w := range m.watchers {
-		w.c.ring.setLimit(captureShare(len(m.watchers)))
+		w.c.ring.SetLimit(edge.CaptureShare(len(m.watchers)))
 	}
 	return m
 }
@@ -83,7 +84,7 @@ func (m *Manager) Capture(agent string) []model.Exchange {
 	if w == nil {
 		return nil
 	}
-	return w.c.ring.snapshot(w.c.red)
+	return w.c.ring.Snapshot(w.c.red)
 }
 
 // Watch adds a task to the agent's watched set: it is polled (or swept)

@@ -33,10 +33,6 @@ const (
 	maxAwayWait = 4 * time.Second
 )
 
-// Header is one resolved secret header (a bearer token, an API key). Its
-// value is never logged, shown or captured.
-type Header struct{ Name, Value string }
-
 // AgentOptions configures how one agent is watched. The zero value of every
 // duration and limit means "use the default".
 type AgentOptions struct {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
+
+	"a2atop/a2aclient/edge"
 )
 
 // maxPageTokenBytes bounds one page token. The token goes back to the
@@ -41,7 +43,7 @@ func (w *watcher) list(ctx context.Context, q listQuery, each pageFunc) error {
 	if q.after != nil {
 		after := *q.after
 		req.StatusTimestampAfter = &after
-		ctx = withSweepAfter(ctx, after)
+		ctx = edge.WithSweepAfter(ctx, after)
 	}
 	budget := sweepBudgetFrom(ctx)
 	seed := maphash.MakeSeed()

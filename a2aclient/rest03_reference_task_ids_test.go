@@ -191,11 +191,11 @@ func (w *refWriter) finish() {
 }
 
 // TestSDKDropsReferenceTaskIdsOn03REST documents what
-// rest03_reference_task_ids.go works around: the SDK v2.4.0's A2A 0.3
+// edge/rest03_reference_task_ids.go works around: the SDK v2.4.0's A2A 0.3
 // HTTP+JSON client, alone, sends a message without its referenceTaskIds
 // and decodes the messages of a conformant agent's answers without
 // theirs. It fails the day the SDK keeps them: delete
-// rest03_reference_task_ids.go then.
+// edge/rest03_reference_task_ids.go then.
 func TestSDKDropsReferenceTaskIdsOn03REST(t *testing.T) {
 	rs := &refServer{}
 	a := startAgent(t, kindLegacyREST, false, rs.wrap)

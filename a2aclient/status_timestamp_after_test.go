@@ -10,12 +10,12 @@ import (
 	"a2atop/model"
 )
 
-// TestSDKSendsLastUpdatedAfter documents what status_timestamp_after.go
+// TestSDKSendsLastUpdatedAfter documents what edge/status_timestamp_after.go
 // works around: the SDK v2.4.0's v1.0 REST client, alone, sends
 // ListTasks' StatusTimestampAfter as "lastUpdatedAfter" in whole seconds,
 // and the SDK's own v1.0 REST server, which reads statusTimestampAfter,
 // answers with a full listing. It fails the day the SDK sends
-// statusTimestampAfter: delete status_timestamp_after.go then.
+// statusTimestampAfter: delete edge/status_timestamp_after.go then.
 func TestSDKSendsLastUpdatedAfter(t *testing.T) {
 	a := startAgent(t, kindREST, false, nil)
 	log := &requestLog{}

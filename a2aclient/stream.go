@@ -8,6 +8,8 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/a2aclient/credential"
+	"a2atop/a2aclient/edge"
 	"a2atop/model"
 )
 
@@ -96,8 +98,8 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 		if cl == nil {
 			return
 		}
-		sctx, stop := context.WithCancel(idempotent(ctx))
-		sctx, pr := withProbe(sctx)
+		sctx, stop := context.WithCancel(credential.Idempotent(ctx))
+		sctx, pr := edge.WithProbe(sctx)
 		sub := w.opened(id, stop)
 		got := 0
 		var serr error
@@ -120,9 +122,9 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 			w.log.Debug("stream closed by us", "task", id, "why", stuck)
 			serr = nil
 		}
-		recycled := errors.Is(serr, errStreamRecycled)
+		recycled := errors.Is(serr, edge.ErrStreamRecycled)
 		if recycled {
-			serr = nil // ours too, after a big event (stream_recycle.go)
+			serr = nil // ours too, after a big event (edge/stream_recycle.go)
 		}
 		if serr != nil {
 			serr = w.wrap("SubscribeToTask", "", pr, serr)

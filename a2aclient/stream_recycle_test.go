@@ -13,17 +13,18 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 
+	"a2atop/a2aclient/edge"
 	"a2atop/model"
 )
 
-// TestSDKStreamKeepsItsBuffers documents what stream_recycle.go works
+// TestSDKStreamKeepsItsBuffers documents what edge/stream_recycle.go works
 // around: the SDK v2.4.0's SSE reader keeps the buffers it grew for a big
 // event for as long as the stream stays open. The exact bytes of a real
 // SDK stream whose first event holds a 4 MiB message are served by a
 // server that then keeps the stream open with nothing more; the bare SDK
 // client reading it holds several MiB more while it is open than once it
 // is closed. It fails the day the reader lets them go: delete
-// stream_recycle.go then.
+// edge/stream_recycle.go then.
 func TestSDKStreamKeepsItsBuffers(t *testing.T) {
 	a := startAgent(t, kindJSONRPC, true, nil)
 	id := a.send(t, "bigwork:4194304")
@@ -90,9 +91,9 @@ func liveHeap() uint64 {
 }
 
 // TestBigEventsPastTheBudgetEndTheStream: an agent's streams may hold
-// bigStreamBytes of events past recycleEventBytes together. Five tasks
+// edge.BigStreamBytes of events past recycleEventBytes together. Five tasks
 // with a 2 MiB status each: the agent's streams never hold more than
-// bigStreamBytes of such events at once, so some streams end after their
+// edge.BigStreamBytes of such events at once, so some streams end after their
 // big event, are not opened again while the status stays, and their end
 // arrives by sweep; the row has no error; and the bytes are given back.
 func TestBigEventsPastTheBudgetEndTheStream(t *testing.T) {
@@ -146,17 +147,14 @@ func TestBigEventsPastTheBudgetEndTheStream(t *testing.T) {
 	}
 	// Which streams end depends on timing (a stream the watcher takes for
 	// stuck is closed and opened again, giving its bytes back); what holds
-	// is that the agent's streams never hold more than bigStreamBytes of
+	// is that the agent's streams never hold more than edge.BigStreamBytes of
 	// big events at once, and that some had to end.
 	held := func() int {
-		p := &m.watchers["a"].c.bigStreams
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		return p.held
+		return m.watchers["a"].c.bigStreams.Held()
 	}
 	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if h := held(); h > bigStreamBytes {
-			t.Fatalf("the streams hold %d bytes of big events, past %d", h, bigStreamBytes)
+		if h := held(); h > edge.BigStreamBytes {
+			t.Fatalf("the streams hold %d bytes of big events, past %d", h, edge.BigStreamBytes)
 		}
 		evs := c.snapshot()
 		seen := 0
@@ -174,8 +172,8 @@ func TestBigEventsPastTheBudgetEndTheStream(t *testing.T) {
 		}
 	}
 	for end := time.Now().Add(300 * time.Millisecond); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		if h := held(); h > bigStreamBytes { // sweeps go on; the ended ones are not opened again
-			t.Fatalf("the streams hold %d bytes of big events, past %d", h, bigStreamBytes)
+		if h := held(); h > edge.BigStreamBytes { // sweeps go on; the ended ones are not opened again
+			t.Fatalf("the streams hold %d bytes of big events, past %d", h, edge.BigStreamBytes)
 		}
 	}
 	if on, ended := streamed(); on > 3 || ended < 2 {

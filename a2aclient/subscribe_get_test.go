@@ -31,11 +31,11 @@ func getOnlySubscribe(gets *atomic.Int32) func(http.Handler) http.Handler {
 	}
 }
 
-// TestSDKSubscribesWithPOSTOnly documents what subscribe_get.go works
+// TestSDKSubscribesWithPOSTOnly documents what edge/subscribe_get.go works
 // around: the SDK v2.4.0's REST client, alone, sends SubscribeToTask as a
 // POST and fails on an agent that takes it as GET, without trying GET.
 // It fails the day the SDK falls back to GET (or sends GET): delete
-// subscribe_get.go then.
+// edge/subscribe_get.go then.
 func TestSDKSubscribesWithPOSTOnly(t *testing.T) {
 	var gets atomic.Int32
 	a := startAgent(t, kindREST, true, getOnlySubscribe(&gets))

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 
 	"a2atop/a2aclient/a2aerr"
+	"a2atop/a2aclient/edge"
 	"a2atop/model"
 )
 
@@ -342,7 +343,7 @@ func (w *watcher) poll(ctx context.Context, unseenOnly bool) (int, error) {
 // by fetching its card. Without it such an agent would look up while it
 // is down.
 func (w *watcher) probe(ctx context.Context) error {
-	pctx, pr := withProbe(ctx)
+	pctx, pr := edge.WithProbe(ctx)
 	if _, cardURL, err := w.c.resolveCard(pctx); err != nil {
 		return w.wrap("card", cardURL, pr, err)
 	}

@@ -2,7 +2,8 @@ package a2aclient
 
 import (
 	"net/http"
-	"strings"
+
+	"a2atop/a2aclient/edge"
 )
 
 // layer is one concern of the HTTP edge: it wraps the RoundTripper below
@@ -11,8 +12,9 @@ type layer func(next http.RoundTripper) http.RoundTripper
 
 // newTransport returns the http.RoundTripper under the SDK's JSON-RPC and
 // REST clients for the agent of c (the card resolver uses it too): a
-// chain of small RoundTrippers, one concern each, listed here from the
-// SDK down to the wire.
+// chain of small RoundTrippers, one concern each (most in package edge,
+// the credential's in package credential), listed here from the SDK down
+// to the wire.
 //
 // The order is what makes each of them right:
 //   - the layers that change a request (idSegmentBodies,
@@ -37,25 +39,26 @@ type layer func(next http.RoundTripper) http.RoundTripper
 //   - wireCount is last: it counts each attempt as it went on the wire.
 //
 // A new concern of the edge (a credential that refreshes itself, a memory
-// bound) is one more layer in this list, in a file of its own.
+// bound) is one more layer in this list, in a file of its own in package
+// edge (or credential).
 func newTransport(c *conn, base http.RoundTripper) http.RoundTripper {
 	layers := []layer{
-		idSegmentBodiesLayer,      // REST: the real ids in a body where the SDK put their path form
-		statusTimestampAfterLayer, // REST ListTasks: the parameter the SDK does not send
-		rest03RefsLayer,           // A2A 0.3 HTTP+JSON: referenceTaskIds the SDK drops
-		restErrorBodiesLayer,      // REST errors in media types and shapes the SDK cannot read
-		c.streamRecycleLayer,      // SSE: past 8 MiB of big events an agent's stream ends, whose buffers the SDK keeps
-		restCreatedLayer,          // REST push config created 201: the 200 the SDK expects
-		subscribeGETLayer,         // REST :subscribe answered 405 to POST: once more as GET
-		probeLayer,                // the call learns the HTTP status and the JSON-RPC code
-		c.retryUnauthorizedLayer,  // an idempotent read refused 401: once more, with a fresh credential
-		c.credentialLayer,         // the agent's secret headers, on allowed origins only
-		c.originGuardLayer,        // no secret header leaves for another origin
-		c.noDowngradeLayer,        // nothing in plain http to an agent configured https
-		c.captureLayer,            // the raw view
-		sweepBytesLayer,           // MaxSweepBytes: the bytes of one sweep, all its pages
-		c.limitsLayer,             // MaxMessageBytes, stalled SSE events
-		c.wireCountLayer,          // bytes on the wire
+		edge.IDSegmentBodiesLayer,      // REST: the real ids in a body where the SDK put their path form
+		edge.StatusTimestampAfterLayer, // REST ListTasks: the parameter the SDK does not send
+		edge.REST03RefsLayer,           // A2A 0.3 HTTP+JSON: referenceTaskIds the SDK drops
+		edge.RESTErrorBodiesLayer,      // REST errors in media types and shapes the SDK cannot read
+		c.streamRecycleLayer,           // SSE: past 8 MiB of big events an agent's stream ends, whose buffers the SDK keeps
+		edge.RESTCreatedLayer,          // REST push config created 201: the 200 the SDK expects
+		edge.SubscribeGETLayer,         // REST :subscribe answered 405 to POST: once more as GET
+		edge.ProbeLayer,                // the call learns the HTTP status and the JSON-RPC code
+		c.retry.Layer,                  // an idempotent read refused 401: once more, with a fresh credential
+		c.credentialLayer,              // the agent's secret headers, on allowed origins only
+		c.originGuardLayer,             // no secret header leaves for another origin
+		c.noDowngradeLayer,             // nothing in plain http to an agent configured https
+		c.captureLayer,                 // the raw view
+		sweepBytesLayer,                // MaxSweepBytes: the bytes of one sweep, all its pages
+		c.limitsLayer,                  // MaxMessageBytes, stalled SSE events
+		c.wireCountLayer,               // bytes on the wire
 	}
 	rt := base
 	for i := len(layers) - 1; i >= 0; i-- {
@@ -64,7 +67,26 @@ func newTransport(c *conn, base http.RoundTripper) http.RoundTripper {
 	return rt
 }
 
-// isSSE reports whether resp is an SSE stream.
-func isSSE(resp *http.Response) bool {
-	return strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+// The layers of the edge (package edge) that take the agent's own
+// state: its account of big streams, origin rule, capture ring and
+// redactor, limits and byte count.
+
+func (c *conn) streamRecycleLayer(next http.RoundTripper) http.RoundTripper {
+	return edge.StreamRecycle(next, &c.bigStreams)
+}
+
+func (c *conn) originGuardLayer(next http.RoundTripper) http.RoundTripper {
+	return edge.OriginGuard(next, c.allowed, c.secretNames)
+}
+
+func (c *conn) captureLayer(next http.RoundTripper) http.RoundTripper {
+	return edge.Capture(next, c.ring, c.red)
+}
+
+func (c *conn) limitsLayer(next http.RoundTripper) http.RoundTripper {
+	return edge.Limits(next, c.opts.MaxMessageBytes, c.opts.CallTimeout)
+}
+
+func (c *conn) wireCountLayer(next http.RoundTripper) http.RoundTripper {
+	return edge.WireCount(next, &c.wire)
 }

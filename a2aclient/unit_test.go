@@ -12,6 +12,8 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
+
+	"a2atop/a2aclient/credential"
 )
 
 func TestChooseInterfaces(t *testing.T) {
@@ -54,7 +56,7 @@ func TestChooseInterfaces(t *testing.T) {
 
 func TestAllowedOrigins(t *testing.T) {
 	c := &conn{opts: AgentOptions{URL: "https://Agent.example.com/a2a", AllowedHosts: []string{"grpc.example.com:8443", "other.example.com"}}}
-	c.origin = originOf(c.opts.URL)
+	c.origin = credential.OriginOf(c.opts.URL)
 	for _, tc := range []struct {
 		target string
 		want   bool
@@ -72,36 +74,9 @@ func TestAllowedOrigins(t *testing.T) {
 		{"https://agent.example.com.evil.net:443", false},
 		{"ftp://agent.example.com:443", false},
 	} {
-		if got := c.allowed(originOf(tc.target)); got != tc.want {
+		if got := c.allowed(credential.OriginOf(tc.target)); got != tc.want {
 			t.Errorf("allowed(%q) = %v, want %v", tc.target, got, tc.want)
 		}
-	}
-}
-
-func TestRedactor(t *testing.T) {
-	r := newRedactor([]Header{{Name: "X-Key", Value: "k-1234567890"}, {Name: "Authorization", Value: "Bearer tok-abcdefgh"}})
-	for _, tc := range []struct{ in, want string }{
-		{"echo k-1234567890 back", "echo [redacted] back"},
-		{"token tok-abcdefgh in body", "token [redacted] in body"},
-		{"cut at the end k-12345", "cut at the end [redacted]"},
-		{"67890 cut at the start", "[redacted] cut at the start"},
-		{"nothing secret", "nothing secret"},
-		{"GET http://h/card?api_key=zz9&x=1", "GET http://h/card?api_key=[redacted]&x=1"},
-		{`"http://h/?a=1&token=zz9" and &SIG=zz9#f`, `"http://h/?a=1&token=[redacted]" and &SIG=[redacted]#f`},
-		{"GET /tasks?pageSize=100&pageToken=abc", "GET /tasks?pageSize=100&pageToken=abc"},
-	} {
-		if got := r.text(tc.in); got != tc.want {
-			t.Errorf("text(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-	if got := r.header("x-key", "k-1234567890"); got != "x-key: [redacted]" {
-		t.Errorf("header = %q", got)
-	}
-	if got := r.header("X-Other", "Bearer tok-abcdefgh"); got != "X-Other: [redacted]" {
-		t.Errorf("a configured secret under another name = %q", got)
-	}
-	if got := r.header("Accept", "text/event-stream"); got != "Accept: text/event-stream" {
-		t.Errorf("header = %q", got)
 	}
 }
 
@@ -139,56 +114,4 @@ func TestDescribe(t *testing.T) {
 	if Describe(nil) != "" {
 		t.Error("Describe(nil) is not empty")
 	}
-}
-
-// FuzzSSEAccounting: however the stream is cut into reads, the largest
-// event the RoundTripper measures matches a direct count.
-func FuzzSSEAccounting(f *testing.F) {
-	f.Add([]byte("data: {\"a\":1}\n\ndata: x\r\n\r\n: keep-alive\n\n"), uint8(3))
-	f.Add([]byte("id: 1\ndata: abc\n\n\n\ndata: defgh\n\n"), uint8(1))
-	f.Fuzz(func(t *testing.T, stream []byte, step uint8) {
-		want := maxEvent(stream)
-		b := &limitedBody{max: 1 << 30, sse: true}
-		largest := int64(0)
-		chunk := int(step%16) + 1
-		for p := stream; len(p) > 0; {
-			n := min(chunk, len(p))
-			for i := 0; i < n; i++ { // byte-wise peek of the running size
-				if err := b.account(p[i : i+1]); err != nil {
-					t.Fatal(err)
-				}
-				largest = max(largest, b.n)
-			}
-			p = p[n:]
-		}
-		if largest != want {
-			t.Fatalf("largest event %d, want %d", largest, want)
-		}
-	})
-}
-
-// maxEvent is the reference: the longest run of bytes between blank lines.
-func maxEvent(s []byte) int64 {
-	var best, cur int64
-	lastNL := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		cur++
-		if c == '\n' {
-			// a line that is empty (or only "\r") after a newline ends the event
-			lineStart := i
-			for lineStart > 0 && s[lineStart-1] != '\n' {
-				lineStart--
-			}
-			line := s[lineStart:i]
-			if lastNL && (len(line) == 0 || string(line) == "\r") {
-				cur = 0
-			}
-			lastNL = true
-		} else {
-			lastNL = false
-		}
-		best = max(best, cur)
-	}
-	return best
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 
 	"a2atop/a2aclient/a2aerr"
+	"a2atop/a2aclient/credential"
+	"a2atop/a2aclient/edge"
 	"a2atop/model"
 )
 
@@ -38,7 +40,7 @@ type watcher struct {
 	listDenied   bool   // our credentials may not list
 	tasks        memos
 	notHere      map[a2a.TaskID]bool // referenced ids this agent said it does not hold
-	badIDs       map[a2a.TaskID]bool // ids it named that a2atop cannot send, logged (task_id_segment.go)
+	badIDs       map[a2a.TaskID]bool // ids it named that a2atop cannot send, logged (edge/task_id_segment.go)
 	refs         func(*a2a.Task)     // Manager.followRefs for this agent's chain key; nil in tests
 	hwm          time.Time           // the newest status timestamp a sweep listed (the agent's clock)
 	hwmAt        time.Time           // when the sweep that moved it began (ours)
@@ -216,7 +218,7 @@ func (w *watcher) connect(ctx context.Context) error {
 	if w.getClient() != nil {
 		return nil
 	}
-	pctx, pr := withProbe(ctx)
+	pctx, pr := edge.WithProbe(ctx)
 	card, raw, cardURL, err := w.c.resolveCardRaw(pctx)
 	if err != nil {
 		return w.wrap("card", cardURL, pr, err)
@@ -227,7 +229,7 @@ func (w *watcher) connect(ctx context.Context) error {
 			"a2atop does not talk to this agent", errUntrustedCard, sig.words()))
 	}
 	if w.c.auth != nil {
-		w.c.auth.bind(card)
+		w.c.auth.Bind(card)
 	}
 	cl, iface, err := w.c.newClient(ctx, card)
 	if err != nil {
@@ -266,13 +268,13 @@ func (w *watcher) connect(ctx context.Context) error {
 }
 
 // wrap builds our *Error from an SDK error and the call's probe.
-func (w *watcher) wrap(op, url string, pr *probe, err error) error {
+func (w *watcher) wrap(op, url string, pr *edge.Probe, err error) error {
 	if err == nil {
 		return nil
 	}
-	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.red, certAsked: w.c.certAsked.Load(), certNote: w.c.cert.note()}
+	e := &Error{Agent: w.o.Name, Op: op, URL: url, Err: err, red: w.c.red, certAsked: w.c.cert.Asked(), certNote: w.c.cert.Note()}
 	if pr != nil {
-		s, c, u, g := pr.get()
+		s, c, u, g := pr.Get()
 		e.Status, e.Code, e.GRPC = s, c, g
 		if u != "" {
 			e.URL = u
@@ -288,7 +290,7 @@ func (w *watcher) wrap(op, url string, pr *probe, err error) error {
 	}
 	if op != "card" && info != nil && w.c.secretsConfigured() {
 		if o := w.c.interfaceOrigin(&a2a.AgentInterface{URL: info.InterfaceURL, ProtocolBinding: a2a.TransportProtocol(info.Binding)}); !w.c.allowed(o) {
-			e.withheld, e.downgrade = o, w.c.origin.scheme == "https" && o.scheme != "https"
+			e.withheld, e.downgrade = o, w.c.origin.Scheme == "https" && o.Scheme != "https"
 		}
 	}
 	return e
@@ -300,6 +302,10 @@ func (w *watcher) currentInfo() *model.AgentInfo {
 	return w.info
 }
 
+// idempotentOps are the calls the watcher marks idempotent (see call):
+// a read refused 401 is sent once more (credential.Retry).
+var idempotentOps = map[string]bool{"GetTask": true, "ListTasks": true, "SubscribeToTask": true, "card": true}
+
 // call runs one unary SDK call with a deadline and a probe, and wraps its error.
 func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Context, cl *sdk.Client) error) error {
 	cl := w.getClient()
@@ -308,9 +314,9 @@ func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Contex
 	}
 	ctx, cancel := context.WithTimeout(ctx, w.o.CallTimeout)
 	defer cancel()
-	ctx, pr := withProbe(ctx)
+	ctx, pr := edge.WithProbe(ctx)
 	if idempotentOps[op] {
-		ctx = idempotent(ctx)
+		ctx = credential.Idempotent(ctx)
 	}
 	return w.wrap(op, "", pr, f(ctx, cl))
 }

@@ -15,7 +15,7 @@ import (
 // route checks what its request names first, before a role, a watcher,
 // the journal or the feed sees it, and refuses in words with 400. An id
 // that passes may still look like a path ("../../admin?x=1"): the
-// watchers send it as one path segment (a2aclient/task_id_segment.go).
+// watchers send it as one path segment (a2aclient/edge/task_id_segment.go).
 
 // namesOK writes the 400 of a request whose agent name or task id a2atop
 // cannot take, and reports whether both are fine.

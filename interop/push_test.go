@@ -320,7 +320,7 @@ func TestPushRefusedRegistrationFallsBackToSweeps(t *testing.T) {
 
 // TestSDKRESTCreatePushConfigRefuses201: the bare Go SDK takes the JS
 // peer's 201 Created to CreateTaskPushNotificationConfig over HTTP+JSON
-// for an error, although the config exists (a2aclient/rest_created.go
+// for an error, although the config exists (a2aclient/edge/rest_created.go
 // works around it). The day this fails, that file can go.
 func TestSDKRESTCreatePushConfigRefuses201(t *testing.T) {
 	p := startPeer(t, "--push", "--step-ms=5")
@@ -329,7 +329,7 @@ func TestSDKRESTCreatePushConfigRefuses201(t *testing.T) {
 	task := send(t, rpc, "", "ask", false)
 	_, err := rest.CreateTaskPushConfig(ctxT(t), &a2a.PushConfig{TaskID: task.ID, ID: "c1", URL: "http://127.0.0.1:9/hook"})
 	if err == nil {
-		t.Fatal("the SDK took the 201: a2aclient/rest_created.go is no longer needed")
+		t.Fatal("the SDK took the 201: a2aclient/edge/rest_created.go is no longer needed")
 	}
 	if !hasConfig(t, rpc, task.ID, "c1") {
 		t.Fatalf("the config was not created (err %v): the 201 is not what failed", err)

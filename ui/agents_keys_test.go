@@ -15,12 +15,12 @@ func TestAgentsTopAndBottomMoveTheCursor(t *testing.T) {
 	press(m, "3")
 	v := agentsOf(m)
 	press(m, "G")
-	if last := len(v.list) - 1; v.cursor != last || v.name != v.list[last].Name {
-		t.Fatalf("G: cursor %d (%s), want the last agent %d", v.cursor, v.name, last)
+	if last := len(v.Listed()) - 1; v.Cursor() != last || v.Selected() != v.Listed()[last].Name {
+		t.Fatalf("G: cursor %d (%s), want the last agent %d", v.Cursor(), v.Selected(), last)
 	}
 	press(m, "g")
-	if v.cursor != 0 || v.name != v.list[0].Name {
-		t.Fatalf("g: cursor %d (%s), want the first agent", v.cursor, v.name)
+	if v.Cursor() != 0 || v.Selected() != v.Listed()[0].Name {
+		t.Fatalf("g: cursor %d (%s), want the first agent", v.Cursor(), v.Selected())
 	}
 	press(m, "?")
 	help := ansi.Strip(m.View())

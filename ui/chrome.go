@@ -13,7 +13,6 @@ import (
 	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui/common"
-	"a2atop/ui/theme"
 )
 
 // statusDuration is how long a notice stays in the footer.
@@ -47,7 +46,7 @@ func (s *statusLine) aside(text string, now time.Time) {
 // set shows text for a while. Notices name tasks, states and errors
 // that came from agents, so the text is sanitized here, whoever wrote it.
 func (s *statusLine) set(text string, err bool, now time.Time) {
-	*s = statusLine{text: sanitize.Line(text, maxLineText), err: err, at: now, until: now.Add(statusDuration)}
+	*s = statusLine{text: sanitize.Line(text, common.MaxLineText), err: err, at: now, until: now.Add(statusDuration)}
 }
 
 func (s *statusLine) expire(now time.Time) {
@@ -164,7 +163,7 @@ func (m *Model) header() string {
 	}
 	if m.view == viewTasks && m.overlay == overlayNone {
 		if bw := min(m.width-lipgloss.Width(line)-lipgloss.Width(badge)-3, 32); bw >= 8 {
-			line += " " + stackedBar(t, [3]int{a, c, term}, bw)
+			line += " " + common.StackedBar(t, [3]int{a, c, term}, bw)
 		}
 	}
 	if badge != "" {
@@ -268,7 +267,7 @@ func (m *Model) keysLine(w int) string {
 	}
 	rest := make([]key.Binding, 0, len(keys))
 	for _, b := range keys {
-		if !sameKeys(b, m.keys.Help) {
+		if !common.SameKeys(b, m.keys.Help) {
 			rest = append(rest, b)
 		}
 	}
@@ -278,16 +277,6 @@ func (m *Model) keysLine(w int) string {
 		return head + sep + tail
 	}
 	return tail
-}
-
-// newHelpModel is a bubbles help.Model in the theme's styles.
-func newHelpModel(th *theme.Theme) help.Model {
-	h := help.New()
-	h.Styles.ShortKey, h.Styles.FullKey = th.HelpKey, th.HelpKey
-	h.Styles.ShortDesc, h.Styles.FullDesc = th.HelpDesc, th.HelpDesc
-	h.Styles.ShortSeparator, h.Styles.FullSeparator = th.HelpSep, th.HelpSep
-	h.Styles.Ellipsis = th.HelpSep
-	return h
 }
 
 // shortKeys is help.Model.ShortHelpView kept within w cells: bubbles adds
@@ -317,20 +306,6 @@ func shortKeys(h help.Model, keys []key.Binding, w int) string {
 		used += iw
 	}
 	return b.String()
-}
-
-// sameKeys reports whether two bindings answer the same keys.
-func sameKeys(a, b key.Binding) bool {
-	ak, bk := a.Keys(), b.Keys()
-	if len(ak) != len(bk) {
-		return false
-	}
-	for i := range ak {
-		if ak[i] != bk[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -103,8 +103,8 @@ func (m *Model) commandKey(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) commandLine() string {
 	in := m.prompt.input.KeyMap
 	next := key.NewBinding(key.WithKeys(in.NextSuggestion.Keys()...), key.WithHelp("↓", "next"))
-	hint := shortKeys(m.hm, []key.Binding{keyHint(in.AcceptSuggestion, "complete"), next, keyHint(m.keys.Accept, "run"),
-		keyHint(m.keys.Back, "close")}, promptHintWidth)
+	hint := shortKeys(m.hm, []key.Binding{common.KeyHint(in.AcceptSuggestion, "complete"), next, common.KeyHint(m.keys.Accept, "run"),
+		common.KeyHint(m.keys.Back, "close")}, promptHintWidth)
 	return m.prompt.line(hint, m.width)
 }
 

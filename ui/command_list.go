@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+
 	"a2atop/internal/sanitize"
 	"a2atop/ui/common"
 )
@@ -181,7 +183,7 @@ func (m *Model) listLines(w, h int) []string {
 // listTitle heads the list: how many, and how to take one.
 func (m *Model) listTitle(n int) string {
 	in := m.prompt.input.KeyMap
-	return plural(n, "choice") + " · " + firstKey(in.AcceptSuggestion.Keys()) + " completes · ↓ ↑ choose · enter runs"
+	return common.Plural(n, "choice") + " · " + firstKey(in.AcceptSuggestion.Keys()) + " completes · ↓ ↑ choose · enter runs"
 }
 
 // firstKey is the first of keys, or "".
@@ -190,4 +192,14 @@ func firstKey(keys []string) string {
 		return ""
 	}
 	return keys[0]
+}
+
+// commandBindings are the commands as the help lists them: ":sort
+// COLUMN [asc|desc]" and what it does.
+func commandBindings(cs []command) []key.Binding {
+	out := make([]key.Binding, len(cs))
+	for i, c := range cs {
+		out[i] = key.NewBinding(key.WithKeys(":"+c.name), key.WithHelp(c.usage(), c.desc))
+	}
+	return out
 }

@@ -176,7 +176,7 @@ func taskNames(ts []*model.Task) string {
 
 // runOnTask runs do on the task arg names, through the tasks screen's
 // actions, and does what they ask.
-func (m *Model) runOnTask(arg string, do func(a *taskActions, t *model.Task) tea.Cmd) tea.Cmd {
+func (m *Model) runOnTask(arg string, do func(a *common.TaskActions, t *model.Task) tea.Cmd) tea.Cmd {
 	t := m.findTask(strings.Fields(arg)[0])
 	if t == nil {
 		return nil
@@ -186,19 +186,19 @@ func (m *Model) runOnTask(arg string, do func(a *taskActions, t *model.Task) tea
 }
 
 func runCancel(m *Model, arg string) tea.Cmd {
-	return m.runOnTask(arg, func(a *taskActions, t *model.Task) tea.Cmd { return a.askCancel(t) })
+	return m.runOnTask(arg, func(a *common.TaskActions, t *model.Task) tea.Cmd { return a.AskCancel(t) })
 }
 
 func runReply(m *Model, arg string) tea.Cmd {
-	return m.runOnTask(arg, func(a *taskActions, t *model.Task) tea.Cmd {
-		a.decide(approvals.KindReply, t, nil)
+	return m.runOnTask(arg, func(a *common.TaskActions, t *model.Task) tea.Cmd {
+		a.Decide(approvals.KindReply, t, nil)
 		return nil
 	})
 }
 
 func runFollowUp(m *Model, arg string) tea.Cmd {
-	return m.runOnTask(arg, func(a *taskActions, t *model.Task) tea.Cmd {
-		a.followUp(t)
+	return m.runOnTask(arg, func(a *common.TaskActions, t *model.Task) tea.Cmd {
+		a.FollowUp(t)
 		return nil
 	})
 }

@@ -53,7 +53,7 @@ func TestCommandsTakeArguments(t *testing.T) {
 	}
 	tasksOf(m).setFilter("")
 	runLine(m, "cancel 5b1d7c20")
-	if !confirming(m) || tasksOf(m).act.dialog.targets[0].key.ID != idRunning {
+	if !confirming(m) || tasksOf(m).act.Targets()[0].ID != idRunning {
 		t.Fatal(":cancel ID did not ask to cancel that task")
 	}
 	press(m, "esc")

@@ -1,8 +1,10 @@
 // Package ui is the terminal dashboard: the root Bubble Tea model and
-// the screens of its own (tasks, task detail, agents, help), each a
-// ui/common Component. The inbox, the journal and the compose screen
-// (a new message, n; a follow-up, f) are Components too, supplied
-// through Options by package ui/inbox.
+// the tasks screen, a ui/common Component. The task detail (ui/detail),
+// the agents screen (ui/agents) and the help (ui/help) are packages of
+// their own the root builds and reaches only as Components;
+// the inbox, the journal and the compose screen (a new message, n; a
+// follow-up, f) are Components too, supplied through Options by package
+// ui/inbox.
 //
 // The root Model owns what is global: the size (it alone handles
 // tea.WindowSizeMsg and calls SetSize), the *model.Fleet and the one path
@@ -52,19 +54,20 @@
 // a key.Binding of a KeyMap that [keys] can rebind by name
 // (KeyMap.Actions, common.Rebind), every colour a token of the theme.
 //
-// To add a screen: write a type that implements common.Component (and
-// InputCapturer, Titled, Footnoter, HelpNoter where they apply) with a
-// KeyMap and DefaultKeyMap of its own, its key handling in its Update,
-// and its requests to the root through Context.Out; add a view constant
-// and its name in model.go, build it in newScreens, and give it a global
-// key and a command if it is reached from everywhere.
+// To add a screen: write a package ui/<name> with a type that implements
+// common.Component (and InputCapturer, Titled, Footnoter, HelpNoter where
+// they apply) with a KeyMap and DefaultKeyMap of its own, its key
+// handling in its Update, and its requests to the root through
+// Context.Out (what it shares with other screens goes in ui/common); add
+// a view constant and its name in model.go, build it in newScreens, and
+// give it a global key and a command if it is reached from everywhere.
 //
 // Every piece of text that came from an agent passes through
 // internal/sanitize before it reaches the terminal; the only escape
 // sequences written are our own styling, the bell and the OSC 52 copy.
 //
 // ui may import bubbletea, bubbles, lipgloss, model, approvals,
-// internal/sanitize, ui/common and ui/theme. It never imports a2aclient
-// (main wires it in as the Backend) nor ui/inbox (Options takes its
-// factories).
+// internal/sanitize, ui/common, ui/theme and the screens ui/detail,
+// ui/agents and ui/help. It never imports a2aclient (main wires it in as the Backend)
+// nor ui/inbox (Options takes its factories).
 package ui

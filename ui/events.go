@@ -141,7 +141,7 @@ func (m *Model) onTick() tea.Cmd {
 
 // ring writes the terminal bell.
 func (m *Model) ring() tea.Cmd {
-	out := m.clip.out
+	out := m.clip.Out
 	return func() tea.Msg {
 		_, _ = out.Write([]byte{'\a'})
 		return nil

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"a2atop/ui/agents"
+	"a2atop/ui/detail"
 	"a2atop/ui/internal/uitest"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -28,17 +30,17 @@ func settle(m *Model, cmd tea.Cmd) {
 }
 
 // tasksOf, detailOf and agentsOf are the screens of the dashboard.
-func tasksOf(m *Model) *tasksScreen   { return m.screens[viewTasks].(*tasksScreen) }
-func detailOf(m *Model) *detailScreen { return m.screens[viewDetail].(*detailScreen) }
-func agentsOf(m *Model) *agentsScreen { return m.screens[viewAgents].(*agentsScreen) }
+func tasksOf(m *Model) *tasksScreen    { return m.screens[viewTasks].(*tasksScreen) }
+func detailOf(m *Model) *detail.Screen { return m.screens[viewDetail].(*detail.Screen) }
+func agentsOf(m *Model) *agents.Screen { return m.screens[viewAgents].(*agents.Screen) }
 
 // confirming reports whether the screen shown asks whether to cancel.
 func confirming(m *Model) bool {
 	switch s := m.screens[m.view].(type) {
 	case *tasksScreen:
-		return s.act.confirming()
-	case *detailScreen:
-		return s.act.confirming()
+		return s.act.Confirming()
+	case *detail.Screen:
+		return s.Confirming()
 	}
 	return false
 }

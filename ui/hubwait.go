@@ -138,8 +138,8 @@ func (m *HubWait) View() string {
 	t := m.o.Theme
 	w := max(m.w, 1)
 	since := m.since.UTC().Format("15:04:05Z")
-	why := sanitize.Line(common.TeamWhy(m.o.URL, m.why), maxLineText)
-	url := sanitize.Line(m.o.URL, maxLineText)
+	why := sanitize.Line(common.TeamWhy(m.o.URL, m.why), common.MaxLineText)
+	url := sanitize.Line(m.o.URL, common.MaxLineText)
 	head := "hub " + url + " unreachable since " + since + " — waiting for it; trying again every " + m.o.Every.String()
 	banner := ansi.Truncate(head+": "+why, w, "…")
 	if ansi.StringWidth(head) > w {

@@ -116,7 +116,7 @@ func (m *Model) journalErr(last *string, doing string, err error) {
 		*last = ""
 		return
 	}
-	m.log.Error("journal: "+doing, logKeyErr, err)
+	m.log.Error("journal: "+doing, common.LogKeyErr, err)
 	if text := "journal: " + doing + ": " + err.Error(); text != *last {
 		*last = text
 		m.status.set(text, true, m.ctx.Now())

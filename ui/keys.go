@@ -2,10 +2,11 @@ package ui
 
 import (
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
 
+	"a2atop/ui/agents"
 	"a2atop/ui/common"
+	"a2atop/ui/detail"
+	uihelp "a2atop/ui/help"
 )
 
 // KeyMap is every key of the dashboard's own screens: the global keys,
@@ -29,10 +30,10 @@ type KeyMap struct {
 	Quit        key.Binding `keys:"help"`
 
 	// Each screen's own keys.
-	TasksView  TasksKeyMap  `keys:"-"`
-	DetailView DetailKeyMap `keys:"-"`
-	AgentsView AgentsKeyMap `keys:"-"`
-	HelpView   HelpKeyMap   `keys:"-"`
+	TasksView  TasksKeyMap   `keys:"-"`
+	DetailView detail.KeyMap `keys:"-"`
+	AgentsView agents.KeyMap `keys:"-"`
+	HelpView   uihelp.KeyMap `keys:"-"`
 }
 
 // Actions are every key of the dashboard's own screens as [keys] names
@@ -50,28 +51,23 @@ func (k *KeyMap) Actions() []common.Action {
 // DefaultKeyMap returns the keys of every screen of this package.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Tasks:   bind("1", "tasks", "1"),
-		Inbox:   bind("2", "inbox", "2"),
-		Agents:  bind("3", "agents", "3"),
-		Journal: bind("4", "journal", "4"),
-		Views: [maxViewKeys]key.Binding{bind("5", "saved view 1", "5"), bind("6", "saved view 2", "6"),
-			bind("7", "saved view 3", "7"), bind("8", "saved view 4", "8"), bind("9", "saved view 5", "9")},
-		Command:    bind(":", "command", ":"),
-		Accept:     bind("enter", "run/keep", "enter"),
-		Back:       bind("esc", "back", "esc"),
-		Help:       bind("?", "help", "?"),
-		Quit:       bind("q", "back/quit", "q"),
-		Force:      bind("ctrl+c", "quit", "ctrl+c"),
+		Tasks:   common.Bind("1", "tasks", "1"),
+		Inbox:   common.Bind("2", "inbox", "2"),
+		Agents:  common.Bind("3", "agents", "3"),
+		Journal: common.Bind("4", "journal", "4"),
+		Views: [maxViewKeys]key.Binding{common.Bind("5", "saved view 1", "5"), common.Bind("6", "saved view 2", "6"),
+			common.Bind("7", "saved view 3", "7"), common.Bind("8", "saved view 4", "8"), common.Bind("9", "saved view 5", "9")},
+		Command:    common.Bind(":", "command", ":"),
+		Accept:     common.Bind("enter", "run/keep", "enter"),
+		Back:       common.Bind("esc", "back", "esc"),
+		Help:       common.Bind("?", "help", "?"),
+		Quit:       common.Bind("q", "back/quit", "q"),
+		Force:      common.Bind("ctrl+c", "quit", "ctrl+c"),
 		TasksView:  DefaultTasksKeyMap(),
-		DetailView: DefaultDetailKeyMap(),
-		AgentsView: DefaultAgentsKeyMap(),
-		HelpView:   DefaultHelpKeyMap(),
+		DetailView: detail.DefaultKeyMap(),
+		AgentsView: agents.DefaultKeyMap(),
+		HelpView:   uihelp.DefaultKeyMap(),
 	}
-}
-
-// bind is a binding for keys with its help.
-func bind(help, desc string, keys ...string) key.Binding {
-	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 }
 
 // settle disables what cannot work here (the keys that write to agents in
@@ -86,7 +82,7 @@ func (k *KeyMap) settle(readOnly, backend, inbox, journal, compose bool, views [
 	}
 	k.Inbox.SetEnabled(inbox)
 	k.Journal.SetEnabled(journal)
-	for _, t := range []*TaskKeys{&k.TasksView.TaskKeys, &k.DetailView.TaskKeys} {
+	for _, t := range []*common.TaskKeys{&k.TasksView.TaskKeys, &k.DetailView.TaskKeys} {
 		t.Cancel.SetEnabled(!readOnly && backend)
 		for _, b := range []*key.Binding{&t.Reply, &t.Approve, &t.Deny} {
 			b.SetEnabled(!readOnly && inbox)
@@ -111,110 +107,4 @@ func (k *KeyMap) settle(readOnly, backend, inbox, journal, compose bool, views [
 // globalHelp is the group every help screen ends with.
 func (k KeyMap) globalHelp() []key.Binding {
 	return append([]key.Binding{k.Tasks, k.Inbox, k.Agents, k.Journal}, append(k.Views[:], k.Command, k.Help, k.Quit, k.Force)...)
-}
-
-// ListKeys move a cursor or scroll a page.
-type ListKeys struct {
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-}
-
-// DefaultListKeys are the vi and arrow keys for moving.
-func DefaultListKeys() ListKeys {
-	return ListKeys{
-		Up:       bind("↑/k", "up", "up", "k"),
-		Down:     bind("↓/j", "down", "down", "j"),
-		PageUp:   bind("pgup", "page up", "pgup"),
-		PageDown: bind("pgdn", "page down", "pgdown"),
-		Top:      bind("g", "top", "g", "home"),
-		Bottom:   bind("G", "bottom", "G", "end"),
-	}
-}
-
-// all is the group the full help shows.
-func (k ListKeys) all() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
-}
-
-// page scrolls vp for the page keys (pgup, pgdn, g, G) and reports
-// whether msg was one of them.
-func (k ListKeys) page(vp *viewport.Model, msg tea.KeyMsg) bool {
-	switch {
-	case key.Matches(msg, k.PageUp):
-		vp.PageUp()
-	case key.Matches(msg, k.PageDown):
-		vp.PageDown()
-	case key.Matches(msg, k.Top):
-		vp.GotoTop()
-	case key.Matches(msg, k.Bottom):
-		vp.GotoBottom()
-	default:
-		return false
-	}
-	return true
-}
-
-// TaskKeys act on a task, on the tasks and the detail screens: the one
-// selected, or on the tasks screen every marked one. Cancel, Reply,
-// Approve, Deny and FollowUp write to agents: disabled in read-only.
-// Confirm and Decline answer the cancel's confirmation.
-type TaskKeys struct {
-	Cancel, Reply, Approve, Deny, FollowUp, Copy key.Binding
-	Confirm, Decline                             key.Binding `keys:"dialog"`
-	// Results scroll and close the outcomes of a cancel of several.
-	Results common.ResultKeys `keys:"results"`
-}
-
-// DefaultTaskKeys are c, r, a, d, f, Y and the confirmation's y and
-// n/esc. Copy is Y on every screen, so that it never meets a
-// confirmation's yes.
-func DefaultTaskKeys() TaskKeys {
-	return TaskKeys{
-		Cancel:   bind("c", "cancel task", "c"),
-		Reply:    bind("r", "reply", "r"),
-		Approve:  bind("a", "approve", "a"),
-		Deny:     bind("d", "deny", "d"),
-		FollowUp: bind("f", "follow-up", "f"),
-		Copy:     bind("Y", "copy id", "Y"),
-		Confirm:  bind("y", "yes", "y"),
-		Decline:  bind("n/esc", "no", "n", "esc"),
-		Results:  common.DefaultResultKeys(),
-	}
-}
-
-// all is the group the full help shows: the actions, then the answers
-// of the cancel's confirmation and the key that closes the outcomes of
-// a cancel of several (which the footer shows while they are open).
-func (k TaskKeys) all() []key.Binding {
-	return []key.Binding{k.Cancel, k.Reply, k.Approve, k.Deny, k.FollowUp, k.Copy,
-		relabel(k.Confirm, "confirm: yes"), relabel(k.Decline, "confirm: no"), relabel(k.Results.Close, "close outcomes")}
-}
-
-// relabel is b, enabled or not as b is, with another description.
-func relabel(b key.Binding, desc string) key.Binding {
-	b.SetHelp(b.Help().Key, desc)
-	return b
-}
-
-// wheelRows is how far one wheel notch scrolls.
-const wheelRows = 3
-
-// wheel is how many rows a mouse press scrolls: up (negative) or down
-// for the wheel, 0 for a button.
-func wheel(msg tea.MouseMsg) int {
-	switch msg.Button {
-	case tea.MouseButtonWheelUp:
-		return -wheelRows
-	case tea.MouseButtonWheelDown:
-		return wheelRows
-	}
-	return 0
-}
-
-// scrollViewport scrolls by n lines (negative is up).
-func scrollViewport(vp *viewport.Model, n int) {
-	if n < 0 {
-		vp.ScrollUp(-n)
-	} else {
-		vp.ScrollDown(n)
-	}
 }

@@ -70,7 +70,7 @@ func TestMarksAndCancelMany(t *testing.T) {
 	}
 	press(m, "esc") // closes the outcomes
 	press(m, "esc") // unmarks
-	if tasksOf(m).marks.Len() != 0 || tasksOf(m).act.showingResults() {
+	if tasksOf(m).marks.Len() != 0 || tasksOf(m).act.ShowingResults() {
 		t.Fatal("esc did not close the outcomes, then unmark")
 	}
 }

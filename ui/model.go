@@ -10,7 +10,10 @@ import (
 
 	"a2atop/approvals"
 	"a2atop/model"
+	"a2atop/ui/agents"
 	"a2atop/ui/common"
+	"a2atop/ui/detail"
+	uihelp "a2atop/ui/help"
 	"a2atop/ui/theme"
 )
 
@@ -67,8 +70,8 @@ type Model struct {
 	events   <-chan model.Event
 	interval time.Duration
 	bell     bool
-	notify   Notify     // the desktop notification of a task that starts waiting
-	clip     *clipboard // the terminal: the bell, OSC 52 and the notifications
+	notify   Notify            // the desktop notification of a task that starts waiting
+	clip     *common.Clipboard // the terminal: the bell, OSC 52 and the notifications
 
 	width, height int
 	view, from    view // from: the view the detail was opened from
@@ -78,7 +81,7 @@ type Model struct {
 	// answerFrom is the view an answer asked of the inbox came from
 	// (ReplyToMsg, DecideMsg); 0 when the inbox was not opened for one.
 	answerFrom view
-	help       *helpScreen
+	help       *uihelp.Screen
 	prompt     promptModel // the command line
 	hm         help.Model  // draws the footer's keys
 	status     statusLine
@@ -131,14 +134,14 @@ func New(o Options) *Model {
 			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}, Activity: &common.Activity{}, Team: o.Team},
 		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell, notify: o.Notify, titleCount: -1,
 		svc:  o.Approvals,
-		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != "", log: o.Logger}, dirty: true,
+		clip: &common.Clipboard{Out: o.Output, Tmux: os.Getenv("TMUX") != "", Log: o.Logger}, dirty: true,
 		width: 80, height: 24,
 	}
 	m.jchanges = o.JournalChanges
-	m.hm = newHelpModel(o.Theme)
+	m.hm = common.NewHelpModel(o.Theme)
 	m.views, m.cmds, m.export0 = o.Views, commandList(), o.Export
 	m.prompt = newPrompt(o.Theme)
-	m.help = newHelp(&m.ctx, keys.HelpView, keys.globalHelp())
+	m.help = uihelp.New(&m.ctx, keys.HelpView, keys.globalHelp())
 	m.newScreens(o)
 	m.tasks().views = o.Views
 	for _, v := range o.Views {
@@ -154,14 +157,12 @@ func New(o Options) *Model {
 
 // newScreens builds every screen, ours and the ones Options supplies.
 func (m *Model) newScreens(o Options) {
-	act := func(k TaskKeys) taskActions {
-		a := newTaskActions(&m.ctx, k, o.QuietPeriod)
-		a.journal = o.Approvals
-		return a
+	act := func(k common.TaskKeys) common.TaskActions {
+		return common.NewTaskActions(&m.ctx, k, o.QuietPeriod, o.Approvals)
 	}
 	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort, o.HideTerminalAfter)
-	m.screens[viewDetail] = newDetail(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)
-	m.screens[viewAgents] = newAgents(&m.ctx, m.keys.AgentsView, m.clip)
+	m.screens[viewDetail] = detail.New(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)
+	m.screens[viewAgents] = agents.New(&m.ctx, m.keys.AgentsView, m.clip)
 	if o.Inbox != nil {
 		m.screens[viewInbox] = o.Inbox(m.ctx)
 	}
@@ -252,7 +253,7 @@ func (m *Model) request(msg tea.Msg) tea.Cmd {
 		cmd, _ := m.apply(msg.Events)
 		return cmd
 	case common.CopyMsg:
-		return m.clip.copy(msg.Text, "")
+		return m.clip.Copy(msg.Text, "")
 	case common.ShowTasksMsg:
 		m.tasks().setFilter(msg.Filter)
 		return m.show(viewTasks)

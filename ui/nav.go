@@ -61,7 +61,7 @@ func (m *Model) setView(v view) tea.Cmd {
 
 // openHelp shows the help of the screen shown.
 func (m *Model) openHelp() {
-	m.help.describe(m.screens[m.view], m.viewName(), m.offeredCommands())
+	m.help.Describe(m.screens[m.view], m.viewName(), commandBindings(m.offeredCommands()))
 	m.overlay = overlayHelp
 }
 

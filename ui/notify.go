@@ -10,6 +10,7 @@ import (
 
 	"a2atop/internal/sanitize"
 	"a2atop/model"
+	"a2atop/ui/common"
 )
 
 // Notify says how a task that starts waiting for a person is announced
@@ -35,7 +36,7 @@ const maxNoticeText = 200
 // who waits and, for one task, what it asks. Agent text is sanitized and
 // holds no ";" (OSC 777 separates its fields with it).
 func notice(f *model.Fleet, entered []model.TaskKey) (title, body string) {
-	title = "a2atop: " + plural(len(entered), "task") + " waiting for you"
+	title = "a2atop: " + common.Plural(len(entered), "task") + " waiting for you"
 	if len(entered) == 1 {
 		k := entered[0]
 		title = "a2atop: " + k.Agent + " waits for you"
@@ -82,11 +83,11 @@ func (m *Model) announce(entered []model.TaskKey) tea.Cmd {
 		return nil
 	}
 	title, body := notice(m.ctx.Fleet, entered)
-	out, seq := m.clip.out, noticeSeq(m.notify, title, body, m.clip.tmux)
+	out, seq := m.clip.Out, noticeSeq(m.notify, title, body, m.clip.Tmux)
 	log := m.log
 	return func() tea.Msg {
 		if _, err := io.WriteString(out, seq); err != nil {
-			log.Warn("desktop notification failed", logKeyErr, err)
+			log.Warn("desktop notification failed", common.LogKeyErr, err)
 		}
 		return nil
 	}
@@ -119,10 +120,10 @@ func (m *Model) titleCmd() tea.Cmd {
 // a terminal a title could land inside a frame. Output is the terminal
 // itself, an *os.File, safe to write from any goroutine.
 func (m *Model) writeTitle(title string) tea.Cmd {
-	out, seq, log := m.clip.out, ansi.SetWindowTitle(sanitize.Line(title, maxLineText)), m.log
+	out, seq, log := m.clip.Out, ansi.SetWindowTitle(sanitize.Line(title, common.MaxLineText)), m.log
 	return func() tea.Msg {
 		if _, err := io.WriteString(out, seq); err != nil {
-			log.Warn("terminal title failed", logKeyErr, err)
+			log.Warn("terminal title failed", common.LogKeyErr, err)
 		}
 		return nil
 	}

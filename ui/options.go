@@ -98,11 +98,3 @@ type Options struct {
 	// the inbox shows and takes claims. nil for a local dashboard.
 	Team Team
 }
-
-// Log keys of the UI's slog records.
-const (
-	logKeyAgent = "agent"
-	logKeyTask  = "task"
-	logKeyErr   = "err"
-	logKeyState = "state"
-)

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -91,13 +90,4 @@ func (p *promptModel) line(hint string, w int) string {
 		line += "  " + hint
 	}
 	return ansi.Truncate(line, w, "")
-}
-
-// keyHint is k described for a prompt's hint: its keys, with desc.
-func keyHint(k key.Binding, desc string) key.Binding {
-	name := k.Help().Key
-	if name == "" {
-		name = strings.Join(k.Keys(), "/")
-	}
-	return key.NewBinding(key.WithKeys(k.Keys()...), key.WithHelp(name, desc))
 }

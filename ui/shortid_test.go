@@ -36,7 +36,7 @@ func v7Model(t *testing.T) *Model {
 func TestCommandTakesAStartOfTheShortID(t *testing.T) {
 	m := v7Model(t)
 	runLine(m, "cancel 436c")
-	if !confirming(m) || tasksOf(m).act.dialog.targets[0].key.ID != idV7a {
+	if !confirming(m) || tasksOf(m).act.Targets()[0].ID != idV7a {
 		t.Fatalf(":cancel 436c did not ask to cancel %s: %q", idV7a, m.status.text)
 	}
 	press(m, "esc")

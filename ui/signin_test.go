@@ -163,7 +163,7 @@ func TestSignInRefusedForOtherAgents(t *testing.T) {
 	m, _ := newTestModel(t, Options{Fleet: f, Backend: b})
 	sized(m, 100, 30)
 	press(m, "3", "j", "L")
-	if agentsOf(m).dialog != nil || len(b.starts) != 0 {
+	if agentsOf(m).SigningIn() || len(b.starts) != 0 {
 		t.Fatal("the dialog opened for an agent that does not sign in")
 	}
 	if !strings.Contains(m.View(), "does not sign a person in") {

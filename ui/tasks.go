@@ -12,8 +12,8 @@ import (
 
 // TasksKeyMap is the keys of the tasks screen.
 type TasksKeyMap struct {
-	ListKeys
-	TaskKeys
+	common.ListKeys
+	common.TaskKeys
 	NextPane, PrevPane key.Binding
 	Zoom               key.Binding // the focused pane alone, full screen
 	New                key.Binding // a new message to an agent: a new task
@@ -32,18 +32,18 @@ type TasksKeyMap struct {
 // DefaultTasksKeyMap returns the tasks screen's keys.
 func DefaultTasksKeyMap() TasksKeyMap {
 	return TasksKeyMap{
-		ListKeys: DefaultListKeys(),
-		TaskKeys: DefaultTaskKeys(),
-		NextPane: bind("tab", "next pane", "tab"),
-		PrevPane: bind("shift+tab", "prev pane", "shift+tab"),
-		Zoom:     bind("z", "zoom pane", "z"),
-		New:      bind("n", "new message", "n"),
-		Open:     bind("enter", "open", "enter"),
+		ListKeys: common.DefaultListKeys(),
+		TaskKeys: common.DefaultTaskKeys(),
+		NextPane: common.Bind("tab", "next pane", "tab"),
+		PrevPane: common.Bind("shift+tab", "prev pane", "shift+tab"),
+		Zoom:     common.Bind("z", "zoom pane", "z"),
+		New:      common.Bind("n", "new message", "n"),
+		Open:     common.Bind("enter", "open", "enter"),
 		Filter:   common.DefaultFilterKeys(),
 		Marks:    common.DefaultMarkKeys(),
 		Sort:     common.DefaultSortKeys(),
 		SortBy:   DefaultTaskSortKeys(),
-		Quit:     bind("q", "back/quit", "q"),
+		Quit:     common.Bind("q", "back/quit", "q"),
 	}
 }
 
@@ -52,7 +52,7 @@ func DefaultTasksKeyMap() TasksKeyMap {
 type tasksScreen struct {
 	ctx     *common.Context
 	keys    TasksKeyMap
-	act     taskActions
+	act     common.TaskActions
 	panes   [4]*pane // active, interrupted, terminal, unknown
 	focus   model.Class
 	query   model.Query // the filter in effect
@@ -78,7 +78,7 @@ type tasksScreen struct {
 	paint     rowPaint
 }
 
-func newTasks(ctx *common.Context, keys TasksKeyMap, act taskActions, sort model.SortBy, hideAfter time.Duration) *tasksScreen {
+func newTasks(ctx *common.Context, keys TasksKeyMap, act common.TaskActions, sort model.SortBy, hideAfter time.Duration) *tasksScreen {
 	v := &tasksScreen{ctx: ctx, keys: keys, act: act, focus: model.ClassActive, hideAfter: hideAfter,
 		sort:   common.NewSort(keys.SortBy.columns(), sortColumnOf(sort)),
 		filter: common.NewFilter(ctx.Theme, keys.Filter, "tasks"), shown: showAll, isShown: true, seekRows: true} // the first screen
@@ -100,8 +100,8 @@ func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		v.marks.Keep(func(k model.TaskKey) bool { return v.ctx.Fleet.Task(k) != nil })
 	case common.ShownMsg, common.HiddenMsg:
 		v.isShown = msg == common.ShownMsg{}
-	case cancelDoneMsg:
-		v.act.done(msg)
+	case common.CancelDoneMsg:
+		v.act.Done(msg)
 	case common.ThemeChangedMsg:
 		v.paint = newRowPaint(v.ctx.Theme)
 	case tea.KeyMsg:
@@ -116,7 +116,7 @@ func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 // task selected in the focused pane left it: the cursor is then on its
 // neighbour, and an action must not land there unnoticed.
 func (v *tasksScreen) fleetChanged() {
-	closed := v.act.fleetChanged() // it said what became of the task
+	closed := v.act.FleetChanged() // it said what became of the task
 	left := v.sync()
 	if v.seekRows {
 		v.focusRows()
@@ -126,15 +126,15 @@ func (v *tasksScreen) fleetChanged() {
 	}
 	why := "no longer held"
 	if t := v.ctx.Fleet.Task(left); t != nil && t.Class != v.focus {
-		why = "now " + stateText(t.State)
+		why = "now " + common.StateText(t.State)
 	} else if t != nil {
 		why = "it no longer matches the filter"
 	}
 	next := paneName(v.focus) + " is empty now"
 	if sel := v.selected(); sel != nil {
-		next = "the cursor is on " + taskName(sel.Key)
+		next = "the cursor is on " + common.TaskName(sel.Key)
 	}
-	v.ctx.Aside(taskName(left) + " left " + paneName(v.focus) + " (" + why + "); " + next)
+	v.ctx.Aside(common.TaskName(left) + " left " + paneName(v.focus) + " (" + why + "); " + next)
 }
 
 // onKey handles, in order, the confirmation (and the outcomes of a
@@ -142,10 +142,10 @@ func (v *tasksScreen) fleetChanged() {
 // clear, the actions on the marked or selected tasks, then moving.
 func (v *tasksScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
-	case v.act.confirming():
-		return v.act.confirmKey(msg)
-	case v.act.showingResults():
-		v.act.resultsKey(msg)
+	case v.act.Confirming():
+		return v.act.ConfirmKey(msg)
+	case v.act.ShowingResults():
+		v.act.ResultsKey(msg)
 		return nil
 	}
 	if !v.filter.Editing() && v.marks.Key(msg, v.keys.Marks, v.selectedKey(), v.paneKeys) {
@@ -177,7 +177,7 @@ func (v *tasksScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	default:
 		marked := v.marks.Keys()
-		if cmd, ok := v.act.key(msg, sel, marked); ok {
+		if cmd, ok := v.act.Key(msg, sel, marked); ok {
 			if len(marked) > 0 && !key.Matches(msg, v.keys.Cancel, v.keys.Copy) {
 				v.marks.Clear() // handed to the inbox, which marks them
 			}
@@ -267,7 +267,7 @@ func (v *tasksScreen) mouse(msg tea.MouseMsg) {
 		return
 	}
 	msg.Y -= v.tabsHeight()
-	switch n := wheel(msg); {
+	switch n := common.Wheel(msg); {
 	case n != 0:
 		v.scroll(v.paneAt(msg.X, msg.Y), n)
 	case msg.Button == tea.MouseButtonLeft:
@@ -279,8 +279,8 @@ func (v *tasksScreen) mouse(msg tea.MouseMsg) {
 // cancel confirmation (or the outcomes of a cancel of several) over
 // them.
 func (v *tasksScreen) View() string {
-	if v.act.confirming() || v.act.showingResults() {
-		return v.act.view(v.w, v.h+v.tabsHeight())
+	if v.act.Confirming() || v.act.ShowingResults() {
+		return v.act.View(v.w, v.h+v.tabsHeight())
 	}
 	if v.tabsHeight() > 0 {
 		return v.tabsLine() + "\n" + v.panesView()
@@ -306,7 +306,7 @@ func (v *tasksScreen) SetSize(w, h int) {
 // Capturing is true while the filter is typed, the cancel asks or its
 // outcomes show.
 func (v *tasksScreen) Capturing() bool {
-	return v.filter.Editing() || v.act.confirming() || v.act.showingResults()
+	return v.filter.Editing() || v.act.Confirming() || v.act.ShowingResults()
 }
 
 // Title is the header's name of the screen.
@@ -315,7 +315,7 @@ func (v *tasksScreen) Title() string { return "tasks" }
 // OpensText reports whether msg opens the filter, so that a paste
 // starting with it is typed into it.
 func (v *tasksScreen) OpensText(msg tea.KeyMsg) bool {
-	return !v.act.confirming() && !v.act.showingResults() && v.filter.Opens(msg)
+	return !v.act.Confirming() && !v.act.ShowingResults() && v.filter.Opens(msg)
 }
 
 // Footnote is the filter: being typed (with what its keys do), or kept
@@ -337,18 +337,18 @@ func (v *tasksScreen) ShortHelp() []key.Binding {
 	k := v.keys
 	sel := v.selected()
 	keys := []key.Binding{common.Offer(k.Open, sel != nil), k.NextPane, k.Filter.Open, common.Offer(k.Marks.Mark, sel != nil)}
-	keys = append(keys, v.act.offered(sel, v.marks.Len()).list()...)
-	return v.act.shortHelp(append(keys, k.New, k.Agents, k.Inbox, k.Quit)...)
+	keys = append(keys, v.act.Offered(sel, v.marks.Len()).List()...)
+	return v.act.ShortHelp(append(keys, k.New, k.Agents, k.Inbox, k.Quit)...)
 }
 
 // FullHelp is every key of the tasks screen, grouped.
 func (v *tasksScreen) FullHelp() [][]key.Binding {
 	k := v.keys
 	return [][]key.Binding{
-		k.ListKeys.all(),
-		{k.NextPane, k.PrevPane, k.Zoom, k.Open, k.New, k.Filter.Open, keyHint(k.Filter.Clear, "clear filter")},
+		k.ListKeys.All(),
+		{k.NextPane, k.PrevPane, k.Zoom, k.Open, k.New, k.Filter.Open, common.KeyHint(k.Filter.Clear, "clear filter")},
 		{k.Marks.Mark, k.Marks.All, k.Marks.Clear},
-		v.act.teamHelp(k.TaskKeys.all()),
+		v.act.TeamHelp(k.TaskKeys.All()),
 		append([]key.Binding{k.Sort.Prev, k.Sort.Next}, v.sort.Keys()...),
 	}
 }

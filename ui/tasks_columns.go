@@ -3,10 +3,8 @@ package ui
 import (
 	"strings"
 
-	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/charmbracelet/x/ansi"
 
-	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui/common"
 )
@@ -20,7 +18,7 @@ type columns struct {
 }
 
 const (
-	idWidth  = 8
+	idWidth  = common.IDWidth
 	ageWidth = 4
 	minText  = 40 // text + hint side by side from here
 	// minStatus is the status the other cells give way to: below it the
@@ -33,16 +31,7 @@ const (
 	// maxHintWidth bounds the hint column ("gone: agent no longer knows
 	// this task" fits).
 	maxHintWidth = 40
-	// maxStateWidth bounds the state of an Unknown row, shown whole up
-	// to here: "unknown(TASK_STATE_PAUSED)".
-	maxStateWidth = 32
 )
-
-// stateText is a task state as a row or a notice shows it: an unknown
-// state is the agent's own string, so it is sanitized like any agent text.
-func stateText(s a2a.TaskState) string {
-	return sanitize.Line(model.ShortState(s), maxStateWidth)
-}
 
 // rowStateText is the state a row shows: "gone" for a task its agent no
 // longer knows (it sits among the finished ones; the detail view keeps
@@ -51,11 +40,8 @@ func rowStateText(t *model.Task) string {
 	if t.Gone {
 		return "gone"
 	}
-	return stateText(t.State)
+	return common.StateText(t.State)
 }
-
-// shortIDText is a task's short id, sanitized: the id is the agent's.
-func shortIDText(id a2a.TaskID) string { return sanitize.Line(model.ShortID(id), idWidth) }
 
 // stateWidthOf is a pane's state column: the longest state its class
 // holds, so Active and Terminal give five more cells to the text than
@@ -70,7 +56,7 @@ func stateWidthOf(p *pane) int {
 	}
 	w := len("unknown")
 	for _, t := range p.rows {
-		w = max(w, ansi.StringWidth(stateText(t.State)))
+		w = max(w, ansi.StringWidth(common.StateText(t.State)))
 	}
 	return w
 }

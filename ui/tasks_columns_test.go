@@ -8,12 +8,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"a2atop/model"
+	"a2atop/ui/common"
 )
 
 // paneText is the drawn lines of a pane, without styling.
 func paneText(m *Model, c model.Class) []string {
 	p := tasksOf(m).paneOf(c)
-	return strings.Split(ansi.Strip(strings.Join(tasksOf(m).paneLines(p, agentWidth(m.ctx.Fleet)), "\n")), "\n")
+	return strings.Split(ansi.Strip(strings.Join(tasksOf(m).paneLines(p, common.AgentWidth(m.ctx.Fleet)), "\n")), "\n")
 }
 
 func TestAPaneWithoutHintsGivesTheTextTheRoom(t *testing.T) {
@@ -47,7 +48,7 @@ func TestSideBySidePanesShowTheSameText(t *testing.T) {
 	var widths []int
 	for _, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal} {
 		p := tasksOf(m).paneOf(c)
-		cols := columnsFor(p.rect.w-1, agentWidth(m.ctx.Fleet), stateWidthOf(p), widest(tasksOf(m).hints(p)), showAll)
+		cols := columnsFor(p.rect.w-1, common.AgentWidth(m.ctx.Fleet), stateWidthOf(p), widest(tasksOf(m).hints(p)), showAll)
 		widths = append(widths, cols.text)
 	}
 	for _, w := range widths {

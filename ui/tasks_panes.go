@@ -5,6 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"a2atop/model"
+	"a2atop/ui/common"
 )
 
 // sideBySideWidth is the terminal width from which the panes stand side
@@ -122,14 +123,14 @@ func indexOf(rows []*model.Task, k model.TaskKey) int {
 // place clamps the cursor, scrolls it into view and reads the page.
 func (v *tasksScreen) place(p *pane) {
 	n := p.rowsHeight()
-	p.cursor = clamp(p.cursor, 0, p.count-1)
+	p.cursor = common.Clamp(p.cursor, 0, p.count-1)
 	if p.cursor < p.offset {
 		p.offset = p.cursor
 	}
 	if n > 0 && p.cursor >= p.offset+n {
 		p.offset = p.cursor - n + 1
 	}
-	p.offset = clamp(p.offset, 0, max(p.count-n, 0))
+	p.offset = common.Clamp(p.offset, 0, max(p.count-n, 0))
 	p.rows = v.rows.page(v.ctx.Fleet, p.class, p.offset, n)
 	p.sel = model.TaskKey{}
 	if i := p.cursor - p.offset; i >= 0 && i < len(p.rows) {
@@ -308,14 +309,4 @@ func (v *tasksScreen) paneAt(x, y int) *pane {
 		}
 	}
 	return v.focused()
-}
-
-func clamp(v, lo, hi int) int {
-	if v > hi {
-		v = hi
-	}
-	if v < lo {
-		v = lo
-	}
-	return v
 }

@@ -50,19 +50,9 @@ func (rp rowPaint) state(s a2a.TaskState) paint {
 	return rp.class[model.ClassOf(n)]
 }
 
-// agentWidth is the width of the agent column: the longest name, 6..16
-// ("AGENT" and its sort arrow).
-func agentWidth(f *model.Fleet) int {
-	w := 6
-	for _, a := range f.Agents() {
-		w = max(w, ansi.StringWidth(a.Name))
-	}
-	return min(w, 16)
-}
-
 // panesView draws the panes, column by column.
 func (v *tasksScreen) panesView() string {
-	aw := agentWidth(v.ctx.Fleet)
+	aw := common.AgentWidth(v.ctx.Fleet)
 	blocks := make([][]string, len(v.columns))
 	for i, col := range v.columns {
 		for _, p := range col {
@@ -205,7 +195,7 @@ func (v *tasksScreen) cells(t *model.Task, h rowHint, c columns, now time.Time) 
 		hintPaint:  hp,
 	}
 	if c.id > 0 {
-		r.id = common.Pad(shortIDText(t.Key.ID), c.id)
+		r.id = common.Pad(common.ShortIDText(t.Key.ID), c.id)
 	}
 	if c.age > 0 {
 		r.age = common.PadLeft(common.Age(now, v.ageOf(t)), c.age)

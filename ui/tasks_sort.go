@@ -32,13 +32,13 @@ type TaskSortKeys struct {
 // DefaultTaskSortKeys are A, I, S, U, O (oldest), T (text) and H.
 func DefaultTaskSortKeys() TaskSortKeys {
 	return TaskSortKeys{
-		Agent:   bind("A", "sort by agent", "A"),
-		ID:      bind("I", "sort by id", "I"),
-		State:   bind("S", "sort by state", "S"),
-		Updated: bind("U", "sort by last update", "U"),
-		Age:     bind("O", "sort by age (oldest)", "O"),
-		Status:  bind("T", "sort by status text", "T"),
-		Hint:    bind("H", "sort by hint", "H"),
+		Agent:   common.Bind("A", "sort by agent", "A"),
+		ID:      common.Bind("I", "sort by id", "I"),
+		State:   common.Bind("S", "sort by state", "S"),
+		Updated: common.Bind("U", "sort by last update", "U"),
+		Age:     common.Bind("O", "sort by age (oldest)", "O"),
+		Status:  common.Bind("T", "sort by status text", "T"),
+		Hint:    common.Bind("H", "sort by hint", "H"),
 	}
 }
 

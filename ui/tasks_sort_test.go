@@ -127,30 +127,30 @@ func TestSearchInTheDetail(t *testing.T) {
 	sized(m, 120, 40)
 	press(m, "tab", "tab", "enter", "/", "s", "u", "i", "t", "e", "enter")
 	d := detailOf(m)
-	if len(d.search.lines) != 2 || d.search.line() != d.search.lines[0] {
-		t.Fatalf("search \"suite\" found lines %v (current %d), want 2", d.search.lines, d.search.line())
+	if len(d.SearchLines()) != 2 || d.SearchLine() != d.SearchLines()[0] {
+		t.Fatalf("search \"suite\" found lines %v (current %d), want 2", d.SearchLines(), d.SearchLine())
 	}
 	if f := m.footer(); !strings.Contains(f, "search suite in this task: 1/2 lines") {
 		t.Fatalf("the footer does not say it searches the task: %q", f)
 	}
 	press(m, "n")
-	if d.search.cur != 1 {
+	if d.SearchCurrent() != 1 {
 		t.Fatal("n did not move to the next match")
 	}
 	press(m, "n")
-	if d.search.cur != 0 {
+	if d.SearchCurrent() != 0 {
 		t.Fatal("n did not wrap to the first match")
 	}
 	press(m, "N")
-	if d.search.cur != 1 {
+	if d.SearchCurrent() != 1 {
 		t.Fatal("N did not move back")
 	}
 	press(m, "J")
-	if len(d.search.lines) == 0 || !strings.Contains(m.footer(), "in the raw JSON") {
-		t.Fatalf("the raw JSON was not searched: %v %q", d.search.lines, m.footer())
+	if len(d.SearchLines()) == 0 || !strings.Contains(m.footer(), "in the raw JSON") {
+		t.Fatalf("the raw JSON was not searched: %v %q", d.SearchLines(), m.footer())
 	}
 	press(m, "esc")
-	if d.search.active() || !d.raw || m.view != viewDetail {
+	if d.Searching() || !d.Raw() || m.view != viewDetail {
 		t.Fatal("esc did not clear the search first")
 	}
 }
@@ -162,7 +162,7 @@ func TestAgentsSortByColumn(t *testing.T) {
 	press(m, "3", "N")
 	names := func() []string {
 		var out []string
-		for _, a := range agentsOf(m).list {
+		for _, a := range agentsOf(m).Listed() {
 			out = append(out, a.Name)
 		}
 		return out

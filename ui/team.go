@@ -4,12 +4,10 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"a2atop/internal/sanitize"
-	"a2atop/model"
 	"a2atop/ui/common"
 )
 
@@ -56,8 +54,8 @@ func (m *Model) checkTeam() {
 	up, why := tm.Connected()
 	if v := tm.ClaimsVersion(); v != m.team.claims {
 		m.team.claims = v
-		if d, ok := m.screens[viewDetail].(*detailScreen); ok && m.view == viewDetail {
-			d.rebuild(false) // its claim line
+		if m.view == viewDetail {
+			m.screens[viewDetail], _ = m.screens[viewDetail].Update(common.ClaimsChangedMsg{}) // its claim line
 		}
 	}
 	was := m.team.up
@@ -71,7 +69,7 @@ func (m *Model) checkTeam() {
 		m.layout()
 	case !up && was:
 		m.team.up, m.team.why, m.team.downSince = false, why, m.ctx.Now()
-		m.log.Warn("the hub is unreachable", "hub", tm.URL(), logKeyErr, why)
+		m.log.Warn("the hub is unreachable", "hub", tm.URL(), common.LogKeyErr, why)
 		m.layout()
 	case !up:
 		m.team.why = why
@@ -87,7 +85,7 @@ func (m *Model) teamBannerLines() []string {
 		return nil
 	}
 	since := m.team.downSince.UTC().Format("15:04:05Z")
-	why := sanitize.Line(common.TeamWhy(tm.URL(), m.team.why), maxLineText)
+	why := sanitize.Line(common.TeamWhy(tm.URL(), m.team.why), common.MaxLineText)
 	w := max(m.width, 1)
 	head := "hub " + tm.URL() + " unreachable since " + since + " — the last picture, stale; nothing is sent until it is back; reconnecting"
 	long := head + ": " + why
@@ -140,37 +138,4 @@ func (m *Model) teamBadge(badge string, most int) string {
 
 func loopbackHost(h string) bool {
 	return h == "localhost" || h == "127.0.0.1" || h == "::1"
-}
-
-// claimField says in the detail who else on the team is at work on the
-// task ("bob is answering"); nothing without a hub or a claim.
-func (v *detailScreen) claimField(b *section, t *model.Task) {
-	if v.ctx.Team == nil {
-		return
-	}
-	if w := v.ctx.Team.ClaimWords(t.Key.Agent, t.Key.ID); w != "" {
-		b.field("claimed", v.ctx.Theme.Warn.Render(sanitize.Line(w, maxLineText)+" (a claim informs, it does not block)"))
-	}
-}
-
-// teamHelp is a screen's task keys for the help: on a hub, cancel and
-// reply only when the operator's roles allow them on some agent.
-func (a *taskActions) teamHelp(keys []key.Binding) []key.Binding {
-	if a.ctx.Team == nil {
-		return keys
-	}
-	answers := a.ctx.MayAnywhere(common.RoleAnswer) || a.ctx.MayAnywhere(common.RoleApprove)
-	out := make([]key.Binding, len(keys))
-	for i, b := range keys {
-		switch {
-		case sameKeys(b, a.keys.Cancel):
-			b = common.Offer(b, a.ctx.MayAnywhere(common.RoleCancel))
-		case sameKeys(b, a.keys.Reply):
-			b = common.Offer(b, answers)
-		case sameKeys(b, a.keys.Approve), sameKeys(b, a.keys.Deny):
-			b = common.Offer(b, a.ctx.MayAnywhere(common.RoleApprove))
-		}
-		out[i] = b
-	}
-	return out
 }

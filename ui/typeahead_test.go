@@ -43,7 +43,7 @@ func TestTypeAheadAfterSlashFillsTheFilter(t *testing.T) {
 					t.Errorf("%s: the tasks filter is %q", tc.name, got)
 				}
 			case "3":
-				if got := agentsOf(m).list; len(got) != 1 || got[0].Name != "deployer" {
+				if got := agentsOf(m).Listed(); len(got) != 1 || got[0].Name != "deployer" {
 					t.Errorf("%s: the agents filter keeps %d agents", tc.name, len(got))
 				}
 			}

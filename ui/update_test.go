@@ -15,6 +15,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"a2atop/model"
+	"a2atop/ui/common"
+	"a2atop/ui/detail"
 )
 
 func TestSelectionFollowsTaskWhenRowsMove(t *testing.T) {
@@ -68,9 +70,9 @@ func TestSelectionStaysOnItsTaskOnTheTopRow(t *testing.T) {
 			continue
 		}
 		press(m, "c")
-		if v := m.View(); !confirming(m) || !strings.Contains(v, taskName(was.Key)) || !strings.Contains(v, was.Text) ||
+		if v := m.View(); !confirming(m) || !strings.Contains(v, common.TaskName(was.Key)) || !strings.Contains(v, was.Text) ||
 			strings.Contains(v, "11110000") {
-			t.Fatalf("%s: c asks:\n%s\nwant the selected task %s with its status", tc.state, v, taskName(was.Key))
+			t.Fatalf("%s: c asks:\n%s\nwant the selected task %s with its status", tc.state, v, common.TaskName(was.Key))
 		}
 	}
 }
@@ -91,7 +93,7 @@ func TestSelectedTaskLeavingSaysWhereTheCursorWent(t *testing.T) {
 	if got := tasksOf(m).selected(); got == nil || got.Key != next {
 		t.Fatalf("after the selected task ended the selection is %v, want its neighbour %v", got, next)
 	}
-	want := taskName(model.TaskKey{Agent: "test-runner", ID: idRunning}) + " left Active (now completed); the cursor is on " + taskName(next)
+	want := common.TaskName(model.TaskKey{Agent: "test-runner", ID: idRunning}) + " left Active (now completed); the cursor is on " + common.TaskName(next)
 	if m.status.text != want {
 		t.Fatalf("footer %q, want %q", m.status.text, want)
 	}
@@ -353,12 +355,12 @@ func TestDetailDropsLateAnswers(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	m.Update(uitest.Key("enter")) // fetch not run
-	k := detailOf(m).key
-	m.Update(taskLoadedMsg{Key: k, Seq: detailOf(m).seq - 1, Err: errors.New("old")})
-	if detailOf(m).err != nil {
+	k := detailOf(m).Task()
+	m.Update(detail.TaskLoadedMsg{Key: k, Seq: detailOf(m).Seq() - 1, Err: errors.New("old")})
+	if detailOf(m).Err() != nil {
 		t.Fatal("an answer to an older request was taken")
 	}
-	m.Update(taskLoadedMsg{Key: k, Seq: detailOf(m).seq, Err: errors.New("agent said no")})
+	m.Update(detail.TaskLoadedMsg{Key: k, Seq: detailOf(m).Seq(), Err: errors.New("agent said no")})
 	if !strings.Contains(m.View(), "GetTask failed: agent said no") {
 		t.Fatal("the fetch error is not shown")
 	}
@@ -368,18 +370,18 @@ func TestDetailFollowsReferenceAndComesBack(t *testing.T) {
 	m, b := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	press(m, "tab", "j", "j", "enter") // planner, which references the deploy
-	if detailOf(m).key.ID != idPlanner || len(detailOf(m).links) != 1 {
-		t.Fatalf("detail of %v with links %v", detailOf(m).key, detailOf(m).links)
+	if detailOf(m).Task().ID != idPlanner || len(detailOf(m).Links()) != 1 {
+		t.Fatalf("detail of %v with links %v", detailOf(m).Task(), detailOf(m).Links())
 	}
 	press(m, "enter")
-	if detailOf(m).key != (model.TaskKey{Agent: "deployer", ID: idDeploy}) {
-		t.Fatalf("enter followed to %v", detailOf(m).key)
+	if detailOf(m).Task() != (model.TaskKey{Agent: "deployer", ID: idDeploy}) {
+		t.Fatalf("enter followed to %v", detailOf(m).Task())
 	}
 	if last := b.gets[len(b.gets)-1]; last.Agent != "deployer" {
 		t.Fatalf("history fetched from %v", last)
 	}
 	press(m, "esc")
-	if m.view != viewDetail || detailOf(m).key.ID != idPlanner {
+	if m.view != viewDetail || detailOf(m).Task().ID != idPlanner {
 		t.Fatal("esc did not return to the planner task")
 	}
 	press(m, "esc")
@@ -471,7 +473,7 @@ func TestMouseMotionKeepsAPendingRender(t *testing.T) {
 func TestCopyInsideTmuxWritesPlainAndPassthrough(t *testing.T) {
 	var out bytes.Buffer
 	m, _ := newTestModel(t, Options{Output: &out})
-	m.clip.tmux = true
+	m.clip.Tmux = true
 	sized(m, 120, 40)
 	press(m, "Y")
 	b64 := base64.StdEncoding.EncodeToString([]byte(idQueued))
@@ -486,12 +488,12 @@ func TestEscLeavesTheRawJSONForTheTask(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	press(m, "enter", "J")
-	if !detailOf(m).raw {
+	if !detailOf(m).Raw() {
 		t.Fatal("J did not show the raw JSON")
 	}
 	press(m, "esc")
-	if m.view != viewDetail || detailOf(m).raw {
-		t.Fatalf("esc from the raw JSON: view %d raw %v, want the task's detail", m.view, detailOf(m).raw)
+	if m.view != viewDetail || detailOf(m).Raw() {
+		t.Fatalf("esc from the raw JSON: view %d raw %v, want the task's detail", m.view, detailOf(m).Raw())
 	}
 	press(m, "esc")
 	if m.view != viewTasks {
@@ -505,12 +507,12 @@ func TestAgentCardSaysThingsOnce(t *testing.T) {
 	m, _ := newTestModel(t, Options{Fleet: f})
 	sized(m, 120, 40)
 	press(m, "3")
-	card := agentsOf(m).card()
+	card := agentsOf(m).Card()
 	if !strings.Contains(card, "(1 stream open)") || strings.Contains(card, "streams open") {
 		t.Errorf("test-runner's card: want '(1 stream open)':\n%s", card)
 	}
 	press(m, "j", "j", "j")
-	if card := agentsOf(m).card(); strings.Contains(card, "planner — planner") {
+	if card := agentsOf(m).Card(); strings.Contains(card, "planner — planner") {
 		t.Errorf("planner's card repeats its name:\n%s", card)
 	}
 }
@@ -519,11 +521,11 @@ func TestDetailTickRebuildsOnlyTheAges(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	press(m, "tab", "tab", "enter") // the passed suite, with its artifacts
-	before := detailOf(m).bodyBuilds
+	before := detailOf(m).BodyBuilds()
 	m.Update(tickMsg{now: testNow})
 	m.Update(tickMsg{now: testNow})
-	if detailOf(m).bodyBuilds != before {
-		t.Fatalf("a tick rebuilt the history and artifacts (%d -> %d builds)", before, detailOf(m).bodyBuilds)
+	if detailOf(m).BodyBuilds() != before {
+		t.Fatalf("a tick rebuilt the history and artifacts (%d -> %d builds)", before, detailOf(m).BodyBuilds())
 	}
 	// A new artifact on the task is shown at once.
 	ev := taskEvent("test-runner", idPassed, a2a.TaskStateCompleted, time.Minute, "suite finished at 9f3c2e1")
@@ -557,8 +559,8 @@ func TestKeysRightAfterEnterReachTheDetail(t *testing.T) {
 	for _, k := range []string{"enter", "J"} {
 		m.Update(uitest.Key(k)) // the Cmds (GetTask) are not run
 	}
-	if m.view != viewDetail || !detailOf(m).raw {
-		t.Fatalf("enter J: view %d raw %v, want the raw JSON of the task", m.view, detailOf(m).raw)
+	if m.view != viewDetail || !detailOf(m).Raw() {
+		t.Fatalf("enter J: view %d raw %v, want the raw JSON of the task", m.view, detailOf(m).Raw())
 	}
 	for _, k := range []string{"esc", "esc", "j"} {
 		m.Update(uitest.Key(k))
@@ -577,7 +579,7 @@ func TestCancelAnswerIsTakenOnceByItsScreen(t *testing.T) {
 	k := model.TaskKey{Agent: "test-runner", ID: idRunning}
 	ts := testNow
 	done := &a2a.Task{ID: idRunning, Status: a2a.TaskStatus{State: a2a.TaskStateCanceled, Timestamp: &ts}}
-	m.Update(cancelDoneMsg{Key: k, Task: done})
+	m.Update(common.CancelDoneMsg{Key: k, Task: done})
 	if m.status.text != "" || m.ctx.Fleet.Task(k).State != a2a.TaskStateWorking {
 		t.Fatalf("an answer to no cancel: status %q, task %s", m.status.text, m.ctx.Fleet.Task(k).State)
 	}

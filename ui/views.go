@@ -212,8 +212,8 @@ func (m *Model) switchTheme(arg string) tea.Cmd {
 		m.fail(":theme " + sanitize.Line(arg, 20) + ": use dark or light")
 		return nil
 	}
-	m.hm = newHelpModel(th)
-	m.help.hm = newHelpModel(th)
+	m.hm = common.NewHelpModel(th)
+	m.help.Restyle(th)
 	name := "light"
 	if th.Dark {
 		name = "dark"
