@@ -9,7 +9,8 @@ import (
 // input is a session's keys as the program reads them: at most rate
 // bytes a second past a burst (a flood waits here, in its own session,
 // while the client's window fills), and idle called once when nothing
-// came for the idle timeout. Read is called by one goroutine, the
+// came for the idle timeout; eof called once the client closed its side
+// (a session closed on a connection that stays up). Read is called by one goroutine, the
 // program's.
 type input struct {
 	r     io.Reader
@@ -19,14 +20,15 @@ type input struct {
 
 	tokens float64
 	last   time.Time
+	eof    func()
 
 	mu     sync.Mutex
 	timer  *time.Timer
 	closed bool
 }
 
-func newInput(r io.Reader, rate, burst int, idle time.Duration, onIdle func()) *input {
-	in := &input{r: r, rate: float64(rate), burst: float64(burst), idle: idle, tokens: float64(burst), last: time.Now()}
+func newInput(r io.Reader, rate, burst int, idle time.Duration, onIdle, eof func()) *input {
+	in := &input{r: r, rate: float64(rate), burst: float64(burst), idle: idle, tokens: float64(burst), last: time.Now(), eof: eof}
 	in.timer = time.AfterFunc(idle, onIdle)
 	return in
 }
@@ -44,6 +46,9 @@ func (in *input) Read(p []byte) (int, error) {
 	p = p[:min(len(p), int(in.tokens))]
 	n, err := in.r.Read(p)
 	in.tokens -= float64(n)
+	if err != nil {
+		in.eof()
+	}
 	if n > 0 {
 		in.mu.Lock()
 		if !in.closed {

@@ -79,7 +79,7 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 		stop := context.AfterFunc(sess.Context(), func() { end(errLeft) })
 		defer stop()
 		g := &gated{Session: sess, ctx: ctx, end: end, operator: op, fingerprint: fp, screen: screen}
-		g.in = newInput(sess, s.o.InputRate, s.o.InputBurst, s.o.IdleTimeout, func() { end(errIdle) })
+		g.in = newInput(sess, s.o.InputRate, s.o.InputBurst, s.o.IdleTimeout, func() { end(errIdle) }, func() { end(errLeft) })
 		defer g.in.stop()
 		go keepalive(ctx, sess.Context(), s.o.Keepalive, func() { end(errGone) })
 		at := time.Now()

@@ -1,0 +1,250 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	gossh "golang.org/x/crypto/ssh"
+
+	"a2atop/demo"
+	"a2atop/hubclient"
+	"a2atop/model"
+)
+
+// TestSSHDashboardApprovesAndTheOtherLoses connects twice as alice over
+// real SSH on loopback, each with a key of hers (one inline, one from
+// ssh_authorized_keys_file), with a pty, as a new user would: both open
+// the inbox (ssh -t hub inbox), find the same deploy and approve it at
+// once. The hub takes one; the other is told in words who decided. The
+// journal screen names the decision, the deploy goes on, and the hub's
+// log records both sessions with their key's fingerprint.
+func TestSSHDashboardApprovesAndTheOtherLoses(t *testing.T) {
+	dir := isolate(t)
+	agents := startDemo(t, demo.Options{NoPlanner: true, Timings: quick})
+	h, keys := startSSHHub(t, dir, agents, "")
+	one := openTerm(t, h.dial(t, keys.alice), 160, 40, "inbox")
+	two := openTerm(t, h.dial(t, keys.alice2), 160, 40, "inbox")
+	for _, st := range []*sshTerm{one, two} {
+		st.wait(0, "a2atop inbox")
+		st.wait(0, "alice via ssh")
+	}
+	deploy := waitingTask(t, agents, demo.Deployer, "deploy 9f3c2e1 to staging", a2a.TaskStateAuthRequired)
+	short := model.ShortID(deploy)
+	for _, st := range []*sshTerm{one, two} {
+		st.wait(0, short)
+		from := st.mark()
+		st.typeKeys("/" + short + "\r")
+		st.wait(from, "· 1 shown")
+		from = st.mark()
+		st.typeKeys("a")
+		st.wait(from, "y: send")
+	}
+	from1, from2 := one.mark(), two.mark()
+	one.typeKeys("y")
+	two.typeKeys("y")
+	took := 0
+	for i, st := range []*sshTerm{one, two} {
+		saw := st.wait([]int{from1, from2}[i], "approve → deployer · "+short+": the agent took the message",
+			"approve → deployer · "+short+": decided by alice at ", // the hub's 409
+			"answered elsewhere by alice")                          // the feed was first: nothing was sent
+		if saw == 0 {
+			took++
+		}
+	}
+	if took != 1 {
+		t.Fatalf("%d SSH dashboards say the agent took their approval, want 1", took)
+	}
+	from := two.mark()
+	two.typeKeys("4")
+	two.wait(from, "alice (you)    approve   deployer · "+short)
+	if st := taskState(t, agents, demo.Deployer, deploy); st == a2a.TaskStateAuthRequired {
+		t.Fatalf("after alice's approval over SSH the deploy still waits")
+	}
+	for _, k := range []gossh.Signer{keys.alice, keys.alice2} {
+		logHas(t, h.log, `msg="ssh session started"`, "operator=alice", "fingerprint="+gossh.FingerprintSHA256(k.PublicKey()), "remote=127.0.0.1:", "screen=inbox")
+	}
+	one.sess.Close()
+	logHas(t, h.log, `msg="ssh session ended"`, "operator=alice", "started=", "took=")
+	if b := readLog(t, h.log); strings.Contains(b, "PRIVATE KEY") || strings.Contains(b, tokenOf("alice")) {
+		t.Fatalf("the hub's log holds a private key or a token:\n%s", b)
+	}
+}
+
+// TestSSHRefuses tries what a session is not for, each on its own: a key
+// of nobody's (refused at authentication, logged with its
+// fingerprint), a password and keyboard-interactive (not offered), a
+// command, a session without a pty (one line: use ssh -t), SFTP, agent
+// forwarding, and port forwarding both ways.
+func TestSSHRefuses(t *testing.T) {
+	dir := isolate(t)
+	agents := startDemo(t, demo.Options{NoPlanner: true, Timings: quick})
+	h, keys := startSSHHub(t, dir, agents, "")
+
+	eve := newSigner(t)
+	if _, err := gossh.Dial("tcp", h.addr, h.clientConfig("alice", gossh.PublicKeys(eve))); err == nil || !strings.Contains(err.Error(), "unable to authenticate") {
+		t.Fatalf("an unknown key signed in: %v", err)
+	}
+	logHas(t, h.log, "ssh key refused", "fingerprint="+gossh.FingerprintSHA256(eve.PublicKey()))
+	asked := false
+	_, err := gossh.Dial("tcp", h.addr, h.clientConfig("alice", gossh.Password(tokenOf("alice")),
+		gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { asked = true; return nil, nil })))
+	if err == nil || asked || !strings.Contains(err.Error(), "[none]") {
+		t.Fatalf("password or keyboard-interactive was offered: %v (asked %v)", err, asked)
+	}
+
+	c := h.dial(t, keys.alice)
+	refused := func(what string, want string, run func(*gossh.Session) error) {
+		t.Helper()
+		sess, err := c.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sess.Close()
+		var out strings.Builder
+		sess.Stderr = &out
+		err = run(sess)
+		var exit *gossh.ExitError
+		if !errors.As(err, &exit) || exit.ExitStatus() != 1 || !strings.Contains(out.String(), want) {
+			t.Errorf("%s: %v, said %q; want exit 1 and %q", what, err, out.String(), want)
+		}
+	}
+	refused("exec", "no command here", func(s *gossh.Session) error {
+		if err := s.RequestPty("xterm", 24, 80, nil); err != nil {
+			return err
+		}
+		return s.Run("cat /etc/passwd")
+	})
+	refused("no pty", "connect with ssh -t", func(s *gossh.Session) error {
+		if err := s.Shell(); err != nil {
+			return err
+		}
+		return s.Wait()
+	})
+	sess, _ := c.NewSession()
+	if err := sess.RequestSubsystem("sftp"); err == nil {
+		t.Errorf("the sftp subsystem was accepted")
+	}
+	sess.Close()
+	sess, _ = c.NewSession()
+	if ok, err := sess.SendRequest("auth-agent-req@openssh.com", true, nil); ok || err != nil {
+		t.Errorf("agent forwarding: %v, %v; want refused", ok, err)
+	}
+	if ok, err := sess.SendRequest("x11-req", true, gossh.Marshal(struct {
+		Single   bool
+		Proto    string
+		Cookie   string
+		ScreenNo uint32
+	}{false, "MIT-MAGIC-COOKIE-1", "00", 0})); ok || err != nil {
+		t.Errorf("X11 forwarding: %v, %v; want refused", ok, err)
+	}
+	sess.Close()
+	hubAddr := strings.TrimPrefix(h.url, "http://")
+	if conn, err := c.Dial("tcp", hubAddr); err == nil {
+		conn.Close()
+		t.Errorf("a local port forward to %s was opened", hubAddr)
+	}
+	if ln, err := c.Listen("tcp", "127.0.0.1:0"); err == nil {
+		ln.Close()
+		t.Errorf("a remote port forward was opened")
+	}
+	// The connection is still good for the dashboard after all that.
+	st := openTerm(t, c, 100, 30, "")
+	st.wait(0, "alice via ssh")
+}
+
+// TestSSHVanishedClientReleasesItsClaims opens the approval of a deploy
+// over SSH (a claim bob sees), then drops the TCP connection without a
+// word, as a laptop that lost its network: the session ends and the
+// claim is released at once, not when it expires.
+func TestSSHVanishedClientReleasesItsClaims(t *testing.T) {
+	dir := isolate(t)
+	agents := startDemo(t, demo.Options{NoPlanner: true, Timings: quick})
+	h, keys := startSSHHub(t, dir, agents, "")
+	raw, c := dialRaw(t, h, keys.alice)
+	st := openTerm(t, c, 160, 40, "inbox")
+	deploy := waitingTask(t, agents, demo.Deployer, "deploy 9f3c2e1 to staging", a2a.TaskStateAuthRequired)
+	short := model.ShortID(deploy)
+	st.wait(0, short)
+	from := st.mark()
+	st.typeKeys("/" + short + "\r")
+	st.wait(from, "· 1 shown")
+	st.typeKeys("a")
+	st.wait(from, "y: send")
+
+	bob, err := hubclient.New(hubclient.Options{URL: h.url, Token: tokenOf("bob")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := bob.Me(ctx); err != nil {
+		t.Fatal(err)
+	}
+	go bob.Run(ctx)
+	eventually(t, "bob sees alice's claim", func() bool { return strings.Contains(bob.ClaimWords(demo.Deployer, deploy), "alice") })
+	raw.Close() // no SSH goodbye: the network is gone
+	eventually(t, "alice's claim released", func() bool { return bob.ClaimWords(demo.Deployer, deploy) == "" })
+	logHas(t, h.log, `msg="ssh session ended"`, "operator=alice")
+}
+
+// dialRaw is dial keeping the TCP connection, to drop it.
+func dialRaw(t *testing.T, h *sshHub, key gossh.Signer) (interface{ Close() error }, *gossh.Client) {
+	t.Helper()
+	conn, err := (&netDialer{}).dial(h.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, chans, reqs, err := gossh.NewClientConn(conn, h.addr, h.clientConfig("alice", gossh.PublicKeys(key)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := gossh.NewClient(cc, chans, reqs)
+	t.Cleanup(func() { c.Close() })
+	return conn, c
+}
+
+// TestSSHSessionsPerOperator opens ssh_max_sessions sessions as bob; one
+// more is refused in words while alice still gets in, and once one of
+// bob's closes he gets in again.
+func TestSSHSessionsPerOperator(t *testing.T) {
+	dir := isolate(t)
+	agents := startDemo(t, demo.Options{NoPlanner: true, Timings: quick})
+	h, keys := startSSHHub(t, dir, agents, "ssh_max_sessions = 2")
+	var open []*sshTerm
+	for range 2 {
+		st := openTerm(t, h.dial(t, keys.bob), 80, 24, "")
+		st.wait(0, "bob via ssh")
+		open = append(open, st)
+	}
+	extra := openTerm(t, h.dial(t, keys.bob), 80, 24, "")
+	extra.wait(0, "operator bob has 2 SSH sessions open, the most this hub serves one operator (ssh_max_sessions)")
+	openTerm(t, h.dial(t, keys.alice), 80, 24, "").wait(0, "alice via ssh")
+	open[0].sess.Close()
+	<-open[0].done
+	eventually(t, "bob gets in again", func() bool {
+		st := openTerm(t, h.dial(t, keys.bob), 80, 24, "")
+		return st.wait(0, "bob via ssh", "the most this hub serves") == 0
+	})
+}
+
+// TestSSHIdleTimeoutAndNoWindowSize: a session whose pty has no size is
+// drawn at 80x24, and one that types nothing for ssh_idle_timeout is
+// closed with a line saying why, and logged.
+func TestSSHIdleTimeoutAndNoWindowSize(t *testing.T) {
+	dir := isolate(t)
+	agents := startDemo(t, demo.Options{NoPlanner: true, Timings: quick})
+	h, keys := startSSHHub(t, dir, agents, `ssh_idle_timeout = "2s"`)
+	st := openTerm(t, h.dial(t, keys.alice), 0, 0, "agents")
+	st.wait(0, "alice via ssh")
+	select {
+	case <-st.done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("an idle session was not closed")
+	}
+	st.wait(0, "closed after 2s without a key (ssh_idle_timeout)")
+	logHas(t, h.log, `msg="ssh session ended"`, "idle timeout")
+}
