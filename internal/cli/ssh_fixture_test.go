@@ -259,7 +259,9 @@ func logHas(t *testing.T, path string, words ...string) string {
 // netDialer dials TCP on loopback.
 type netDialer struct{}
 
-func (netDialer) dial(addr string) (net.Conn, error) { return net.DialTimeout("tcp", addr, 10*time.Second) }
+func (netDialer) dial(addr string) (net.Conn, error) {
+	return net.DialTimeout("tcp", addr, 10*time.Second)
+}
 
 // readLog is the hub's log.
 func readLog(t *testing.T, path string) string {
