@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"net"
@@ -43,8 +44,22 @@ func newSigner(t *testing.T) gossh.Signer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	block, err := gossh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testKeysMu.Lock()
+	testKeys[s] = block
+	testKeysMu.Unlock()
 	return s
 }
+
+// testKeys are the private keys newSigner made, for a test that hands
+// one to OpenSSH.
+var (
+	testKeysMu sync.Mutex
+	testKeys   = map[gossh.Signer]*pem.Block{}
+)
 
 func authorizedLine(s gossh.Signer, comment string) string {
 	return strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.PublicKey()))) + " " + comment
