@@ -41,8 +41,16 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay) int 
 			return s.failf(exitFailed, "%v", err)
 		}
 		tokens[op.name] = tok
-		cfg.Operators = append(cfg.Operators, config.Operator{Name: op.name, TokenFile: path, Roles: map[string][]string{hub.AllAgents: op.roles}})
+		pub, err := demoSSHKey(dir, op.name)
+		if err != nil {
+			return s.failf(exitFailed, "%v", err)
+		}
+		o := config.Operator{Name: op.name, TokenFile: path, Roles: map[string][]string{hub.AllAgents: op.roles}}
+		o.SSHAuthorizedKeys = []string{pub}
+		cfg.Operators = append(cfg.Operators, o)
 	}
+	var sshAddr, hostKey string // set before the hub's URL comes
+	s.sshServed = func(addr, key string) { sshAddr, hostKey = addr, key }
 	// The agents push to the hub's own address, so the address is chosen
 	// before the hub listens on it.
 	addr, err := freeLoopback()
@@ -62,7 +70,7 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay) int 
 	urls := make(chan string, 1)
 	served := make(chan int, 1)
 	go func() {
-		served <- serve(hctx, s, serveFlags{listen: addr}, ops, func(mgr *a2aclient.Manager, url string) {
+		served <- serve(hctx, s, serveFlags{listen: addr, sshListen: "127.0.0.1:0"}, ops, func(mgr *a2aclient.Manager, url string) {
 			relay.attach(mgr)
 			urls <- url
 		})
@@ -77,6 +85,7 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay) int 
 	fmt.Fprintf(s.st.Out, "\nTwo operators: %s (%s) and %s (%s).\n", demoOperators[0].name, demoOperators[0].about, demoOperators[1].name, demoOperators[1].about)
 	fmt.Fprintf(s.st.Out, "This terminal is alice's dashboard. Attach bob's from another terminal:\n\n"+
 		"  A2ATOP_HUB_TOKEN=\"$(cat %s)\" %s --hub %s\n\n", filepath.Join(dir, "bob.token"), selfCommand(), url)
+	s.demoSSHLine(dir, sshAddr, hostKey)
 	if s.st.In == nil && term.IsTerminal(os.Stdin.Fd()) {
 		fmt.Fprint(s.st.Out, "Press Enter to open alice's dashboard.")
 		if !waitEnter(ctx, os.Stdin) { // a signal at the prompt

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -96,6 +97,9 @@ func (s *session) serveSSH(h http.Handler, addr, url string, acc *sshAccess) (st
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	s.announceSSH(ln.Addr().String(), keyPath, key.PublicKey(), created, len(acc.ops))
+	if s.sshServed != nil {
+		s.sshServed(ln.Addr().String(), strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey()))))
+	}
 	return func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -74,6 +74,13 @@ var (
 // 127.0.0.1:0`.
 func startSSHHub(t *testing.T, dir string, agents []demo.Agent, extra string) (*sshHub, sshKeys) {
 	t.Helper()
+	return startSSHHubWith(t, dir, agents, extra, "")
+}
+
+// startSSHHubWith is startSSHHub with alice's tables (her [[operator.view]]s,
+// her [operator.keys.SCREEN]) at the end of her [[operator]].
+func startSSHHubWith(t *testing.T, dir string, agents []demo.Agent, extra, aliceTables string) (*sshHub, sshKeys) {
+	t.Helper()
 	keys := sshKeys{alice: newSigner(t), alice2: newSigner(t), bob: newSigner(t)}
 	cfg := writeHubConfig(t, dir, agents, 200*time.Millisecond)
 	b, err := os.ReadFile(cfg)
@@ -87,6 +94,7 @@ func startSSHHub(t *testing.T, dir string, agents []demo.Agent, extra string) (*
 	text := extra + "\n" + string(b)
 	text = strings.Replace(text, "name = \"alice\"\n", fmt.Sprintf("name = \"alice\"\nssh_authorized_keys = [%q]\nssh_authorized_keys_file = %q\n",
 		authorizedLine(keys.alice, "alice@laptop"), file), 1)
+	text = strings.Replace(text, "[[operator]]\nname = \"bob\"\n", aliceTables+"\n[[operator]]\nname = \"bob\"\n", 1)
 	text = strings.Replace(text, "name = \"bob\"\n", fmt.Sprintf("name = \"bob\"\nssh_authorized_keys = [%q]\n", authorizedLine(keys.bob, "bob@laptop")), 1)
 	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
 		t.Fatal(err)

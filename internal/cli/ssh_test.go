@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -247,4 +249,50 @@ func TestSSHIdleTimeoutAndNoWindowSize(t *testing.T) {
 	}
 	st.wait(0, "closed after 2s without a key (ssh_idle_timeout)")
 	logHas(t, h.log, `msg="ssh session ended"`, "idle timeout")
+}
+
+// TestSSHOperatorLook: alice's [[operator]] table carries her own saved
+// view and keys; over SSH her dashboard has them (V opens her view, ~
+// her help), while bob's has the hub's defaults. A clash in her keys is
+// refused at the hub's start, naming the line and her key.
+func TestSSHOperatorLook(t *testing.T) {
+	dir := isolate(t)
+	agents := startDemo(t, demo.Options{NoPlanner: true, Timings: quick})
+	h, keys := startSSHHubWith(t, dir, agents, "", `theme = "light"
+[[operator.view]]
+name = "deploys"
+filter = "agent:deployer"
+[operator.keys.global]
+help = "~"
+views_1 = "V"
+`)
+	alice := openTerm(t, h.dial(t, keys.alice), 160, 40, "")
+	alice.wait(0, "alice via ssh")
+	from := alice.mark()
+	alice.typeKeys("V")
+	alice.wait(from, "[V deploys]")
+	from = alice.mark()
+	alice.typeKeys("~")
+	alice.wait(from, "Keys — tasks")
+	bob := openTerm(t, h.dial(t, keys.bob), 160, 40, "")
+	bob.wait(0, "bob via ssh")
+	from = bob.mark()
+	bob.typeKeys("?")
+	bob.wait(from, "Keys — tasks")
+
+	bad := filepath.Join(t.TempDir(), "bad")
+	if err := os.MkdirAll(bad, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeHubConfig(t, bad, agents, time.Second)
+	b, _ := os.ReadFile(cfg)
+	text := strings.Replace(string(b), "[[operator]]\nname = \"bob\"", "[operator.keys.tasks]\ncancel = \"2\"\n[[operator]]\nname = \"bob\"", 1)
+	text = strings.Replace(text, "name = \"alice\"\n", "name = \"alice\"\nssh_authorized_keys = [\""+authorizedLine(keys.alice, "a")+"\"]\n", 1)
+	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCmd(context.Background(), "serve", "--config", cfg, "--listen", "127.0.0.1:0", "--ssh-listen", "127.0.0.1:0")
+	if code != exitUsage || !strings.Contains(errOut, `operator[1].keys.tasks.cancel: "2" is also global.inbox`) {
+		t.Fatalf("a clash in alice's keys: %d %q", code, errOut)
+	}
 }
