@@ -296,3 +296,15 @@ views_1 = "V"
 		t.Fatalf("a clash in alice's keys: %d %q", code, errOut)
 	}
 }
+
+// TestServeHelpSaysHowToCheckTheHostKey: serve --help names --ssh-listen
+// and says how an operator checks the host key on a first connection.
+func TestServeHelpSaysHowToCheckTheHostKey(t *testing.T) {
+	isolate(t)
+	code, out, _ := runCmd(context.Background(), "serve", "--help")
+	for _, want := range []string{"--ssh-listen", "ssh -t -p PORT HOST", "fingerprint (SHA256:...) is printed at every start", "answer yes only when it is the printed one"} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("serve --help (%d) lacks %q:\n%s", code, want, out)
+		}
+	}
+}
