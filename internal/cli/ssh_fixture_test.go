@@ -176,12 +176,18 @@ type sshTerm struct {
 // ("" for none).
 func openTerm(t *testing.T, c *gossh.Client, w, h int, screen string) *sshTerm {
 	t.Helper()
+	return openTermAs(t, c, "xterm-256color", w, h, screen)
+}
+
+// openTermAs is openTerm with the pty's TERM.
+func openTermAs(t *testing.T, c *gossh.Client, term string, w, h int, screen string) *sshTerm {
+	t.Helper()
 	sess, err := c.NewSession()
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := &sshTerm{t: t, sess: sess, done: make(chan error, 1)}
-	if err := sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
+	if err := sess.RequestPty(term, h, w, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)
 	}
 	out, _ := sess.StdoutPipe()
@@ -226,6 +232,13 @@ func (st *sshTerm) text() string {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return ansi.Strip(st.raw.String())
+}
+
+// rawText is what the session wrote, escape sequences and all.
+func (st *sshTerm) rawText() string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.raw.String()
 }
 
 // mark is how much was drawn so far: waitFrom looks after it.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -306,5 +307,28 @@ func TestServeHelpSaysHowToCheckTheHostKey(t *testing.T) {
 		if code != exitOK || !strings.Contains(out, want) {
 			t.Errorf("serve --help (%d) lacks %q:\n%s", code, want, out)
 		}
+	}
+}
+
+// sgrColour is an SGR sequence that sets a foreground or background
+// colour.
+var sgrColour = regexp.MustCompile(`\x1b\[(?:[0-9]*;)*(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])(?:;[0-9]*)*m`)
+
+// TestSSHColoursFollowThePty: the colour profile is the client's, from
+// its pty request: 256 colours for xterm-256color, none for dumb, in
+// one hub at once.
+func TestSSHColoursFollowThePty(t *testing.T) {
+	dir := isolate(t)
+	agents := startDemo(t, demo.Options{NoPlanner: true, Timings: quick})
+	h, keys := startSSHHub(t, dir, agents, "")
+	colour := openTermAs(t, h.dial(t, keys.alice), "xterm-256color", 120, 30, "")
+	plain := openTermAs(t, h.dial(t, keys.bob), "dumb", 120, 30, "")
+	colour.wait(0, "alice via ssh")
+	plain.wait(0, "bob via ssh")
+	if !strings.Contains(colour.rawText(), "38;5;") {
+		t.Errorf("xterm-256color got no 256-colour sequence:\n%q", colour.rawText()[:min(400, len(colour.rawText()))])
+	}
+	if s := plain.rawText(); sgrColour.MatchString(s) {
+		t.Errorf("dumb got colours:\n%q", s[:min(400, len(s))])
 	}
 }
