@@ -332,3 +332,33 @@ func TestSSHColoursFollowThePty(t *testing.T) {
 		t.Errorf("dumb got colours:\n%q", s[:min(400, len(s))])
 	}
 }
+
+// TestSSHRolesAreTheHubs: bob, who may only answer, connects over SSH:
+// his approval of a deploy is refused in the hub's words, and the deploy
+// still waits; his answer to a question goes through.
+func TestSSHRolesAreTheHubs(t *testing.T) {
+	dir := isolate(t)
+	agents := startDemo(t, demo.Options{NoPlanner: true, Timings: quick})
+	h, keys := startSSHHub(t, dir, agents, "")
+	bob := openTerm(t, h.dial(t, keys.bob), 160, 40, "inbox")
+	bob.wait(0, "bob via ssh")
+	deploy := waitingTask(t, agents, demo.Deployer, "deploy 9f3c2e1 to staging", a2a.TaskStateAuthRequired)
+	bob.wait(0, "Inbox · 1 waiting")
+	from := bob.mark()
+	bob.typeKeys("a")
+	bob.wait(from, "operator bob may not approve on agent deployer (the hub's roles): nothing is sent")
+	if st := taskState(t, agents, demo.Deployer, deploy); st != a2a.TaskStateAuthRequired {
+		t.Fatalf("after bob's refused approval the deploy is %s", st)
+	}
+	question := waitingTask(t, agents, demo.CodeReviewer, "review the change at 9f3c2e1", a2a.TaskStateInputRequired)
+	bob.wait(from, model.ShortID(question))
+	from = bob.mark()
+	bob.typeKeys("/" + model.ShortID(question) + "\r")
+	bob.wait(from, "· 1 shown")
+	bob.typeKeys("r")
+	bob.wait(from, "ctrl+s")
+	bob.typeKeys("main\x13") // ctrl+s
+	bob.wait(from, "y: send")
+	bob.typeKeys("y")
+	bob.wait(from, "reply → code-reviewer · "+model.ShortID(question)+": the agent took the message")
+}
