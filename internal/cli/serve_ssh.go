@@ -84,7 +84,7 @@ func (s *session) serveSSH(h http.Handler, addr, url string, acc *sshAccess) (st
 	tr := &http.Transport{DialContext: mem.dial, ForceAttemptHTTP2: false, MaxIdleConnsPerHost: 4}
 	idle, most := s.cfg.SSHTimeouts()
 	srv, err := sshd.New(sshd.Options{HostKey: key, Operators: acc.ops, Logger: s.log, IdleTimeout: idle, MaxSessions: most,
-		NewProgram: NewProgram, Dashboard: s.sshDashboard(url, acc.tokens, tr)})
+		NewProgram: NewProgram, Dashboard: s.sshDashboard(memURL(url), acc.tokens, tr)})
 	if err != nil {
 		mem.Close()
 		return nil, err
@@ -110,6 +110,18 @@ func (s *session) serveSSH(h http.Handler, addr, url string, acc *sshAccess) (st
 		_ = api.Shutdown(ctx)
 		tr.CloseIdleConnections()
 	}, nil
+}
+
+// memURL is the URL an SSH session's client of the hub at url uses: plain
+// http (the in-memory connection speaks no TLS, and needs none: it never
+// leaves the process) on loopback, at the hub's port for the header.
+func memURL(url string) string {
+	_, hostPort, _ := strings.Cut(url, "://")
+	_, port, err := net.SplitHostPort(hostPort)
+	if err != nil {
+		port = "0"
+	}
+	return "http://" + net.JoinHostPort("127.0.0.1", port)
 }
 
 // sshDashboard builds a session's dashboard: the operator's, as `a2atop

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +16,7 @@ import (
 
 	"a2atop/demo"
 	"a2atop/hubclient"
+	"a2atop/internal/testcert"
 	"a2atop/model"
 )
 
@@ -361,4 +363,21 @@ func TestSSHRolesAreTheHubs(t *testing.T) {
 	bob.wait(from, "y: send")
 	bob.typeKeys("y")
 	bob.wait(from, "reply → code-reviewer · "+model.ShortID(question)+": the agent took the message")
+}
+
+// TestSSHOnAHubWithTLS: a hub serving HTTPS (tls_cert_file) serves its
+// dashboard over SSH too: the sessions reach its API in memory, where
+// there is no TLS to speak.
+func TestSSHOnAHubWithTLS(t *testing.T) {
+	dir := isolate(t)
+	agents := startDemo(t, demo.Options{NoPlanner: true, Timings: quick})
+	ca := testcert.NewCA(t, "a2atop hub")
+	certFile, keyFile := testcert.WriteFiles(t, dir, "hub", ca.Server(t))
+	h, keys := startSSHHub(t, dir, agents, fmt.Sprintf("tls_cert_file = %q\ntls_key_file = %q\n", certFile, keyFile))
+	if !strings.HasPrefix(h.url, "https://") {
+		t.Fatalf("the hub serves %s, want https", h.url)
+	}
+	st := openTerm(t, h.dial(t, keys.alice), 120, 30, "")
+	st.wait(0, "alice via ssh")
+	st.wait(0, "5 up")
 }
