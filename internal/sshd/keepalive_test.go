@@ -2,6 +2,7 @@ package sshd
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"log/slog"
@@ -160,5 +161,66 @@ func TestKeepaliveClosesAVanishedClient(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the end was not logged as a client that stopped answering:\n%s", log.String())
 		}
+	}
+}
+
+// TestShutdownEndsSessions: Shutdown closes every session, waits for
+// their programs' done, and logs why they ended.
+func TestShutdownEndsSessions(t *testing.T) {
+	key, _, err := HostKey(filepath.Join(t.TempDir(), HostKeyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	client, _ := gossh.NewSignerFromKey(priv)
+	var log lockedBuffer
+	done := make(chan struct{})
+	srv, err := New(Options{HostKey: key, Operators: []Operator{{Name: "alice", Keys: []gossh.PublicKey{client.PublicKey()}}},
+		Logger: slog.New(slog.NewTextHandler(&log, nil)),
+		Dashboard: func(Session) (tea.Model, []tea.ProgramOption, func(), error) {
+			return shown{}, nil, func() { close(done) }, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ln) }()
+	cl, err := gossh.Dial("tcp", ln.Addr().String(), &gossh.ClientConfig{User: "alice", Auth: []gossh.AuthMethod{gossh.PublicKeys(client)},
+		HostKeyCallback: gossh.FixedHostKey(key.PublicKey()), Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	sess, _ := cl.NewSession()
+	_ = sess.RequestPty("xterm", 24, 80, nil)
+	out, _ := sess.StdoutPipe()
+	stdin, _ := sess.StdinPipe()
+	defer stdin.Close()
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	for seen := ""; !strings.Contains(seen, "ready"); {
+		n, err := out.Read(buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen += string(buf[:n])
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	select {
+	case <-done:
+	default:
+		t.Fatal("Shutdown returned before the session's done ran")
+	}
+	if !strings.Contains(log.String(), `why="the hub shut down"`) {
+		t.Fatalf("the end is not logged as the hub's shutdown:\n%s", log.String())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -118,6 +119,7 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[string]int // operator -> sessions open
 	running  sync.WaitGroup // the sessions' handlers
+	closing  atomic.Bool    // Shutdown or Close was called
 }
 
 // New checks the options and builds the server; it listens on nothing.
@@ -164,6 +166,7 @@ func (s *Server) Serve(ln net.Listener) error { return s.srv.Serve(ln) }
 // Shutdown stops listening, closes every connection and waits for the
 // sessions' dashboards to end (their done run), until ctx does.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.closing.Store(true)
 	err := s.srv.Close()
 	ended := make(chan struct{})
 	go func() { s.running.Wait(); close(ended) }()
@@ -176,7 +179,10 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 // Close closes the listeners and every connection at once.
-func (s *Server) Close() error { return s.srv.Close() }
+func (s *Server) Close() error {
+	s.closing.Store(true)
+	return s.srv.Close()
+}
 
 // Sessions is how many sessions each operator has open.
 func (s *Server) Sessions() map[string]int {

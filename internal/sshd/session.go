@@ -76,7 +76,12 @@ func (s *Server) gate(next ssh.Handler) ssh.Handler {
 		}
 		defer s.leave(op)
 		ctx, end := context.WithCancelCause(context.Background())
-		stop := context.AfterFunc(sess.Context(), func() { end(errLeft) })
+		stop := context.AfterFunc(sess.Context(), func() {
+			if s.closing.Load() {
+				end(errShutdown)
+			}
+			end(errLeft)
+		})
 		defer stop()
 		g := &gated{Session: sess, ctx: ctx, end: end, operator: op, fingerprint: fp, screen: screen}
 		g.in = newInput(sess, s.o.InputRate, s.o.InputBurst, s.o.IdleTimeout, func() { end(errIdle) }, func() { end(errLeft) })
