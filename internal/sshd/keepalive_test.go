@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"io"
 	"log/slog"
 	"net"
 	"path/filepath"
@@ -222,5 +223,56 @@ func TestShutdownEndsSessions(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), `why="the hub shut down"`) {
 		t.Fatalf("the end is not logged as the hub's shutdown:\n%s", log.String())
+	}
+}
+
+// TestStartTimeout: a connection that sends nothing, and one that signs
+// in but never starts a session, are closed after StartTimeout.
+func TestStartTimeout(t *testing.T) {
+	key, _, err := HostKey(filepath.Join(t.TempDir(), HostKeyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	client, _ := gossh.NewSignerFromKey(priv)
+	var log lockedBuffer
+	srv, err := New(Options{HostKey: key, Operators: []Operator{{Name: "alice", Keys: []gossh.PublicKey{client.PublicKey()}}},
+		Logger: slog.New(slog.NewTextHandler(&log, nil)), StartTimeout: 300 * time.Millisecond,
+		Dashboard: func(Session) (tea.Model, []tea.ProgramOption, func(), error) { return shown{}, nil, func() {}, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { srv.Close() })
+
+	silent, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	_ = silent.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if _, err := io.Copy(io.Discard, silent); err != nil { // the server's banner, then its close
+		t.Fatalf("a silent connection was not closed: %v", err)
+	}
+
+	cl, err := gossh.Dial("tcp", ln.Addr().String(), &gossh.ClientConfig{User: "alice", Auth: []gossh.AuthMethod{gossh.PublicKeys(client)},
+		HostKeyCallback: gossh.FixedHostKey(key.PublicKey()), Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ended := make(chan error, 1)
+	go func() { ended <- cl.Wait() }()
+	select {
+	case <-ended:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a signed-in connection without a session was not closed")
+	}
+	if !strings.Contains(log.String(), "no session started in time") {
+		t.Fatalf("not logged:\n%s", log.String())
 	}
 }
