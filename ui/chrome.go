@@ -252,6 +252,7 @@ func (m *Model) footer() string {
 		}
 		return s.Render(ansi.Truncate(m.status.text, m.width, "…"))
 	}
+	note = m.viaNote() + note
 	return ansi.Truncate(note+m.keysLine(max(m.width-lipgloss.Width(note), 1)), m.width, "…")
 }
 

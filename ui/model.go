@@ -113,6 +113,7 @@ type Model struct {
 	banner    []string
 	bannerVer uint64
 	team      teamState // the hub attached to (team.go); zero without one
+	via       string    // Options.Via (session.go)
 
 	dirty   bool   // something changed since the last View
 	cache   string // the last View
@@ -151,6 +152,7 @@ func New(o Options) *Model {
 	}
 	m.readBanner()
 	m.readTeam()
+	m.startOn(o.Start, o.Via)
 	m.layout()
 	return m
 }

@@ -97,4 +97,10 @@ type Options struct {
 	// says when it is unreachable, keys follow the operator's roles and
 	// the inbox shows and takes claims. nil for a local dashboard.
 	Team Team
+	// Start is the screen the dashboard opens on ("tasks", "inbox",
+	// "agents", "journal"; one not wired, or "", is tasks).
+	Start string
+	// Via says in the footer who is at the keys and how ("alice via
+	// ssh"); "" says nothing.
+	Via string
 }

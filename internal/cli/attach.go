@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -199,17 +200,36 @@ func (s *session) releaseClaims(cl *hubclient.Client) {
 // a local dashboard applies its watchers'), the backend and the
 // decisions through the hub, the journal the hub's.
 func (s *session) hubDashboard(cl *hubclient.Client, me hub.Me) (*ui.Model, *approvals.Service, error) {
-	cfg := s.cfg
-	look, err := dashboardLook(cfg)
+	look, err := dashboardLook(s.cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	readOnly := cfg.ReadOnly || !writes(me)
-	drafts := "" // replies kept, not sent, outlive the dashboard here too
-	if cfg.JournalPath != "" {
-		drafts = cfg.JournalPath + ".drafts"
+	hv := hubView{cfg: s.cfg, look: look, out: s.st.Out, export: true}
+	if s.cfg.JournalPath != "" { // replies kept, not sent, outlive the dashboard here too
+		hv.drafts = s.cfg.JournalPath + ".drafts"
 	}
-	svc, err := cl.OpenService(approvals.Options{Logger: s.log, ReadOnly: readOnly, DraftsPath: drafts})
+	return s.hubDashboardFor(cl, me, hv)
+}
+
+// hubView is how a dashboard attached to a hub looks and where it
+// draws: the config it reads its settings from and its look, the
+// terminal, where drafts are kept ("" in memory), whether :export
+// writes files, the screen it opens on and the footer's words on who
+// is at the keys (an SSH session's).
+type hubView struct {
+	cfg        *config.Config
+	look       *look
+	out        io.Writer
+	drafts     string
+	export     bool
+	start, via string
+}
+
+// hubDashboardFor is hubDashboard as hv says.
+func (s *session) hubDashboardFor(cl *hubclient.Client, me hub.Me, hv hubView) (*ui.Model, *approvals.Service, error) {
+	cfg := hv.cfg
+	readOnly := cfg.ReadOnly || !writes(me)
+	svc, err := cl.OpenService(approvals.Options{Logger: s.log, ReadOnly: readOnly, DraftsPath: hv.drafts})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -217,8 +237,8 @@ func (s *session) hubDashboard(cl *hubclient.Client, me hub.Me) (*ui.Model, *app
 	for _, a := range me.Agents {
 		fleet.AddAgent(a.Name, a.URL)
 	}
-	views := inbox.Options{Sort: model.SortAge, KeyMap: look.inboxKeys}
-	m := ui.New(look.options(cfg, svc, ui.Options{
+	views := inbox.Options{Sort: model.SortAge, KeyMap: hv.look.inboxKeys}
+	o := hv.look.options(cfg, svc, ui.Options{
 		Fleet:    fleet,
 		Events:   cl.Events(),
 		Backend:  cl,
@@ -227,10 +247,15 @@ func (s *session) hubDashboard(cl *hubclient.Client, me hub.Me) (*ui.Model, *app
 		Logger:   s.log,
 		Inbox:    inbox.InboxFactory(svc, views),
 		Journal:  inbox.JournalFactory(svc, views),
-		Output:   s.st.Out,
+		Output:   hv.out,
 		Team:     cl,
-	}))
-	return m, svc, nil
+		Start:    hv.start,
+		Via:      hv.via,
+	})
+	if !hv.export { // an SSH session's :export would write on the hub's disk
+		o.Export = nil
+	}
+	return ui.New(o), svc, nil
 }
 
 // watchHub implements `a2atop watch --jsonl --hub URL`: the hub's feed as

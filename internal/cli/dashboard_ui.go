@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
+
 	"a2atop/approvals"
 	"a2atop/internal/config"
 	"a2atop/ui"
@@ -28,7 +30,11 @@ func dashboardKeys(cfg *config.Config) (*ui.KeyMap, *inbox.KeyMap, error) {
 
 // dashboardTheme is the theme of the config: its mode, with the colour
 // tokens of [theme] over the palette a2atop ships.
-func dashboardTheme(cfg *config.Config) (*theme.Theme, error) {
+func dashboardTheme(cfg *config.Config) (*theme.Theme, error) { return dashboardThemeOn(cfg, nil) }
+
+// dashboardThemeOn is dashboardTheme drawn with r (nil: lipgloss's
+// default renderer, the terminal a2atop runs in).
+func dashboardThemeOn(cfg *config.Config, r *lipgloss.Renderer) (*theme.Theme, error) {
 	mode, err := theme.ParseMode(cfg.Theme)
 	if err != nil {
 		return nil, cfg.At("theme", err.Error())
@@ -42,7 +48,7 @@ func dashboardTheme(cfg *config.Config) (*theme.Theme, error) {
 	if err := theme.Override(&p, colors); errors.As(err, &te) {
 		return nil, cfg.At(config.ThemeKey(te.Token), te.Msg)
 	}
-	return theme.New(theme.Options{Mode: mode, Palette: &p}), nil
+	return theme.New(theme.Options{Mode: mode, Palette: &p, Renderer: r}), nil
 }
 
 // dashboardViews are the config's [[view]] tables as the dashboard
@@ -70,12 +76,15 @@ type look struct {
 
 // dashboardLook reads the config's keys, theme and views; a refusal is a
 // config error on its line.
-func dashboardLook(cfg *config.Config) (*look, error) {
+func dashboardLook(cfg *config.Config) (*look, error) { return dashboardLookOn(cfg, nil) }
+
+// dashboardLookOn is dashboardLook with the theme drawn with r.
+func dashboardLookOn(cfg *config.Config, r *lipgloss.Renderer) (*look, error) {
 	k, ik, err := dashboardKeys(cfg)
 	if err != nil {
 		return nil, err
 	}
-	th, err := dashboardTheme(cfg)
+	th, err := dashboardThemeOn(cfg, r)
 	if err != nil {
 		return nil, err
 	}

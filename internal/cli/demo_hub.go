@@ -47,7 +47,12 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay, four
 			return s.failf(exitFailed, "%v", err)
 		}
 		tokens[op.name] = tok
+		pub, err := demoSSHKey(dir, op.name)
+		if err != nil {
+			return s.failf(exitFailed, "%v", err)
+		}
 		o := config.Operator{Name: op.name, TokenFile: path, Roles: map[string][]string{hub.AllAgents: op.roles}}
+		o.SSHAuthorizedKeys = []string{pub}
 		if fourEyes {
 			o.Roles[hub.AllAgents] = []string{"watch", "answer", "approve", "cancel"}
 			o.Groups = []string{demoGroup}
@@ -59,6 +64,8 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay, four
 			cfg.Agents[i].Approval = &config.Approval{Required: 2, RequireReason: true, Approvers: []string{demoGroup}}
 		}
 	}
+	var sshAddr, hostKey string // set before the hub's URL comes
+	s.sshServed = func(addr, key string) { sshAddr, hostKey = addr, key }
 	// The agents push to the hub's own address, so the address is chosen
 	// before the hub listens on it.
 	addr, err := freeLoopback()
@@ -78,7 +85,7 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay, four
 	urls := make(chan string, 1)
 	served := make(chan int, 1)
 	go func() {
-		served <- serve(hctx, s, serveFlags{listen: addr}, ops, func(mgr *a2aclient.Manager, url string) {
+		served <- serve(hctx, s, serveFlags{listen: addr, sshListen: "127.0.0.1:0"}, ops, func(mgr *a2aclient.Manager, url string) {
 			relay.attach(mgr)
 			urls <- url
 		})
@@ -98,6 +105,7 @@ func demoHub(ctx context.Context, s *session, dir string, relay *taskRelay, four
 	}
 	fmt.Fprintf(s.st.Out, "This terminal is alice's dashboard. Attach bob's from another terminal:\n\n"+
 		"  A2ATOP_HUB_TOKEN=\"$(cat %s)\" %s --hub %s\n\n", filepath.Join(dir, "bob.token"), selfCommand(), url)
+	s.demoSSHLine(dir, sshAddr, hostKey)
 	if s.st.In == nil && term.IsTerminal(os.Stdin.Fd()) {
 		fmt.Fprint(s.st.Out, "Press Enter to open alice's dashboard.")
 		if !waitEnter(ctx, os.Stdin) { // a signal at the prompt

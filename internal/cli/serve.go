@@ -22,8 +22,9 @@ const defaultListen = "127.0.0.1:7717"
 
 // serveFlags are the flags of `a2atop serve`.
 type serveFlags struct {
-	listen   string
-	insecure bool
+	listen    string
+	insecure  bool
+	sshListen string // "" = no SSH (serve_ssh.go)
 }
 
 // runServe implements `a2atop serve [--config FILE] [--listen ADDR]
@@ -35,6 +36,7 @@ func runServe(ctx context.Context, args []string, st Streams) int {
 	var f serveFlags
 	o.fs.StringVar(&f.listen, "listen", defaultListen, "listen on `ADDR` (host:port); an address that is not loopback needs tls_cert_file and tls_key_file, or --insecure")
 	o.fs.BoolVar(&f.insecure, "insecure", false, "serve plain HTTP on an address that is not loopback: the operators' tokens then cross the network in clear")
+	o.fs.StringVar(&f.sshListen, "ssh-listen", "", sshListenUsage)
 	urls, err := o.parse(args)
 	if err != nil {
 		return flagStatus(err)
@@ -42,6 +44,9 @@ func runServe(ctx context.Context, args []string, st Streams) int {
 	cfg, code := o.loadAgents(urls)
 	if cfg == nil {
 		return code
+	}
+	if f.sshListen == "" {
+		f.sshListen = cfg.SSHListen
 	}
 	if len(cfg.Operators) == 0 {
 		return o.failf(exitUsage, "no operators: a hub serves the [[operator]] tables of its config, each with a token and roles (see config.example.toml)")
@@ -84,6 +89,14 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 		}
 		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
+	operators := len(ops)
+	var acc *sshAccess
+	if f.sshListen != "" {
+		var err error
+		if ops, acc, err = s.sshOperators(ops); err != nil {
+			return s.failf(exitUsage, "config: %v", err)
+		}
+	}
 	recv := s.pushReceiver(mgr)
 	h, err := hub.Open(hub.Options{Watchers: mgr, Agents: hubAgents(cfg.Agents), Fleet: cfg.FleetOptions(),
 		Operators: ops, Logger: log,
@@ -121,7 +134,15 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 			served <- srv.Serve(ln)
 		}
 	}()
-	s.announce(url, f, len(ops))
+	s.announce(url, f, operators)
+	if acc != nil {
+		stopSSH, err := s.serveSSH(h.Handler(), f.sshListen, url, acc)
+		if err != nil {
+			_ = srv.Close()
+			return s.failf(exitFailed, "%v", err)
+		}
+		defer stopSSH()
+	}
 	if started != nil {
 		started(mgr, url)
 	}

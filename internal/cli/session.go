@@ -19,6 +19,9 @@ type session struct {
 	// journalNote is what the dashboard's journal view says of the
 	// journal (the demo's is a temporary file); "" says nothing.
 	journalNote string
+	// sshServed, when not nil, is told where serve's SSH listens and its
+	// host key as a known_hosts line's key part (demo --hub prints them).
+	sshServed func(addr, hostKey string)
 }
 
 // open opens the log file cfg names (see openLog) for the command's run;

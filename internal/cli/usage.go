@@ -43,11 +43,16 @@ var commandDocs = []commandDoc{
 			"or the short id the screens show, or any start of the id that one task has"},
 	{"login", "login [--config FILE] AGENT",
 		"sign in to an agent with the OAuth 2.0 device flow: open the page, enter the code"},
-	{"serve", "serve [--config FILE] [--listen ADDR] [--insecure] [URL...]",
+	{"serve", "serve [--config FILE] [--listen ADDR] [--insecure] [--ssh-listen ADDR] [URL...]",
 		"run the team's hub: watch the agents once for every operator of the config's\n" +
 			"[[operator]] tables, keep the one journal, serve their dashboards (--hub);\n" +
 			"it listens on " + defaultListen + " unless --listen says otherwise, and beyond\n" +
-			"loopback needs tls_cert_file and tls_key_file (or --insecure)"},
+			"loopback needs tls_cert_file and tls_key_file (or --insecure).\n" +
+			"--ssh-listen (ssh_listen) also serves the dashboard over SSH to the operators\n" +
+			"with ssh_authorized_keys: ssh -t -p PORT HOST [inbox|tasks|agents|journal].\n" +
+			"The host key's fingerprint (SHA256:...) is printed at every start; on an\n" +
+			"operator's first connection ssh shows the fingerprint of the key it is offered:\n" +
+			"answer yes only when it is the printed one"},
 	{"journal", "journal [--since D] [--format csv|jsonl] [--out FILE] | journal check [--accept LINE]... [--note TEXT]",
 		"write the journal for an audit (who, what, when, outcome, later states), oldest first;\n" +
 			"check lists damaged journal lines, exit 1 if one blocks decisions; --accept resolves one"},

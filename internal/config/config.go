@@ -53,6 +53,8 @@ type Config struct {
 
 	// What watching costs an agent and the dashboard (see Scale).
 	Scale
+	// The dashboard over SSH (ssh.go).
+	SSH
 	// Agents are the [[agent]] tables, in file order, then URL arguments.
 	Agents []Agent `toml:"agent"`
 
@@ -100,6 +102,8 @@ type Config struct {
 	Path string `toml:"-"`
 	// lines locates the keys of the file, for Validate's errors.
 	lines keyLines
+	// at prefixes the keys At names: "operator[2]." in an OperatorLook.
+	at string
 }
 
 // Scale is what watching may cost, per agent and for the whole fleet:

@@ -33,6 +33,7 @@ type Color struct{ Light, Dark string }
 // that need the dashboard's own lists (actions, columns, tokens), which
 // the command makes after Load.
 func (c *Config) At(key, msg string) error {
+	key = c.at + key
 	return &Error{File: c.Path, Line: c.lines.lineOf(key), Key: key, Msg: msg}
 }
 

@@ -29,6 +29,8 @@ type Operator struct {
 	Groups []string `toml:"groups"`
 	// Token exists only to refuse a literal secret.
 	Token *string `toml:"token"`
+	// The operator's SSH keys and dashboard over SSH (ssh.go).
+	OperatorSSH
 }
 
 // validateTeam checks the [[operator]] tables and the TLS pair.
@@ -61,7 +63,7 @@ func (c *Config) validateTeam() error {
 			return err
 		}
 	}
-	return nil
+	return c.validateSSH()
 }
 
 // validateRoles checks one operator's roles: known agents (or "*") and

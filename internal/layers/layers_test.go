@@ -200,7 +200,10 @@ func TestInternalCLIIsTheTop(t *testing.T) {
 func TestOnlyMainAndUIImportTerminal(t *testing.T) {
 	for _, line := range goListImports(t) {
 		pkg, imports, _ := strings.Cut(line, ":")
-		if pkg == module || pkg == module+"/internal/cli" || pkg == module+"/ui" || strings.HasPrefix(pkg, module+"/ui/") || isBench(pkg) {
+		if pkg == sshd && !sshdImportsOK(imports) {
+			t.Errorf("%s imports %s; it may import ui/ and hubclient (and what they bring in), never internal/cli", pkg, imports)
+		}
+		if pkg == module || pkg == module+"/internal/cli" || pkg == sshd || pkg == module+"/ui" || strings.HasPrefix(pkg, module+"/ui/") || isBench(pkg) {
 			continue
 		}
 		for _, imp := range strings.Fields(imports) {
@@ -209,6 +212,25 @@ func TestOnlyMainAndUIImportTerminal(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sshd serves the dashboard's program over SSH: it runs Bubble Tea on
+// the session and draws with lipgloss, so it may import the terminal
+// packages; of a2atop's, ui/ and hubclient and the internal packages
+// below internal/cli.
+const sshd = module + "/internal/sshd"
+
+// sshdImportsOK reports whether sshd's own a2atop imports keep to that.
+func sshdImportsOK(imports string) bool {
+	for _, imp := range strings.Fields(imports) {
+		if !strings.HasPrefix(imp, module+"/") {
+			continue
+		}
+		if imp != module+"/ui" && !strings.HasPrefix(imp, module+"/ui/") && imp != module+"/hubclient" && !internal(imp) {
+			return false
+		}
+	}
+	return true
 }
 
 // goListImports returns "pkg:imp imp ..." for every package of the module,
