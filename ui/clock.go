@@ -106,5 +106,10 @@ func (m *Model) waitClock() tea.Cmd {
 // looks at on every message).
 func (m *Model) askClock(now time.Time) {
 	c := m.ctx.Clock
-	c.Within(now.Truncate(time.Second), time.Second) // the seam: every second, as before
+	if m.status.text != "" {
+		c.At(m.status.until)
+	}
+	if (m.svc != nil && m.jchanges == nil) || m.ctx.Team != nil {
+		c.EverySecond(now)
+	}
 }

@@ -122,9 +122,9 @@ func (v *detailScreen) overview(b *section, t *model.Task, snap *a2a.Task) {
 	}
 	b.field("state", th.State(state).Render(stateText(state)))
 	if t != nil {
-		b.field("updated", common.Stamp(now, t.Updated))
-		b.field("first seen", common.Stamp(now, t.FirstSeen))
-		b.field("last heard", common.Stamp(now, t.LastHeard)+"  via "+t.Source.String())
+		b.field("updated", v.ctx.Clock.Stamp(now, t.Updated))
+		b.field("first seen", v.ctx.Clock.Stamp(now, t.FirstSeen))
+		b.field("last heard", v.ctx.Clock.Stamp(now, t.LastHeard)+"  via "+t.Source.String())
 		if t.Stale {
 			b.field("stale", th.Warn.Render("its agent is not answering; this is the last we heard"))
 		}
@@ -413,6 +413,7 @@ func plural(n int, word string) string {
 func (v *detailScreen) pictures(b *section, t *model.Task) {
 	th, now := v.ctx.Theme, v.ctx.Now()
 	marks, dropped := v.ctx.Fleet.Timeline(t.Key)
+	askTimelineClock(v.ctx.Clock, marks, now)
 	b.heading("Timeline (the states this dashboard saw)")
 	for _, l := range timeline(th, marks, dropped, now, b.w) {
 		b.line(l)
@@ -428,6 +429,7 @@ func (v *detailScreen) pictures(b *section, t *model.Task) {
 	}
 	b.heading("Streams")
 	for _, s := range streams {
+		askStreamClock(v.ctx.Clock, s, now)
 		b.line("  " + th.Text.Render(sanitize.Line(string(s.Artifact), 40)) + "  " + progress(th, s, now))
 	}
 }

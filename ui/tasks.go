@@ -239,7 +239,7 @@ func (v *tasksScreen) focusRows() {
 // source is where the panes' rows come from for the sort and the filter
 // in effect, and hide_terminal_after.
 func (v *tasksScreen) source() rowSource {
-	return withRecent(sourceFor(v.sort, v.query, v.ctx.Now), sortState{v.sort.Col(), v.sort.Desc()}, v.query, v.hideAfter, v.ctx.Now)
+	return timedRows(withRecent(sourceFor(v.sort, v.query, v.ctx.Now), sortState{v.sort.Col(), v.sort.Desc()}, v.query, v.hideAfter, v.ctx.Now), v.ctx.Clock)
 }
 
 // sortChanged reads the panes in the new order; the selection stays on

@@ -29,6 +29,10 @@ func (c *Clock) At(t time.Time) {
 // Within says the screen needs the clock again d after now.
 func (c *Clock) Within(now time.Time, d time.Duration) { c.At(now.Add(d)) }
 
+// EverySecond says the screen needs the clock on the next whole second
+// after now (a text shown to the second, a poll).
+func (c *Clock) EverySecond(now time.Time) { c.At(now.Truncate(time.Second).Add(time.Second)) }
+
 // Next is the earliest instant asked for since the last Reset; zero
 // when none was.
 func (c *Clock) Next() time.Time {

@@ -1,0 +1,138 @@
+package ui
+
+import (
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"a2atop/model"
+)
+
+// restClock is the simulated time two dashboards share in the tests
+// below: it moves only when the test moves it.
+type restClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *restClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *restClock) set(t time.Time) {
+	c.mu.Lock()
+	c.now = t
+	c.mu.Unlock()
+}
+
+// restModel is the fixture's dashboard with its journal (followed by
+// file-change notification that never fires: nothing changes) on the
+// simulated clock, its events applied as the watchers' batch, the
+// clock's own Cmd left out: the test plays the clock.
+func restModel(t *testing.T, clk *restClock, o Options, keys ...string) *Model {
+	t.Helper()
+	o.Fleet, o.Now, o.JournalChanges = model.NewFleet(model.Options{}), clk.Now, make(chan struct{})
+	m := withJournal(t, filepath.Join(t.TempDir(), "journal.jsonl"), o)
+	m.alarm.waiting = true
+	sized(m, 120, 40)
+	_, cmd := m.Update(eventsMsg{batch: fixtureEvents()})
+	settle(m, cmd)
+	press(m, keys...)
+	m.View()
+	return m
+}
+
+// tickAt hands m the clock's tick at the simulated instant and runs
+// what the screens start on it, as the program would.
+func tickAt(m *Model, clk *restClock, at time.Time) {
+	clk.set(at)
+	_, cmd := m.Update(tickMsg{now: at})
+	settle(m, cmd)
+}
+
+// TestTheClockWakesOnlyWhenThePictureChanges runs a dashboard at rest
+// for ten simulated minutes on each screen, its clock waking when it
+// asked to, beside one ticked every second as the clock did before: at
+// every second both show the same picture (no age, countdown or row
+// left stale), and the first wakes far less often where nothing on
+// screen changes each second.
+func TestTheClockWakesOnlyWhenThePictureChanges(t *testing.T) {
+	for _, sc := range []struct {
+		name string
+		o    Options
+		keys []string
+		most int // ticks in ten minutes; 0: no bound (what is shown changes each second)
+	}{
+		{"tasks", Options{}, nil, 100},
+		// The finished tasks leave the pane 3, 5 and 8 minutes on.
+		{"tasks hiding what ended", Options{HideTerminalAfter: 7 * time.Minute}, nil, 100},
+		// A notice goes 6 s after it came (":theme dark" says it did).
+		{"journal with a notice", Options{}, []string{"4", ":", "t", "h", "e", "m", "e", " ", "d", "a", "r", "k", "enter"}, 100},
+		{"inbox", Options{}, []string{"2"}, 100},
+		{"journal", Options{}, []string{"4"}, 100},
+		{"detail of a finished task", Options{}, []string{"tab", "tab", "enter"}, 100},
+		{"detail of a running task", Options{}, []string{"enter"}, 0},
+		{"agents", Options{}, []string{"3"}, 0},
+		{"help", Options{}, []string{"?"}, 100},
+	} {
+		t.Run(strings.ReplaceAll(sc.name, " ", "_"), func(t *testing.T) {
+			clk := &restClock{now: testNow}
+			lazy, every := restModel(t, clk, sc.o, sc.keys...), restModel(t, clk, sc.o, sc.keys...)
+			ticks := 0
+			end := testNow.Add(10 * time.Minute)
+			for now := testNow; now.Before(end); {
+				next := now.Truncate(time.Second).Add(time.Second)
+				for at := lazy.alarm.next(); !at.IsZero() && !at.After(next); at = lazy.alarm.next() {
+					if ticks++; ticks > 10_000 {
+						t.Fatalf("the clock woke %d times by %s", ticks, at.Format(time.TimeOnly))
+					}
+					if at.After(now) {
+						now = at
+					}
+					tickAt(lazy, clk, now)
+					lazy.View()
+				}
+				now = next
+				tickAt(every, clk, now)
+				if got, want := lazy.View(), every.View(); got != want {
+					t.Fatalf("at %s the picture is stale (ticked %d times):\n%s\nwant, as ticked every second:\n%s",
+						now.Format(time.TimeOnly), ticks, got, want)
+				}
+			}
+			t.Logf("%s: the clock woke %d times in 10 simulated minutes at rest", sc.name, ticks)
+			if sc.most > 0 && ticks > sc.most {
+				t.Errorf("the clock woke %d times in 10 minutes at rest, want at most %d (ages shown in minutes change once a minute)", ticks, sc.most)
+			}
+		})
+	}
+}
+
+// TestTheClockWakesEarlierWhenAskedEarlier: the clock's Cmd sleeps until
+// the instant asked for, and an earlier instant asked for meanwhile
+// wakes it then; a second Cmd is not started while one is out.
+func TestTheClockWakesEarlierWhenAskedEarlier(t *testing.T) {
+	m, _ := newTestModel(t, Options{Now: time.Now})
+	m.alarm.set(time.Now().Add(time.Hour))
+	cmd := m.waitClock()
+	if m.waitClock() != nil {
+		t.Fatal("a second clock Cmd while one is out")
+	}
+	got := make(chan any, 1)
+	go func() { got <- cmd() }()
+	m.alarm.set(time.Now().Add(10 * time.Millisecond))
+	select {
+	case msg := <-got:
+		if _, ok := msg.(tickMsg); !ok {
+			t.Fatalf("the clock's Cmd returned %T", msg)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the clock asked for 10 ms from now had not woken 30 s later")
+	}
+	if m.waitClock() == nil {
+		t.Fatal("no clock Cmd after the last one returned")
+	}
+}
