@@ -110,6 +110,8 @@ type Model struct {
 	banner    []string
 	bannerVer uint64
 	team      teamState // the hub attached to (team.go); zero without one
+	bg        bgAnswer  // the terminal's background being awaited (background.go)
+	askBg     bool      // Options.AskBackground
 
 	alarm   *alarm // when the clock wakes next (clock.go)
 	dirty   bool   // something changed since the last View
@@ -136,7 +138,7 @@ func New(o Options) *Model {
 		clip: &clipboard{out: o.Output, tmux: os.Getenv("TMUX") != "", log: o.Logger}, dirty: true,
 		width: 80, height: 24, alarm: newAlarm(),
 	}
-	m.jchanges = o.JournalChanges
+	m.jchanges, m.askBg = o.JournalChanges, o.AskBackground
 	m.hm = newHelpModel(o.Theme)
 	m.views, m.cmds, m.export0 = o.Views, commandList(), o.Export
 	m.prompt = newPrompt(o.Theme)
@@ -178,12 +180,16 @@ func (m *Model) newScreens(o Options) {
 // Init starts the event batches and the clock, and tells the first
 // screen it is on screen.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.waitEvents(0), m.waitClock(), m.waitJournal(), m.updateScreen(m.view, common.ShownMsg{}), m.titleCmd())
+	return tea.Batch(m.waitEvents(0), m.waitClock(), m.waitJournal(), m.updateScreen(m.view, common.ShownMsg{}), m.titleCmd(),
+		m.askBackground(m.askBg))
 }
 
 // Update is the dispatcher: each case calls one method. What the root
 // does not know is the answer to a screen's own Cmd: every screen gets it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ok := m.backgroundAnswer(msg); ok {
+		return m, cmd
+	}
 	wasDirty := m.dirty
 	m.dirty = true
 	m.checkBanner()
