@@ -100,6 +100,16 @@ func (m *Model) waitClock() tea.Cmd {
 	}
 }
 
+// wakeAt is when the clock wakes for an instant asked for: the instant,
+// or the next whole second when it is not after now (a pane that reads
+// itself again once a second asked for an instant it has just passed).
+func wakeAt(at, now time.Time) time.Time {
+	if !at.IsZero() && !at.After(now) {
+		return now.Truncate(time.Second).Add(time.Second)
+	}
+	return at
+}
+
 // askClock is what the root asks of the clock itself, after a render:
 // the notice's end, and every second what it reads on the clock (the
 // journal without file-change notification; a hub's state, which it

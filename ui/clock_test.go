@@ -1,11 +1,15 @@
 package ui
 
 import (
+	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/model"
 )
@@ -33,13 +37,13 @@ func (c *restClock) set(t time.Time) {
 // file-change notification that never fires: nothing changes) on the
 // simulated clock, its events applied as the watchers' batch, the
 // clock's own Cmd left out: the test plays the clock.
-func restModel(t *testing.T, clk *restClock, o Options, keys ...string) *Model {
+func restModel(t *testing.T, clk *restClock, o Options, extra []model.Event, keys ...string) *Model {
 	t.Helper()
 	o.Fleet, o.Now, o.JournalChanges = model.NewFleet(model.Options{}), clk.Now, make(chan struct{})
 	m := withJournal(t, filepath.Join(t.TempDir(), "journal.jsonl"), o)
 	m.alarm.waiting = true
 	sized(m, 120, 40)
-	_, cmd := m.Update(eventsMsg{batch: fixtureEvents()})
+	_, cmd := m.Update(eventsMsg{batch: append(fixtureEvents(), extra...)})
 	settle(m, cmd)
 	press(m, keys...)
 	m.View()
@@ -62,26 +66,31 @@ func tickAt(m *Model, clk *restClock, at time.Time) {
 // screen changes each second.
 func TestTheClockWakesOnlyWhenThePictureChanges(t *testing.T) {
 	for _, sc := range []struct {
-		name string
-		o    Options
-		keys []string
-		most int // ticks in ten minutes; 0: no bound (what is shown changes each second)
+		name  string
+		o     Options
+		extra []model.Event
+		keys  []string
+		most  int // ticks in ten minutes; 0: no bound (what is shown changes each second)
 	}{
-		{"tasks", Options{}, nil, 100},
+		{"tasks", Options{}, nil, nil, 100},
+		// Twenty tasks whose ages turn at twenty instants of each second
+		// wake the clock once a second, then once for each whole second
+		// in which one of their minutes turns.
+		{"tasks whose ages turn within the second", Options{}, offBeat(20), nil, 400},
 		// The finished tasks leave the pane 3, 5 and 8 minutes on.
-		{"tasks hiding what ended", Options{HideTerminalAfter: 7 * time.Minute}, nil, 100},
+		{"tasks hiding what ended", Options{HideTerminalAfter: 7 * time.Minute}, nil, nil, 100},
 		// A notice goes 6 s after it came (":theme dark" says it did).
-		{"journal with a notice", Options{}, []string{"4", ":", "t", "h", "e", "m", "e", " ", "d", "a", "r", "k", "enter"}, 100},
-		{"inbox", Options{}, []string{"2"}, 100},
-		{"journal", Options{}, []string{"4"}, 100},
-		{"detail of a finished task", Options{}, []string{"tab", "tab", "enter"}, 100},
-		{"detail of a running task", Options{}, []string{"enter"}, 0},
-		{"agents", Options{}, []string{"3"}, 0},
-		{"help", Options{}, []string{"?"}, 100},
+		{"journal with a notice", Options{}, nil, []string{"4", ":", "t", "h", "e", "m", "e", " ", "d", "a", "r", "k", "enter"}, 100},
+		{"inbox", Options{}, nil, []string{"2"}, 100},
+		{"journal", Options{}, nil, []string{"4"}, 100},
+		{"detail of a finished task", Options{}, nil, []string{"tab", "tab", "enter"}, 100},
+		{"detail of a running task", Options{}, nil, []string{"enter"}, 0},
+		{"agents", Options{}, nil, []string{"3"}, 0},
+		{"help", Options{}, nil, []string{"?"}, 100},
 	} {
 		t.Run(strings.ReplaceAll(sc.name, " ", "_"), func(t *testing.T) {
 			clk := &restClock{now: testNow}
-			lazy, every := restModel(t, clk, sc.o, sc.keys...), restModel(t, clk, sc.o, sc.keys...)
+			lazy, every := restModel(t, clk, sc.o, sc.extra, sc.keys...), restModel(t, clk, sc.o, sc.extra, sc.keys...)
 			ticks := 0
 			end := testNow.Add(10 * time.Minute)
 			for now := testNow; now.Before(end); {
@@ -135,4 +144,16 @@ func TestTheClockWakesEarlierWhenAskedEarlier(t *testing.T) {
 	if m.waitClock() == nil {
 		t.Fatal("no clock Cmd after the last one returned")
 	}
+}
+
+// offBeat is n working tasks of the test-runner whose status times fall
+// at n different instants of a second, between 1 and 40 s ago.
+func offBeat(n int) []model.Event {
+	evs := make([]model.Event, 0, n)
+	for i := range n {
+		ago := time.Duration(i+1)*2*time.Second + time.Duration(i)*37*time.Millisecond
+		id := a2a.TaskID(fmt.Sprintf("0ffbea70-0000-4000-8000-%012d", i))
+		evs = append(evs, taskEvent("test-runner", id, a2a.TaskStateWorking, ago, "step "+strconv.Itoa(i)))
+	}
+	return evs
 }

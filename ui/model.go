@@ -232,7 +232,7 @@ func (m *Model) View() string {
 		m.cache = m.render()
 		m.askClock(m.ctx.Now())
 	}
-	m.alarm.set(m.ctx.Clock.Next())
+	m.alarm.set(wakeAt(m.ctx.Clock.Next(), m.ctx.Now()))
 	return m.cache
 }
 

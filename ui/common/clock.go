@@ -16,10 +16,16 @@ import "time"
 // formats and discards. It is used by the UI goroutine only.
 type Clock struct{ next time.Time }
 
-// At says the picture changes at t; a zero t is never.
+// At says the picture changes at t; a zero t is never. The clock wakes
+// on whole seconds (the first at or after t), as the 1 Hz clock did: the
+// rows of a pane whose ages change at as many instants within a second
+// wake it once, and none shows its change later than it did.
 func (c *Clock) At(t time.Time) {
 	if c == nil || t.IsZero() {
 		return
+	}
+	if s := t.Truncate(time.Second); !s.Equal(t) {
+		t = s.Add(time.Second)
 	}
 	if c.next.IsZero() || t.Before(c.next) {
 		c.next = t
