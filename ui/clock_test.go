@@ -71,22 +71,28 @@ func TestTheClockWakesOnlyWhenThePictureChanges(t *testing.T) {
 		extra []model.Event
 		keys  []string
 		most  int // ticks in ten minutes; 0: no bound (what is shown changes each second)
+		// changes come to both, each its duration after the start.
+		changes map[time.Duration][]model.Event
 	}{
-		{"tasks", Options{}, nil, nil, 100},
+		{"tasks", Options{}, nil, nil, 100, nil},
 		// Twenty tasks whose ages turn at twenty instants of each second
 		// wake the clock once a second, then once for each whole second
 		// in which one of their minutes turns.
-		{"tasks whose ages turn within the second", Options{}, offBeat(20), nil, 400},
+		{"tasks whose ages turn within the second", Options{}, offBeat(20), nil, 400, nil},
 		// The finished tasks leave the pane 3, 5 and 8 minutes on.
-		{"tasks hiding what ended", Options{HideTerminalAfter: 7 * time.Minute}, nil, nil, 100},
+		{"tasks hiding what ended", Options{HideTerminalAfter: 7 * time.Minute}, nil, nil, 100, nil},
 		// A notice goes 6 s after it came (":theme dark" says it did).
-		{"journal with a notice", Options{}, nil, []string{"4", ":", "t", "h", "e", "m", "e", " ", "d", "a", "r", "k", "enter"}, 100},
-		{"inbox", Options{}, nil, []string{"2"}, 100},
-		{"journal", Options{}, nil, []string{"4"}, 100},
-		{"detail of a finished task", Options{}, nil, []string{"tab", "tab", "enter"}, 100},
-		{"detail of a running task", Options{}, nil, []string{"enter"}, 0},
-		{"agents", Options{}, nil, []string{"3"}, 0},
-		{"help", Options{}, nil, []string{"?"}, 100},
+		{"journal with a notice", Options{}, nil, []string{"4", ":", "t", "h", "e", "m", "e", " ", "d", "a", "r", "k", "enter"}, 100, nil},
+		{"inbox", Options{}, nil, []string{"2"}, 100, nil},
+		{"journal", Options{}, nil, []string{"4"}, 100, nil},
+		{"detail of a finished task", Options{}, nil, []string{"tab", "tab", "enter"}, 100, nil},
+		{"detail of a running task", Options{}, nil, []string{"enter"}, 0, nil},
+		{"agents", Options{}, nil, []string{"3"}, 0, nil},
+		{"help", Options{}, nil, []string{"?"}, 100, nil},
+		// Sorted by the status text (T), a change 0.4 s after another is
+		// shown in the order of the sort the first made (resortEvery),
+		// and sorted again a second after that sort.
+		{"tasks sorted by text after two changes", Options{}, nil, []string{"T"}, 160, textChanges()},
 	} {
 		t.Run(strings.ReplaceAll(sc.name, " ", "_"), func(t *testing.T) {
 			clk := &restClock{now: testNow}
@@ -95,6 +101,10 @@ func TestTheClockWakesOnlyWhenThePictureChanges(t *testing.T) {
 			end := testNow.Add(10 * time.Minute)
 			for now := testNow; now.Before(end); {
 				next := now.Truncate(time.Second).Add(time.Second)
+				at, change, changing := nextChange(sc.changes, now, next)
+				if changing { // this step ends with the change
+					next = at
+				}
 				for at := lazy.alarm.next(); !at.IsZero() && !at.After(next); at = lazy.alarm.next() {
 					if ticks++; ticks > 10_000 {
 						t.Fatalf("the clock woke %d times by %s", ticks, at.Format(time.TimeOnly))
@@ -104,6 +114,16 @@ func TestTheClockWakesOnlyWhenThePictureChanges(t *testing.T) {
 					}
 					tickAt(lazy, clk, now)
 					lazy.View()
+				}
+				if changing {
+					now = next
+					for _, m := range []*Model{lazy, every} {
+						clk.set(now)
+						_, cmd := m.Update(eventsMsg{batch: change})
+						settle(m, cmd)
+						m.View()
+					}
+					continue
 				}
 				now = next
 				tickAt(every, clk, now)
@@ -156,4 +176,25 @@ func offBeat(n int) []model.Event {
 		evs = append(evs, taskEvent("test-runner", id, a2a.TaskStateWorking, ago, "step "+strconv.Itoa(i)))
 	}
 	return evs
+}
+
+// textChanges are two of the fixture's running tasks saying something
+// else 0.4 s apart (at 20:04:59.9 and 20:05:00.3), each sorting first
+// by text.
+func textChanges() map[time.Duration][]model.Event {
+	at1, at2 := 5*time.Minute-100*time.Millisecond, 5*time.Minute+300*time.Millisecond
+	return map[time.Duration][]model.Event{
+		at1: {taskEvent("test-runner", idRunning, a2a.TaskStateWorking, -at1, "b second step")},
+		at2: {taskEvent("code-reviewer", idHostile, a2a.TaskStateWorking, -at2, "a first step")},
+	}
+}
+
+// nextChange is the change due after now and not after next, if any.
+func nextChange(changes map[time.Duration][]model.Event, now, next time.Time) (time.Time, []model.Event, bool) {
+	for d, evs := range changes {
+		if at := testNow.Add(d); at.After(now) && !at.After(next) {
+			return at, evs, true
+		}
+	}
+	return time.Time{}, nil, false
 }

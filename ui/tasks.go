@@ -100,6 +100,8 @@ func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		v.marks.Keep(func(k model.TaskKey) bool { return v.ctx.Fleet.Task(k) != nil })
 	case common.ShownMsg, common.HiddenMsg:
 		v.isShown = msg == common.ShownMsg{}
+	case common.TickMsg:
+		v.clockTick()
 	case cancelDoneMsg:
 		v.act.done(msg)
 	case common.ThemeChangedMsg:

@@ -50,3 +50,12 @@ func (r *sortedRows) askClock(l *sortedList, f *model.Fleet) {
 		r.clock.At(l.at.Add(resortEvery))
 	}
 }
+
+// clockTick reads the panes again on the clock's tick while shown: the
+// clock wakes when one of them asked (a pane left unsorted, a row that
+// leaves), and what they hold is read in sync, not in View.
+func (v *tasksScreen) clockTick() {
+	if v.isShown {
+		v.sync()
+	}
+}
