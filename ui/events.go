@@ -19,7 +19,8 @@ type eventsMsg struct {
 	closed bool // the channel was closed after this batch
 }
 
-// tickMsg is the 1 Hz clock.
+// tickMsg is the clock: it wakes when the picture changes by the time
+// alone (clock.go).
 type tickMsg struct{ now time.Time }
 
 // waitEvents returns a Cmd that waits delay, then blocks for the first
@@ -117,26 +118,21 @@ func (m *Model) apply(events []model.Event) (tea.Cmd, bool) {
 	return tea.Batch(cmd, m.announce(res.Entered), m.titleCmd()), true
 }
 
-// tick schedules the next clock message on the next whole second.
-func tick(now func() time.Time) tea.Cmd {
-	d := time.Second - time.Duration(now().Nanosecond())
-	if d <= 0 || d > time.Second {
-		d = time.Second
-	}
-	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg{now: t} })
-}
-
-// onTick expires the notice, tells every screen the time and, unless
+// onTick expires the notice, tells every screen the time (what they ask
+// of the clock from here on, and what the render that follows draws,
+// says when it wakes next) and, unless
 // the journal file's changes are followed (journal_follow.go), reads what
 // other processes appended to it.
 func (m *Model) onTick() tea.Cmd {
 	now := m.ctx.Now()
+	m.ctx.Clock.Reset()
+	m.alarm.clear()
 	m.status.expire(now)
 	var refresh tea.Cmd
 	if m.jchanges == nil {
 		refresh = m.refreshJournal()
 	}
-	return tea.Batch(tick(m.ctx.Now), m.broadcast(common.TickMsg{Now: now}), refresh)
+	return tea.Batch(m.waitClock(), m.broadcast(common.TickMsg{Now: now}), refresh)
 }
 
 // ring writes the terminal bell.

@@ -114,7 +114,10 @@ type Model struct {
 	bannerVer uint64
 	team      teamState // the hub attached to (team.go); zero without one
 	via       string    // Options.Via (session.go)
+	bg        bgAnswer  // the terminal's background being awaited (background.go)
+	askBg     bool      // Options.AskBackground
 
+	alarm   *alarm // when the clock wakes next (clock.go)
 	dirty   bool   // something changed since the last View
 	cache   string // the last View
 	renders int    // how many times View rendered (BenchmarkBurst)
@@ -132,13 +135,14 @@ func New(o Options) *Model {
 	keys.settle(o.ReadOnly, o.Backend != nil, o.Inbox != nil, o.Journal != nil, o.Compose != nil, o.Views)
 	m := &Model{
 		ctx: common.Context{Fleet: o.Fleet, Theme: o.Theme, ReadOnly: o.ReadOnly,
-			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}, Activity: &common.Activity{}, Team: o.Team},
+			Now: o.Now, Backend: o.Backend, Log: o.Logger, Out: &common.Outbox{}, Activity: &common.Activity{}, Team: o.Team,
+			Clock: &common.Clock{}},
 		keys: keys, log: o.Logger, events: o.Events, interval: o.BatchInterval, bell: o.Bell, notify: o.Notify, titleCount: -1,
 		svc:  o.Approvals,
 		clip: &common.Clipboard{Out: o.Output, Tmux: os.Getenv("TMUX") != "", Log: o.Logger}, dirty: true,
-		width: 80, height: 24,
+		width: 80, height: 24, alarm: newAlarm(),
 	}
-	m.jchanges = o.JournalChanges
+	m.jchanges, m.askBg = o.JournalChanges, o.AskBackground
 	m.hm = common.NewHelpModel(o.Theme)
 	m.views, m.cmds, m.export0 = o.Views, commandList(), o.Export
 	m.prompt = newPrompt(o.Theme)
@@ -179,12 +183,16 @@ func (m *Model) newScreens(o Options) {
 // Init starts the event batches and the clock, and tells the first
 // screen it is on screen.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.waitEvents(0), tick(m.ctx.Now), m.waitJournal(), m.updateScreen(m.view, common.ShownMsg{}), m.titleCmd())
+	return tea.Batch(m.waitEvents(0), m.waitClock(), m.waitJournal(), m.updateScreen(m.view, common.ShownMsg{}), m.titleCmd(),
+		m.askBackground(m.askBg))
 }
 
 // Update is the dispatcher: each case calls one method. What the root
 // does not know is the answer to a screen's own Cmd: every screen gets it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ok := m.backgroundAnswer(msg); ok {
+		return m, cmd
+	}
 	wasDirty := m.dirty
 	m.dirty = true
 	m.checkBanner()
@@ -217,14 +225,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, m.broadcast(msg)
 }
 
-// View draws the screen, or returns the last drawing when nothing changed.
+// View draws the screen, or returns the last drawing when nothing
+// changed, and sets the clock to wake when the drawing next changes by
+// the clock alone (clock.go).
 func (m *Model) View() string {
-	if !m.dirty && m.cache != "" {
-		return m.cache
+	if m.dirty || m.cache == "" {
+		m.dirty = false
+		m.renders++
+		m.cache = m.render()
+		m.askClock(m.ctx.Now())
 	}
-	m.dirty = false
-	m.renders++
-	m.cache = m.render()
+	m.alarm.set(wakeAt(m.ctx.Clock.Next(), m.ctx.Now()))
 	return m.cache
 }
 

@@ -67,6 +67,10 @@ type Options struct {
 	// Output receives the bell and the OSC 52 clipboard sequence; nil is
 	// os.Stdout. It must be the terminal the program draws on.
 	Output io.Writer
+	// AskBackground asks the terminal (Output) for its background colour
+	// once the program runs, and switches the theme to its answer
+	// (theme mode auto; background.go). The first frame does not wait.
+	AskBackground bool
 	// HistoryLength is passed to GetTask when the detail view opens;
 	// 0 asks for the server's default.
 	HistoryLength int

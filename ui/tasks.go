@@ -100,6 +100,8 @@ func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		v.marks.Keep(func(k model.TaskKey) bool { return v.ctx.Fleet.Task(k) != nil })
 	case common.ShownMsg, common.HiddenMsg:
 		v.isShown = msg == common.ShownMsg{}
+	case common.TickMsg:
+		v.clockTick()
 	case common.CancelDoneMsg:
 		v.act.Done(msg)
 	case common.ThemeChangedMsg:
@@ -239,7 +241,7 @@ func (v *tasksScreen) focusRows() {
 // source is where the panes' rows come from for the sort and the filter
 // in effect, and hide_terminal_after.
 func (v *tasksScreen) source() rowSource {
-	return withRecent(sourceFor(v.sort, v.query, v.ctx.Now), sortState{v.sort.Col(), v.sort.Desc()}, v.query, v.hideAfter, v.ctx.Now)
+	return timedRows(withRecent(sourceFor(v.sort, v.query, v.ctx.Now), sortState{v.sort.Col(), v.sort.Desc()}, v.query, v.hideAfter, v.ctx.Now), v.ctx.Clock)
 }
 
 // sortChanged reads the panes in the new order; the selection stays on

@@ -9,6 +9,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/model"
+	"a2atop/ui/common"
 )
 
 // recentTerminal is a row source whose Terminal pane holds only the
@@ -28,6 +29,9 @@ type recentTerminal struct {
 	at      time.Time
 	n       int           // recent rows
 	rows    []*model.Task // them in the sort's order, when it is not newest first
+
+	clock *common.Clock // told when the oldest recent row leaves (tasks_clock.go)
+	leave time.Time
 }
 
 // withRecent wraps src so that the Terminal pane keeps only what ended
@@ -49,6 +53,7 @@ type sortState struct {
 // refresh finds the recent rows again when the fleet or the second
 // changed.
 func (r *recentTerminal) refresh(f *model.Fleet) {
+	defer r.askClock()
 	now := r.now()
 	if r.version == f.Version() && now.Truncate(time.Second).Equal(r.at) && r.at != (time.Time{}) {
 		return
@@ -67,6 +72,7 @@ func (r *recentTerminal) refresh(f *model.Fleet) {
 		}
 	}
 	r.n = lo
+	r.leave = r.leavesAt(f)
 	r.rows = nil
 	if r.col == colUpdated && r.desc {
 		return

@@ -198,7 +198,7 @@ func (v *tasksScreen) cells(t *model.Task, h rowHint, c columns, now time.Time) 
 		r.id = common.Pad(common.ShortIDText(t.Key.ID), c.id)
 	}
 	if c.age > 0 {
-		r.age = common.PadLeft(common.Age(now, v.ageOf(t)), c.age)
+		r.age = common.PadLeft(v.ctx.Clock.Age(now, v.ageOf(t)), c.age)
 	}
 	if c.merged {
 		s := t.Text

@@ -233,6 +233,7 @@ type sortedRows struct {
 	desc  bool
 	now   func() time.Time
 	lists map[model.Class]*sortedList
+	clock *common.Clock // told when a pane left unsorted is sorted (tasks_clock.go)
 }
 
 // sortedList is one pane's rows in order, as sorted at version. It
@@ -308,6 +309,7 @@ func (r *sortedRows) list(f *model.Fleet, c model.Class) []*model.Task {
 	l := r.lists[c]
 	now := r.now()
 	if l != nil && (l.version == f.Version() || now.Sub(l.at) < resortEvery) {
+		r.askClock(l, f)
 		return l.rows
 	}
 	if l == nil || !r.follow(f, c, l) {

@@ -102,6 +102,7 @@ func dashboardLookOn(cfg *config.Config, r *lipgloss.Renderer) (*look, error) {
 // answers to the tasks it watches).
 func (l *look) options(cfg *config.Config, svc *approvals.Service, o ui.Options) ui.Options {
 	o.KeyMap, o.Theme, o.Views = l.keys, l.theme, l.views
+	o.AskBackground = asksBackground(cfg, o.Output)
 	o.HideTerminalAfter = cfg.HideTerminalAfter.Duration
 	o.Notify = ui.Notify(cfg.Notifications)
 	o.Export = dashboardExport(svc, time.Now)

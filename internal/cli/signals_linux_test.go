@@ -50,13 +50,27 @@ type termProc struct {
 	read   chan struct{}
 	exited chan struct{}
 	err    error
+	silent bool // answers no query (see startOnSilentTerminal)
 }
 
 // startOnTerminal runs `a2atop args...` on a new 120x40 terminal.
 func startOnTerminal(t *testing.T, env []string, args ...string) *termProc {
 	t.Helper()
+	return startTerminal(t, false, env, args...)
+}
+
+// startOnSilentTerminal is startOnTerminal on a terminal that answers
+// no query (as some serial consoles and pty harnesses): what the test
+// writes to p.master is all that comes back.
+func startOnSilentTerminal(t *testing.T, env []string, args ...string) *termProc {
+	t.Helper()
+	return startTerminal(t, true, env, args...)
+}
+
+func startTerminal(t *testing.T, silent bool, env []string, args ...string) *termProc {
+	t.Helper()
 	master, slave := openPTY(t, 120, 40)
-	p := &termProc{master: master, slave: slave, read: make(chan struct{}), exited: make(chan struct{})}
+	p := &termProc{master: master, slave: slave, read: make(chan struct{}), exited: make(chan struct{}), silent: silent}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCommandChild$", "-test.count=1")
 	p.cmd = cmd
 	cmd.Env = append(append(os.Environ(), envCommandChild+"="+strings.Join(args, "\x1f")), env...)
@@ -100,6 +114,9 @@ func (p *termProc) readTerminal() {
 // does: the background colour (OSC 11) and the cursor position (DSR 6).
 // Unanswered, each costs the asker a timeout of seconds.
 func (p *termProc) answerQueries(b []byte) {
+	if p.silent {
+		return
+	}
 	if bytes.Contains(b, []byte("\x1b]11;?")) {
 		_, _ = p.master.WriteString("\x1b]11;rgb:0000/0000/0000\x1b\\")
 	}

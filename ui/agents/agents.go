@@ -104,12 +104,14 @@ func (v *Screen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.ShownMsg:
 		v.shown = true
 		v.sync()
+		v.ctx.Clock.EverySecond(v.ctx.Now()) // agents_clock.go
 		return v, v.fetchCapture()
 	case common.HiddenMsg:
 		v.shown = false
 	case common.TickMsg:
 		if v.shown {
 			v.sync()
+			v.ctx.Clock.EverySecond(v.ctx.Now()) // agents_clock.go
 			return v, v.fetchCapture()
 		}
 	case common.FleetChangedMsg:

@@ -166,7 +166,7 @@ func (d *signInDialog) view(ctx *common.Context, w, h int) string {
 		b.WriteString("  " + th.Title.Render(sanitize.Line(d.code.UserCode, 32)) + "\n\n")
 		wait := "Waiting for the sign-in to be approved…"
 		if !d.code.Expiry.IsZero() {
-			wait += " (the code expires in " + common.Age(d.code.Expiry, ctx.Now()) + ")"
+			wait += " (the code expires in " + ctx.Clock.Left(ctx.Now(), d.code.Expiry) + ")"
 		}
 		b.WriteString(th.Muted.Render(wait) + "\n")
 	case signInDone:

@@ -47,6 +47,10 @@ type Context struct {
 	// Team is the hub the dashboard is attached to; nil for a local
 	// dashboard (see Team).
 	Team Team
+	// Clock is told when the picture next changes by the clock alone
+	// (an age, a countdown): the root's clock wakes then (see Clock);
+	// nil asks nothing.
+	Clock *Clock
 }
 
 // Say shows text in the footer as a notice: what an action did.

@@ -113,9 +113,9 @@ func (v *Screen) overview(b *common.Section, t *model.Task, snap *a2a.Task) {
 	}
 	b.Field("state", th.State(state).Render(common.StateText(state)))
 	if t != nil {
-		b.Field("updated", common.Stamp(now, t.Updated))
-		b.Field("first seen", common.Stamp(now, t.FirstSeen))
-		b.Field("last heard", common.Stamp(now, t.LastHeard)+"  via "+t.Source.String())
+		b.Field("updated", v.ctx.Clock.Stamp(now, t.Updated))
+		b.Field("first seen", v.ctx.Clock.Stamp(now, t.FirstSeen))
+		b.Field("last heard", v.ctx.Clock.Stamp(now, t.LastHeard)+"  via "+t.Source.String())
 		if t.Stale {
 			b.Field("stale", th.Warn.Render("its agent is not answering; this is the last we heard"))
 		}
@@ -351,6 +351,7 @@ func (v *Screen) rawJSON(t *a2a.Task) string {
 func (v *Screen) pictures(b *common.Section, t *model.Task) {
 	th, now := v.ctx.Theme, v.ctx.Now()
 	marks, dropped := v.ctx.Fleet.Timeline(t.Key)
+	askTimelineClock(v.ctx.Clock, marks, now)
 	b.Heading("Timeline (the states this dashboard saw)")
 	for _, l := range common.Timeline(th, marks, dropped, now, b.W) {
 		b.Line(l)
@@ -366,6 +367,7 @@ func (v *Screen) pictures(b *common.Section, t *model.Task) {
 	}
 	b.Heading("Streams")
 	for _, s := range streams {
+		askStreamClock(v.ctx.Clock, s, now)
 		b.Line("  " + th.Text.Render(sanitize.Line(string(s.Artifact), 40)) + "  " + common.Progress(th, s, now))
 	}
 }

@@ -60,6 +60,7 @@ func (m *Inbox) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	if claim := m.syncClaim(); claim != nil {
 		cmd = tea.Batch(cmd, claim)
 	}
+	m.askClock()
 	return c, cmd
 }
 

@@ -180,7 +180,7 @@ func (m *Inbox) rows(n int) []string {
 		name := common.Pad(sanitize.Line(tree+t.Key.Agent, agentW), agentW)
 		id := common.Pad(sanitize.Line(model.ShortID(t.Key.ID), 8), 8)
 		state := common.Pad(sanitize.Line(model.ShortState(t.State), 14), 14)
-		age := common.Pad(common.Age(now, t.Since), 4)
+		age := common.Pad(m.ctx.Clock.Age(now, t.Since), 4)
 		rest := m.w - (agentW + 8 + 14 + 4 + 4) - 2
 		what := sanitize.Line(m.rowText(it), max(rest, 1))
 		marked := m.marks.Len() > 0 && m.marks.Has(t.Key)
@@ -276,7 +276,7 @@ func (m *Inbox) questionLines() []string {
 	t := it.Task
 	now := m.ctx.Now()
 	var lines []string
-	head := fmt.Sprintf("%s · %s · %s · waiting %s", t.Key.Agent, model.ShortID(t.Key.ID), model.ShortState(t.State), common.Age(now, t.Since))
+	head := fmt.Sprintf("%s · %s · %s · waiting %s", t.Key.Agent, model.ShortID(t.Key.ID), model.ShortState(t.State), m.ctx.Clock.Age(now, t.Since))
 	if t.Snapshot != nil {
 		head += " · context " + t.Snapshot.ContextID
 	}

@@ -12,8 +12,10 @@
 // import path: "a2atop/..." before "github.com/...", and this package
 // imports neither Bubble Tea nor anything that does) and sets lipgloss's
 // answer from the environment, so Bubble Tea's init asks nothing. The
-// terminal is asked only where the answer is wanted: Detect, called by
-// the dashboard's theme in mode "auto" before its program starts.
+// terminal is asked only where the answer is wanted, and nothing waits
+// for it: the dashboard in theme mode "auto" writes Query once its
+// program reads the terminal, draws meanwhile with the guess, and reads
+// the answer from its input (ParseAnswer; ui's background.go).
 package termbg
 
 import (
@@ -22,7 +24,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/term"
 	"github.com/muesli/termenv"
 )
 
@@ -47,21 +48,4 @@ func Guess(colorFGBG string) bool {
 	// (so the grey 8, at one half, is light).
 	_, _, l := termenv.ConvertToRGB(termenv.ANSIColor(bg)).Hsl()
 	return l < 0.5
-}
-
-// Detect asks the terminal on stdout for its background colour (OSC 11,
-// answered within termenv's OSCTimeout) and tells lipgloss's default
-// renderer the result, which it returns. Where stdout is no terminal,
-// it asks nothing and returns what lipgloss holds (the start's guess,
-// or what a test set); where the terminal does not answer, it falls
-// back as termenv does (COLORFGBG, then dark). Call it before a Bubble
-// Tea program reads the terminal: an answer that comes later reaches
-// the program as keys.
-func Detect() bool {
-	if !term.IsTerminal(os.Stdout.Fd()) {
-		return lipgloss.HasDarkBackground()
-	}
-	dark := termenv.NewOutput(os.Stdout).HasDarkBackground()
-	lipgloss.SetHasDarkBackground(dark)
-	return dark
 }

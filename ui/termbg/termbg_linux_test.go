@@ -14,8 +14,6 @@ import (
 	_ "github.com/charmbracelet/bubbletea" // its init is what must ask nothing
 	"github.com/charmbracelet/lipgloss"
 	"golang.org/x/sys/unix"
-
-	"a2atop/ui/termbg"
 )
 
 // TestChild is the process the tests below start on a pseudo-terminal
@@ -24,8 +22,6 @@ func TestChild(t *testing.T) {
 	switch os.Getenv("TERMBG_CHILD") {
 	case "start":
 		fmt.Printf("READY dark=%v\n", lipgloss.HasDarkBackground())
-	case "detect":
-		fmt.Printf("READY dark=%v\n", termbg.Detect())
 	}
 }
 
@@ -40,18 +36,6 @@ func TestNothingAsksTheTerminalAtStart(t *testing.T) {
 	}
 	if !strings.Contains(out, "READY dark=true") {
 		t.Fatalf("without COLORFGBG the start guess is dark; the child wrote %q", out)
-	}
-}
-
-// TestDetectAsksTheTerminal: Detect asks, and takes the terminal's
-// answer (a white background is light).
-func TestDetectAsksTheTerminal(t *testing.T) {
-	out := runChild(t, "detect", "\x1b]11;rgb:ffff/ffff/ffff\x1b\\\x1b[1;1R")
-	if !strings.Contains(out, "\x1b]11;?") {
-		t.Fatalf("Detect did not ask the terminal: %q", out)
-	}
-	if !strings.Contains(out, "READY dark=false") {
-		t.Fatalf("the terminal answered white, Detect did not say light: %q", out)
 	}
 }
 

@@ -9,13 +9,13 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"a2atop/model"
-	"a2atop/ui/termbg"
 )
 
 // Mode chooses between the light and dark value of every colour token.
 type Mode uint8
 
-// The modes. ModeAuto (the zero value) asks the terminal once, in New.
+// The modes. ModeAuto (the zero value) follows the terminal's background:
+// the start's guess, then the terminal's answer (ui.Options.AskBackground).
 const (
 	ModeAuto Mode = iota
 	ModeDark
@@ -97,8 +97,11 @@ type Theme struct {
 	r *lipgloss.Renderer // what the styles are made with, for SetDark
 }
 
-// New builds a Theme. Call it before the Bubble Tea program starts: in
-// ModeAuto it asks the terminal for its background colour.
+// New builds a Theme. It asks the terminal nothing: ModeAuto starts
+// from the renderer's answer (on lipgloss's default one, the start's
+// guess: ui/termbg), and the dashboard asks the terminal once its
+// program runs (ui.Options.AskBackground) and calls SetDark with the
+// answer.
 func New(o Options) *Theme {
 	r := o.Renderer
 	if r == nil {
@@ -121,15 +124,11 @@ func New(o Options) *Theme {
 	return t
 }
 
-// detect is the background in ModeAuto: on lipgloss's default
-// renderer the terminal is asked (termbg.Detect; nothing asked it at
-// start), on another the renderer's own answer.
-func detect(r *lipgloss.Renderer) bool {
-	if r == lipgloss.DefaultRenderer() {
-		return termbg.Detect()
-	}
-	return r.HasDarkBackground()
-}
+// detect is the background ModeAuto starts from: the renderer's
+// answer, which on lipgloss's default renderer is what ui/termbg set at
+// start (it asked nothing: a terminal that never answers holds nothing
+// up).
+func detect(r *lipgloss.Renderer) bool { return r.HasDarkBackground() }
 
 // SetDark switches the theme to the dark (or light) value of every
 // token, in place: everything that holds the *Theme draws with it from
