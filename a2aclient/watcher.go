@@ -120,7 +120,7 @@ func (w *watcher) run(ctx context.Context) {
 			continue
 		}
 		w.succeed()
-		if !w.sleep(ctx, jitter(w.o.SweepInterval)) {
+		if !w.sleep(ctx, sweepWait(time.Now(), w.o.SweepInterval)) {
 			return
 		}
 	}
@@ -159,6 +159,26 @@ func (w *watcher) sleep(ctx context.Context, d time.Duration) bool {
 func jitter(d time.Duration) time.Duration {
 	return d*9/10 + rand.N(d/5+1)
 }
+
+// sweepWait is how long a watcher that just swept waits for its next
+// sweep: until the next tick of a grid of the sweep interval that every
+// watcher of the process shares, at least half an interval away, so
+// that the watchers of an idle fleet wake together, once an interval,
+// and the process sleeps in between (one timer per agent at its own
+// jittered instant woke it ten times a second for fifty agents). The
+// grid's phase is the process's own (sweepPhase), so that two processes
+// watching one agent do not sweep it at the same instants.
+func sweepWait(now time.Time, d time.Duration) time.Duration {
+	next := now.Add(-sweepPhase).Truncate(d).Add(d + sweepPhase)
+	if next.Sub(now) < d/2 {
+		next = next.Add(d)
+	}
+	return next.Sub(now)
+}
+
+// sweepPhase is where this process's sweep grid starts; chosen at
+// random once, read only.
+var sweepPhase = rand.N(time.Hour)
 
 // backoff is how long to wait after w.failures failed attempts in a row:
 // doubling from a second (or the sweep interval, if shorter) up to
