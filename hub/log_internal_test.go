@@ -8,7 +8,7 @@ import (
 )
 
 func TestLogWindow(t *testing.T) {
-	l := newFeedLog(4, 1<<20)
+	l := newFeedLog(4, 1<<20, -1)
 	for range 10 {
 		l.append(entry{name: "x", data: []byte("{}")})
 	}

@@ -142,13 +142,15 @@ type piece struct {
 }
 
 // snapshot is what a subscriber is sent to start from: every agent
-// (card, then health), every task, every journal line and every claim,
+// (card, then health), every task, the journal lines the log holds
+// (trimJournal: every line of each entry held) and every claim,
 // at one feed position: it holds exactly the entries before next.
 type snapshot struct {
 	next    uint64
 	agents  []piece
 	tasks   []piece
 	journal []jline
+	trimmed int // the last journal line the log let go (0 for none)
 	claims  []Claim
 }
 
@@ -180,6 +182,7 @@ func (h *Hub) snapshot() *snapshot {
 	h.feed.mu.Lock()
 	s.next = h.feed.next
 	s.journal = h.feed.journal[:len(h.feed.journal):len(h.feed.journal)]
+	s.trimmed = h.feed.trimmed
 	for _, c := range h.feed.claims {
 		s.claims = append(s.claims, c)
 	}
@@ -202,9 +205,13 @@ func (h *Hub) journalLines(lines []approvals.JournalLine) {
 	}
 	var runs []run
 	js := make([]jline, len(lines))
+	groups := 0
 	for i, l := range lines {
-		agent := h.journalAgent(l.Raw)
-		js[i] = jline{line: l, agent: agent, wire: encode(LineOf(l))}
+		js[i] = h.jlineOf(l)
+		if js[i].first {
+			groups++
+		}
+		agent := js[i].agent
 		if n := len(runs); n == 0 || runs[n-1].agent != agent {
 			runs = append(runs, run{agent: agent})
 		}
@@ -216,9 +223,31 @@ func (h *Hub) journalLines(lines []approvals.JournalLine) {
 		es[i] = entry{name: EventJournal, agent: r.agent, data: joinItems(`{"lines":[`, r.items, `]}`), jmax: r.jmax}
 	}
 	h.feed.mu.Lock()
-	defer h.feed.mu.Unlock()
 	h.feed.journal = append(h.feed.journal, js...)
+	h.feed.groups += groups
 	h.feed.appendLocked(es...)
+	h.feed.mu.Unlock()
+	h.trimJournal()
+}
+
+// jlineOf is a journal line as the feed log holds it: the agent it
+// names (see journalAgent), the decision it is a record of, and whether
+// it is kept whatever its age (a line that is not a record, or a torn
+// or ack record: damage and its resolution).
+func (h *Hub) jlineOf(l approvals.JournalLine) jline {
+	j := jline{line: l, agent: h.journalAgent(l.Raw), wire: encode(LineOf(l))}
+	var r struct {
+		Type, ID string
+	}
+	switch err := json.Unmarshal(l.Raw, &r); {
+	case err != nil || l.Torn || r.Type == "torn" || r.Type == "ack" || r.Type == "":
+		j.keep = true
+	case r.ID == "":
+		j.first = true // an observation
+	default:
+		j.id, j.first = r.ID, r.Type == "decision"
+	}
+	return j
 }
 
 // journalAgent is the agent a journal line names, by its identity when
