@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"a2atop/approvals"
+	"a2atop/hub"
 	"a2atop/model"
 )
 
@@ -20,15 +21,17 @@ import (
 // task, so the heap figure is an upper bound on the hub's; the feed log's
 // own share is the feed's bytes per decision. A measurement, not a bound
 // (it checks only that every decision is accepted): it runs when
-// A2ATOP_MEASURE_DECISIONS names N (e.g. 250, then 4N in all):
+// A2ATOP_MEASURE_DECISIONS names N (e.g. 250, then 4N in all), with
+// A2ATOP_MEASURE_MEMORY as journal_memory (0, the default: 10,000):
 //
-//	A2ATOP_MEASURE_DECISIONS=250 go test -count=1 -run MeasureHubRetained -v ./hub/
+//	A2ATOP_MEASURE_DECISIONS=250 A2ATOP_MEASURE_MEMORY=100 go test -count=1 -run MeasureHubRetained -v ./hub/
 func TestMeasureHubRetainedPerDecision(t *testing.T) {
 	n, err := strconv.Atoi(os.Getenv("A2ATOP_MEASURE_DECISIONS"))
 	if err != nil || n <= 0 {
 		t.Skip("a measurement: set A2ATOP_MEASURE_DECISIONS=250 to run it")
 	}
-	fx := newFixture(t)
+	memory, _ := strconv.Atoi(os.Getenv("A2ATOP_MEASURE_MEMORY")) // journal_memory; 0 = the default, 10,000
+	fx := newFixture(t, func(o *hub.Options) { o.Journal.Memory = memory })
 	alice := fx.attach("alice")
 	decide := func(count int) {
 		for range count {
