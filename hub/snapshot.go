@@ -193,30 +193,40 @@ func (h *Hub) snapshot() *snapshot {
 
 // journalLines is the Service's OnJournal: it puts the lines on the feed
 // in runs of one agent each (the agent the line names, for the
-// operators' watch roles), in the journal's order.
+// operators' watch roles), in the journal's order. A later record of a
+// decision the Service let go from memory (a task's state long after it)
+// is not put on the feed: a dashboard attached since never had the
+// decision, and would take the record for damage. The Service folds a
+// line before it publishes it, so a decision it holds is held here.
 func (h *Hub) journalLines(lines []approvals.JournalLine) {
 	if len(lines) == 0 {
 		return
 	}
+	h.feed.mu.Lock()
+	holds := h.feed.holds
+	h.feed.mu.Unlock()
 	type run struct {
 		agent string
 		items [][]byte
 		jmax  int
 	}
 	var runs []run
-	js := make([]jline, len(lines))
+	js := make([]jline, 0, len(lines))
 	groups := 0
-	for i, l := range lines {
-		js[i] = h.jlineOf(l)
-		if js[i].first {
+	for _, l := range lines {
+		j := h.jlineOf(l)
+		if holds != nil && j.id != "" && !j.first && !holds(j.id) {
+			continue // no connection gets it: not a gap for any (feedLog.trimmed)
+		}
+		js = append(js, j)
+		if j.first {
 			groups++
 		}
-		agent := js[i].agent
-		if n := len(runs); n == 0 || runs[n-1].agent != agent {
-			runs = append(runs, run{agent: agent})
+		if n := len(runs); n == 0 || runs[n-1].agent != j.agent {
+			runs = append(runs, run{agent: j.agent})
 		}
 		r := &runs[len(runs)-1]
-		r.items, r.jmax = append(r.items, js[i].wire), l.N
+		r.items, r.jmax = append(r.items, j.wire), l.N
 	}
 	es := make([]entry, len(runs))
 	for i, r := range runs {
@@ -225,7 +235,9 @@ func (h *Hub) journalLines(lines []approvals.JournalLine) {
 	h.feed.mu.Lock()
 	h.feed.journal = append(h.feed.journal, js...)
 	h.feed.groups += groups
-	h.feed.appendLocked(es...)
+	if len(es) > 0 {
+		h.feed.appendLocked(es...)
+	}
 	h.feed.mu.Unlock()
 	h.trimJournal()
 }
