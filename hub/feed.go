@@ -182,7 +182,7 @@ func (h *Hub) serveFeed(w http.ResponseWriter, r *http.Request, op *Operator) {
 	lastID := r.Header.Get("Last-Event-ID")
 	from, resumed := h.feed.resumeFrom(lastID)
 	q := r.URL.Query()
-	if n, err := strconv.Atoi(q.Get("journal")); err == nil && n > 0 && h.feed.lineHash(n) == q.Get("journal_hash") {
+	if n, err := strconv.Atoi(q.Get("journal")); err == nil && h.feed.journalAfter(n, q.Get("journal_hash")) {
 		s.jsent = n
 	}
 	h.sse.CreateStream(s.id)
@@ -302,6 +302,9 @@ func (s *subscriber) snapshot(reason string) uint64 {
 	agents, tasks := count(snap.agents), count(snap.tasks)
 	var lines [][]byte
 	from := s.jsent
+	if from < snap.trimmed { // a line after it was let go: all held lines, from the start
+		from = 0
+	}
 	for _, j := range snap.journal {
 		if j.line.N > from && may(j.agent) {
 			lines = append(lines, j.wire)
@@ -315,7 +318,7 @@ func (s *subscriber) snapshot(reason string) uint64 {
 		}
 	}
 	s.publish(EventSnapshotBegin, "", encode(SnapshotBegin{Epoch: s.h.feed.epoch, Agents: agents / 2, Tasks: tasks,
-		Lines: len(lines), Claims: len(claims.Claims), Reason: reason, JournalFrom: from}))
+		Lines: len(lines), Claims: len(claims.Claims), Reason: reason, JournalFrom: from, JournalTrimmed: snap.trimmed}))
 	s.pieces(EventAgents, snap.agents, may)
 	s.pieces(EventTasks, snap.tasks, may)
 	s.chunks(EventJournal, `{"lines":[`, lines, `]}`)

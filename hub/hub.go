@@ -201,7 +201,7 @@ func Open(o Options) (*Hub, error) {
 	if len(o.Operators) == 0 {
 		return nil, errors.New("hub: no operators: add [[operator]] tables to the config (see config.example.toml)")
 	}
-	h := &Hub{o: o, log: o.Logger, ops: operators(o.Operators), feed: newFeedLog(o.Window, o.WindowBytes),
+	h := &Hub{o: o, log: o.Logger, ops: operators(o.Operators), feed: newFeedLog(o.Window, o.WindowBytes, feedMemory(o.Journal.Memory)),
 		fleet: model.NewFleet(o.Fleet), cache: newTaskCache(), noted: map[noteKey]struct{}{}, calls: make(chan func()),
 		obs: make(chan []approvals.Observation, 16), byID: map[string]string{}, agents: map[string]bool{},
 		deciding: map[string]*deciding{}, done: make(chan struct{}), base: context.Background()}
@@ -217,6 +217,10 @@ func Open(o Options) (*Hub, error) {
 		return nil, err
 	}
 	h.svc = svc
+	h.feed.mu.Lock() // the Service may publish from a goroutine of its own already
+	h.feed.holds = svc.Holds
+	h.feed.mu.Unlock()
+	h.trimJournal() // the lines read at Open, of entries the Service let go
 	h.sse = newSSEServer(h)
 	return h, nil
 }

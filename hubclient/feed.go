@@ -242,7 +242,7 @@ func (fc *feedConn) apply(name string, data []byte) error {
 		}
 		fc.snapshot = true
 		c.setPosition("") // a snapshot cut short is started over
-		c.checkJournal(b.JournalFrom)
+		c.checkJournal(b.JournalFrom, b.JournalTrimmed)
 		c.log.Info("feed: snapshot", "reason", b.Reason, "agents", b.Agents, "tasks", b.Tasks, "lines", b.Lines)
 	case hub.EventSnapshotEnd:
 		fc.snapshot = false
@@ -328,14 +328,21 @@ func (c *Client) applyJournal(data []byte) error {
 
 // checkJournal notes a hub whose journal is not the one the Service
 // followed: it sends its lines from from, while the Service holds lines
-// after it (the hub's line there differs: another journal file).
-func (c *Client) checkJournal(from int) {
+// after it (the hub's line there differs: another journal file; or the
+// hub let go of lines after the Service's, trimmed being the last).
+func (c *Client) checkJournal(from, trimmed int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.svc == nil {
 		return
 	}
-	if n, _ := c.svc.Followed(); n > from {
+	n, _ := c.svc.Followed()
+	switch {
+	case n <= from:
+	case trimmed >= n:
+		c.diverged = fmt.Errorf("the hub no longer holds in memory journal lines after line %d, which this dashboard followed (they are older than its journal_memory newest entries; its journal file has them); restart a2atop --hub to read its journal again", n)
+		c.log.Error("feed: " + c.diverged.Error())
+	default:
 		c.diverged = fmt.Errorf("the hub's journal is not the one this dashboard followed (its line %d differs); restart a2atop --hub to read it again", n)
 		c.log.Error("feed: " + c.diverged.Error())
 	}
