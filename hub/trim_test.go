@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
 	"a2atop/approvals"
 	"a2atop/hub"
 	"a2atop/hubclient"
@@ -163,51 +165,151 @@ func (g *gate) RoundTrip(r *http.Request) (*http.Response, error) {
 	return g.base.RoundTrip(r)
 }
 
-// TestDashboardPastTheTrimmedJournalIsTold: bob's dashboard (the real
+// TestDashboardPastTheTrimmedJournalResyncs: bob's dashboard (the real
 // hubclient) follows the journal, is cut off while alice makes more
-// decisions than the hub's journal_memory, and comes back past the feed's
-// replay window: the hub no longer holds lines after bob's position, so
-// bob gets no journal with a gap: his dashboard says so and sends
-// nothing until it is restarted; one attached afresh decides.
-func TestDashboardPastTheTrimmedJournalIsTold(t *testing.T) {
+// decisions than the hub's journal_memory (the last on a question bob
+// saw), and comes back past the feed's replay window: the hub no longer
+// holds lines after bob's position, so bob's Service lets go of the
+// journal it followed and takes the snapshot's in its place, in one step
+// (the inbox reading it all along), never a journal with a gap. Then it
+// holds what the hub holds, no damage; the question alice decided shows
+// her decision (bob cannot decide it again without confirming again);
+// bob decides a new question once, and no one decides it again.
+func TestDashboardPastTheTrimmedJournalResyncs(t *testing.T) {
 	const limit = 8
 	fx := newFixture(t, func(o *hub.Options) { o.Journal.Memory, o.Window = limit, 8 })
 	alice := fx.attach("alice")
 	g := &gate{base: http.DefaultTransport.(*http.Transport).Clone()}
 	bob := fx.attach("bob", func(o *hubclient.Options) { o.Transport = g })
-	decide := func(d *dash, count int) *approvals.Decision {
+	ask := func(d *dash) a2a.TaskID {
 		t.Helper()
-		var last *approvals.Decision
-		for range count {
-			id := fx.ag.Start("ask")
-			d.waitFor("the question", func(f *model.Fleet) bool { return d.inInbox(f, id) })
-			last = d.prepare(id, approvals.Input{Kind: approvals.KindReply, Text: "yes"})
-			if o := d.svc.Send(context.Background(), last); o.Result != approvals.ResultAccepted {
-				t.Fatalf("decision: %s (%v)", o.Words(), o.Err)
-			}
-		}
-		return last
+		id := fx.ag.Start("ask")
+		d.waitFor("the question", func(f *model.Fleet) bool { return d.inInbox(f, id) })
+		return id
 	}
-	decide(alice, 2)
-	followed := func() bool { n, _ := bob.svc.Followed(); m, _ := alice.svc.Followed(); return n == m }
-	bob.waitFor("alice's decisions", func(*model.Fleet) bool { return followed() })
+	send := func(d *dash, id a2a.TaskID) {
+		t.Helper()
+		if o := d.svc.Send(context.Background(), d.prepare(id, approvals.Input{Kind: approvals.KindReply, Text: "yes"})); o.Result != approvals.ResultAccepted {
+			t.Fatalf("%s's decision: %s (%v)", d.me.Operator, o.Words(), o.Err)
+		}
+	}
+	for range 2 {
+		send(alice, ask(alice))
+	}
+	seen := ask(alice)
+	bob.waitFor("alice's decisions and the question", func(f *model.Fleet) bool {
+		n, _ := bob.svc.Followed()
+		m, _ := alice.svc.Followed()
+		return n == m && bob.inInbox(f, seen)
+	})
+	before, _ := bob.svc.Followed()
 	g.shut.Store(true)
 	fx.srv.CloseClientConnections()
-	decide(alice, 4*limit)
-	id := fx.ag.Start("ask")
-	alice.waitFor("the question", func(f *model.Fleet) bool { return alice.inInbox(f, id) })
+	for range 4 * limit {
+		send(alice, ask(alice))
+	}
+	send(alice, seen)
+	id := ask(alice)
+
+	// bob's inbox reads his Service while it resyncs: never a state
+	// between the two journals (-race checks the rest).
+	reading := make(chan struct{})
+	stop := make(chan struct{})
+	go func() {
+		defer close(reading)
+		for range 100_000 {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			bob.read(func(f *model.Fleet) { bob.svc.Queue(f, model.SortAge) })
+			_ = bob.svc.Journal()
+			time.Sleep(time.Millisecond)
+		}
+	}()
 	g.shut.Store(false)
-	bob.waitFor("the question after the gap, the snapshot whole", func(f *model.Fleet) bool { up, _ := bob.cl.Connected(); return up && bob.inInbox(f, id) })
-	o := bob.svc.Send(context.Background(), bob.prepare(id, approvals.Input{Kind: approvals.KindReply, Text: "no"}))
-	if o.Err == nil || !strings.Contains(o.Err.Error(), "no longer holds in memory journal lines after line") || o.Result == approvals.ResultAccepted {
-		t.Fatalf("bob after the trimmed part: %s (%v); want told that the hub no longer holds the lines after his, nothing sent", o.Words(), o.Err)
+	bob.waitFor("the journal after the gap and the new question", func(f *model.Fleet) bool {
+		up, _ := bob.cl.Connected()
+		n, _ := bob.svc.Followed()
+		m, _ := alice.svc.Followed()
+		return up && n == m && n > before && bob.inInbox(f, id)
+	})
+	close(stop)
+	<-reading
+
+	// bob holds what the hub holds, as it holds it.
+	want := map[string]approvals.Entry{}
+	for _, e := range fx.h.Service().Journal() {
+		if e.MessageID != "" {
+			want[e.MessageID] = e
+		}
 	}
-	if n := fx.ag.OnTask(id); n != 0 {
-		t.Errorf("the question received %d messages; want none from bob", n)
+	got := map[string]bool{}
+	for _, e := range bob.svc.Journal() {
+		if e.MessageID == "" {
+			continue
+		}
+		got[e.MessageID] = true
+		if w, ok := want[e.MessageID]; !ok || w.Result != e.Result || w.Attempts != e.Attempts {
+			t.Errorf("bob holds decision %s as %s (attempts %d); the hub as %s (attempts %d, held %v)", e.MessageID, e.Result, e.Attempts, w.Result, w.Attempts, ok)
+		}
 	}
+	for mid := range want {
+		if !got[mid] {
+			t.Errorf("the hub holds decision %s; bob does not", mid)
+		}
+	}
+	if bob.svc.Forgotten() == 0 {
+		t.Error("bob let go of the decisions the hub no longer holds and says none left memory")
+	}
+	if d := bob.svc.Damage(); len(d) > 0 {
+		t.Errorf("bob's journal after the resync finds damage: %+v", d)
+	}
+
+	// The question alice decided while bob was away: bob sees her decision.
+	var it approvals.Item
+	bob.read(func(f *model.Fleet) {
+		it, _ = bob.svc.ItemOf(f, model.TaskKey{Agent: "agent", ID: seen})
+	})
+	if it.Task != nil && it.Task.Snapshot != nil {
+		if _, err := bob.svc.Prepare(it, approvals.Input{Kind: approvals.KindReply, Text: "no"}); err == nil {
+			t.Error("bob prepared a decision on the question alice decided while he was away, without confirming again")
+		}
+	}
+	if p, ok := bob.svc.Prior("agent", seen, want[lastOn(want, seen)].Prompt); !ok || p.Approver == "" || p.MessageID != lastOn(want, seen) {
+		t.Errorf("bob's journal has no decision of alice's on the question she decided while he was away (%+v %v)", p, ok)
+	}
+
+	// bob decides the new question once; no one decides it again.
+	send(bob, id)
 	fresh := fx.attach("alice")
-	fresh.waitFor("the question, the snapshot whole", func(f *model.Fleet) bool { up, _ := fresh.cl.Connected(); return up && fresh.inInbox(f, id) })
-	if o := fresh.svc.Send(context.Background(), fresh.prepare(id, approvals.Input{Kind: approvals.KindReply, Text: "yes"})); o.Result != approvals.ResultAccepted {
-		t.Fatalf("a dashboard attached afresh: %s (%v)", o.Words(), o.Err)
+	fresh.waitFor("bob's decision", func(*model.Fleet) bool {
+		_, ok := fresh.svc.Prior("agent", id, bob.svc.Journal()[0].Prompt)
+		return ok
+	})
+	fresh.read(func(f *model.Fleet) {
+		if it, ok := fresh.svc.ItemOf(f, model.TaskKey{Agent: "agent", ID: id}); ok && it.Task.Class == model.ClassInterrupted {
+			if _, err := fresh.svc.Prepare(it, approvals.Input{Kind: approvals.KindReply, Text: "no"}); err == nil {
+				t.Error("alice prepared a second decision on bob's question without confirming again")
+			}
+		}
+	})
+	if n := fx.ag.OnTask(id); n != 1 {
+		t.Errorf("the new question received %d messages; want bob's one", n)
 	}
+	if n := fx.ag.OnTask(seen); n != 1 {
+		t.Errorf("the question alice decided received %d messages; want hers", n)
+	}
+}
+
+// lastOn is the messageId of the newest decision in es on the task.
+func lastOn(es map[string]approvals.Entry, id a2a.TaskID) string {
+	best := ""
+	for mid, e := range es {
+		if e.TaskID == id && (best == "" || e.DecidedAt.After(es[best].DecidedAt)) {
+			best = mid
+		}
+	}
+	return best
 }
