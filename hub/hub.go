@@ -52,7 +52,9 @@ type Options struct {
 	// reconnects and resumes, or gets a snapshot). 0 = 30s.
 	StallTimeout time.Duration
 	// Window is how many events the log keeps for subscribers that
-	// resume; WindowBytes bounds their data. 0 = 100,000 and 256 MiB.
+	// resume; WindowBytes bounds their data. 0 = 10,000 and 64 MiB. The
+	// window is held in memory (about 0.8 KB an event in the soak): a
+	// dashboard away for longer gets a snapshot, which is whole.
 	Window, WindowBytes int
 	// ChunkBytes is the size a snapshot chunk or a batch of events
 	// stays under. 0 = 32 KiB (an SSE event of r3labs' server is formatted
@@ -92,8 +94,8 @@ type Options struct {
 const (
 	DefaultHeartbeat    = 15 * time.Second
 	DefaultStallTimeout = 30 * time.Second
-	DefaultWindow       = 100_000
-	DefaultWindowBytes  = 256 << 20
+	DefaultWindow       = 10_000
+	DefaultWindowBytes  = 64 << 20
 	DefaultChunkBytes   = 32 << 10
 	DefaultClaimTTL     = 2 * time.Minute
 	DefaultReconcile    = 30 * time.Second
