@@ -559,10 +559,27 @@ type usage struct {
 	heap       uint64
 	goroutines int
 	fds        int
+	rss        uint64 // resident set, bytes (0 where /proc does not say)
 }
 
 func (u usage) String() string {
-	return fmt.Sprintf("heap %.1f MiB, %d goroutines, %d file descriptors", float64(u.heap)/(1<<20), u.goroutines, u.fds)
+	return fmt.Sprintf("heap %.1f MiB, %d goroutines, %d file descriptors, RSS %.1f MiB", float64(u.heap)/(1<<20), u.goroutines, u.fds, float64(u.rss)/(1<<20))
+}
+
+// rss reads the process's resident set from /proc/self/status.
+func rss() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			var kb uint64
+			fmt.Sscanf(strings.TrimSpace(v), "%d", &kb)
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 // writeHeapProfile writes the heap's profile into -soak.heapprofile,
@@ -593,7 +610,7 @@ func measure() usage {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	fds, _ := os.ReadDir("/proc/self/fd")
-	return usage{heap: ms.HeapAlloc, goroutines: runtime.NumGoroutine(), fds: len(fds)}
+	return usage{heap: ms.HeapAlloc, goroutines: runtime.NumGoroutine(), fds: len(fds), rss: rss()}
 }
 
 // checkJournal closes the journal and reads it again: no damaged line,
