@@ -97,3 +97,13 @@ func (s *Service) History() ([]Entry, error) {
 	defer all.Close()
 	return all.Journal(), nil
 }
+
+// Holds reports whether the decision with this messageId is in memory:
+// open, being sent, or among the newest entries (see Options.Memory). A
+// hub keeps on its feed the journal lines of the decisions it holds.
+func (s *Service) Holds(messageID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.entries[messageID]
+	return ok
+}

@@ -176,14 +176,14 @@ func newStreamID() string {
 // a dashboard that moves between the team's hubs is not taken for one
 // following another journal.
 func (h *Hub) continues(n int, hash string) bool {
-	if h.feed.lineHash(n) == hash {
-		return true
+	if n <= 0 || h.feed.journalAfter(n, hash) {
+		return n > 0
 	}
 	if _, err := h.svc.Refresh(); err != nil {
 		h.log.Error("journal: following", "err", err)
 		return false
 	}
-	return h.feed.lineHash(n) == hash
+	return h.feed.journalAfter(n, hash)
 }
 
 // serveFeed is GET /v1/feed.
@@ -199,7 +199,7 @@ func (h *Hub) serveFeed(w http.ResponseWriter, r *http.Request, op *Operator) {
 	lastID := r.Header.Get("Last-Event-ID")
 	from, resumed := h.feed.resumeFrom(lastID)
 	q := r.URL.Query()
-	if n, err := strconv.Atoi(q.Get("journal")); err == nil && n > 0 && h.continues(n, q.Get("journal_hash")) {
+	if n, err := strconv.Atoi(q.Get("journal")); err == nil && h.continues(n, q.Get("journal_hash")) {
 		s.jsent = n
 	}
 	h.sse.CreateStream(s.id)
@@ -319,6 +319,9 @@ func (s *subscriber) snapshot(reason string) uint64 {
 	agents, tasks := count(snap.agents), count(snap.tasks)
 	var lines [][]byte
 	from := s.jsent
+	if from < snap.trimmed { // a line after it was let go: all held lines, from the start
+		from = 0
+	}
 	for _, j := range snap.journal {
 		if j.line.N > from && may(j.agent) {
 			lines = append(lines, j.wire)
@@ -332,7 +335,7 @@ func (s *subscriber) snapshot(reason string) uint64 {
 		}
 	}
 	s.publish(EventSnapshotBegin, "", encode(SnapshotBegin{Epoch: s.h.feed.epoch, Agents: agents / 2, Tasks: tasks,
-		Lines: len(lines), Claims: len(claims.Claims), Reason: reason, JournalFrom: from}))
+		Lines: len(lines), Claims: len(claims.Claims), Reason: reason, JournalFrom: from, JournalTrimmed: snap.trimmed}))
 	s.pieces(EventAgents, snap.agents, may)
 	s.pieces(EventTasks, snap.tasks, may)
 	s.chunks(EventJournal, `{"lines":[`, lines, `]}`)

@@ -52,7 +52,9 @@ type Options struct {
 	// reconnects and resumes, or gets a snapshot). 0 = 30s.
 	StallTimeout time.Duration
 	// Window is how many events the log keeps for subscribers that
-	// resume; WindowBytes bounds their data. 0 = 100,000 and 256 MiB.
+	// resume; WindowBytes bounds their data. 0 = 10,000 and 64 MiB. The
+	// window is held in memory (about 0.8 KB an event in the soak): a
+	// dashboard away for longer gets a snapshot, which is whole.
 	Window, WindowBytes int
 	// ChunkBytes is the size a snapshot chunk or a batch of events
 	// stays under. 0 = 32 KiB (an SSE event of r3labs' server is formatted
@@ -92,8 +94,8 @@ type Options struct {
 const (
 	DefaultHeartbeat    = 15 * time.Second
 	DefaultStallTimeout = 30 * time.Second
-	DefaultWindow       = 100_000
-	DefaultWindowBytes  = 256 << 20
+	DefaultWindow       = 10_000
+	DefaultWindowBytes  = 64 << 20
 	DefaultChunkBytes   = 32 << 10
 	DefaultClaimTTL     = 2 * time.Minute
 	DefaultReconcile    = 30 * time.Second
@@ -204,7 +206,7 @@ func Open(o Options) (*Hub, error) {
 	if len(o.Operators) == 0 {
 		return nil, errors.New("hub: no operators: add [[operator]] tables to the config (see config.example.toml)")
 	}
-	h := &Hub{o: o, log: o.Logger, ops: operators(o.Operators), feed: newFeedLog(o.Window, o.WindowBytes),
+	h := &Hub{o: o, log: o.Logger, ops: operators(o.Operators), feed: newFeedLog(o.Window, o.WindowBytes, feedMemory(o.Journal.Memory)),
 		fleet: model.NewFleet(o.Fleet), cache: newTaskCache(), noted: map[noteKey]struct{}{}, calls: make(chan func()),
 		obs: make(chan []approvals.Observation, 16), byID: map[string]string{}, agents: map[string]bool{},
 		deciding: map[string]*deciding{}, done: make(chan struct{}), base: context.Background()}
@@ -223,6 +225,10 @@ func Open(o Options) (*Hub, error) {
 		return nil, err
 	}
 	h.svc = svc
+	h.feed.mu.Lock() // the Service may publish from a goroutine of its own already
+	h.feed.holds = svc.Holds
+	h.feed.mu.Unlock()
+	h.trimJournal() // the lines read at Open, of entries the Service let go
 	h.sse = newSSEServer(h)
 	return h, nil
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,8 +41,18 @@ type feedLog struct {
 	next    uint64  // the seq the next entry gets; seqs start at 1
 	bytes   int
 	wake    chan struct{} // closed when an entry is appended
-	journal []jline       // every journal line, in order
+	journal []jline       // the journal lines held (see trimJournal), in order
 	claims  map[claimKey]Claim
+	// limit is how many journal entries the log holds lines of besides
+	// the open decisions (the Service's journal_memory), -1 for all;
+	// groups is how many entries it holds lines of; trimmed is the
+	// number of the last line let go (0 for none).
+	limit, groups, trimmed int
+	trimAt                 int  // trim when groups passes it
+	trimming               bool // a trimJournal is under way
+	// holds is the hub's Service's Holds, nil while Open reads the
+	// journal (Open trims once it is read).
+	holds func(messageID string) bool
 }
 
 // jline is one journal line as the log keeps it: the line and the agent
@@ -50,15 +61,18 @@ type jline struct {
 	line  approvals.JournalLine
 	agent string
 	wire  []byte // the line encoded as a Line
+	id    string // the decision it is a record of; "" for an observation or a kept line
+	keep  bool   // a line held whatever its age: unreadable, torn or ack (damage and its resolution)
+	first bool   // the first line of an entry: a decision, or an observation
 }
 
 type claimKey struct {
 	agent, task, operator string
 }
 
-func newFeedLog(maxN, maxBytes int) *feedLog {
+func newFeedLog(maxN, maxBytes, limit int) *feedLog {
 	return &feedLog{epoch: newEpoch(), maxN: maxN, maxBytes: maxBytes, first: 1, next: 1,
-		wake: make(chan struct{}), claims: map[claimKey]Claim{}}
+		wake: make(chan struct{}), claims: map[claimKey]Claim{}, limit: limit, trimAt: limit + limit/4}
 }
 
 // newEpoch names one run of the hub: its start time and 4 random bytes,
@@ -154,13 +168,24 @@ func (l *feedLog) position() uint64 {
 func (l *feedLog) lineHash(n int) string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if n <= 0 || n > len(l.journal) || l.journal[n-1].line.N != n {
-		for _, j := range l.journal { // numbers skip nothing in a file the hub read whole; be safe anyway
-			if j.line.N == n {
-				return approvals.LineHash(j.line.Raw)
-			}
-		}
+	return l.lineHashLocked(n)
+}
+
+func (l *feedLog) lineHashLocked(n int) string {
+	i := sort.Search(len(l.journal), func(i int) bool { return l.journal[i].line.N >= n })
+	if n <= 0 || i == len(l.journal) || l.journal[i].line.N != n {
 		return ""
 	}
-	return approvals.LineHash(l.journal[n-1].line.Raw)
+	return approvals.LineHash(l.journal[i].line.Raw)
+}
+
+// journalAfter says whether the log holds every journal line after line
+// n whose hash is hash: a connection that has the lines up to n is sent
+// only those after it. It is false when the log's line n differs or is
+// not held, or when a line after n was let go (trimJournal): a
+// dashboard that followed up to n would miss it.
+func (l *feedLog) journalAfter(n int, hash string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return n > 0 && n >= l.trimmed && l.lineHashLocked(n) == hash
 }

@@ -142,13 +142,15 @@ type piece struct {
 }
 
 // snapshot is what a subscriber is sent to start from: every agent
-// (card, then health), every task, every journal line and every claim,
+// (card, then health), every task, the journal lines the log holds
+// (trimJournal: every line of each entry held) and every claim,
 // at one feed position: it holds exactly the entries before next.
 type snapshot struct {
 	next    uint64
 	agents  []piece
 	tasks   []piece
 	journal []jline
+	trimmed int // the last journal line the log let go (0 for none)
 	claims  []Claim
 }
 
@@ -180,6 +182,7 @@ func (h *Hub) snapshot() *snapshot {
 	h.feed.mu.Lock()
 	s.next = h.feed.next
 	s.journal = h.feed.journal[:len(h.feed.journal):len(h.feed.journal)]
+	s.trimmed = h.feed.trimmed
 	for _, c := range h.feed.claims {
 		s.claims = append(s.claims, c)
 	}
@@ -190,35 +193,73 @@ func (h *Hub) snapshot() *snapshot {
 
 // journalLines is the Service's OnJournal: it puts the lines on the feed
 // in runs of one agent each (the agent the line names, for the
-// operators' watch roles), in the journal's order.
+// operators' watch roles), in the journal's order. A later record of a
+// decision the Service let go from memory (a task's state long after it)
+// is not put on the feed: a dashboard attached since never had the
+// decision, and would take the record for damage. The Service folds a
+// line before it publishes it, so a decision it holds is held here.
 func (h *Hub) journalLines(lines []approvals.JournalLine) {
 	if len(lines) == 0 {
 		return
 	}
+	h.feed.mu.Lock()
+	holds := h.feed.holds
+	h.feed.mu.Unlock()
 	type run struct {
 		agent string
 		items [][]byte
 		jmax  int
 	}
 	var runs []run
-	js := make([]jline, len(lines))
-	for i, l := range lines {
-		agent := h.journalAgent(l.Raw)
-		js[i] = jline{line: l, agent: agent, wire: encode(LineOf(l))}
-		if n := len(runs); n == 0 || runs[n-1].agent != agent {
-			runs = append(runs, run{agent: agent})
+	js := make([]jline, 0, len(lines))
+	groups := 0
+	for _, l := range lines {
+		j := h.jlineOf(l)
+		if holds != nil && j.id != "" && !j.first && !holds(j.id) {
+			continue // no connection gets it: not a gap for any (feedLog.trimmed)
+		}
+		js = append(js, j)
+		if j.first {
+			groups++
+		}
+		if n := len(runs); n == 0 || runs[n-1].agent != j.agent {
+			runs = append(runs, run{agent: j.agent})
 		}
 		r := &runs[len(runs)-1]
-		r.items, r.jmax = append(r.items, js[i].wire), l.N
+		r.items, r.jmax = append(r.items, j.wire), l.N
 	}
 	es := make([]entry, len(runs))
 	for i, r := range runs {
 		es[i] = entry{name: EventJournal, agent: r.agent, data: joinItems(`{"lines":[`, r.items, `]}`), jmax: r.jmax}
 	}
 	h.feed.mu.Lock()
-	defer h.feed.mu.Unlock()
 	h.feed.journal = append(h.feed.journal, js...)
-	h.feed.appendLocked(es...)
+	h.feed.groups += groups
+	if len(es) > 0 {
+		h.feed.appendLocked(es...)
+	}
+	h.feed.mu.Unlock()
+	h.trimJournal()
+}
+
+// jlineOf is a journal line as the feed log holds it: the agent it
+// names (see journalAgent), the decision it is a record of, and whether
+// it is kept whatever its age (a line that is not a record, or a torn
+// or ack record: damage and its resolution).
+func (h *Hub) jlineOf(l approvals.JournalLine) jline {
+	j := jline{line: l, agent: h.journalAgent(l.Raw), wire: encode(LineOf(l))}
+	var r struct {
+		Type, ID string
+	}
+	switch err := json.Unmarshal(l.Raw, &r); {
+	case err != nil || l.Torn || r.Type == "torn" || r.Type == "ack" || r.Type == "":
+		j.keep = true
+	case r.ID == "":
+		j.first = true // an observation
+	default:
+		j.id, j.first = r.ID, r.Type == "decision"
+	}
+	return j
 }
 
 // journalAgent is the agent a journal line names, by its identity when

@@ -77,6 +77,12 @@ type SnapshotBegin struct {
 	// start: the client's own position when the hub's line of that
 	// number is the one it has, else 0 (all of them).
 	JournalFrom int `json:"journalFrom"`
+	// JournalTrimmed is the last journal line the hub no longer holds in
+	// memory (0 for none): its lines are those of the open decisions and
+	// the newest entries (journal_memory); the file has them all. A
+	// client that followed lines up to before it is sent the held lines
+	// from the start (JournalFrom 0).
+	JournalTrimmed int `json:"journalTrimmed,omitempty"`
 }
 
 // SnapshotEnd is the data of EventSnapshotEnd.

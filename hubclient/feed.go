@@ -158,6 +158,11 @@ type feedConn struct {
 	hello    atomic.Bool
 	err      error // a broken event: the connection ends (the handler's goroutine only)
 	snapshot bool  // inside a snapshot (the handler's)
+	// resync holds the snapshot's journal lines when the hub no longer
+	// holds those after the Service's position: at the snapshot's end
+	// they replace what the Service followed (the handler's).
+	resync    []approvals.JournalLine
+	resyncing bool
 }
 
 // RoundTrip implements http.RoundTripper: the client's transport, with
@@ -254,14 +259,23 @@ func (fc *feedConn) apply(name string, data []byte) error {
 		}
 		fc.snapshot = true
 		c.setPosition("") // a snapshot cut short is started over
-		c.checkJournal(b.JournalFrom)
+		fc.resyncing, fc.resync = c.checkJournal(b.JournalFrom, b.JournalTrimmed), nil
 		c.log.Info("feed: snapshot", "reason", b.Reason, "agents", b.Agents, "tasks", b.Tasks, "lines", b.Lines)
 	case hub.EventSnapshotEnd:
 		fc.snapshot = false
+		if fc.resyncing {
+			if err := c.resyncJournal(fc.resync); err != nil {
+				return err
+			}
+			fc.resyncing, fc.resync = false, nil
+		}
 		c.up(fc.ctx, true)
 	case hub.EventAgents, hub.EventTasks, hub.EventEvents:
 		return c.applyEvents(fc.ctx, data)
 	case hub.EventJournal:
+		if fc.resyncing {
+			return fc.gather(data)
+		}
 		return c.applyJournal(data)
 	case hub.EventClaims:
 		var cs hub.Claims
@@ -340,17 +354,27 @@ func (c *Client) applyJournal(data []byte) error {
 
 // checkJournal notes a hub whose journal is not the one the Service
 // followed: it sends its lines from from, while the Service holds lines
-// after it (the hub's line there differs: another journal file).
-func (c *Client) checkJournal(from int) {
+// after it. When the hub let go of lines after the Service's position
+// (trimmed being the last), the Service is to take the snapshot's lines
+// in place of its own: checkJournal says so. Any other difference is
+// another journal file: the dashboard sends nothing until it restarts.
+func (c *Client) checkJournal(from, trimmed int) (resync bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.svc == nil {
-		return
+		return false
 	}
-	if n, _ := c.svc.Followed(); n > from {
+	n, _ := c.svc.Followed()
+	switch {
+	case n <= from:
+	case trimmed >= n:
+		c.log.Warn("feed: the hub no longer holds in memory the journal lines after this dashboard's; taking its journal afresh from the snapshot", "followed", n, "trimmed", trimmed)
+		return true
+	default:
 		c.diverged = fmt.Errorf("the hub's journal is not the one this dashboard followed (its line %d differs); restart a2atop --hub to read it again", n)
 		c.log.Error("feed: " + c.diverged.Error())
 	}
+	return false
 }
 
 // up marks the feed connected; restore re-sends each agent's last health
@@ -458,4 +482,33 @@ func (c *Client) waitFeed(ctx context.Context, id string, max time.Duration) {
 			return
 		}
 	}
+}
+
+// gather keeps a snapshot's journal lines for resyncJournal.
+func (fc *feedConn) gather(data []byte) error {
+	var j hub.Journal
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	for _, l := range j.Lines {
+		fc.resync = append(fc.resync, l.JournalLine())
+	}
+	return nil
+}
+
+// resyncJournal replaces the journal the Service followed with the
+// snapshot's lines (see approvals.Service.ResetFollow).
+func (c *Client) resyncJournal(lines []approvals.JournalLine) error {
+	c.mu.Lock()
+	svc := c.svc
+	c.mu.Unlock()
+	if svc == nil {
+		return nil
+	}
+	if err := svc.ResetFollow(lines); err != nil {
+		return fmt.Errorf("taking the hub's journal afresh: %w", err)
+	}
+	n, _ := svc.Followed()
+	c.log.Info("feed: took the hub's journal afresh", "lines", len(lines), "followed", n)
+	return nil
 }

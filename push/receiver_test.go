@@ -112,6 +112,31 @@ func status(id a2a.TaskID, st a2a.TaskState) []byte {
 
 func bearer(tok string) http.Header { return http.Header{"Authorization": {"Bearer " + tok}} }
 
+// forge is a token of tok's length and alphabet that is not tok.
+func forge(tok string) string {
+	if tok[0] == 'x' {
+		return "y" + tok[1:]
+	}
+	return "x" + tok[1:]
+}
+
+// TestForgeIsNeverTheToken: whatever character a token starts with (Issue
+// draws it at random from base64url's 64), its forgery differs from it. A
+// forgery that set the first character to a fixed one was the token itself
+// one time in 64, and TestHostilePOSTs then counted the real token's
+// deliveries as forged ones.
+func TestForgeIsNeverTheToken(t *testing.T) {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	g := newRig(t, Options{})
+	_, tok := g.issue(t, "deployer", "t1")
+	for _, c := range alphabet {
+		tk := string(c) + tok[1:]
+		if f := forge(tk); f == tk || len(f) != len(tk) {
+			t.Errorf("the forgery of a token starting with %q is %q: want another token of its length", c, f[:1]+"...")
+		}
+	}
+}
+
 // TestTokenHeaders: the token is taken from each header the SDKs use
 // (Bearer in any case, A2A-Notification-Token, X-A2A-Notification-Token);
 // the webhook of an agent whose name needs escaping works.
@@ -217,7 +242,7 @@ func TestHostilePOSTs(t *testing.T) {
 			defer wg.Done()
 			switch i % 5 {
 			case 0:
-				post(t, hook, bearer("x"+tok[1:]), bytes.NewReader(status("t1", a2a.TaskStateCompleted)))
+				post(t, hook, bearer(forge(tok)), bytes.NewReader(status("t1", a2a.TaskStateCompleted)))
 			case 1:
 				post(t, hook, bearer(tok), strings.NewReader(`{"task":`))
 			case 2:

@@ -5,9 +5,14 @@
 // slope over the last half of the run against the decisions made in it;
 // heap, goroutines, file descriptors at the end against the warm-up), for
 // an intact journal, and for every agent's tasks being what the agent
-// holds.
+// holds. TestSoakHub does the same for a2atop serve's hub, with a
+// dashboard answering through it and others attaching and leaving.
 //
 //	go test -tags soak ./bench/soak -run Soak -soak.duration 1h -timeout 2h
 //
-// The README says how to run it for an hour; .ci/run runs two minutes.
+// The README says how to run it for an hour; .ci/run runs two minutes of
+// each, at once in two processes (the hub's with -soak.window 2000, a
+// replay window that fills within the warm-up). -soak.leak N keeps N
+// bytes per decision, to see the slope catch a leak; -soak.heapprofile
+// DIR writes heap profiles at each point of rest.
 package soak
