@@ -104,6 +104,8 @@ func (s *Service) History() ([]Entry, error) {
 func (s *Service) Holds(messageID string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.entries[messageID]
-	return ok
+	if _, ok := s.entries[messageID]; ok {
+		return true
+	}
+	return s.holdsVote(messageID)
 }

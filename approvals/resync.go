@@ -36,7 +36,7 @@ func (s *Service) refold(lines []line) {
 	oldObs := s.observations()
 	fresh, freshDamage := len(s.fresh), len(s.freshDamage)
 	s.entries, s.order, s.byPrompt, s.tracked = map[string]*Entry{}, nil, map[string][]string{}, map[taskRef]*Entry{}
-	s.damage, s.acks = map[int]*Damage{}, map[ackKey]ack{}
+	s.damage, s.acks, s.votes, s.voteIDs = map[int]*Damage{}, map[ackKey]ack{}, map[taskRef]*taskVotes{}, map[string]bool{}
 	// Every task's decisions changed: a QueueCache's mark is now before
 	// the log's first, and it builds its queue again.
 	end := s.touched.base + uint64(len(s.touched.ids))

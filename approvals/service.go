@@ -122,6 +122,7 @@ type Service struct {
 	damage         map[int]*Damage // lines that are not records, by line number
 	acks           map[ackKey]ack
 	votes          map[taskRef]*taskVotes // the votes on each task's latest prompt voted on, until decided
+	voteIDs        map[string]bool        // the ids of the votes in votes (Holds)
 	loaded         bool                   // the journal as it was at Open is folded in: later lines come from other writers
 	fresh          []string               // decisions other writers journaled since the last Refresh
 	freshDamage    []int
@@ -158,7 +159,7 @@ func Open(o Options) (*Service, error) {
 	host, _ := os.Hostname()
 	s := &Service{o: o, log: o.Logger, st: st, book: newAgentBook(o.Agents), host: host, entries: map[string]*Entry{},
 		byPrompt: map[string][]string{}, tracked: map[taskRef]*Entry{}, inFlight: map[string]bool{},
-		inFlightPrompt: map[string]string{}, damage: map[int]*Damage{}, acks: map[ackKey]ack{}, votes: map[taskRef]*taskVotes{}}
+		inFlightPrompt: map[string]string{}, damage: map[int]*Damage{}, acks: map[ackKey]ack{}, votes: map[taskRef]*taskVotes{}, voteIDs: map[string]bool{}}
 	if err := st.follow(s.foldFrom); err != nil {
 		st.close()
 		return nil, err

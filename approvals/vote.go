@@ -192,13 +192,32 @@ func (s *Service) noteVote(r record) {
 		dropped := 0
 		if tv != nil {
 			dropped = len(tv.list)
+			s.letVotesGo(ref)
 		}
 		tv = &taskVotes{prompt: r.Prompt, dropped: dropped}
 		s.votes[ref] = tv
 	}
 	tv.list = append(tv.list, voteRec{Voter: Voter{Name: r.Approver, At: r.At, Reason: r.Reason}, id: r.ID, kind: r.Kind})
+	s.voteIDs[r.ID] = true
 	s.touched.add(r.Task)
 	s.forgetVotes()
+}
+
+// holdsVote reports whether a vote the Service keeps (on a prompt still
+// open to votes) has the id. Callers hold s.mu.
+func (s *Service) holdsVote(id string) bool {
+	return s.voteIDs[id]
+}
+
+// letVotesGo forgets the votes of a task (its prompt changed, it was
+// decided, or memory let it go). Callers hold s.mu.
+func (s *Service) letVotesGo(ref taskRef) {
+	if tv := s.votes[ref]; tv != nil {
+		for _, v := range tv.list {
+			delete(s.voteIDs, v.id)
+		}
+	}
+	delete(s.votes, ref)
 }
 
 // forgetVotes bounds the votes kept on prompts never decided (a task
@@ -220,7 +239,7 @@ func (s *Service) forgetVotes() {
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].at.Before(all[j].at) })
 	for _, a := range all[:len(all)-limit] {
-		delete(s.votes, a.ref)
+		s.letVotesGo(a.ref)
 	}
 }
 
@@ -228,7 +247,7 @@ func (s *Service) forgetVotes() {
 // the decision names those it counted. Callers hold s.mu.
 func (s *Service) dropVotes(e *Entry) {
 	if e.Kind == KindApprove || e.Kind == KindDeny {
-		delete(s.votes, taskRef{e.agentID, e.TaskID})
+		s.letVotesGo(taskRef{e.agentID, e.TaskID})
 	}
 }
 

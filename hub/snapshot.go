@@ -256,8 +256,8 @@ func (h *Hub) jlineOf(l approvals.JournalLine) jline {
 		j.keep = true
 	case r.ID == "":
 		j.first = true // an observation
-	default:
-		j.id, j.first = r.ID, r.Type == "decision"
+	default: // a vote is an entry of its own until its decision comes
+		j.id, j.first = r.ID, r.Type == "decision" || r.Type == "vote"
 	}
 	return j
 }
