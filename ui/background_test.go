@@ -62,11 +62,11 @@ func TestTheTerminalsAnswerSwitchesTheThemeAndIsNotTyped(t *testing.T) {
 		if m.ctx.Theme.Dark {
 			t.Error("the terminal answered white, the theme is still dark")
 		}
-		if got := tasksOf(m).filter.Text(); got != "" {
+		if got := tasksOf(m).Filter(); got != "" {
 			t.Errorf("the answer was typed into the filter: %q", got)
 		}
 		press(m, "d", "e", "p")
-		if got := tasksOf(m).filter.Text(); got != "dep" {
+		if got := tasksOf(m).Filter(); got != "dep" {
 			t.Errorf("after the answer, typing dep made the filter %q", got)
 		}
 		// A second answer, or alt+] typed later, is a key again.

@@ -10,6 +10,7 @@ import (
 
 	"a2atop/model"
 	"a2atop/ui/common"
+	"a2atop/ui/tasks"
 )
 
 var benchStates = []a2a.TaskState{
@@ -149,10 +150,10 @@ func BenchmarkTasksViewSorted(b *testing.B) {
 					ev := taskEvent("agent-"+itoa(j%100), a2a.TaskID("task-"+itoa(j)+"-0000-4000-8000"),
 						a2a.TaskStateWorking, -time.Duration(i+1)*time.Millisecond, "step "+itoa(i))
 					m.Update(eventsMsg{batch: []model.Event{ev}})
-					clk.add(resortEvery)
+					clk.add(tasks.ResortEvery)
 					i++
 				case tc.anew:
-					tasksOf(m).sortChanged()
+					resort(m)
 				}
 				m.dirty = true
 				_ = m.View()

@@ -11,6 +11,7 @@ import (
 	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui/common"
+	"a2atop/ui/tasks"
 )
 
 // What the commands that take an argument complete from and do.
@@ -23,7 +24,7 @@ func stateNames(*Model) []string {
 
 func sortNames(m *Model) []string {
 	var out []string
-	for _, n := range m.tasks().sort.Names() {
+	for _, n := range tasks.SortNames() {
 		out = append(out, n, n+" asc", n+" desc")
 	}
 	return out
@@ -92,20 +93,18 @@ func runFilter(m *Model, arg string) tea.Cmd { return m.showTasksWith(arg) }
 
 // showTasksWith shows the tasks with filter in effect.
 func (m *Model) showTasksWith(filter string) tea.Cmd {
-	m.tasks().setFilter(filter)
+	m.tellTasks(common.ShowTasksMsg{Filter: filter})
 	return m.show(viewTasks)
 }
 
 // runSort sorts the tasks: "state", "id desc", "upd asc".
 func runSort(m *Model, arg string) tea.Cmd {
 	f := strings.Fields(arg)
-	v := m.tasks()
-	col, ok := v.sort.Named(f[0])
+	col, desc, ok := tasks.SortNamed(f[0])
 	if !ok {
-		m.fail(":sort " + sanitize.Line(f[0], 20) + ": no such column; use one of " + strings.Join(v.sort.Names(), ", "))
+		m.fail(":sort " + sanitize.Line(f[0], 20) + ": no such column; use one of " + strings.Join(tasks.SortNames(), ", "))
 		return nil
 	}
-	desc := v.keys.SortBy.columns()[col].Desc
 	if len(f) > 1 {
 		switch strings.ToLower(f[1]) {
 		case "asc":
@@ -117,8 +116,7 @@ func runSort(m *Model, arg string) tea.Cmd {
 			return nil
 		}
 	}
-	v.sort.Set(col, desc)
-	v.sortChanged()
+	m.tellTasks(tasks.SortMsg{Col: col, Desc: desc})
 	return m.show(viewTasks)
 }
 
@@ -181,7 +179,7 @@ func (m *Model) runOnTask(arg string, do func(a *common.TaskActions, t *model.Ta
 	if t == nil {
 		return nil
 	}
-	cmd := do(&m.tasks().act, t)
+	cmd := m.tellTasks(tasks.ActMsg{Task: t, Do: do})
 	return tea.Batch(cmd, m.show(viewTasks), m.drain())
 }
 

@@ -32,28 +32,28 @@ func TestCommandsTakeArguments(t *testing.T) {
 	m, b := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	runLine(m, "agent deployer")
-	if m.view != viewTasks || tasksOf(m).filterText() != "agent:deployer" {
-		t.Fatalf(":agent deployer: view %d filter %q", m.view, tasksOf(m).filterText())
+	if m.view != viewTasks || tasksOf(m).Filter() != "agent:deployer" {
+		t.Fatalf(":agent deployer: view %d filter %q", m.view, tasksOf(m).Filter())
 	}
 	runLine(m, "state input")
-	if tasksOf(m).filterText() != "state:input" || tasksOf(m).paneOf(model.ClassInterrupted).count != 2 {
-		t.Fatalf(":state input: filter %q", tasksOf(m).filterText())
+	if tasksOf(m).Filter() != "state:input" || tasksOf(m).PaneOf(model.ClassInterrupted).Count != 2 {
+		t.Fatalf(":state input: filter %q", tasksOf(m).Filter())
 	}
 	runLine(m, "filter 9f3c2e1")
-	if tasksOf(m).filterText() != "9f3c2e1" {
-		t.Fatalf(":filter: %q", tasksOf(m).filterText())
+	if tasksOf(m).Filter() != "9f3c2e1" {
+		t.Fatalf(":filter: %q", tasksOf(m).Filter())
 	}
 	runLine(m, "filter")
 	if !strings.Contains(m.status.text, ":filter needs EXPR") {
 		t.Fatalf(":filter alone: %q", m.status.text)
 	}
 	runLine(m, "sort state desc")
-	if s := tasksOf(m).sort; s.Col() != colState || !s.Desc() {
+	if s := tasksOf(m).Sort(); s.Col() != sortCol("state") || !s.Desc() {
 		t.Fatalf(":sort state desc: %s", s.Label())
 	}
-	tasksOf(m).setFilter("")
+	tasksOf(m).Update(common.ShowTasksMsg{})
 	runLine(m, "cancel 5b1d7c20")
-	if !confirming(m) || tasksOf(m).act.Targets()[0].ID != idRunning {
+	if !confirming(m) || tasksOf(m).Targets()[0].ID != idRunning {
 		t.Fatal(":cancel ID did not ask to cancel that task")
 	}
 	press(m, "esc")
@@ -116,23 +116,23 @@ func TestSavedViews(t *testing.T) {
 	m, _ := newTestModel(t, Options{Views: views})
 	sized(m, 120, 40)
 	v := tasksOf(m)
-	if v.view != "waiting" || v.filterText() != "class:interrupted" || v.sort.Col() != colAge {
-		t.Fatalf("the default view is not open at start: %q %q %s", v.view, v.filterText(), v.sort.Label())
+	if v.ViewName() != "waiting" || v.Filter() != "class:interrupted" || v.Sort().Col() != sortCol("age") {
+		t.Fatalf("the default view is not open at start: %q %q %s", v.ViewName(), v.Filter(), v.Sort().Label())
 	}
 	press(m, "5")
-	if v.view != "deploys" || v.filterText() != "agent:deployer" || v.sort.Col() != colState || v.shown&showAge != 0 {
-		t.Fatalf("5 did not open the first view: %q %q %s %b", v.view, v.filterText(), v.sort.Label(), v.shown)
+	if v.ViewName() != "deploys" || v.Filter() != "agent:deployer" || v.Sort().Col() != sortCol("state") || v.Shows("age") {
+		t.Fatalf("5 did not open the first view: %q %q %s age shown %v", v.ViewName(), v.Filter(), v.Sort().Label(), v.Shows("age"))
 	}
 	if !strings.Contains(m.View(), "[5 deploys]") || strings.Contains(m.View(), " UPD") {
 		t.Fatalf("the tabs or the columns are wrong:\n%s", m.View())
 	}
 	press(m, "1")
-	if v.view != "" || v.filterText() != "" || v.shown != showAll {
+	if v.ViewName() != "" || v.Filter() != "" || !v.ShowsAll() {
 		t.Fatal("1 did not go back to the plain tasks")
 	}
 	runLine(m, "view wait")
-	if v.view != "waiting" {
-		t.Fatalf(":view wait opened %q", v.view)
+	if v.ViewName() != "waiting" {
+		t.Fatalf(":view wait opened %q", v.ViewName())
 	}
 	runLine(m, "view nope")
 	if !strings.Contains(m.status.text, "the views: deploys, waiting") {
@@ -257,8 +257,8 @@ func TestNewTakesAStartOfAnAgentName(t *testing.T) {
 	m, _ := newTestModel(t, Options{Fleet: f, Compose: inbox.ComposeFactory(svc, inbox.Options{})})
 	sized(m, 120, 40)
 	runLine(m, "agent dep")
-	if tasksOf(m).filterText() != "agent:deployer" {
-		t.Fatalf(":agent dep: filter %q", tasksOf(m).filterText())
+	if tasksOf(m).Filter() != "agent:deployer" {
+		t.Fatalf(":agent dep: filter %q", tasksOf(m).Filter())
 	}
 	runLine(m, "agent nosuch")
 	if !strings.Contains(m.status.text, "no agent nosuch") || !strings.Contains(m.status.text, "deployer") {

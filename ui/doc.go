@@ -1,7 +1,7 @@
-// Package ui is the terminal dashboard: the root Bubble Tea model and
-// the tasks screen, a ui/common Component. The task detail (ui/detail),
-// the agents screen (ui/agents) and the help (ui/help) are packages of
-// their own the root builds and reaches only as Components;
+// Package ui is the terminal dashboard: the root Bubble Tea model. The
+// tasks screen (ui/tasks), the task detail (ui/detail), the agents
+// screen (ui/agents) and the help (ui/help) are packages of their own
+// the root builds and reaches only as Components;
 // the inbox, the journal and the compose screen (a new message, n; a
 // follow-up, f) are Components too, supplied through Options by package
 // ui/inbox.
@@ -42,7 +42,7 @@
 // d, r on the tasks screen hand the marks to the inbox); every list
 // sorts by any column (< >, shift and a column's letter; common.Sort),
 // from the model's indexes where it keeps the order and sorted here,
-// again at most once a second, where it does not (tasks_sort.go); z
+// again at most once a second, where it does not (ui/tasks); z
 // zooms a pane; Options.HideTerminalAfter keeps old terminal tasks off
 // their pane; the command line takes arguments with completion
 // (command.go); Options.Views are saved views on 5-9 and :view;
@@ -67,7 +67,7 @@
 // sequences written are our own styling, the bell and the OSC 52 copy.
 //
 // ui may import bubbletea, bubbles, lipgloss, model, approvals,
-// internal/sanitize, ui/common, ui/theme and the screens ui/detail,
-// ui/agents and ui/help. It never imports a2aclient (main wires it in as the Backend)
+// internal/sanitize, ui/common, ui/theme and the screens ui/tasks,
+// ui/detail, ui/agents and ui/help. It never imports a2aclient (main wires it in as the Backend)
 // nor ui/inbox (Options takes its factories).
 package ui

@@ -104,7 +104,7 @@ func TestFooterOffersOnlyWhatTheSelectedTaskTakes(t *testing.T) {
 		}
 		press(m, tc.keys...)
 		if tc.name == "read-only agent" {
-			for tasksOf(m).selected().Key.Agent != tc.readOnly {
+			for tasksOf(m).Selected().Key.Agent != tc.readOnly {
 				press(m, "j")
 			}
 		}

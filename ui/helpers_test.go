@@ -4,6 +4,7 @@ import (
 	"a2atop/ui/agents"
 	"a2atop/ui/detail"
 	"a2atop/ui/internal/uitest"
+	"a2atop/ui/tasks"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -30,19 +31,32 @@ func settle(m *Model, cmd tea.Cmd) {
 }
 
 // tasksOf, detailOf and agentsOf are the screens of the dashboard.
-func tasksOf(m *Model) *tasksScreen    { return m.screens[viewTasks].(*tasksScreen) }
+func tasksOf(m *Model) *tasks.Screen   { return m.screens[viewTasks].(*tasks.Screen) }
 func detailOf(m *Model) *detail.Screen { return m.screens[viewDetail].(*detail.Screen) }
 func agentsOf(m *Model) *agents.Screen { return m.screens[viewAgents].(*agents.Screen) }
 
 // confirming reports whether the screen shown asks whether to cancel.
 func confirming(m *Model) bool {
 	switch s := m.screens[m.view].(type) {
-	case *tasksScreen:
-		return s.act.Confirming()
+	case *tasks.Screen:
+		return s.Confirming()
 	case *detail.Screen:
 		return s.Confirming()
 	}
 	return false
+}
+
+// sortCol is the tasks' sort column named name.
+func sortCol(name string) int {
+	col, _, _ := tasks.SortNamed(name)
+	return col
+}
+
+// resort reads the tasks panes again in the sort in effect, as a change
+// of the sort does.
+func resort(m *Model) {
+	s := tasksOf(m).Sort()
+	tasksOf(m).Update(tasks.SortMsg{Col: s.Col(), Desc: s.Desc()})
 }
 
 // sized is a model at a terminal size.

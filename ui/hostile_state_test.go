@@ -43,7 +43,7 @@ func TestHostileStateAndIDAreHarmless(t *testing.T) {
 	for _, tab := range []string{"tab", "tab", "tab"} { // to the Unknown pane
 		press(m, tab)
 	}
-	if sel := tasksOf(m).selected(); sel == nil || sel.Key.ID != id {
+	if sel := tasksOf(m).Selected(); sel == nil || sel.Key.ID != id {
 		t.Fatalf("selected %v, want the hostile task", sel)
 	}
 	check("row")

@@ -5,6 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"a2atop/ui/common"
+	"a2atop/ui/tasks"
 )
 
 // onKey routes a key: ctrl+c, then the overlay, then a screen taking
@@ -85,7 +86,7 @@ func (m *Model) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.openView(m.views[i].Name), true
 	}
 	if key.Matches(msg, k.Tasks) {
-		m.tasks().plain()
+		m.tellTasks(tasks.PlainMsg{})
 	}
 	for _, g := range []struct {
 		b key.Binding
@@ -143,6 +144,16 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 
 // updateScreen hands msg to the screen of view v, then does what it
 // asked for through the outbox.
+// tellTasks hands msg to the tasks screen (a filter, a saved view, a
+// sort, an action on a task from the command line) and returns its Cmd;
+// what it asked for through the outbox the caller drains, after it
+// showed the tasks, as the keys' requests are.
+func (m *Model) tellTasks(msg tea.Msg) tea.Cmd {
+	next, cmd := m.screens[viewTasks].Update(msg)
+	m.screens[viewTasks] = next
+	return cmd
+}
+
 func (m *Model) updateScreen(v view, msg tea.Msg) tea.Cmd {
 	next, cmd := m.screens[v].Update(msg)
 	m.screens[v] = next

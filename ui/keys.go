@@ -7,6 +7,7 @@ import (
 	"a2atop/ui/common"
 	"a2atop/ui/detail"
 	uihelp "a2atop/ui/help"
+	"a2atop/ui/tasks"
 )
 
 // KeyMap is every key of the dashboard's own screens: the global keys,
@@ -30,7 +31,7 @@ type KeyMap struct {
 	Quit        key.Binding `keys:"help"`
 
 	// Each screen's own keys.
-	TasksView  TasksKeyMap   `keys:"-"`
+	TasksView  tasks.KeyMap  `keys:"-"`
 	DetailView detail.KeyMap `keys:"-"`
 	AgentsView agents.KeyMap `keys:"-"`
 	HelpView   uihelp.KeyMap `keys:"-"`
@@ -63,7 +64,7 @@ func DefaultKeyMap() KeyMap {
 		Help:       common.Bind("?", "help", "?"),
 		Quit:       common.Bind("q", "back/quit", "q"),
 		Force:      common.Bind("ctrl+c", "quit", "ctrl+c"),
-		TasksView:  DefaultTasksKeyMap(),
+		TasksView:  tasks.DefaultKeyMap(),
 		DetailView: detail.DefaultKeyMap(),
 		AgentsView: agents.DefaultKeyMap(),
 		HelpView:   uihelp.DefaultKeyMap(),

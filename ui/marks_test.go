@@ -21,7 +21,7 @@ func TestMarksAndCancelMany(t *testing.T) {
 	m, b := newTestModel(t, Options{Now: clk.Now})
 	sized(m, 120, 40)
 	press(m, "space", "j", "space")
-	if n := tasksOf(m).marks.Len(); n != 2 {
+	if n := tasksOf(m).Marked(); n != 2 {
 		t.Fatalf("%d marked after two spaces, want 2", n)
 	}
 	if f := m.footer(); !strings.Contains(f, "2 marked") {
@@ -29,7 +29,7 @@ func TestMarksAndCancelMany(t *testing.T) {
 	}
 	press(m, "space") // unmark the second
 	press(m, "*")     // everything the focused pane shows
-	if n := tasksOf(m).marks.Len(); n != 3 {
+	if n := tasksOf(m).Marked(); n != 3 {
 		t.Fatalf("ctrl+a/* marked %d tasks of the Active pane, want 3", n)
 	}
 	press(m, "tab", "tab", "space") // a terminal task: it cannot be canceled
@@ -65,12 +65,12 @@ func TestMarksAndCancelMany(t *testing.T) {
 	if !strings.Contains(view, "3 sent") || !strings.Contains(view, "1 skipped") {
 		t.Fatalf("the outcomes are not shown task by task:\n%s", view)
 	}
-	if tasksOf(m).marks.Len() != 4 {
-		t.Fatalf("the marks were dropped by the cancel (%d left); they stay until unmarked", tasksOf(m).marks.Len())
+	if tasksOf(m).Marked() != 4 {
+		t.Fatalf("the marks were dropped by the cancel (%d left); they stay until unmarked", tasksOf(m).Marked())
 	}
 	press(m, "esc") // closes the outcomes
 	press(m, "esc") // unmarks
-	if tasksOf(m).marks.Len() != 0 || tasksOf(m).act.ShowingResults() {
+	if tasksOf(m).Marked() != 0 || tasksOf(m).ShowingResults() {
 		t.Fatal("esc did not close the outcomes, then unmark")
 	}
 }
@@ -95,7 +95,7 @@ func TestMarkedTasksGoToTheInbox(t *testing.T) {
 	}) != 1 || d.Kind != approvals.KindApprove || len(d.Keys) != 2 {
 		t.Fatalf("the inbox got %#v, want one approve of 2 tasks", d)
 	}
-	if tasksOf(m).marks.Len() != 0 {
+	if tasksOf(m).Marked() != 0 {
 		t.Fatal("the tasks view kept marks it handed to the inbox")
 	}
 }
@@ -105,7 +105,7 @@ func TestMarksAreAbsentInReadOnly(t *testing.T) {
 	m, _ := newTestModel(t, Options{ReadOnly: true})
 	sized(m, 120, 40)
 	press(m, "space", "*")
-	if n := tasksOf(m).marks.Len(); n != 0 {
+	if n := tasksOf(m).Marked(); n != 0 {
 		t.Fatalf("read-only marked %d tasks", n)
 	}
 }

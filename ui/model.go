@@ -14,6 +14,7 @@ import (
 	"a2atop/ui/common"
 	"a2atop/ui/detail"
 	uihelp "a2atop/ui/help"
+	"a2atop/ui/tasks"
 	"a2atop/ui/theme"
 )
 
@@ -148,12 +149,6 @@ func New(o Options) *Model {
 	m.prompt = newPrompt(o.Theme)
 	m.help = uihelp.New(&m.ctx, keys.HelpView, keys.globalHelp())
 	m.newScreens(o)
-	m.tasks().views = o.Views
-	for _, v := range o.Views {
-		if v.Default {
-			m.tasks().apply(v)
-		}
-	}
 	m.readBanner()
 	m.readTeam()
 	m.startOn(o.Start, o.Via)
@@ -166,7 +161,7 @@ func (m *Model) newScreens(o Options) {
 	act := func(k common.TaskKeys) common.TaskActions {
 		return common.NewTaskActions(&m.ctx, k, o.QuietPeriod, o.Approvals)
 	}
-	m.screens[viewTasks] = newTasks(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort, o.HideTerminalAfter)
+	m.screens[viewTasks] = tasks.New(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort, o.HideTerminalAfter, o.Views)
 	m.screens[viewDetail] = detail.New(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)
 	m.screens[viewAgents] = agents.New(&m.ctx, m.keys.AgentsView, m.clip)
 	if o.Inbox != nil {
@@ -268,7 +263,7 @@ func (m *Model) request(msg tea.Msg) tea.Cmd {
 	case common.CopyMsg:
 		return m.clip.Copy(msg.Text, "")
 	case common.ShowTasksMsg:
-		m.tasks().setFilter(msg.Filter)
+		m.tellTasks(msg)
 		return m.show(viewTasks)
 	}
 	return nil
@@ -296,6 +291,3 @@ func (o Options) withDefaults() Options {
 	}
 	return o
 }
-
-// tasks is the tasks screen.
-func (m *Model) tasks() *tasksScreen { return m.screens[viewTasks].(*tasksScreen) }

@@ -36,7 +36,7 @@ func v7Model(t *testing.T) *Model {
 func TestCommandTakesAStartOfTheShortID(t *testing.T) {
 	m := v7Model(t)
 	runLine(m, "cancel 436c")
-	if !confirming(m) || tasksOf(m).act.Targets()[0].ID != idV7a {
+	if !confirming(m) || tasksOf(m).Targets()[0].ID != idV7a {
 		t.Fatalf(":cancel 436c did not ask to cancel %s: %q", idV7a, m.status.text)
 	}
 	press(m, "esc")
@@ -57,7 +57,7 @@ func TestCommandTakesAStartOfTheShortID(t *testing.T) {
 func TestFilterTakesAnID(t *testing.T) {
 	m := v7Model(t)
 	runLine(m, "filter id:2b42")
-	if n := tasksOf(m).paneOf(model.ClassActive).count; n != 1 {
+	if n := tasksOf(m).PaneOf(model.ClassActive).Count; n != 1 {
 		t.Fatalf("id:2b42 shows %d active tasks, want 1 (%s)", n, idV7b)
 	}
 	if !strings.Contains(m.View(), "2b42aa01") || strings.Contains(m.View(), "436c2b42") {

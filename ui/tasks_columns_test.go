@@ -8,13 +8,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"a2atop/model"
-	"a2atop/ui/common"
+	"a2atop/ui/tasks"
 )
 
 // paneText is the drawn lines of a pane, without styling.
 func paneText(m *Model, c model.Class) []string {
-	p := tasksOf(m).paneOf(c)
-	return strings.Split(ansi.Strip(strings.Join(tasksOf(m).paneLines(p, common.AgentWidth(m.ctx.Fleet)), "\n")), "\n")
+	return strings.Split(ansi.Strip(strings.Join(tasksOf(m).PaneLines(c), "\n")), "\n")
 }
 
 func TestAPaneWithoutHintsGivesTheTextTheRoom(t *testing.T) {
@@ -47,9 +46,7 @@ func TestSideBySidePanesShowTheSameText(t *testing.T) {
 	sized(m, 200, 50)
 	var widths []int
 	for _, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal} {
-		p := tasksOf(m).paneOf(c)
-		cols := columnsFor(p.rect.w-1, common.AgentWidth(m.ctx.Fleet), stateWidthOf(p), widest(tasksOf(m).hints(p)), showAll)
-		widths = append(widths, cols.text)
+		widths = append(widths, tasksOf(m).StatusWidth(c))
 	}
 	for _, w := range widths {
 		if w < 24 || w-widths[0] > 1 || widths[0]-w > 1 {
@@ -66,18 +63,18 @@ func TestIDsAreShownAtEveryWidth(t *testing.T) {
 		m, _ := newTestModel(t, Options{})
 		sized(m, w, 40)
 		for _, c := range []model.Class{model.ClassActive, model.ClassInterrupted, model.ClassTerminal, model.ClassUnknown} {
-			p := tasksOf(m).paneOf(c)
-			if p.rect.w == 0 || len(p.rows) == 0 {
+			p := tasksOf(m).PaneOf(c)
+			if p.W == 0 || len(p.Rows) == 0 {
 				continue
 			}
 			lines := paneText(m, c)
 			if !strings.Contains(lines[1], " ID ") {
-				t.Errorf("at %d columns the %s pane has no ID column:\n%s", w, paneName(c), strings.Join(lines, "\n"))
+				t.Errorf("at %d columns the %s pane has no ID column:\n%s", w, tasks.PaneName(c), strings.Join(lines, "\n"))
 				continue
 			}
-			for _, r := range p.rows {
+			for _, r := range p.Rows {
 				if !strings.Contains(strings.Join(lines, "\n"), model.ShortID(r.Key.ID)) {
-					t.Errorf("at %d columns the %s pane does not show %s", w, paneName(c), model.ShortID(r.Key.ID))
+					t.Errorf("at %d columns the %s pane does not show %s", w, tasks.PaneName(c), model.ShortID(r.Key.ID))
 				}
 			}
 		}

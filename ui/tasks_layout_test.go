@@ -8,6 +8,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/model"
+	"a2atop/ui/tasks"
 )
 
 // fleetOf is a fleet with n[0] active, n[1] interrupted, n[2] terminal
@@ -41,14 +42,14 @@ func TestPanesGiveTheirSpareRowsToPanesThatWouldBeCut(t *testing.T) {
 			m, _ := newTestModel(t, Options{Fleet: fleetOf(n)})
 			sized(m, sz[0], sz[1])
 			v := tasksOf(m)
-			ps := v.visible()
+			ps := v.Visible()
 			cut, blank, bottom := false, 0, 0
 			total := 0
 			for i, p := range ps {
-				total += p.rect.h
-				rows := p.rowsHeight()
-				shown := min(p.count, rows)
-				if p.count > rows {
+				total += p.H
+				rows := p.RowsHeight
+				shown := min(p.Count, rows)
+				if p.Count > rows {
 					cut = true
 				}
 				free := rows - max(shown, 1) // an empty pane says "no tasks"
@@ -58,13 +59,13 @@ func TestPanesGiveTheirSpareRowsToPanesThatWouldBeCut(t *testing.T) {
 					bottom = free
 				}
 			}
-			if total != v.h {
-				t.Errorf("%v at %dx%d: the panes take %d of %d lines", n, sz[0], sz[1], total, v.h)
+			if total != v.Height() {
+				t.Errorf("%v at %dx%d: the panes take %d of %d lines", n, sz[0], sz[1], total, v.Height())
 			}
 			if blank > 0 || cut && bottom > 0 {
 				t.Errorf("%v at %dx%d: %d blank rows above the last pane, %d in it, a pane cut: %v", n, sz[0], sz[1], blank, bottom, cut)
 				for _, p := range ps {
-					t.Logf("  %s: %d tasks, %d rows", paneName(p.class), p.count, p.rowsHeight())
+					t.Logf("  %s: %d tasks, %d rows", tasks.PaneName(p.Class), p.Count, p.RowsHeight)
 				}
 			}
 		}
@@ -79,11 +80,11 @@ func TestFilterMovesFocusToAPaneWithRows(t *testing.T) {
 	sized(m, 120, 40)
 	press(m, "/", "d", "e", "p", "l", "o", "y")
 	v := tasksOf(m)
-	if v.focus != model.ClassInterrupted || v.selected() == nil || v.selected().Key.Agent != "deployer" {
-		t.Fatalf("after /deploy the focus is on %v with %v selected", v.focus, v.selected())
+	if v.Focus() != model.ClassInterrupted || v.Selected() == nil || v.Selected().Key.Agent != "deployer" {
+		t.Fatalf("after /deploy the focus is on %v with %v selected", v.Focus(), v.Selected())
 	}
 	press(m, "esc")
-	if v.focus != model.ClassInterrupted {
-		t.Fatalf("clearing the filter moved the focus to %v", v.focus)
+	if v.Focus() != model.ClassInterrupted {
+		t.Fatalf("clearing the filter moved the focus to %v", v.Focus())
 	}
 }

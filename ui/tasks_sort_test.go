@@ -13,7 +13,7 @@ import (
 // paneIDs are the short ids of a pane's visible rows, in order.
 func paneIDs(m *Model, c model.Class) []string {
 	var out []string
-	for _, t := range tasksOf(m).paneOf(c).rows {
+	for _, t := range tasksOf(m).PaneOf(c).Rows {
 		out = append(out, model.ShortID(t.Key.ID))
 	}
 	return out
@@ -54,26 +54,26 @@ func TestSortByEveryColumn(t *testing.T) {
 		{[]string{"<"}, model.ClassInterrupted, []string{"e3a11000", "23cf3710", "91a4e2b0", "c0de4e71"}}, // to AGE: oldest first
 	} {
 		press(m, tc.keys...)
-		clk.add(2 * time.Second) // a pane sorted here is sorted again after resortEvery
-		tasksOf(m).sortChanged()
+		clk.add(2 * time.Second) // a pane sorted here is sorted again after tasks.ResortEvery
+		resort(m)
 		if got := paneIDs(m, tc.pane); !sameList(got, tc.want) {
-			t.Errorf("after %v (%s): %v, want %v", tc.keys, tasksOf(m).sort.Label(), got, tc.want)
+			t.Errorf("after %v (%s): %v, want %v", tc.keys, tasksOf(m).Sort().Label(), got, tc.want)
 		}
 	}
 }
 
 // TestSortedHereFollowsTheFleet: a pane sorted by a column the model has
-// no index for takes in new tasks once resortEvery has passed.
+// no index for takes in new tasks once tasks.ResortEvery has passed.
 func TestSortedHereFollowsTheFleet(t *testing.T) {
 	clk := newClock()
 	m, _ := newTestModel(t, Options{Now: clk.Now})
 	sized(m, 200, 50)
 	press(m, "I")
-	n := tasksOf(m).paneOf(model.ClassActive).count
+	n := tasksOf(m).PaneOf(model.ClassActive).Count
 	m.Update(eventsMsg{batch: []model.Event{taskEvent("test-runner", "00000000-new", a2a.TaskStateWorking, time.Second, "new")}})
 	clk.add(2 * time.Second)
 	m.Update(eventsMsg{batch: []model.Event{taskEvent("test-runner", "00000000-new", a2a.TaskStateWorking, 0, "newer")}})
-	if got := tasksOf(m).paneOf(model.ClassActive).count; got != n+1 {
+	if got := tasksOf(m).PaneOf(model.ClassActive).Count; got != n+1 {
 		t.Fatalf("the Active pane sorted by id holds %d tasks, want %d", got, n+1)
 	}
 	if ids := paneIDs(m, model.ClassActive); ids[0] != "00000000" {
@@ -88,22 +88,22 @@ func TestZoomAndHideTerminal(t *testing.T) {
 	m, _ := newTestModel(t, Options{HideTerminalAfter: 30 * time.Minute})
 	sized(m, 120, 40)
 	v := tasksOf(m)
-	if got := v.paneOf(model.ClassTerminal).count; got != 2 {
+	if got := v.PaneOf(model.ClassTerminal).Count; got != 2 {
 		t.Fatalf("the Terminal pane holds %d tasks with hide_terminal_after 30m, want 2 (the failed one is 2h old)", got)
 	}
 	if !strings.Contains(m.View(), "(+1 older than 30m hidden)") {
 		t.Fatal("the Terminal pane does not say what it hides")
 	}
 	press(m, "z")
-	if ps := v.visible(); len(ps) != 1 || ps[0].class != model.ClassActive {
+	if ps := v.Visible(); len(ps) != 1 || ps[0].Class != model.ClassActive {
 		t.Fatalf("z drew %d panes, want the Active pane alone", len(ps))
 	}
 	press(m, "tab")
-	if ps := v.visible(); len(ps) != 1 || ps[0].class != model.ClassInterrupted {
+	if ps := v.Visible(); len(ps) != 1 || ps[0].Class != model.ClassInterrupted {
 		t.Fatal("tab did not move the zoom to the next pane")
 	}
 	press(m, "z")
-	if len(v.visible()) < 3 {
+	if len(v.Visible()) < 3 {
 		t.Fatal("z again did not bring back every pane")
 	}
 }
@@ -114,8 +114,8 @@ func TestEnterOnAnAgentOpensItsTasks(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	press(m, "3", "j", "j", "enter")
-	if m.view != viewTasks || tasksOf(m).filterText() != "agent:deployer" {
-		t.Fatalf("view %d, filter %q: want the tasks of deployer", m.view, tasksOf(m).filterText())
+	if m.view != viewTasks || tasksOf(m).Filter() != "agent:deployer" {
+		t.Fatalf("view %d, filter %q: want the tasks of deployer", m.view, tasksOf(m).Filter())
 	}
 }
 

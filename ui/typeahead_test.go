@@ -39,7 +39,7 @@ func TestTypeAheadAfterSlashFillsTheFilter(t *testing.T) {
 			press(m, "enter")
 			switch screen {
 			case "1":
-				if got := tasksOf(m).filterText(); got != "deployer" {
+				if got := tasksOf(m).Filter(); got != "deployer" {
 					t.Errorf("%s: the tasks filter is %q", tc.name, got)
 				}
 			case "3":
@@ -78,7 +78,7 @@ func TestAPasteIsNeverKeys(t *testing.T) {
 	sized(m, 120, 40)
 	_, cmd := m.Update(paste("jjc"))
 	settle(m, cmd)
-	if confirming(m) || tasksOf(m).focused().cursor != 0 || len(b.cancels) != 0 {
+	if confirming(m) || tasksOf(m).Focused().Cursor != 0 || len(b.cancels) != 0 {
 		t.Fatalf("a paste moved the cursor or opened the cancel")
 	}
 	if !strings.Contains(m.status.text, "paste") {

@@ -23,17 +23,17 @@ func TestSelectionFollowsTaskWhenRowsMove(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	press(m, "tab", "j") // interrupted pane, second row: deployer
-	if got := tasksOf(m).selected(); got == nil || got.Key.ID != idDeploy {
+	if got := tasksOf(m).Selected(); got == nil || got.Key.ID != idDeploy {
 		t.Fatalf("selected %v, want the deploy task", got)
 	}
 	// A newer interrupted task sorts above it; the selection stays on it.
 	ev := taskEvent("code-reviewer", "11110000-new", a2a.TaskStateInputRequired, 0, "another question")
 	m.Update(eventsMsg{batch: []model.Event{ev}})
-	if got := tasksOf(m).selected(); got == nil || got.Key.ID != idDeploy {
+	if got := tasksOf(m).Selected(); got == nil || got.Key.ID != idDeploy {
 		t.Fatalf("after the new row the selection is %v, want the deploy task", got)
 	}
-	if p := tasksOf(m).focused(); p.cursor != 2 {
-		t.Fatalf("cursor %d, want 2 (moved down one row with its task)", p.cursor)
+	if p := tasksOf(m).Focused(); p.Cursor != 2 {
+		t.Fatalf("cursor %d, want 2 (moved down one row with its task)", p.Cursor)
 	}
 }
 
@@ -54,17 +54,17 @@ func TestSelectionStaysOnItsTaskOnTheTopRow(t *testing.T) {
 		m, _ := newTestModel(t, Options{})
 		sized(m, 120, 40)
 		press(m, tc.keys...)
-		was := tasksOf(m).selected()
-		if was == nil || tasksOf(m).focused().cursor != 0 {
+		was := tasksOf(m).Selected()
+		if was == nil || tasksOf(m).Focused().Cursor != 0 {
 			t.Fatalf("%s: no task on the top row", tc.state)
 		}
 		ev := taskEvent("code-reviewer", "11110000-new", tc.state, 0, "running 12 unit tests at 9f3c2e1")
 		m.Update(eventsMsg{batch: []model.Event{ev}})
-		if got := tasksOf(m).selected(); got == nil || got.Key != was.Key {
+		if got := tasksOf(m).Selected(); got == nil || got.Key != was.Key {
 			t.Fatalf("%s: after a new task on top the selection is %v, want %v", tc.state, got, was.Key)
 		}
-		if p := tasksOf(m).focused(); p.cursor != 1 {
-			t.Fatalf("%s: cursor %d, want 1 (moved down with its task)", tc.state, p.cursor)
+		if p := tasksOf(m).Focused(); p.Cursor != 1 {
+			t.Fatalf("%s: cursor %d, want 1 (moved down with its task)", tc.state, p.Cursor)
 		}
 		if was.Class == model.ClassTerminal {
 			continue
@@ -84,13 +84,13 @@ func TestSelectedTaskLeavingSaysWhereTheCursorWent(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	press(m, "j") // Active, second row: the running suite
-	if got := tasksOf(m).selected(); got == nil || got.Key.ID != idRunning {
+	if got := tasksOf(m).Selected(); got == nil || got.Key.ID != idRunning {
 		t.Fatalf("selected %v, want the running suite", got)
 	}
-	next := tasksOf(m).focused().rows[2].Key
+	next := tasksOf(m).Focused().Rows[2].Key
 	done := taskEvent("test-runner", idRunning, a2a.TaskStateCompleted, 0, "done")
 	m.Update(eventsMsg{batch: []model.Event{done}})
-	if got := tasksOf(m).selected(); got == nil || got.Key != next {
+	if got := tasksOf(m).Selected(); got == nil || got.Key != next {
 		t.Fatalf("after the selected task ended the selection is %v, want its neighbour %v", got, next)
 	}
 	want := common.TaskName(model.TaskKey{Agent: "test-runner", ID: idRunning}) + " left Active (now completed); the cursor is on " + common.TaskName(next)
@@ -238,19 +238,19 @@ func TestFilterIsLiveAndEscClears(t *testing.T) {
 	sized(m, 120, 40)
 	press(m, "/", "d", "e", "p")
 	// "dep" is in the deployer's name and in the planner's status text.
-	if n := tasksOf(m).counts(model.ClassInterrupted); n != 2 {
+	if n := tasksOf(m).PaneOf(model.ClassInterrupted).Count; n != 2 {
 		t.Fatalf("interrupted shows %d with /dep, want 2", n)
 	}
 	press(m, "enter")
-	if tasksOf(m).Capturing() || tasksOf(m).filterText() != "dep" {
+	if tasksOf(m).Capturing() || tasksOf(m).Filter() != "dep" {
 		t.Fatal("enter did not keep the filter")
 	}
 	press(m, "esc")
-	if tasksOf(m).filterText() != "" || tasksOf(m).counts(model.ClassInterrupted) != 4 {
+	if tasksOf(m).Filter() != "" || tasksOf(m).PaneOf(model.ClassInterrupted).Count != 4 {
 		t.Fatal("esc did not clear the filter")
 	}
 	press(m, "/", "c", "l", "a", "s", "s", ":", "t", "e", "r", "m", "esc")
-	if tasksOf(m).filterText() != "" {
+	if tasksOf(m).Filter() != "" {
 		t.Fatal("esc in the prompt did not clear the filter")
 	}
 }
@@ -318,36 +318,36 @@ func TestPaneKeys(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	press(m, "shift+tab")
-	if tasksOf(m).focus != model.ClassUnknown {
-		t.Fatalf("shift+tab from Active focused %s, want the Unknown pane", tasksOf(m).focus)
+	if tasksOf(m).Focus() != model.ClassUnknown {
+		t.Fatalf("shift+tab from Active focused %s, want the Unknown pane", tasksOf(m).Focus())
 	}
 	press(m, "tab", "G")
-	if p := tasksOf(m).focused(); p.cursor != 2 {
-		t.Fatalf("G: cursor %d, want 2", p.cursor)
+	if p := tasksOf(m).Focused(); p.Cursor != 2 {
+		t.Fatalf("G: cursor %d, want 2", p.Cursor)
 	}
 	press(m, "g")
-	if p := tasksOf(m).focused(); p.cursor != 0 {
-		t.Fatalf("g: cursor %d", p.cursor)
+	if p := tasksOf(m).Focused(); p.Cursor != 0 {
+		t.Fatalf("g: cursor %d", p.Cursor)
 	}
 	press(m, "pgdown", "down", "up")
-	if p := tasksOf(m).focused(); p.cursor != 1 {
-		t.Fatalf("pgdown down up k: cursor %d, want 1", p.cursor)
+	if p := tasksOf(m).Focused(); p.Cursor != 1 {
+		t.Fatalf("pgdown down up k: cursor %d, want 1", p.Cursor)
 	}
 }
 
 func TestMouseWheelAndClick(t *testing.T) {
 	m, _ := newTestModel(t, Options{})
 	sized(m, 120, 40)
-	ip := tasksOf(m).paneOf(model.ClassInterrupted)
+	ip := tasksOf(m).PaneOf(model.ClassInterrupted)
 	// Click the third row of the Interrupted pane (title, header, rows).
-	y := 1 + ip.rect.y + 2 + 2
+	y := 1 + ip.Y + 2 + 2
 	m.Update(tea.MouseMsg{X: 5, Y: y, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
-	if tasksOf(m).focus != model.ClassInterrupted || tasksOf(m).selected().Key.ID != idPlanner {
-		t.Fatalf("click selected %v in %s", tasksOf(m).selected().Key, tasksOf(m).focus)
+	if tasksOf(m).Focus() != model.ClassInterrupted || tasksOf(m).Selected().Key.ID != idPlanner {
+		t.Fatalf("click selected %v in %s", tasksOf(m).Selected().Key, tasksOf(m).Focus())
 	}
 	m.Update(tea.MouseMsg{X: 5, Y: y, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
-	if ip.cursor != 3 {
-		t.Fatalf("wheel down: cursor %d, want 3 (clamped)", ip.cursor)
+	if c := tasksOf(m).PaneOf(model.ClassInterrupted).Cursor; c != 3 {
+		t.Fatalf("wheel down: cursor %d, want 3 (clamped)", c)
 	}
 }
 
@@ -409,8 +409,8 @@ func TestRunesInOneReadAreKeysOneByOne(t *testing.T) {
 	m, b := newTestModel(t, Options{})
 	sized(m, 120, 40)
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
-	if p := tasksOf(m).focused(); p.cursor != 2 {
-		t.Fatalf("\"jj\" moved the cursor to %d, want 2", p.cursor)
+	if p := tasksOf(m).Focused(); p.Cursor != 2 {
+		t.Fatalf("\"jj\" moved the cursor to %d, want 2", p.Cursor)
 	}
 	// A burst ending in a dialog stops there: "cy" must not confirm.
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("cy")})
@@ -565,8 +565,8 @@ func TestKeysRightAfterEnterReachTheDetail(t *testing.T) {
 	for _, k := range []string{"esc", "esc", "j"} {
 		m.Update(uitest.Key(k))
 	}
-	if m.view != viewTasks || tasksOf(m).focused().cursor != 1 {
-		t.Fatalf("esc esc j: view %d cursor %d, want the tasks with the second row selected", m.view, tasksOf(m).focused().cursor)
+	if m.view != viewTasks || tasksOf(m).Focused().Cursor != 1 {
+		t.Fatalf("esc esc j: view %d cursor %d, want the tasks with the second row selected", m.view, tasksOf(m).Focused().Cursor)
 	}
 }
 

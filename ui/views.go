@@ -10,21 +10,13 @@ import (
 	"a2atop/internal/sanitize"
 	"a2atop/model"
 	"a2atop/ui/common"
+	"a2atop/ui/tasks"
 )
 
-// SavedView is a view of the tasks kept in the config ([[view]]): its
-// name, a filter (model.ParseFilter syntax), a sort ("state", "upd
-// desc") and the columns the panes show (agent, id, state, age, status,
-// hint; none listed is all of them). The views are on the numbered keys
-// after the built-in ones (5, 6, …), in :view NAME, and as tabs above
-// the panes; one with Default is open when the dashboard starts.
-type SavedView struct {
-	Name    string
-	Filter  string
-	Sort    string
-	Columns []string
-	Default bool
-}
+// SavedView is a view of the tasks kept in the config ([[view]]), the
+// tasks screen's (tasks.SavedView): its name, filter, sort, columns and
+// whether it is open when the dashboard starts.
+type SavedView = tasks.SavedView
 
 // maxViewKeys is how many views have a numbered key (5-9).
 const maxViewKeys = 5
@@ -47,7 +39,6 @@ func (e *ViewError) Error() string { return e.Field + ": " + e.Msg }
 func CheckViews(views []SavedView, agents []string) error {
 	seen := map[string]bool{}
 	defaults := 0
-	sort := common.NewSort(DefaultTaskSortKeys().columns(), colUpdated)
 	for i, v := range views {
 		fail := func(field, format string, a ...any) error {
 			return &ViewError{Index: i, Field: field, Msg: fmt.Sprintf(format, a...)}
@@ -70,12 +61,12 @@ func CheckViews(views []SavedView, agents []string) error {
 		}
 		if v.Sort != "" {
 			f := strings.Fields(v.Sort)
-			if _, ok := sort.Named(f[0]); !ok || len(f) > 2 || len(f) == 2 && f[1] != "asc" && f[1] != "desc" {
-				return fail("sort", "%q: use a column (%s), then asc or desc", v.Sort, strings.Join(sort.Names(), ", "))
+			if _, _, ok := tasks.SortNamed(f[0]); !ok || len(f) > 2 || len(f) == 2 && f[1] != "asc" && f[1] != "desc" {
+				return fail("sort", "%q: use a column (%s), then asc or desc", v.Sort, strings.Join(tasks.SortNames(), ", "))
 			}
 		}
 		for _, c := range v.Columns {
-			if _, ok := columnNames[strings.ToLower(c)]; !ok {
+			if !tasks.IsColumn(c) {
 				return fail("columns", "%q is not a column: use agent, id, state, age, status, hint", c)
 			}
 		}
@@ -120,63 +111,8 @@ func (m *Model) openView(name string) tea.Cmd {
 		}
 		return nil
 	}
-	m.tasks().apply(m.views[match[0]])
+	m.tellTasks(tasks.ApplyViewMsg{View: m.views[match[0]]})
 	return m.show(viewTasks)
-}
-
-// apply puts a saved view in effect on the tasks panes.
-func (v *tasksScreen) apply(sv SavedView) {
-	v.view = sv.Name
-	v.shown = showAll
-	if len(sv.Columns) > 0 {
-		v.shown = 0
-		for _, c := range sv.Columns {
-			v.shown |= columnNames[strings.ToLower(c)]
-		}
-	}
-	if f := strings.Fields(sv.Sort); len(f) > 0 {
-		col, _ := v.sort.Named(f[0])
-		desc := v.keys.SortBy.columns()[col].Desc
-		if len(f) > 1 {
-			desc = f[1] == "desc"
-		}
-		v.sort.Set(col, desc)
-	} else {
-		v.sort.Set(colUpdated, true)
-	}
-	v.filter.Set(sv.Filter)
-	v.filterChanged()
-}
-
-// plain takes the saved view off: every column, newest first, no filter.
-func (v *tasksScreen) plain() {
-	if v.view == "" {
-		return
-	}
-	v.apply(SavedView{})
-	v.view = ""
-}
-
-// tabsLine is the line above the panes when views are saved: the
-// built-in tasks and each view with its key, the one in effect marked.
-func (v *tasksScreen) tabsLine() string {
-	th := v.ctx.Theme
-	tab := func(k, name string, on bool) string {
-		s := k + " " + sanitize.Line(name, 24)
-		if on {
-			return th.RowSelected.Render("[" + s + "]")
-		}
-		return th.Muted.Render(" " + s + " ")
-	}
-	parts := []string{tab(v.keys.Tasks.Help().Key, "tasks", v.view == "")}
-	for i, sv := range v.views {
-		k := " "
-		if i < len(v.keys.Views) {
-			k = v.keys.Views[i].Help().Key
-		}
-		parts = append(parts, tab(k, sv.Name, sv.Name == v.view))
-	}
-	return strings.Join(parts, "")
 }
 
 // export writes the journal for an audit (:export) in a Cmd and says

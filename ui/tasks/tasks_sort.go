@@ -1,4 +1,4 @@
-package ui
+package tasks
 
 import (
 	"slices"
@@ -23,15 +23,15 @@ const (
 	colHint
 )
 
-// TaskSortKeys sort the tasks panes by one column (k9s style: shift and
+// SortKeys sort the tasks panes by one column (k9s style: shift and
 // the column's letter; again reverses).
-type TaskSortKeys struct {
+type SortKeys struct {
 	Agent, ID, State, Updated, Age, Status, Hint key.Binding
 }
 
-// DefaultTaskSortKeys are A, I, S, U, O (oldest), T (text) and H.
-func DefaultTaskSortKeys() TaskSortKeys {
-	return TaskSortKeys{
+// DefaultSortKeys are A, I, S, U, O (oldest), T (text) and H.
+func DefaultSortKeys() SortKeys {
+	return SortKeys{
 		Agent:   common.Bind("A", "sort by agent", "A"),
 		ID:      common.Bind("I", "sort by id", "I"),
 		State:   common.Bind("S", "sort by state", "S"),
@@ -43,7 +43,7 @@ func DefaultTaskSortKeys() TaskSortKeys {
 }
 
 // columns are the sort's columns with their keys and first directions.
-func (k TaskSortKeys) columns() []common.SortColumn {
+func (k SortKeys) columns() []common.SortColumn {
 	return []common.SortColumn{
 		{Name: "AGENT", Key: k.Agent}, {Name: "ID", Key: k.ID}, {Name: "STATE", Key: k.State},
 		{Name: "UPD", Key: k.Updated, Desc: true}, {Name: "AGE", Key: k.Age, Desc: true},

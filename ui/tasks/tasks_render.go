@@ -1,4 +1,4 @@
-package ui
+package tasks
 
 import (
 	"strconv"
@@ -51,7 +51,7 @@ func (rp rowPaint) state(s a2a.TaskState) paint {
 }
 
 // panesView draws the panes, column by column.
-func (v *tasksScreen) panesView() string {
+func (v *Screen) panesView() string {
 	aw := common.AgentWidth(v.ctx.Fleet)
 	blocks := make([][]string, len(v.columns))
 	for i, col := range v.columns {
@@ -80,7 +80,7 @@ func (v *tasksScreen) panesView() string {
 }
 
 // paneLines draws one pane as exactly rect.h lines of rect.w cells.
-func (v *tasksScreen) paneLines(p *pane, aw int) []string {
+func (v *Screen) paneLines(p *pane, aw int) []string {
 	w := p.rect.w
 	hints := v.hints(p)
 	cw := w
@@ -118,7 +118,7 @@ func (v *tasksScreen) paneLines(p *pane, aw int) []string {
 }
 
 // title is "Active 12 ──── 3/12", in the focus style when focused.
-func (v *tasksScreen) title(p *pane, w int) string {
+func (v *Screen) title(p *pane, w int) string {
 	t := v.ctx.Theme
 	head := " " + paneName(p.class) + " " + strconv.Itoa(p.count) + " "
 	pos := ""
@@ -163,7 +163,7 @@ func paneName(c model.Class) string {
 // ageOf is the time the age column counts from: when the task began
 // (Since) when the panes are sorted by age, else its last status change
 // (Updated), so the column reads in the order the rows are sorted.
-func (v *tasksScreen) ageOf(t *model.Task) time.Time {
+func (v *Screen) ageOf(t *model.Task) time.Time {
 	if v.sort.Col() == colAge {
 		return t.Since
 	}
@@ -171,7 +171,7 @@ func (v *tasksScreen) ageOf(t *model.Task) time.Time {
 }
 
 // ageHeader names the age column for the sort in use.
-func (v *tasksScreen) ageHeader() string {
+func (v *Screen) ageHeader() string {
 	if v.sort.Col() == colAge {
 		return v.sort.Mark(colAge, "AGE")
 	}
@@ -186,7 +186,7 @@ type rowCells struct {
 }
 
 // cells cuts a task into its columns. Agent text is sanitized here.
-func (v *tasksScreen) cells(t *model.Task, h rowHint, c columns, now time.Time) rowCells {
+func (v *Screen) cells(t *model.Task, h rowHint, c columns, now time.Time) rowCells {
 	hint, hp := h.text, h.paint
 	r := rowCells{
 		agent:      common.Pad(sanitize.Line(t.Key.Agent, c.agent), c.agent),
@@ -260,7 +260,7 @@ func (r rowCells) join(b *strings.Builder, c columns, rp *rowPaint) {
 
 // row draws one task: the selected row of the focused pane in the
 // selection style, others with each cell in its colour.
-func (v *tasksScreen) row(t *model.Task, h rowHint, c columns, w int, now time.Time, sel, focused bool) string {
+func (v *Screen) row(t *model.Task, h rowHint, c columns, w int, now time.Time, sel, focused bool) string {
 	r := v.cells(t, h, c, now)
 	var b strings.Builder
 	b.Grow(w + 64)
@@ -295,7 +295,7 @@ type rowHint struct {
 
 // hints are the hints of a pane's visible rows (Fleet.RowHint: the
 // result summary, gone, stale, or what the task waits on).
-func (v *tasksScreen) hints(p *pane) []rowHint {
+func (v *Screen) hints(p *pane) []rowHint {
 	out := make([]rowHint, len(p.rows))
 	for i, t := range p.rows {
 		out[i] = v.hint(t)
@@ -304,7 +304,7 @@ func (v *tasksScreen) hints(p *pane) []rowHint {
 }
 
 // hint is one row's hint and its paint.
-func (v *tasksScreen) hint(t *model.Task) rowHint {
+func (v *Screen) hint(t *model.Task) rowHint {
 	h := sanitize.Line(v.ctx.Fleet.RowHint(t), maxHintWidth)
 	switch {
 	case h == "":

@@ -1,4 +1,4 @@
-package ui
+package tasks
 
 import (
 	"time"
@@ -10,8 +10,8 @@ import (
 	"a2atop/ui/common"
 )
 
-// TasksKeyMap is the keys of the tasks screen.
-type TasksKeyMap struct {
+// KeyMap is the keys of the tasks screen.
+type KeyMap struct {
 	common.ListKeys
 	common.TaskKeys
 	NextPane, PrevPane key.Binding
@@ -21,17 +21,17 @@ type TasksKeyMap struct {
 	Filter             common.FilterKeys
 	Marks              common.MarkKeys
 	Sort               common.SortKeys
-	SortBy             TaskSortKeys
+	SortBy             SortKeys
 	Quit               key.Binding
 	// Agents and Inbox are the global keys the footer names, Tasks and
-	// Views those the tabs name; New sets them from the KeyMap.
+	// Views those the tabs name; the root sets them from its KeyMap.
 	Agents, Inbox, Tasks key.Binding   `keys:"-"`
 	Views                []key.Binding `keys:"-"`
 }
 
-// DefaultTasksKeyMap returns the tasks screen's keys.
-func DefaultTasksKeyMap() TasksKeyMap {
-	return TasksKeyMap{
+// DefaultKeyMap returns the tasks screen's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
 		ListKeys: common.DefaultListKeys(),
 		TaskKeys: common.DefaultTaskKeys(),
 		NextPane: common.Bind("tab", "next pane", "tab"),
@@ -42,16 +42,16 @@ func DefaultTasksKeyMap() TasksKeyMap {
 		Filter:   common.DefaultFilterKeys(),
 		Marks:    common.DefaultMarkKeys(),
 		Sort:     common.DefaultSortKeys(),
-		SortBy:   DefaultTaskSortKeys(),
+		SortBy:   DefaultSortKeys(),
 		Quit:     common.Bind("q", "back/quit", "q"),
 	}
 }
 
-// tasksScreen is the first screen: one pane per class of task, the
+// Screen is the first screen: one pane per class of task, the
 // filter, and the actions on the selected task.
-type tasksScreen struct {
+type Screen struct {
 	ctx     *common.Context
-	keys    TasksKeyMap
+	keys    KeyMap
 	act     common.TaskActions
 	panes   [4]*pane // active, interrupted, terminal, unknown
 	focus   model.Class
@@ -78,8 +78,12 @@ type tasksScreen struct {
 	paint     rowPaint
 }
 
-func newTasks(ctx *common.Context, keys TasksKeyMap, act common.TaskActions, sort model.SortBy, hideAfter time.Duration) *tasksScreen {
-	v := &tasksScreen{ctx: ctx, keys: keys, act: act, focus: model.ClassActive, hideAfter: hideAfter,
+// New is the tasks screen, with its keys, its task actions, the sort it
+// starts with, hide_terminal_after (0 keeps every ended task), and the
+// saved views drawn as tabs; the one with Default (the last, if several)
+// is in effect.
+func New(ctx *common.Context, keys KeyMap, act common.TaskActions, sort model.SortBy, hideAfter time.Duration, views []SavedView) *Screen {
+	v := &Screen{ctx: ctx, keys: keys, act: act, focus: model.ClassActive, hideAfter: hideAfter,
 		sort:   common.NewSort(keys.SortBy.columns(), sortColumnOf(sort)),
 		filter: common.NewFilter(ctx.Theme, keys.Filter, "tasks"), shown: showAll, isShown: true, seekRows: true} // the first screen
 	v.filter.CheckAgents(common.FleetAgents(ctx))
@@ -88,12 +92,18 @@ func newTasks(ctx *common.Context, keys TasksKeyMap, act common.TaskActions, sor
 		v.panes[i] = &pane{class: c}
 	}
 	v.paint = newRowPaint(ctx.Theme)
+	v.views = views
+	for _, sv := range views {
+		if sv.Default {
+			v.apply(sv)
+		}
+	}
 	return v
 }
 
 // Update follows the fleet, takes its cancels' answers, keys and the
 // mouse.
-func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+func (v *Screen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.FleetChangedMsg:
 		v.fleetChanged()
@@ -110,6 +120,17 @@ func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		return v, v.onKey(msg)
 	case tea.MouseMsg:
 		v.mouse(msg)
+	case common.ShowTasksMsg:
+		v.setFilter(msg.Filter)
+	case ApplyViewMsg:
+		v.apply(msg.View)
+	case PlainMsg:
+		v.plain()
+	case SortMsg:
+		v.sort.Set(msg.Col, msg.Desc)
+		v.sortChanged()
+	case ActMsg:
+		return v, msg.Do(&v.act, msg.Task)
 	}
 	return v, nil
 }
@@ -117,7 +138,7 @@ func (v *tasksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 // fleetChanged follows the fleet and, while on screen, says so when the
 // task selected in the focused pane left it: the cursor is then on its
 // neighbour, and an action must not land there unnoticed.
-func (v *tasksScreen) fleetChanged() {
+func (v *Screen) fleetChanged() {
 	closed := v.act.FleetChanged() // it said what became of the task
 	left := v.sync()
 	if v.seekRows {
@@ -142,7 +163,7 @@ func (v *tasksScreen) fleetChanged() {
 // onKey handles, in order, the confirmation (and the outcomes of a
 // cancel of several), the filter being typed, the marks, the filter's
 // clear, the actions on the marked or selected tasks, then moving.
-func (v *tasksScreen) onKey(msg tea.KeyMsg) tea.Cmd {
+func (v *Screen) onKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case v.act.Confirming():
 		return v.act.ConfirmKey(msg)
@@ -192,7 +213,7 @@ func (v *tasksScreen) onKey(msg tea.KeyMsg) tea.Cmd {
 
 // selectedKey is the task under the cursor of the focused pane, or the
 // zero key.
-func (v *tasksScreen) selectedKey() model.TaskKey {
+func (v *Screen) selectedKey() model.TaskKey {
 	if t := v.selected(); t != nil {
 		return t.Key
 	}
@@ -201,7 +222,7 @@ func (v *tasksScreen) selectedKey() model.TaskKey {
 
 // paneKeys are every task the focused pane shows under the filter: what
 // ctrl+a marks.
-func (v *tasksScreen) paneKeys() []model.TaskKey {
+func (v *Screen) paneKeys() []model.TaskKey {
 	p := v.focused()
 	rows := v.rows.page(v.ctx.Fleet, p.class, 0, p.count)
 	keys := make([]model.TaskKey, len(rows))
@@ -213,7 +234,7 @@ func (v *tasksScreen) paneKeys() []model.TaskKey {
 
 // filterChanged shows the rows of the filter in effect. When it leaves
 // the focused pane empty, focus moves to the first pane with rows.
-func (v *tasksScreen) filterChanged() {
+func (v *Screen) filterChanged() {
 	v.query.Filter = v.filter.Query()
 	v.rows = v.source()
 	v.sync()
@@ -223,7 +244,7 @@ func (v *tasksScreen) filterChanged() {
 
 // focusRows moves the focus, when its pane is empty, to the first pane
 // with rows; seekRows stays true while there is none.
-func (v *tasksScreen) focusRows() {
+func (v *Screen) focusRows() {
 	if v.focused().count > 0 {
 		v.seekRows = false
 		return
@@ -240,20 +261,20 @@ func (v *tasksScreen) focusRows() {
 
 // source is where the panes' rows come from for the sort and the filter
 // in effect, and hide_terminal_after.
-func (v *tasksScreen) source() rowSource {
+func (v *Screen) source() rowSource {
 	return timedRows(withRecent(sourceFor(v.sort, v.query, v.ctx.Now), sortState{v.sort.Col(), v.sort.Desc()}, v.query, v.hideAfter, v.ctx.Now), v.ctx.Clock)
 }
 
 // sortChanged reads the panes in the new order; the selection stays on
 // its task.
-func (v *tasksScreen) sortChanged() {
+func (v *Screen) sortChanged() {
 	v.rows = v.source()
 	v.sync()
 }
 
 // setSort sorts by the column named (a unique start of it), desc from
 // the last; it reports whether there is such a column.
-func (v *tasksScreen) setSort(name string, desc bool) bool {
+func (v *Screen) setSort(name string, desc bool) bool {
 	col, ok := v.sort.Named(name)
 	if ok {
 		v.sort.Set(col, desc)
@@ -264,7 +285,7 @@ func (v *tasksScreen) setSort(name string, desc bool) bool {
 
 // mouse scrolls the pane under the wheel and selects the row clicked;
 // dialogs and the filter ignore the mouse.
-func (v *tasksScreen) mouse(msg tea.MouseMsg) {
+func (v *Screen) mouse(msg tea.MouseMsg) {
 	if v.Capturing() {
 		return
 	}
@@ -280,7 +301,7 @@ func (v *tasksScreen) mouse(msg tea.MouseMsg) {
 // View draws the panes (under the tabs of the saved views), or the
 // cancel confirmation (or the outcomes of a cancel of several) over
 // them.
-func (v *tasksScreen) View() string {
+func (v *Screen) View() string {
 	if v.act.Confirming() || v.act.ShowingResults() {
 		return v.act.View(v.w, v.h+v.tabsHeight())
 	}
@@ -291,7 +312,7 @@ func (v *tasksScreen) View() string {
 }
 
 // tabsHeight is the line the tabs take: one when views are saved.
-func (v *tasksScreen) tabsHeight() int {
+func (v *Screen) tabsHeight() int {
 	if len(v.views) > 0 {
 		return 1
 	}
@@ -299,7 +320,7 @@ func (v *tasksScreen) tabsHeight() int {
 }
 
 // SetSize gives the panes their cells, under the tabs.
-func (v *tasksScreen) SetSize(w, h int) {
+func (v *Screen) SetSize(w, h int) {
 	v.w, v.h = w, max(h-v.tabsHeight(), 1)
 	v.filter.SetWidth(w)
 	v.sync()
@@ -307,23 +328,23 @@ func (v *tasksScreen) SetSize(w, h int) {
 
 // Capturing is true while the filter is typed, the cancel asks or its
 // outcomes show.
-func (v *tasksScreen) Capturing() bool {
+func (v *Screen) Capturing() bool {
 	return v.filter.Editing() || v.act.Confirming() || v.act.ShowingResults()
 }
 
 // Title is the header's name of the screen.
-func (v *tasksScreen) Title() string { return "tasks" }
+func (v *Screen) Title() string { return "tasks" }
 
 // OpensText reports whether msg opens the filter, so that a paste
 // starting with it is typed into it.
-func (v *tasksScreen) OpensText(msg tea.KeyMsg) bool {
+func (v *Screen) OpensText(msg tea.KeyMsg) bool {
 	return !v.act.Confirming() && !v.act.ShowingResults() && v.filter.Opens(msg)
 }
 
 // Footnote is the filter: being typed (with what its keys do), or kept
 // ("/dep filters tasks (esc clears)" and what in it matches nothing),
 // after the count of marked tasks.
-func (v *tasksScreen) Footnote(w int) (string, bool) {
+func (v *Screen) Footnote(w int) (string, bool) {
 	note, editing := v.filter.Footnote(w)
 	if editing || v.Capturing() {
 		return note, editing
@@ -332,10 +353,10 @@ func (v *tasksScreen) Footnote(w int) (string, bool) {
 }
 
 // HelpNote is the filter's syntax.
-func (v *tasksScreen) HelpNote() string { return common.FilterNote }
+func (v *Screen) HelpNote() string { return common.FilterNote }
 
 // ShortHelp is the footer of the tasks screen.
-func (v *tasksScreen) ShortHelp() []key.Binding {
+func (v *Screen) ShortHelp() []key.Binding {
 	k := v.keys
 	sel := v.selected()
 	keys := []key.Binding{common.Offer(k.Open, sel != nil), k.NextPane, k.Filter.Open, common.Offer(k.Marks.Mark, sel != nil)}
@@ -344,7 +365,7 @@ func (v *tasksScreen) ShortHelp() []key.Binding {
 }
 
 // FullHelp is every key of the tasks screen, grouped.
-func (v *tasksScreen) FullHelp() [][]key.Binding {
+func (v *Screen) FullHelp() [][]key.Binding {
 	k := v.keys
 	return [][]key.Binding{
 		k.ListKeys.All(),
@@ -356,10 +377,10 @@ func (v *tasksScreen) FullHelp() [][]key.Binding {
 }
 
 // setFilter puts a filter in effect, as if typed and kept.
-func (v *tasksScreen) setFilter(s string) {
+func (v *Screen) setFilter(s string) {
 	if v.filter.Set(s) {
 		v.filterChanged()
 	}
 }
 
-func (v *tasksScreen) filterText() string { return v.filter.Text() }
+func (v *Screen) filterText() string { return v.filter.Text() }

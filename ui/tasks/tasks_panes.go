@@ -1,4 +1,4 @@
-package ui
+package tasks
 
 import (
 	"github.com/charmbracelet/bubbles/key"
@@ -46,7 +46,7 @@ func (p *pane) rowsHeight() int {
 // visible returns the panes drawn: the three classes, and Unknown when it
 // holds anything (unknown states are shown, never dropped); zoomed, the
 // focused pane alone.
-func (v *tasksScreen) visible() []*pane {
+func (v *Screen) visible() []*pane {
 	if v.zoomed {
 		return []*pane{v.focused()}
 	}
@@ -54,7 +54,7 @@ func (v *tasksScreen) visible() []*pane {
 }
 
 // unzoomed are the panes drawn when none is zoomed.
-func (v *tasksScreen) unzoomed() []*pane {
+func (v *Screen) unzoomed() []*pane {
 	if v.panes[3].count > 0 {
 		return v.panes[:]
 	}
@@ -62,7 +62,7 @@ func (v *tasksScreen) unzoomed() []*pane {
 }
 
 // paneOf returns the pane of a class.
-func (v *tasksScreen) paneOf(c model.Class) *pane {
+func (v *Screen) paneOf(c model.Class) *pane {
 	for _, p := range v.panes {
 		if p.class == c {
 			return p
@@ -72,13 +72,13 @@ func (v *tasksScreen) paneOf(c model.Class) *pane {
 }
 
 // counts is the number of rows a class shows under the current filter.
-func (v *tasksScreen) counts(c model.Class) int { return v.paneOf(c).count }
+func (v *Screen) counts(c model.Class) int { return v.paneOf(c).count }
 
 // sync re-reads counts and visible pages from the fleet, keeping each
 // pane's selected task selected wherever it moved. It returns the task
 // that was selected in the focused pane and is no longer in it (the zero
 // key if none).
-func (v *tasksScreen) sync() model.TaskKey {
+func (v *Screen) sync() model.TaskKey {
 	f := v.ctx.Fleet
 	for _, p := range v.panes {
 		p.count = v.rows.count(f, p.class)
@@ -121,7 +121,7 @@ func indexOf(rows []*model.Task, k model.TaskKey) int {
 }
 
 // place clamps the cursor, scrolls it into view and reads the page.
-func (v *tasksScreen) place(p *pane) {
+func (v *Screen) place(p *pane) {
 	n := p.rowsHeight()
 	p.cursor = common.Clamp(p.cursor, 0, p.count-1)
 	if p.cursor < p.offset {
@@ -140,7 +140,7 @@ func (v *tasksScreen) place(p *pane) {
 
 // arrange lays the visible panes out: three columns side by side (the
 // Unknown pane under Active), or stacked.
-func (v *tasksScreen) arrange() {
+func (v *Screen) arrange() {
 	ps := v.visible()
 	v.side = v.w >= sideBySideWidth && !v.zoomed
 	if !v.side {
@@ -179,7 +179,7 @@ func (v *tasksScreen) arrange() {
 // all its rows, what is left is blank under the last pane, at the bottom
 // of the screen, never inside a pane above another. The layout does not
 // depend on focus, so nothing jumps when tab moves.
-func (v *tasksScreen) stack(ps []*pane, x, w int) {
+func (v *Screen) stack(ps []*pane, x, w int) {
 	need := make([]int, len(ps))
 	alloc := make([]int, len(ps))
 	left := v.h
@@ -216,10 +216,10 @@ func (v *tasksScreen) stack(ps []*pane, x, w int) {
 }
 
 // focused is the pane keys move in.
-func (v *tasksScreen) focused() *pane { return v.paneOf(v.focus) }
+func (v *Screen) focused() *pane { return v.paneOf(v.focus) }
 
 // selected is the task under the cursor of the focused pane, or nil.
-func (v *tasksScreen) selected() *model.Task {
+func (v *Screen) selected() *model.Task {
 	p := v.focused()
 	if i := p.cursor - p.offset; i >= 0 && i < len(p.rows) {
 		return p.rows[i]
@@ -228,7 +228,7 @@ func (v *tasksScreen) selected() *model.Task {
 }
 
 // move handles the moving keys of the tasks screen.
-func (v *tasksScreen) move(msg tea.KeyMsg) {
+func (v *Screen) move(msg tea.KeyMsg) {
 	p := v.focused()
 	k := v.keys
 	switch {
@@ -257,14 +257,14 @@ func (v *tasksScreen) move(msg tea.KeyMsg) {
 }
 
 // scroll moves the cursor of a pane by n rows (mouse wheel).
-func (v *tasksScreen) scroll(p *pane, n int) {
+func (v *Screen) scroll(p *pane, n int) {
 	p.cursor += n
 	v.place(p)
 }
 
 // cycle moves focus to the next (d=1) or previous (d=-1) pane drawn
 // when none is zoomed; zoomed, the zoom moves with it.
-func (v *tasksScreen) cycle(d int) {
+func (v *Screen) cycle(d int) {
 	v.seekRows = false // the person chose
 	ps := v.unzoomed()
 	for i, p := range ps {
@@ -278,7 +278,7 @@ func (v *tasksScreen) cycle(d int) {
 
 // click focuses the pane at body coordinates (x, y) and selects the row
 // there; it reports whether the click hit a row.
-func (v *tasksScreen) click(x, y int) bool {
+func (v *Screen) click(x, y int) bool {
 	for _, p := range v.visible() {
 		if !p.rect.contains(x, y) {
 			continue
@@ -302,7 +302,7 @@ func (v *tasksScreen) click(x, y int) bool {
 }
 
 // paneAt returns the pane at body coordinates, or the focused one.
-func (v *tasksScreen) paneAt(x, y int) *pane {
+func (v *Screen) paneAt(x, y int) *pane {
 	for _, p := range v.visible() {
 		if p.rect.contains(x, y) {
 			return p

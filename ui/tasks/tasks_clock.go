@@ -1,4 +1,4 @@
-package ui
+package tasks
 
 import (
 	"time"
@@ -54,7 +54,7 @@ func (r *sortedRows) askClock(l *sortedList, f *model.Fleet) {
 // clockTick reads the panes again on the clock's tick while shown: the
 // clock wakes when one of them asked (a pane left unsorted, a row that
 // leaves), and what they hold is read in sync, not in View.
-func (v *tasksScreen) clockTick() {
+func (v *Screen) clockTick() {
 	if v.isShown {
 		v.sync()
 	}
