@@ -24,11 +24,15 @@ import (
 // alice's journal screen, 2 her inbox, and the window's resize reaches
 // the dashboard. A known_hosts with another key is refused by ssh.
 // Skipped only where no ssh or tmux is installed (.ci/run installs
-// openssh-client and tmux).
+// openssh-client and tmux, and sets A2ATOP_REQUIRE_OPENSSH=1, which
+// makes their absence a failure).
 func TestSSHWithOpenSSHInTmux(t *testing.T) {
 	sshBin, err1 := exec.LookPath("ssh")
 	tmuxBin, err2 := exec.LookPath("tmux")
 	if err1 != nil || err2 != nil {
+		if os.Getenv("A2ATOP_REQUIRE_OPENSSH") == "1" {
+			t.Fatalf("A2ATOP_REQUIRE_OPENSSH=1 but no OpenSSH client or tmux here (ssh: %v, tmux: %v)", err1, err2)
+		}
 		t.Skipf("no OpenSSH client or tmux here (ssh: %v, tmux: %v): install openssh-client and tmux to run this test", err1, err2)
 	}
 	dir := isolate(t)
