@@ -17,6 +17,9 @@ import (
 	"a2atop/model"
 )
 
+// errTimeout is what waitFor reports when what it waits for never came.
+var errTimeout = errors.New("timed out waiting")
+
 // collector drains a Manager's events like the UI would.
 type collector struct {
 	mu     sync.Mutex

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"a2atop/internal/sdktest"
+
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 )
@@ -26,13 +28,13 @@ func TestSDKHidesWireCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unknown.Destroy()
-	locked := startAgent(t, kindJSONRPC, false, requireBearer("not-sent"))
-	rest := startAgent(t, kindREST, false, nil)
+	locked := sdktest.Start(t, sdktest.JSONRPC, false, requireBearer("not-sent"))
+	rest := sdktest.Start(t, sdktest.REST, false, nil)
 	ctx := t.Context()
 
 	_, cancelErr := unknown.CancelTask(ctx, &a2a.CancelTaskRequest{ID: "t1"})
-	_, lockedErr := locked.other(t).GetTask(ctx, &a2a.GetTaskRequest{ID: "t1"})
-	_, restErr := rest.other(t).GetTask(ctx, &a2a.GetTaskRequest{ID: "no-such-task"})
+	_, lockedErr := locked.Other(t).GetTask(ctx, &a2a.GetTaskRequest{ID: "t1"})
+	_, restErr := rest.Other(t).GetTask(ctx, &a2a.GetTaskRequest{ID: "no-such-task"})
 	for _, tc := range []struct {
 		what     string
 		err      error

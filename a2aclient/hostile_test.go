@@ -14,6 +14,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -71,12 +72,12 @@ func (c *cuttingWriter) Flush() {
 func TestStreamDroppedMidTask(t *testing.T) {
 	cut := &cutAfterFirstFrame{}
 	cut.drops.Store(3)
-	a := startAgent(t, kindJSONRPC, true, cut.wrap)
-	_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
-	held := a.send(t, "hold")
+	a := sdktest.Start(t, sdktest.JSONRPC, true, cut.wrap)
+	_, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
+	held := a.Send(t, "hold")
 	c.waitFor(t, "resubscribed past the drops", 10*time.Second, func([]model.Event) bool { return cut.subs.Load() > 3 })
 	c.waitFor(t, "streaming", 5*time.Second, healthIs("a", model.HealthStreaming))
-	a.exec.release()
+	a.Exec.Release()
 	c.waitFor(t, "completed over the stream", 10*time.Second, func(evs []model.Event) bool {
 		for _, e := range evs {
 			if e.Kind == model.EventStatus && e.Source == model.SourceStream && e.Status.TaskID == held &&
@@ -114,12 +115,12 @@ func trickle(next http.Handler) http.Handler {
 // A slow (trickling) server gets a timeout on its own row; the other
 // agents carry on.
 func TestSlowServerDelaysNoOne(t *testing.T) {
-	slow := startAgent(t, kindJSONRPC, true, trickle)
-	ok := startAgent(t, kindREST, true, nil)
-	so := fast("slow", slow.url())
+	slow := sdktest.Start(t, sdktest.JSONRPC, true, trickle)
+	ok := sdktest.Start(t, sdktest.REST, true, nil)
+	so := fast("slow", slow.URL())
 	so.CallTimeout = 300 * time.Millisecond
-	_, c := runManager(t, []AgentOptions{so, fast("ok", ok.url())}, Options{})
-	id := ok.send(t, "done")
+	_, c := runManager(t, []AgentOptions{so, fast("ok", ok.URL())}, Options{})
+	id := ok.Send(t, "done")
 	c.waitFor(t, "ok agent finds its task", 5*time.Second, func(evs []model.Event) bool {
 		return hasTask(evs, "ok", id, a2a.TaskStateCompleted)
 	})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -26,7 +27,7 @@ import (
 // conformant 0.3 REST agent (the JS SDK, say) does; on the other bindings
 // the SDK keeps the field and the wrapper changes nothing.
 type refServer struct {
-	exec atomic.Pointer[testExec]
+	exec atomic.Pointer[sdktest.Exec]
 	mu   sync.Mutex
 	sent map[string][]a2a.TaskID // messageId -> referenceTaskIds as received
 }
@@ -88,7 +89,7 @@ func (s *refServer) fill(data []byte) []byte {
 		}
 		ids := s.sentRefs(id)
 		if e := s.exec.Load(); ids == nil && e != nil {
-			ids = e.refsOf(id)
+			ids = e.RefsOf(id)
 		}
 		if ids != nil {
 			m["referenceTaskIds"], changed = ids, true
@@ -198,10 +199,10 @@ func (w *refWriter) finish() {
 // edge/rest03_reference_task_ids.go then.
 func TestSDKDropsReferenceTaskIdsOn03REST(t *testing.T) {
 	rs := &refServer{}
-	a := startAgent(t, kindLegacyREST, false, rs.wrap)
-	rs.exec.Store(a.exec)
-	ended := a.send(t, "done")
-	bare := a.other(t)
+	a := sdktest.Start(t, sdktest.LegacyREST, false, rs.wrap)
+	rs.exec.Store(a.Exec)
+	ended := a.Send(t, "done")
+	bare := a.Other(t)
 	ctx := t.Context()
 
 	msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("ask"))
@@ -209,9 +210,9 @@ func TestSDKDropsReferenceTaskIdsOn03REST(t *testing.T) {
 	if _, err := bare.SendMessage(ctx, &a2a.SendMessageRequest{Message: msg}); err != nil {
 		t.Fatal(err)
 	}
-	waiting := a.send(t, "ref:"+string(ended))
-	st := a.stored(t, waiting, a2a.TaskStateAuthRequired).Status.Message
-	if sent := rs.sentRefs(msg.ID); sent != nil || st == nil || a.exec.refsOf(st.ID) == nil || st.ReferenceTasks != nil {
+	waiting := a.Send(t, "ref:"+string(ended))
+	st := a.Stored(t, waiting, a2a.TaskStateAuthRequired).Status.Message
+	if sent := rs.sentRefs(msg.ID); sent != nil || st == nil || a.Exec.RefsOf(st.ID) == nil || st.ReferenceTasks != nil {
 		t.Fatalf("bare SDK over 0.3 HTTP+JSON: sent referenceTaskIds %v, decoded the status message with %v; "+
 			"pinned: none sent, none decoded though the answer carries them", sent, st)
 	}
@@ -224,19 +225,19 @@ func TestSDKDropsReferenceTaskIdsOn03REST(t *testing.T) {
 // the model from sweeps or polls, from streams (snapshot and status
 // update) and from Get's history.
 func TestReferenceTaskIdsEveryHTTPBinding(t *testing.T) {
-	for _, kind := range []agentKind{kindJSONRPC, kindREST, kindLegacy, kindLegacyREST} {
+	for _, kind := range []sdktest.Kind{sdktest.JSONRPC, sdktest.REST, sdktest.Legacy, sdktest.LegacyREST} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
 			rs := &refServer{}
-			a := startAgent(t, kind, true, rs.wrap)
-			rs.exec.Store(a.exec)
-			base := a.send(t, "ask")
-			chained := a.send(t, "chain:"+string(base))
+			a := sdktest.Start(t, kind, true, rs.wrap)
+			rs.exec.Store(a.Exec)
+			base := a.Send(t, "ask")
+			chained := a.Send(t, "chain:"+string(base))
 			// Working and naming base before the watcher looks: a stream
 			// opened earlier would get the reference in a status update,
 			// not in its snapshot.
-			a.stored(t, chained, a2a.TaskStateWorking)
-			o := fast("a", a.url())
+			a.Stored(t, chained, a2a.TaskStateWorking)
+			o := fast("a", a.URL())
 			o.Tasks = []a2a.TaskID{base, chained}
 			m, c := runManager(t, []AgentOptions{o}, Options{})
 			want := []a2a.TaskID{base}
@@ -249,7 +250,7 @@ func TestReferenceTaskIdsEveryHTTPBinding(t *testing.T) {
 					})
 				})
 			}
-			a.exec.release()
+			a.Exec.Release()
 			c.waitFor(t, "the stream's status update with its references", 10*time.Second, func(evs []model.Event) bool {
 				return slices.ContainsFunc(evs, func(e model.Event) bool {
 					return e.Kind == model.EventStatus && e.Status.TaskID == chained && e.Source == model.SourceStream &&
@@ -285,8 +286,8 @@ func TestReferenceTaskIdsEveryHTTPBinding(t *testing.T) {
 	}
 }
 
-func listedOrPolled(kind agentKind) model.Source {
-	if kind == kindLegacy {
+func listedOrPolled(kind sdktest.Kind) model.Source {
+	if kind == sdktest.Legacy {
 		return model.SourcePoll
 	}
 	return model.SourceSweep

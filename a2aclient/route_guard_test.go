@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"a2atop/internal/sdktest"
+
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"github.com/a2aproject/a2a-go/v2/a2asrv/push"
@@ -36,7 +38,7 @@ type routeHit struct {
 	taskID string // the body's task: a message's taskId, a push config's taskId or 0.3 parent
 }
 
-// a2aRoutes are the routes of the agents startAgent serves, by pattern.
+// a2aRoutes are the routes of the agents sdktest.Start serves, by pattern.
 func a2aRoutes() []string {
 	routes := []string{"GET " + a2asrv.WellKnownAgentCardPath, "POST /invoke"}
 	for _, p := range []string{"/rest", "/rest03/v1"} {
@@ -106,13 +108,13 @@ func bodyTask(body []byte) string {
 // withPush restarts the agent (same port, same store) with push
 // notifications: an in-memory config store whose configs are never
 // delivered (the test's tasks do not change).
-func (a *testAgent) withPush(t *testing.T) {
+func withPush(a *sdktest.Agent, t *testing.T) {
 	t.Helper()
-	a.stop()
-	a.h = a2asrv.NewHandler(a.exec, a2asrv.WithTaskStore(a.store), a2asrv.WithCallInterceptors(a.icpt),
+	a.Stop()
+	a.H = a2asrv.NewHandler(a.Exec, a2asrv.WithTaskStore(a.Store), a2asrv.WithCallInterceptors(a.Icpt),
 		a2asrv.WithPushNotifications(push.NewInMemoryStore(), push.NewHTTPPushSender(&push.HTTPSenderConfig{Timeout: time.Second})))
-	a.card.Capabilities.PushNotifications = true
-	a.start()
+	a.Card.Capabilities.PushNotifications = true
+	a.Start()
 }
 
 // count is how many requests came on routes ending in route (as hit).
@@ -189,13 +191,13 @@ func (g *routeGuard) waitHit(t *testing.T, route, id, config string) routeHit {
 
 // createInStoreAs adds a task named id straight into the agent's store,
 // as the agent's user: the agent's own ListTasks then lists it.
-func (a *testAgent) createInStoreAs(t testing.TB, id a2a.TaskID, st a2a.TaskState) {
+func createInStoreAs(a *sdktest.Agent, t testing.TB, id a2a.TaskID, st a2a.TaskState) {
 	t.Helper()
 	ctx, cc := a2asrv.NewCallContext(t.Context(), nil)
 	cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
 	now := time.Now()
 	task := &a2a.Task{ID: id, ContextID: a2a.NewContextID(), Status: a2a.TaskStatus{State: st, Timestamp: &now}}
-	if _, err := a.store.Create(ctx, task); err != nil {
+	if _, err := a.Store.Create(ctx, task); err != nil {
 		t.Fatal(err)
 	}
 }

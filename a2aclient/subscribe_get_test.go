@@ -10,6 +10,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -38,13 +39,13 @@ func getOnlySubscribe(gets *atomic.Int32) func(http.Handler) http.Handler {
 // edge/subscribe_get.go then.
 func TestSDKSubscribesWithPOSTOnly(t *testing.T) {
 	var gets atomic.Int32
-	a := startAgent(t, kindREST, true, getOnlySubscribe(&gets))
-	held := a.send(t, "hold")
-	defer a.exec.release()
+	a := sdktest.Start(t, sdktest.REST, true, getOnlySubscribe(&gets))
+	held := a.Send(t, "hold")
+	defer a.Exec.Release()
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
 	var err error
-	for _, err = range a.other(t).SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: held}) {
+	for _, err = range a.Other(t).SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: held}) {
 		if err != nil {
 			break
 		}
@@ -59,14 +60,14 @@ func TestSDKSubscribesWithPOSTOnly(t *testing.T) {
 // answers the SDK's POST with 405: the RoundTripper retries with GET.
 func TestRESTSubscribeFallsBackToGET(t *testing.T) {
 	var gets atomic.Int32
-	a := startAgent(t, kindREST, true, getOnlySubscribe(&gets))
-	_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
-	held := a.send(t, "hold")
+	a := sdktest.Start(t, sdktest.REST, true, getOnlySubscribe(&gets))
+	_, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
+	held := a.Send(t, "hold")
 	c.waitFor(t, "streaming over GET", 5*time.Second, func(evs []model.Event) bool {
 		h := lastHealth(evs, "a")
 		return gets.Load() > 0 && h != nil && h.State == model.HealthStreaming
 	})
-	a.exec.release()
+	a.Exec.Release()
 	c.waitFor(t, "completion over the stream", 5*time.Second, func(evs []model.Event) bool {
 		for _, e := range evs {
 			if e.Kind == model.EventStatus && e.Status.TaskID == held && e.Status.Status.State == a2a.TaskStateCompleted {

@@ -12,6 +12,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -19,7 +20,7 @@ import (
 // hostileListed through m's own client, lists, gets and deletes it, and
 // checks each reached its route with the ids as its segments, the body
 // naming the task as it is, and the agent finding the config by its id.
-func pushConfigRoundTrip(t *testing.T, kind agentKind, m *Manager, g *routeGuard) (create, get, del routeHit) {
+func pushConfigRoundTrip(t *testing.T, kind sdktest.Kind, m *Manager, g *routeGuard) (create, get, del routeHit) {
 	t.Helper()
 	ctx := t.Context()
 	w, err := m.ready(ctx, "a")
@@ -57,7 +58,7 @@ func pushConfigRoundTrip(t *testing.T, kind agentKind, m *Manager, g *routeGuard
 	// A2A 0.3 answers a config with its resource name, "tasks/{id}/
 	// pushNotificationConfigs/{configId}", which the SDK cannot split when
 	// the task id holds a slash: it leaves the task out.
-	if got == nil || got.ID != hostileConfig || got.TaskID != hostileListed && (kind != kindLegacyREST || got.TaskID != "") {
+	if got == nil || got.ID != hostileConfig || got.TaskID != hostileListed && (kind != sdktest.LegacyREST || got.TaskID != "") {
 		t.Errorf("GetTaskPushConfig: %+v, want config %q of task %q", got, hostileConfig, hostileListed)
 	}
 	get = g.waitHit(t, "GET /tasks/{id}/pushNotificationConfigs/{configId}", string(hostileListed), hostileConfig)
@@ -93,11 +94,11 @@ const (
 // /rest03, its paths under /v1). It fails the day the SDK escapes ids itself: delete
 // edge/task_id_segment.go's escaping then (keep CheckID's refusals).
 func TestSDKJoinsTaskIDIntoRESTPath(t *testing.T) {
-	for kind, want := range map[agentKind]string{kindREST: "GET /secret-admin?delete=all", kindLegacyREST: "GET /rest03/secret-admin"} {
+	for kind, want := range map[sdktest.Kind]string{sdktest.REST: "GET /secret-admin?delete=all", sdktest.LegacyREST: "GET /rest03/secret-admin"} {
 		t.Run(string(kind), func(t *testing.T) {
 			g := &routeGuard{}
-			a := startAgent(t, kind, true, g.wrap)
-			bare := a.bare(t, nil)
+			a := sdktest.Start(t, kind, true, g.wrap)
+			bare := a.Bare(t, nil)
 			_, err := bare.GetTask(t.Context(), &a2a.GetTaskRequest{ID: hostileGet})
 			strays := g.strayRequests()
 			if err == nil || !slices.Contains(strays, want) {
@@ -115,15 +116,15 @@ func TestSDKJoinsTaskIDIntoRESTPath(t *testing.T) {
 // subscribes to and gets. No request reaches any other path on the
 // agent's origin.
 func TestTaskIDIsOnePathSegment(t *testing.T) {
-	for _, kind := range []agentKind{kindREST, kindLegacyREST} {
+	for _, kind := range []sdktest.Kind{sdktest.REST, sdktest.LegacyREST} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
 			g := &routeGuard{}
-			a := startAgent(t, kind, true, g.wrap)
-			a.withPush(t)
-			a.createInStoreAs(t, hostileListed, a2a.TaskStateWorking)
-			a.createInStoreAs(t, hostileEnded, a2a.TaskStateCompleted)
-			m, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+			a := sdktest.Start(t, kind, true, g.wrap)
+			withPush(a, t)
+			createInStoreAs(a, t, hostileListed, a2a.TaskStateWorking)
+			createInStoreAs(a, t, hostileEnded, a2a.TaskStateCompleted)
+			m, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
 			ctx := t.Context()
 
 			// The agent's own ids: listed, then subscribed to (working)
@@ -187,15 +188,15 @@ var unsendable = []a2a.TaskID{
 // exactly (on JSON-RPC and gRPC as a body field, unchanged by the REST
 // escaping).
 func TestTaskIDRefusedEveryBinding(t *testing.T) {
-	for _, kind := range []agentKind{kindJSONRPC, kindREST, kindGRPC, kindLegacy, kindLegacyREST} {
+	for _, kind := range []sdktest.Kind{sdktest.JSONRPC, sdktest.REST, sdktest.GRPC, sdktest.Legacy, sdktest.LegacyREST} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
 			g := &routeGuard{}
-			a := startAgent(t, kind, true, g.wrap)
-			m, _ := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+			a := sdktest.Start(t, kind, true, g.wrap)
+			m, _ := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
 			ctx := t.Context()
-			if _, err := m.Get(ctx, "a", hostileGet, 0, false); !errors.Is(err, a2a.ErrTaskNotFound) || !a.icpt.got(hostileGet) {
-				t.Errorf("Get(%q): %v, reached the agent as itself: %v; want task not found from the agent", hostileGet, err, a.icpt.got(hostileGet))
+			if _, err := m.Get(ctx, "a", hostileGet, 0, false); !errors.Is(err, a2a.ErrTaskNotFound) || !a.Icpt.Got(hostileGet) {
+				t.Errorf("Get(%q): %v, reached the agent as itself: %v; want task not found from the agent", hostileGet, err, a.Icpt.Got(hostileGet))
 			}
 			for _, id := range unsendable {
 				msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("answer"))
@@ -208,7 +209,7 @@ func TestTaskIDRefusedEveryBinding(t *testing.T) {
 						t.Errorf("%s(%s): %v, want the refusal in words", op, model.QuoteID(string(id)), err)
 					}
 				}
-				if a.icpt.got(id) {
+				if a.Icpt.Got(id) {
 					t.Errorf("GetTask(%s) reached the agent", model.QuoteID(string(id)))
 				}
 			}
@@ -226,13 +227,13 @@ func TestTaskIDRefusedEveryBinding(t *testing.T) {
 // other tasks are watched as ever.
 func TestWatcherSkipsUnsendableTaskIDs(t *testing.T) {
 	g := &routeGuard{}
-	a := startAgent(t, kindREST, true, g.wrap)
+	a := sdktest.Start(t, sdktest.REST, true, g.wrap)
 	for _, id := range unsendable[:2] { // the in-memory store takes these
-		a.createInStoreAs(t, id, a2a.TaskStateWorking)
+		createInStoreAs(a, t, id, a2a.TaskStateWorking)
 	}
-	ok := a.createInStore(t, a2a.TaskStateCompleted)
+	ok := a.CreateInStore(t, a2a.TaskStateCompleted)
 	var log syncBuffer
-	_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	_, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	c.waitFor(t, "the task with a good id, and two sweeps", 10*time.Second, func(evs []model.Event) bool {
 		return hasTask(evs, "a", ok, a2a.TaskStateCompleted) && g.count("GET /tasks") >= 3
 	})

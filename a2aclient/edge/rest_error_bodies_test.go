@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"a2atop/internal/sdktest"
 )
 
 // The parser's edges: what it leaves alone and what it repairs.
@@ -29,30 +31,9 @@ func TestA2AErrorBody(t *testing.T) {
 			}
 			continue
 		}
-		var g goStatus
-		if err := json.Unmarshal(out, &g); err != nil || g.reason() != tc.want || !bytes.Contains(out, []byte(`"domain":"a2a-protocol.org"`)) {
+		var g sdktest.GoStatus
+		if err := json.Unmarshal(out, &g); err != nil || g.Reason() != tc.want || !bytes.Contains(out, []byte(`"domain":"a2a-protocol.org"`)) {
 			t.Errorf("%s: rewritten to %s, want reason %s in domain a2a-protocol.org", tc.name, out, tc.want)
 		}
 	}
-}
-
-// goStatus is the google.rpc.Status the Go SDK's REST server sends.
-type goStatus struct {
-	Error struct {
-		Code    int    `json:"code"`
-		Status  string `json:"status"`
-		Message string `json:"message"`
-		Details []struct {
-			Reason string `json:"reason"`
-		} `json:"details"`
-	} `json:"error"`
-}
-
-func (g goStatus) reason() string {
-	for _, d := range g.Error.Details {
-		if d.Reason != "" {
-			return d.Reason
-		}
-	}
-	return ""
 }
