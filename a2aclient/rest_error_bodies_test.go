@@ -13,32 +13,6 @@ import (
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 )
 
-// TestSDKReadsOnlyJSONErrorBodies documents what edge/rest_error_bodies.go
-// works around: the SDK v2.4.0's REST clients, alone, read the error
-// answers of the JS SDK (application/a2a+json), of RFC 9457 problem
-// details and of the SDK's own 0.3 REST server (application/problem+json)
-// as ErrServerError: the agent said TaskNotFound. It fails the day the
-// SDK reads them: delete edge/rest_error_bodies.go then.
-func TestSDKReadsOnlyJSONErrorBodies(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		kind sdktest.Kind
-		wrap func(http.Handler) http.Handler
-	}{
-		{"js-a2a+json", sdktest.REST, sdktest.ReshapeErrors(sdktest.JSShape)},
-		{"rfc9457-problem+json", sdktest.REST, sdktest.ReshapeErrors(sdktest.ProblemShape)},
-		{"go-0.3-problem+json", sdktest.LegacyREST, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			a := sdktest.Start(t, tc.kind, false, tc.wrap)
-			_, err := a.Other(t).GetTask(t.Context(), &a2a.GetTaskRequest{ID: "no-such-task"})
-			if !errors.Is(err, a2a.ErrServerError) || errors.Is(err, a2a.ErrTaskNotFound) {
-				t.Fatalf("bare SDK GetTask(unknown) = %v; pinned: ErrServerError, not ErrTaskNotFound", err)
-			}
-		})
-	}
-}
-
 // REST errors keep their A2A meaning whatever media type and shape the
 // agent sends them in: application/json google.rpc.Status (the Go SDK),
 // application/a2a+json (the JS SDK, spec §11.1), application/problem+json
