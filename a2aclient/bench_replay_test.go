@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,31 +19,6 @@ import (
 	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
-
-// teeTransport keeps the bytes of every SSE response it carries.
-type teeTransport struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (t *teeTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := http.DefaultTransport.RoundTrip(r)
-	if err == nil && resp.Header.Get("Content-Type") == "text/event-stream" {
-		resp.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.TeeReader(resp.Body, lockedWriter{t}), resp.Body}
-	}
-	return resp, err
-}
-
-type lockedWriter struct{ t *teeTransport }
-
-func (w lockedWriter) Write(p []byte) (int, error) {
-	w.t.mu.Lock()
-	defer w.t.mu.Unlock()
-	return w.t.buf.Write(p)
-}
 
 // replayServer serves, for SubscribeToTask, the exact bytes a real SDK
 // server streamed once, and proxies everything else to that server. It
@@ -83,7 +57,7 @@ func replayServer(b *testing.B, a *sdktest.Agent, stream []byte) string {
 // recordStream runs one live chatty stream and returns its raw SSE bytes
 // and task id.
 func recordStream(b *testing.B, a *sdktest.Agent) ([]byte, a2a.TaskID) {
-	tee := &teeTransport{}
+	tee := &sdktest.SSETee{}
 	cl, err := sdk.NewFromCard(context.Background(), a.Card, sdk.WithJSONRPCTransport(&http.Client{Transport: tee}))
 	if err != nil {
 		b.Fatal(err)
@@ -97,7 +71,7 @@ func recordStream(b *testing.B, a *sdktest.Agent) ([]byte, a2a.TaskID) {
 			a.Exec.Release()
 		}
 	}
-	return tee.buf.Bytes(), id
+	return tee.Bytes(), id
 }
 
 // replayIngest measures both clients on the replayed stream; it returns
