@@ -34,22 +34,10 @@ func (l *headerLog) all() []string {
 	return append([]string(nil), l.seen...)
 }
 
-func requireBearer(token string) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Header.Get("Authorization") != "Bearer "+token {
-				http.Error(w, "unauthorized", http.StatusUnauthorized)
-				return
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
-}
-
 // 401 on one agent: it shows unauthorized in words, the token is never in
 // the capture or the error, and the other agents carry on.
 func TestUnauthorizedAgentAloneFails(t *testing.T) {
-	locked := sdktest.Start(t, sdktest.JSONRPC, true, requireBearer("good-token-1234"))
+	locked := sdktest.Start(t, sdktest.JSONRPC, true, sdktest.RequireBearer("good-token-1234"))
 	open := sdktest.Start(t, sdktest.GRPC, true, nil)
 	lo := fast("locked", locked.URL())
 	lo.Headers = []Header{{Name: "Authorization", Value: "Bearer wrong-secret-5678"}}

@@ -259,7 +259,7 @@ func TestExtendedCardMustVerify(t *testing.T) {
 	keyFile := pinKeyFile(t, key, "k1")
 	for _, tc := range []string{"signed", "unsigned", "tampered", "tampered-lax"} {
 		t.Run(tc, func(t *testing.T) {
-			a := sdktest.Start(t, sdktest.JSONRPC, false, requireBearer("tok-ext"))
+			a := sdktest.Start(t, sdktest.JSONRPC, false, sdktest.RequireBearer("tok-ext"))
 			a.Stop()
 			a.Card.Capabilities.ExtendedAgentCard = true
 			a.Card.Skills = []a2a.AgentSkill{{ID: "status", Name: "status", Tags: []string{"ops"}}}

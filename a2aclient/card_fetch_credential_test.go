@@ -37,7 +37,7 @@ func TestProtectedCardGetsTheConfiguredCredential(t *testing.T) {
 	for _, kind := range []string{"token", "api key"} {
 		t.Run(kind, func(t *testing.T) {
 			o := AuthOptions{Token: Secret{Value: "tok-card-1234"}}
-			wrap := requireBearer("tok-card-1234")
+			wrap := sdktest.RequireBearer("tok-card-1234")
 			if kind == "api key" {
 				o.APIKeyHeader = "X-Gateway-Key"
 				wrap = requireHeader("X-Gateway-Key", "tok-card-1234")

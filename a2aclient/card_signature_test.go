@@ -182,7 +182,7 @@ func TestCanonicalPayloads(t *testing.T) {
 // The extended card, when the card says there is one: fetched with our
 // credentials, and what it adds is said.
 func TestExtendedCardAdds(t *testing.T) {
-	a := sdktest.Start(t, sdktest.JSONRPC, false, requireBearer("tok-ext"))
+	a := sdktest.Start(t, sdktest.JSONRPC, false, sdktest.RequireBearer("tok-ext"))
 	a.Stop()
 	a.Card.Capabilities.ExtendedAgentCard = true
 	a.Card.Skills = []a2a.AgentSkill{{ID: "status", Name: "status"}}

@@ -120,7 +120,7 @@ func TestHTTPSConfiguredNeverSendsSecretsInClearText(t *testing.T) {
 					http.Redirect(w, r, "http://"+srv.addr+r.URL.Path, http.StatusTemporaryRedirect)
 					return
 				}
-				requireBearer("tok-cleartext")(a.Mux()).ServeHTTP(w, r)
+				sdktest.RequireBearer("tok-cleartext")(a.Mux()).ServeHTTP(w, r)
 			})
 			srv = serveBothSchemes(t, ca.ServerConfig(t, nil), handler)
 			scheme := "https://"

@@ -55,7 +55,7 @@ func TestRedirectToAnotherHostGetsNoSecrets(t *testing.T) {
 // configured but that origin not named: the 401 that follows says the
 // token was withheld and how to send it, instead of "check the token".
 func TestWithheldCredentialsAreExplained(t *testing.T) {
-	other := sdktest.Start(t, sdktest.JSONRPC, false, requireBearer("tok-withheld"))
+	other := sdktest.Start(t, sdktest.JSONRPC, false, sdktest.RequireBearer("tok-withheld"))
 	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
 	a.Stop()
 	a.Card.SupportedInterfaces[0].URL = other.URL() + "/invoke"

@@ -23,3 +23,17 @@ func GETOnlySubscribe(gets *atomic.Int32) func(http.Handler) http.Handler {
 		})
 	}
 }
+
+// RequireBearer answers 401 to every request whose Authorization is not
+// "Bearer "+token.
+func RequireBearer(token string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") != "Bearer "+token {
+				http.Error(w, "unauthorized", http.StatusUnauthorized)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
