@@ -9,6 +9,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -33,27 +34,15 @@ func (l *headerLog) all() []string {
 	return append([]string(nil), l.seen...)
 }
 
-func requireBearer(token string) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Header.Get("Authorization") != "Bearer "+token {
-				http.Error(w, "unauthorized", http.StatusUnauthorized)
-				return
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
-}
-
 // 401 on one agent: it shows unauthorized in words, the token is never in
 // the capture or the error, and the other agents carry on.
 func TestUnauthorizedAgentAloneFails(t *testing.T) {
-	locked := startAgent(t, kindJSONRPC, true, requireBearer("good-token-1234"))
-	open := startAgent(t, kindGRPC, true, nil)
-	lo := fast("locked", locked.url())
+	locked := sdktest.Start(t, sdktest.JSONRPC, true, sdktest.RequireBearer("good-token-1234"))
+	open := sdktest.Start(t, sdktest.GRPC, true, nil)
+	lo := fast("locked", locked.URL())
 	lo.Headers = []Header{{Name: "Authorization", Value: "Bearer wrong-secret-5678"}}
-	m, c := runManager(t, []AgentOptions{lo, fast("open", open.url())}, Options{})
-	id := open.send(t, "ask")
+	m, c := runManager(t, []AgentOptions{lo, fast("open", open.URL())}, Options{})
+	id := open.Send(t, "ask")
 	c.waitFor(t, "open agent carries on", 5*time.Second, func(evs []model.Event) bool {
 		return hasTask(evs, "open", id, a2a.TaskStateInputRequired)
 	})
@@ -88,18 +77,18 @@ func TestTokenNotSentToUnnamedHost(t *testing.T) {
 	for _, allow := range []bool{false, true} {
 		t.Run(map[bool]string{false: "not-named", true: "named"}[allow], func(t *testing.T) {
 			cardLog, ifaceLog := &headerLog{}, &headerLog{}
-			other := startAgent(t, kindJSONRPC, false, ifaceLog.wrap) // serves the interface
-			a := startAgent(t, kindJSONRPC, false, cardLog.wrap)      // serves the card
-			a.stop()
-			a.card.SupportedInterfaces[0].URL = other.url() + "/invoke"
-			a.start()
-			o := fast("a", a.url())
+			other := sdktest.Start(t, sdktest.JSONRPC, false, ifaceLog.wrap) // serves the interface
+			a := sdktest.Start(t, sdktest.JSONRPC, false, cardLog.wrap)      // serves the card
+			a.Stop()
+			a.Card.SupportedInterfaces[0].URL = other.URL() + "/invoke"
+			a.Start()
+			o := fast("a", a.URL())
 			o.Headers = []Header{{Name: "X-Api-Key", Value: "key-abcdef"}}
 			if allow {
-				o.AllowedHosts = []string{other.addr}
+				o.AllowedHosts = []string{other.Addr}
 			}
 			_, c := runManager(t, []AgentOptions{o}, Options{})
-			id := other.send(t, "ask")
+			id := other.Send(t, "ask")
 			c.waitFor(t, "task via the other host", 5*time.Second, func(evs []model.Event) bool {
 				return hasTask(evs, "a", id, a2a.TaskStateInputRequired)
 			})
@@ -130,10 +119,10 @@ func TestTokenNotSentToUnnamedHost(t *testing.T) {
 // says "these credentials cannot list tasks" and still polls the tasks it
 // was told about.
 func TestListingRefusedStillPolls(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
-	a.icpt.anon = true
-	id := a.send(t, "ask")
-	o := fast("a", a.url())
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	a.Icpt.Anon = true
+	id := a.Send(t, "ask")
+	o := fast("a", a.URL())
 	o.Tasks = []a2a.TaskID{id}
 	_, c := runManager(t, []AgentOptions{o}, Options{})
 	c.waitFor(t, "listing refused", 5*time.Second, func(evs []model.Event) bool {
@@ -158,8 +147,8 @@ func TestHTTP401IsNotAListingRefusal(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	}
-	a := startAgent(t, kindJSONRPC, false, guard)
-	_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+	a := sdktest.Start(t, sdktest.JSONRPC, false, guard)
+	_, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
 	c.waitFor(t, "unauthorized", 5*time.Second, healthIs("a", model.HealthUnauthorized))
 	h := lastHealth(c.snapshot(), "a")
 	if strings.Contains(h.Err, "cannot list") || h.ListingNote != "" || !strings.Contains(h.Err, "HTTP 401") {

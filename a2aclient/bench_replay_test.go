@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,45 +16,21 @@ import (
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
-
-// teeTransport keeps the bytes of every SSE response it carries.
-type teeTransport struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (t *teeTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := http.DefaultTransport.RoundTrip(r)
-	if err == nil && resp.Header.Get("Content-Type") == "text/event-stream" {
-		resp.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.TeeReader(resp.Body, lockedWriter{t}), resp.Body}
-	}
-	return resp, err
-}
-
-type lockedWriter struct{ t *teeTransport }
-
-func (w lockedWriter) Write(p []byte) (int, error) {
-	w.t.mu.Lock()
-	defer w.t.mu.Unlock()
-	return w.t.buf.Write(p)
-}
 
 // replayServer serves, for SubscribeToTask, the exact bytes a real SDK
 // server streamed once, and proxies everything else to that server. It
 // takes the server's own cost out of the measure, so the ratio shows the
 // clients' cost alone.
-func replayServer(b *testing.B, a *testAgent, stream []byte) string {
-	target, _ := url.Parse(a.url())
+func replayServer(b *testing.B, a *sdktest.Agent, stream []byte) string {
+	target, _ := url.Parse(a.URL())
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
-			card := *a.card
+			card := *a.Card
 			card.SupportedInterfaces = []*a2a.AgentInterface{a2a.NewAgentInterface(srv.URL+"/invoke", a2a.TransportProtocolJSONRPC)}
 			a2asrv.NewStaticAgentCardHandler(&card).ServeHTTP(w, r)
 			return
@@ -81,27 +56,27 @@ func replayServer(b *testing.B, a *testAgent, stream []byte) string {
 
 // recordStream runs one live chatty stream and returns its raw SSE bytes
 // and task id.
-func recordStream(b *testing.B, a *testAgent) ([]byte, a2a.TaskID) {
-	tee := &teeTransport{}
-	cl, err := sdk.NewFromCard(context.Background(), a.card, sdk.WithJSONRPCTransport(&http.Client{Transport: tee}))
+func recordStream(b *testing.B, a *sdktest.Agent) ([]byte, a2a.TaskID) {
+	tee := &sdktest.SSETee{}
+	cl, err := sdk.NewFromCard(context.Background(), a.Card, sdk.WithJSONRPCTransport(&http.Client{Transport: tee}))
 	if err != nil {
 		b.Fatal(err)
 	}
-	id := a.send(b, fmt.Sprintf("chatty:%d", ingestEvents))
+	id := a.Send(b, fmt.Sprintf("chatty:%d", ingestEvents))
 	for ev, err := range cl.SubscribeToTask(context.Background(), &a2a.SubscribeToTaskRequest{ID: id}) {
 		if err != nil {
 			b.Fatal(err)
 		}
 		if _, ok := ev.(*a2a.Task); ok {
-			a.exec.release()
+			a.Exec.Release()
 		}
 	}
-	return tee.buf.Bytes(), id
+	return tee.Bytes(), id
 }
 
 // replayIngest measures both clients on the replayed stream; it returns
 // the two rates in events per second.
-func replayIngest(b *testing.B, a *testAgent) (sdkRate, ourRate float64) {
+func replayIngest(b *testing.B, a *sdktest.Agent) (sdkRate, ourRate float64) {
 	raw, id := recordStream(b, a)
 	base := replayServer(b, a, raw)
 	o := fast("r", base)
@@ -110,7 +85,7 @@ func replayIngest(b *testing.B, a *testAgent) (sdkRate, ourRate float64) {
 	if err := w.connect(context.Background()); err != nil {
 		b.Fatal(err)
 	}
-	card := *a.card
+	card := *a.Card
 	card.SupportedInterfaces = []*a2a.AgentInterface{a2a.NewAgentInterface(base+"/invoke", a2a.TransportProtocolJSONRPC)}
 	bare, err := sdk.NewFromCard(context.Background(), &card, sdk.WithJSONRPCTransport(&http.Client{}))
 	if err != nil {

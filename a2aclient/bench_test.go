@@ -12,6 +12,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -28,15 +29,15 @@ const ingestEvents = 2000
 // which measures the clients' cost alone. Rates are medians over runs,
 // which load spikes from other processes move less than means.
 func BenchmarkStreamIngest(b *testing.B) {
-	a := startAgent(b, kindJSONRPC, true, nil)
-	o := fast("a", a.url())
+	a := sdktest.Start(b, sdktest.JSONRPC, true, nil)
+	o := fast("a", a.URL())
 	o.SweepInterval = time.Hour
 	m := New([]AgentOptions{o}, Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { m.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
-	bare := a.other(b)
+	bare := a.Other(b)
 
 	var sdkRates, ourRates []float64
 	b.ResetTimer()
@@ -63,9 +64,9 @@ func BenchmarkStreamIngest(b *testing.B) {
 	b.ReportMetric(ro/rs, "replay-ratio")
 }
 
-func ingestBare(b *testing.B, a *testAgent, cl *sdk.Client) (time.Duration, int) {
+func ingestBare(b *testing.B, a *sdktest.Agent, cl *sdk.Client) (time.Duration, int) {
 	b.Helper()
-	id := a.send(b, fmt.Sprintf("chatty:%d", ingestEvents))
+	id := a.Send(b, fmt.Sprintf("chatty:%d", ingestEvents))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var start time.Time
@@ -78,7 +79,7 @@ func ingestBare(b *testing.B, a *testAgent, cl *sdk.Client) (time.Duration, int)
 		case *a2a.Task:
 			if start.IsZero() {
 				start = time.Now()
-				a.exec.release()
+				a.Exec.Release()
 			}
 		case *a2a.TaskStatusUpdateEvent:
 			n++
@@ -91,9 +92,9 @@ func ingestBare(b *testing.B, a *testAgent, cl *sdk.Client) (time.Duration, int)
 	return 0, 0
 }
 
-func ingestWatcher(b *testing.B, a *testAgent, m *Manager) (time.Duration, int) {
+func ingestWatcher(b *testing.B, a *sdktest.Agent, m *Manager) (time.Duration, int) {
 	b.Helper()
-	id := a.send(b, fmt.Sprintf("chatty:%d", ingestEvents))
+	id := a.Send(b, fmt.Sprintf("chatty:%d", ingestEvents))
 	m.Watch("a", id)
 	var start time.Time
 	n := 0
@@ -105,7 +106,7 @@ func ingestWatcher(b *testing.B, a *testAgent, m *Manager) (time.Duration, int) 
 			switch {
 			case ev.Kind == model.EventTask && ev.Source == model.SourceStream && ev.Task.ID == id && start.IsZero():
 				start = time.Now()
-				a.exec.release()
+				a.Exec.Release()
 			case ev.Kind == model.EventStatus && ev.Status.TaskID == id:
 				n++
 				if ev.Status.Status.State == a2a.TaskStateCompleted {
@@ -124,7 +125,7 @@ func ingestWatcher(b *testing.B, a *testAgent, m *Manager) (time.Duration, int) 
 // next to a full listing of the same agent. The sweep's 5 s overlap lists
 // the previous interval's changes again (deduplicated client-side).
 func BenchmarkIncrementalSweep(b *testing.B) {
-	a := startAgent(b, kindJSONRPC, false, nil)
+	a := sdktest.Start(b, sdktest.JSONRPC, false, nil)
 	ctx, cc := a2asrv.NewCallContext(context.Background(), nil)
 	cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
 	var ids []a2a.TaskID
@@ -134,12 +135,12 @@ func BenchmarkIncrementalSweep(b *testing.B) {
 		msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart(fmt.Sprintf("step %d of the nightly suite", i)))
 		task := &a2a.Task{ID: a2a.NewTaskID(), ContextID: a2a.NewContextID(),
 			Status: a2a.TaskStatus{State: a2a.TaskStateCompleted, Timestamp: &ts, Message: msg}}
-		if _, err := a.store.Create(ctx, task); err != nil {
+		if _, err := a.Store.Create(ctx, task); err != nil {
 			b.Fatal(err)
 		}
 		ids = append(ids, task.ID)
 	}
-	o := fast("a", a.url())
+	o := fast("a", a.URL())
 	o.Subscribe = false
 	m := New([]AgentOptions{o}, Options{Buffer: 1 << 16})
 	w := m.watchers["a"]
@@ -163,7 +164,7 @@ func BenchmarkIncrementalSweep(b *testing.B) {
 		// timestamps DefaultSweepInterval after the previous ones.
 		at := time.Now().Add(time.Duration(i+1) * DefaultSweepInterval)
 		for j := 0; j < 10; j++ {
-			touch(b, a.store, ctx, ids[(i*10+j)%len(ids)], at.Add(time.Duration(j)*time.Millisecond))
+			touch(b, a.Store, ctx, ids[(i*10+j)%len(ids)], at.Add(time.Duration(j)*time.Millisecond))
 		}
 		b.StartTimer()
 		before := w.c.wire.Load()

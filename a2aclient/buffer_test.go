@@ -7,6 +7,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -14,8 +15,8 @@ import (
 // loses nothing: when the buffer fills the watcher coalesces to a resweep,
 // and every task reaches the consumer once it drains again.
 func TestSlowConsumerCoalescesToResweep(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
-	o := fast("a", a.url())
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	o := fast("a", a.URL())
 	m := New([]AgentOptions{o}, Options{Buffer: 4, SendWait: time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -24,7 +25,7 @@ func TestSlowConsumerCoalescesToResweep(t *testing.T) {
 
 	var ids []a2a.TaskID
 	for i := 0; i < 30; i++ {
-		ids = append(ids, a.send(t, "ask"))
+		ids = append(ids, a.Send(t, "ask"))
 	}
 	// Nobody drains: the channel fills and the watcher must keep running.
 	deadline := time.Now().Add(5 * time.Second)
@@ -55,13 +56,13 @@ func TestSlowConsumerCoalescesToResweep(t *testing.T) {
 
 // MaxStreams caps the open streams; sweeps cover the other tasks.
 func TestMaxStreamsCap(t *testing.T) {
-	a := startAgent(t, kindREST, true, nil)
-	o := fast("a", a.url())
+	a := sdktest.Start(t, sdktest.REST, true, nil)
+	o := fast("a", a.URL())
 	o.MaxStreams = 2
 	_, c := runManager(t, []AgentOptions{o}, Options{})
 	var ids []a2a.TaskID
 	for i := 0; i < 4; i++ {
-		ids = append(ids, a.send(t, "hold"))
+		ids = append(ids, a.Send(t, "hold"))
 	}
 	c.waitFor(t, "two streams", 5*time.Second, func(evs []model.Event) bool {
 		h := lastHealth(evs, "a")
@@ -72,7 +73,7 @@ func TestMaxStreamsCap(t *testing.T) {
 			t.Fatalf("health reports %d streams, cap is 2", e.Health.Streams)
 		}
 	}
-	a.exec.release()
+	a.Exec.Release()
 	c.waitFor(t, "all four complete", 10*time.Second, func(evs []model.Event) bool {
 		for _, id := range ids {
 			if !hasTask(evs, "a", id, a2a.TaskStateCompleted) {

@@ -7,15 +7,16 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/a2aclient/edge"
+	"a2atop/internal/sdktest"
 )
 
 // The raw capture of one agent holds at most edge.CaptureBytes however large
 // its answers: big answers push old exchanges out, the newest stays.
 func TestCaptureRingBoundedByBytes(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
-	id := a.send(t, "big:300000")
-	a.stored(t, id, a2a.TaskStateInputRequired)
-	m := New([]AgentOptions{fast("a", a.url())}, Options{})
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	id := a.Send(t, "big:300000")
+	a.Stored(t, id, a2a.TaskStateInputRequired)
+	m := New([]AgentOptions{fast("a", a.URL())}, Options{})
 	for range 40 {
 		if _, err := m.Get(t.Context(), "a", id, 0, false); err != nil {
 			t.Fatal(err)
@@ -37,10 +38,10 @@ func TestCaptureRingBoundedByBytes(t *testing.T) {
 // In a fleet the rings share captureFleetBytes: each agent of forty
 // holds its share, not edge.CaptureBytes.
 func TestCaptureRingsShareTheFleetsBytes(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
-	id := a.send(t, "big:300000")
-	a.stored(t, id, a2a.TaskStateInputRequired)
-	agents := []AgentOptions{fast("a", a.url())}
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	id := a.Send(t, "big:300000")
+	a.Stored(t, id, a2a.TaskStateInputRequired)
+	agents := []AgentOptions{fast("a", a.URL())}
 	for i := range 39 {
 		agents = append(agents, fast(fmt.Sprint("idle", i), "http://127.0.0.1:1"))
 	}

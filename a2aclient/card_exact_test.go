@@ -19,6 +19,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -86,13 +87,13 @@ func replaceOnce(old, repl string) func([]byte) []byte {
 // streaming, signed with key as kid "k1" over its form without default
 // values (the spec's rule, which signers of cards rebuilt from protobuf
 // follow), in the JSON the agent serves.
-func signedTestCard(t *testing.T, a *testAgent, key *ecdsa.PrivateKey) []byte {
+func signedTestCard(t *testing.T, a *sdktest.Agent, key *ecdsa.PrivateKey) []byte {
 	t.Helper()
-	a.card.Capabilities.Streaming = true
-	a.card.SecuritySchemes = a2a.NamedSecuritySchemes{"key": a2a.APIKeySecurityScheme{Location: a2a.APIKeySecuritySchemeLocationHeader, Name: "X-Api-Key"}}
-	a.card.SecurityRequirements = a2a.SecurityRequirementsOptions{{"key": {}}}
-	a.card.Signatures = nil
-	b, err := json.Marshal(a.card)
+	a.Card.Capabilities.Streaming = true
+	a.Card.SecuritySchemes = a2a.NamedSecuritySchemes{"key": a2a.APIKeySecurityScheme{Location: a2a.APIKeySecuritySchemeLocationHeader, Name: "X-Api-Key"}}
+	a.Card.SecurityRequirements = a2a.SecurityRequirementsOptions{{"key": {}}}
+	a.Card.Signatures = nil
+	b, err := json.Marshal(a.Card)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,10 +125,10 @@ func TestSignedCardChangedAfterVerification(t *testing.T) {
 		for _, require := range []bool{false, true} {
 			t.Run(tc.name+map[bool]string{true: "/required"}[require], func(t *testing.T) {
 				var body []byte
-				a := startAgent(t, kindJSONRPC, true, serveCardBytes(&body))
+				a := sdktest.Start(t, sdktest.JSONRPC, true, serveCardBytes(&body))
 				body = tc.edit(signedTestCard(t, a, key))
-				id := a.createInStore(t, a2a.TaskStateInputRequired)
-				o := fast("a", a.url())
+				id := a.CreateInStore(t, a2a.TaskStateInputRequired)
+				o := fast("a", a.URL())
 				o.Headers = []Header{{Name: "X-Api-Key", Value: "key-1"}}
 				o.Auth.CardKeys = CardKeys{File: keyFile, Require: require}
 				_, c := runManager(t, []AgentOptions{o}, Options{})
@@ -215,8 +216,8 @@ func TestSigned03CardChangedAfterVerification(t *testing.T) {
 	for _, tamper := range []string{"", `"Url":""`, `"PreferredTransport":""`, `"ProtocolVersion":""`} {
 		t.Run("tamper="+tamper, func(t *testing.T) {
 			var body []byte
-			a := startAgent(t, kindLegacy, false, serveCardBytes(&body))
-			cj, err := a2av0.NewStaticAgentCardProducer(a.card).(interface {
+			a := sdktest.Start(t, sdktest.Legacy, false, serveCardBytes(&body))
+			cj, err := a2av0.NewStaticAgentCardProducer(a.Card).(interface {
 				CardJSON(context.Context) ([]byte, error)
 			}).CardJSON(context.Background())
 			if err != nil {
@@ -231,7 +232,7 @@ func TestSigned03CardChangedAfterVerification(t *testing.T) {
 			if tamper != "" {
 				body = appendMember(tamper)(body)
 			}
-			o := fast("a", a.url())
+			o := fast("a", a.URL())
 			o.Auth.CardKeys = CardKeys{File: keyFile, Require: true}
 			_, c := runManager(t, []AgentOptions{o}, Options{})
 			if tamper == "" {
@@ -258,13 +259,13 @@ func TestExtendedCardMustVerify(t *testing.T) {
 	keyFile := pinKeyFile(t, key, "k1")
 	for _, tc := range []string{"signed", "unsigned", "tampered", "tampered-lax"} {
 		t.Run(tc, func(t *testing.T) {
-			a := startAgent(t, kindJSONRPC, false, requireBearer("tok-ext"))
-			a.stop()
-			a.card.Capabilities.ExtendedAgentCard = true
-			a.card.Skills = []a2a.AgentSkill{{ID: "status", Name: "status", Tags: []string{"ops"}}}
-			ext := *a.card
+			a := sdktest.Start(t, sdktest.JSONRPC, false, sdktest.RequireBearer("tok-ext"))
+			a.Stop()
+			a.Card.Capabilities.ExtendedAgentCard = true
+			a.Card.Skills = []a2a.AgentSkill{{ID: "status", Name: "status", Tags: []string{"ops"}}}
+			ext := *a.Card
 			ext.Skills = []a2a.AgentSkill{{ID: "status", Name: "status", Tags: []string{"ops"}}, {ID: "deploy", Name: "deploy", Tags: []string{"ops"}}}
-			signCard(t, a.card, key, "k1")
+			signCard(t, a.Card, key, "k1")
 			switch tc {
 			case "signed":
 				signCard(t, &ext, key, "k1")
@@ -272,9 +273,9 @@ func TestExtendedCardMustVerify(t *testing.T) {
 				signCard(t, &ext, key, "k1")
 				ext.Skills = append(ext.Skills, a2a.AgentSkill{ID: "wipe", Name: "wipe", Tags: []string{"ops"}})
 			}
-			a.extended = &ext
-			a.start()
-			o := fast("a", a.url())
+			a.Extended = &ext
+			a.Start()
+			o := fast("a", a.URL())
 			o.Headers = []Header{{Name: "Authorization", Value: "Bearer tok-ext"}}
 			o.Auth.CardKeys = CardKeys{File: keyFile, Require: tc != "tampered-lax"}
 			_, c := runManager(t, []AgentOptions{o}, Options{})
@@ -321,10 +322,10 @@ func TestSignedCardReadOtherwiseThanSigned(t *testing.T) {
 	key := ecKey(t)
 	keyFile := pinKeyFile(t, key, "k1")
 	var body []byte
-	a := startAgent(t, kindJSONRPC, true, serveCardBytes(&body))
+	a := sdktest.Start(t, sdktest.JSONRPC, true, serveCardBytes(&body))
 	signedTestCard(t, a, key) // sets the scheme and the requirement
-	a.card.Signatures = nil
-	b, _ := json.Marshal(a.card)
+	a.Card.Signatures = nil
+	b, _ := json.Marshal(a.Card)
 	var doc map[string]any
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
@@ -336,7 +337,7 @@ func TestSignedCardReadOtherwiseThanSigned(t *testing.T) {
 	prot, sig := detachedES256(t, payload, key, "k1")
 	doc["signatures"] = []map[string]string{{"protected": prot, "signature": sig}}
 	body = replaceOnce(`"schemes":{"key":[]}`, `"schemes":{"key":[],"other":[]}`)(mustJSON(t, doc))
-	o := fast("a", a.url())
+	o := fast("a", a.URL())
 	o.Auth.CardKeys = CardKeys{File: keyFile}
 	_, c := runManager(t, []AgentOptions{o}, Options{})
 	c.waitFor(t, "shown as invalid, naming where", 5*time.Second, func(evs []model.Event) bool {

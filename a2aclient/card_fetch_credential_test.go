@@ -9,6 +9,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -36,14 +37,14 @@ func TestProtectedCardGetsTheConfiguredCredential(t *testing.T) {
 	for _, kind := range []string{"token", "api key"} {
 		t.Run(kind, func(t *testing.T) {
 			o := AuthOptions{Token: Secret{Value: "tok-card-1234"}}
-			wrap := requireBearer("tok-card-1234")
+			wrap := sdktest.RequireBearer("tok-card-1234")
 			if kind == "api key" {
 				o.APIKeyHeader = "X-Gateway-Key"
 				wrap = requireHeader("X-Gateway-Key", "tok-card-1234")
 			}
-			a := startAgent(t, kindJSONRPC, false, wrap)
-			id := a.createInStore(t, a2a.TaskStateInputRequired)
-			ao := fast("a", a.url())
+			a := sdktest.Start(t, sdktest.JSONRPC, false, wrap)
+			id := a.CreateInStore(t, a2a.TaskStateInputRequired)
+			ao := fast("a", a.URL())
 			ao.Auth = o
 			_, c := runManager(t, []AgentOptions{ao}, Options{})
 			c.waitFor(t, "the task of the agent whose card needs the credential", 10*time.Second, func(evs []model.Event) bool {
@@ -63,23 +64,23 @@ func TestCardFetchCredentialNotRedirected(t *testing.T) {
 		name := map[bool]string{false: "other origin", true: "allowed host"}[allow]
 		t.Run(name, func(t *testing.T) {
 			otherLog := &headerLog{}
-			other := startAgent(t, kindJSONRPC, false, otherLog.wrap)
-			a := startAgent(t, kindJSONRPC, false, nil)
-			a.stop()
-			a.wrap = func(next http.Handler) http.Handler {
+			other := sdktest.Start(t, sdktest.JSONRPC, false, otherLog.wrap)
+			a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+			a.Stop()
+			a.Wrap = func(next http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					if r.URL.Path == a2asrv.WellKnownAgentCardPath {
-						http.Redirect(w, r, other.url()+r.URL.Path, http.StatusTemporaryRedirect)
+						http.Redirect(w, r, other.URL()+r.URL.Path, http.StatusTemporaryRedirect)
 						return
 					}
 					next.ServeHTTP(w, r)
 				})
 			}
-			a.start()
-			o := fast("a", a.url())
+			a.Start()
+			o := fast("a", a.URL())
 			o.Auth = AuthOptions{Token: Secret{Value: "tok-abcdef"}, APIKeyHeader: ""}
 			if allow {
-				o.AllowedHosts = []string{other.addr}
+				o.AllowedHosts = []string{other.Addr}
 			}
 			_, c := runManager(t, []AgentOptions{o}, Options{})
 			c.waitFor(t, "the card fetched from the other origin", 10*time.Second, func([]model.Event) bool {
@@ -92,7 +93,7 @@ func TestCardFetchCredentialNotRedirected(t *testing.T) {
 			})
 			for _, s := range otherLog.all() {
 				if strings.HasPrefix(s, a2asrv.WellKnownAgentCardPath) && strings.Contains(s, "abcdef") {
-					t.Fatalf("the card fetch's credential followed the redirect to %s: %q", other.addr, s)
+					t.Fatalf("the card fetch's credential followed the redirect to %s: %q", other.Addr, s)
 				}
 			}
 		})

@@ -17,6 +17,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -67,10 +68,10 @@ func jwksServer(t *testing.T, keys map[string]*ecdsa.PrivateKey) string {
 	for kid, k := range keys {
 		set.Keys = append(set.Keys, jose.JSONWebKey{Key: &k.PublicKey, KeyID: kid, Algorithm: "ES256", Use: "sig"})
 	}
-	a := startAgent(t, kindJSONRPC, false, func(http.Handler) http.Handler {
+	a := sdktest.Start(t, sdktest.JSONRPC, false, func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _ = json.NewEncoder(w).Encode(set) })
 	})
-	return a.url() + "/jwks.json"
+	return a.URL() + "/jwks.json"
 }
 
 // Signed, unsigned, tampered and wrongly-keyed cards are shown as such,
@@ -102,12 +103,12 @@ func TestCardSignatures(t *testing.T) {
 		for _, pin := range []string{"jwks", "file"} {
 			for _, require := range []bool{false, true} {
 				t.Run(tc.name+"/"+pin+map[bool]string{true: "/required"}[require], func(t *testing.T) {
-					a := startAgent(t, kindJSONRPC, false, nil)
-					a.stop()
-					tc.prep(a.card)
-					a.start()
-					id := a.createInStore(t, a2a.TaskStateInputRequired)
-					o := fast("a", a.url())
+					a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+					a.Stop()
+					tc.prep(a.Card)
+					a.Start()
+					id := a.CreateInStore(t, a2a.TaskStateInputRequired)
+					o := fast("a", a.URL())
 					o.Auth.CardKeys = CardKeys{JWKSURL: jwks, Require: require}
 					if pin == "file" {
 						o.Auth.CardKeys = CardKeys{File: keyFile, Require: require}
@@ -138,11 +139,11 @@ func TestCardSignatures(t *testing.T) {
 // With no key pinned a signed card is shown as not checked, and an
 // unsigned one shows nothing.
 func TestCardSignatureWithoutPinnedKeys(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
-	a.stop()
-	signCard(t, a.card, ecKey(t), "key-1")
-	a.start()
-	_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	a.Stop()
+	signCard(t, a.Card, ecKey(t), "key-1")
+	a.Start()
+	_, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
 	c.waitFor(t, "not checked", 5*time.Second, func(evs []model.Event) bool {
 		info := lastInfo(evs, "a")
 		return info != nil && strings.HasPrefix(info.Signature, "signed, not checked") && !info.SignatureOK
@@ -181,15 +182,15 @@ func TestCanonicalPayloads(t *testing.T) {
 // The extended card, when the card says there is one: fetched with our
 // credentials, and what it adds is said.
 func TestExtendedCardAdds(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, requireBearer("tok-ext"))
-	a.stop()
-	a.card.Capabilities.ExtendedAgentCard = true
-	a.card.Skills = []a2a.AgentSkill{{ID: "status", Name: "status"}}
-	ext := *a.card
+	a := sdktest.Start(t, sdktest.JSONRPC, false, sdktest.RequireBearer("tok-ext"))
+	a.Stop()
+	a.Card.Capabilities.ExtendedAgentCard = true
+	a.Card.Skills = []a2a.AgentSkill{{ID: "status", Name: "status"}}
+	ext := *a.Card
 	ext.Skills = []a2a.AgentSkill{{ID: "status", Name: "status"}, {ID: "deploy", Name: "deploy"}, {ID: "rollback", Name: "rollback"}}
-	a.extended = &ext
-	a.start()
-	o := fast("a", a.url())
+	a.Extended = &ext
+	a.Start()
+	o := fast("a", a.URL())
 	o.Headers = []Header{{Name: "Authorization", Value: "Bearer tok-ext"}}
 	_, c := runManager(t, []AgentOptions{o}, Options{})
 	c.waitFor(t, "what the extended card adds", 5*time.Second, func(evs []model.Event) bool {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -16,27 +17,27 @@ import (
 // page is no card either: both say "not an agent card" with the URL, not
 // "version not supported". An https URL on a plain-http agent says so.
 func TestNotACardAndPlainHTTP(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
-	a.stop()
-	a.wrap = func(next http.Handler) http.Handler {
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	a.Stop()
+	a.Wrap = func(next http.Handler) http.Handler {
 		mux := http.NewServeMux()
 		mux.Handle(a2asrv.WellKnownAgentCardPath, next)
 		mux.HandleFunc("/html/", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
 			w.Write([]byte("<html><body>welcome</body></html>"))
 		})
-		mux.Handle("/", a2asrv.NewJSONRPCHandler(a.h))
+		mux.Handle("/", a2asrv.NewJSONRPCHandler(a.H))
 		return mux
 	}
-	a.start()
-	agents := []AgentOptions{fast("rpc", a.url()+"/wrong"), fast("html", a.url()+"/html"),
-		fast("tls", "https://"+a.addr), fast("good", a.url())}
+	a.Start()
+	agents := []AgentOptions{fast("rpc", a.URL()+"/wrong"), fast("html", a.URL()+"/html"),
+		fast("tls", "https://"+a.Addr), fast("good", a.URL())}
 	_, c := runManager(t, agents, Options{})
 	c.waitFor(t, "good agent sweeps", 5*time.Second, healthIs("good", model.HealthSweeping))
 	for _, tt := range []struct{ agent, want string }{
-		{"rpc", "not an agent card: " + a.url() + "/wrong/.well-known/agent-card.json answered with JSON with no name and no interfaces (is the URL the agent's base URL"},
-		{"html", "not an agent card: " + a.url() + "/html/.well-known/agent-card.json answered with a document that is not JSON"},
-		{"tls", "TLS failed: https://" + a.addr + "/.well-known/agent-card.json answers in plain http, not https (use an http:// URL"},
+		{"rpc", "not an agent card: " + a.URL() + "/wrong/.well-known/agent-card.json answered with JSON with no name and no interfaces (is the URL the agent's base URL"},
+		{"html", "not an agent card: " + a.URL() + "/html/.well-known/agent-card.json answered with a document that is not JSON"},
+		{"tls", "TLS failed: https://" + a.Addr + "/.well-known/agent-card.json answers in plain http, not https (use an http:// URL"},
 	} {
 		c.waitFor(t, tt.agent, 5*time.Second, func(evs []model.Event) bool {
 			h := lastHealth(evs, tt.agent)

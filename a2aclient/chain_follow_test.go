@@ -7,6 +7,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -15,20 +16,20 @@ import (
 // configured; another 0.3 agent that does not hold it is asked once and
 // reports no "gone" for a task it never had.
 func TestChainReferenceIsWatchedOnNonListingAgents(t *testing.T) {
-	legacy := startAgent(t, kindLegacy, false, nil)
-	other := startAgent(t, kindLegacy, false, nil)
-	planner := startAgent(t, kindJSONRPC, false, nil)
-	leaf := legacy.send(t, "ask")
-	root := planner.send(t, "ref:"+string(leaf))
-	_, c := runManager(t, []AgentOptions{fast("planner", planner.url()), fast("legacy", legacy.url()),
-		fast("other", other.url())}, Options{})
+	legacy := sdktest.Start(t, sdktest.Legacy, false, nil)
+	other := sdktest.Start(t, sdktest.Legacy, false, nil)
+	planner := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	leaf := legacy.Send(t, "ask")
+	root := planner.Send(t, "ref:"+string(leaf))
+	_, c := runManager(t, []AgentOptions{fast("planner", planner.URL()), fast("legacy", legacy.URL()),
+		fast("other", other.URL())}, Options{})
 	c.waitFor(t, "the referenced 0.3 task is found", 5*time.Second, func(evs []model.Event) bool {
 		return hasTask(evs, "planner", root, a2a.TaskStateAuthRequired) && hasTask(evs, "legacy", leaf, a2a.TaskStateInputRequired)
 	})
 	gets := func() int {
-		other.icpt.mu.Lock()
-		defer other.icpt.mu.Unlock()
-		return len(other.icpt.tenants) // one entry per GetTask
+		other.Icpt.Mu.Lock()
+		defer other.Icpt.Mu.Unlock()
+		return len(other.Icpt.Tenants) // one entry per GetTask
 	}
 	c.waitFor(t, "the other 0.3 agent was asked", 5*time.Second, func([]model.Event) bool { return gets() > 0 })
 	asked := gets()

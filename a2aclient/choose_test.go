@@ -10,6 +10,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -18,20 +19,20 @@ import (
 // in card order, tenant goes into every request, and a binding the card
 // does not offer says what the card does offer.
 func TestConfigChoosesInterfaceAndTenant(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
-	a.stop()
-	a.card.SupportedInterfaces = append(a.card.SupportedInterfaces,
-		a2a.NewAgentInterface(a.url()+"/rest", a2a.TransportProtocolHTTPJSON),
-		&a2a.AgentInterface{URL: a.url() + "/invoke03", ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: a2av0.Version})
-	a.wrap = func(next http.Handler) http.Handler {
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	a.Stop()
+	a.Card.SupportedInterfaces = append(a.Card.SupportedInterfaces,
+		a2a.NewAgentInterface(a.URL()+"/rest", a2a.TransportProtocolHTTPJSON),
+		&a2a.AgentInterface{URL: a.URL() + "/invoke03", ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: a2av0.Version})
+	a.Wrap = func(next http.Handler) http.Handler {
 		mux := http.NewServeMux()
-		mux.Handle("/invoke03", a2av0.NewJSONRPCHandler(a.h))
+		mux.Handle("/invoke03", a2av0.NewJSONRPCHandler(a.H))
 		mux.Handle("/", next)
 		return mux
 	}
-	a.start()
+	a.Start()
 	opt := func(name, binding, protocol, tenant string) AgentOptions {
-		o := fast(name, a.url())
+		o := fast(name, a.URL())
 		o.Binding, o.Protocol, o.Tenant = binding, protocol, tenant
 		return o
 	}
@@ -62,8 +63,8 @@ func TestConfigChoosesInterfaceAndTenant(t *testing.T) {
 		return h != nil && strings.Contains(h.Err, "version not supported: no compatible transports: the card offers [JSONRPC 1.0, HTTP+JSON 1.0, JSONRPC 0.3]")
 	})
 	c.waitFor(t, "tenant on the wire", 5*time.Second, func([]model.Event) bool {
-		a.icpt.mu.Lock()
-		defer a.icpt.mu.Unlock()
-		return slices.Contains(a.icpt.tenants, "acme")
+		a.Icpt.Mu.Lock()
+		defer a.Icpt.Mu.Unlock()
+		return slices.Contains(a.Icpt.Tenants, "acme")
 	})
 }

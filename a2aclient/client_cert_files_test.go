@@ -15,6 +15,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/internal/agenttest"
+	"a2atop/internal/sdktest"
 	"a2atop/internal/testcert"
 	"a2atop/model"
 )
@@ -102,19 +103,19 @@ func TestClientCertificateRotates(t *testing.T) {
 	ca := testcert.NewCA(t, "agents")
 	clients := testcert.NewCA(t, "clients")
 	seen := &presented{}
-	a := startAgent(t, kindJSONRPC, false, nil)
-	a.stop()
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	a.Stop()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := "https://" + l.Addr().String()
-	a.card.SupportedInterfaces = []*a2a.AgentInterface{a2a.NewAgentInterface(base+"/invoke", a2a.TransportProtocolJSONRPC)}
-	srv := &http.Server{Handler: seen.wrap(a.mux()), TLSConfig: ca.ServerConfig(t, clients.Pool()), ErrorLog: discardLog()}
+	a.Card.SupportedInterfaces = []*a2a.AgentInterface{a2a.NewAgentInterface(base+"/invoke", a2a.TransportProtocolJSONRPC)}
+	srv := &http.Server{Handler: seen.wrap(a.Mux()), TLSConfig: ca.ServerConfig(t, clients.Pool()), ErrorLog: discardLog()}
 	srv.SetKeepAlivesEnabled(false) // every request a new connection, a new handshake
 	go srv.ServeTLS(l, "", "")
 	t.Cleanup(func() { srv.Close() })
-	id := a.createInStore(t, a2a.TaskStateInputRequired)
+	id := a.CreateInStore(t, a2a.TaskStateInputRequired)
 
 	first := clients.Client(t, "first")
 	certFile, keyFile := testcert.WriteFiles(t, t.TempDir(), "a2atop", first)

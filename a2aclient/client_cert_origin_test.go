@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 
+	"a2atop/internal/sdktest"
 	"a2atop/internal/testcert"
 	"a2atop/model"
 )
@@ -47,8 +48,8 @@ func TestClientCertificateOnlyToAllowedOrigins(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			seen := &presented{}
 			otherAddr := startTLS(t, ca, seen.wrap(http.NotFoundHandler()), false, nil)
-			a := startAgent(t, kindJSONRPC, false, nil)
-			a.stop()
+			a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+			a.Stop()
 			redirect := func(next http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					if r.URL.Path == a2asrv.WellKnownAgentCardPath {
@@ -59,7 +60,7 @@ func TestClientCertificateOnlyToAllowedOrigins(t *testing.T) {
 				})
 			}
 			mine := &presented{}
-			addr := startTLS(t, ca, mine.wrap(redirect(a.mux())), true, clients)
+			addr := startTLS(t, ca, mine.wrap(redirect(a.Mux())), true, clients)
 			o := fast("a", "https://"+addr)
 			o.TLS = &tls.Config{RootCAs: ca.Pool(), Certificates: []tls.Certificate{clients.Client(t, "a2atop")}}
 			o.Auth = AuthOptions{Type: AuthMTLS, ClientCertificate: true}
@@ -88,17 +89,17 @@ func TestClientCertificateToGRPCInterface(t *testing.T) {
 	clients := testcert.NewCA(t, "clients")
 	for _, allow := range []bool{true, false} {
 		t.Run(map[bool]string{true: "allowed host", false: "other origin"}[allow], func(t *testing.T) {
-			g := startAgent(t, kindGRPC, false, nil)
-			g.stop()
-			g.gopts = []grpc.ServerOption{grpc.Creds(credentials.NewTLS(ca.ServerConfig(t, clients.Pool())))}
-			g.start()
-			id := g.createInStore(t, a2a.TaskStateInputRequired)
-			cardAddr := startTLS(t, ca, g.mux(), false, nil) // the card, over https: nothing goes in plain http to an https agent
+			g := sdktest.Start(t, sdktest.GRPC, false, nil)
+			g.Stop()
+			g.GOpts = []grpc.ServerOption{grpc.Creds(credentials.NewTLS(ca.ServerConfig(t, clients.Pool())))}
+			g.Start()
+			id := g.CreateInStore(t, a2a.TaskStateInputRequired)
+			cardAddr := startTLS(t, ca, g.Mux(), false, nil) // the card, over https: nothing goes in plain http to an https agent
 			o := fast("g", "https://"+cardAddr)
 			o.TLS = &tls.Config{RootCAs: ca.Pool(), Certificates: []tls.Certificate{clients.Client(t, "a2atop")}}
 			o.Auth = AuthOptions{Type: AuthMTLS, ClientCertificate: true}
 			if allow {
-				o.AllowedHosts = []string{g.gaddr}
+				o.AllowedHosts = []string{g.GAddr}
 			}
 			_, c := runManager(t, []AgentOptions{o}, Options{})
 			if allow {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/internal/testcert"
 	"a2atop/model"
 )
@@ -23,14 +24,14 @@ import (
 func TestClientKeyFileReadableByOthersIsWarned(t *testing.T) {
 	ca := testcert.NewCA(t, "servers")
 	clients := testcert.NewCA(t, "clients")
-	a := startAgent(t, kindJSONRPC, false, nil)
-	a.stop()
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	a.Stop()
 	var h http.Handler
 	addr := startTLS(t, ca, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }), true, clients)
 	base := "https://" + addr
-	a.card.SupportedInterfaces = []*a2a.AgentInterface{a2a.NewAgentInterface(base+"/invoke", a2a.TransportProtocolJSONRPC)}
-	h = a.mux() // with the card that names the TLS interface
-	id := a.createInStore(t, a2a.TaskStateInputRequired)
+	a.Card.SupportedInterfaces = []*a2a.AgentInterface{a2a.NewAgentInterface(base+"/invoke", a2a.TransportProtocolJSONRPC)}
+	h = a.Mux() // with the card that names the TLS interface
+	id := a.CreateInStore(t, a2a.TaskStateInputRequired)
 	cert := clients.Client(t, "a2atop")
 	certFile, keyFile := testcert.WriteFiles(t, t.TempDir(), "a2atop", cert)
 	must(t, os.Chmod(keyFile, 0o644))

@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -82,14 +83,14 @@ func TestTokenFileRewrittenWhileRunning(t *testing.T) {
 	for _, how := range []string{"in-place", "rename"} {
 		t.Run(how, func(t *testing.T) {
 			rot := &rotating{want: []string{"tok-one-1111"}}
-			a := startAgent(t, kindJSONRPC, true, rot.wrap)
+			a := sdktest.Start(t, sdktest.JSONRPC, true, rot.wrap)
 			dir := t.TempDir()
 			path := filepath.Join(dir, "token")
 			writeFile(t, path, "tok-one-1111\n")
-			o := fast("a", a.url())
+			o := fast("a", a.URL())
 			o.Auth = AuthOptions{Type: AuthBearer, Token: Secret{File: path}}
 			_, c := runManager(t, []AgentOptions{o}, Options{})
-			id := a.createInStore(t, a2a.TaskStateInputRequired)
+			id := a.CreateInStore(t, a2a.TaskStateInputRequired)
 			c.waitFor(t, "the task with the first token", 5*time.Second, func(evs []model.Event) bool { return hasTask(evs, "a", id, "") })
 			if how == "rename" {
 				writeFile(t, path+".new", "tok-two-2222\n")
@@ -103,7 +104,7 @@ func TestTokenFileRewrittenWhileRunning(t *testing.T) {
 			}
 			rot.set("tok-two-2222")
 			before := len(c.snapshot())
-			id2 := a.createInStore(t, a2a.TaskStateInputRequired)
+			id2 := a.CreateInStore(t, a2a.TaskStateInputRequired)
 			c.waitFor(t, "the task with the second token", 5*time.Second, func(evs []model.Event) bool { return hasTask(evs, "a", id2, "") })
 			c.waitFor(t, "a few more rounds", 5*time.Second, func(evs []model.Event) bool { return len(evs) > before+10 })
 			noUnauthorized(t, c.snapshot(), "a")
@@ -120,7 +121,7 @@ func TestCredentialCommandOutputChanges(t *testing.T) {
 	for _, shape := range []string{"plain", "exec-credential"} {
 		t.Run(shape, func(t *testing.T) {
 			rot := &rotating{want: []string{"cmd-one-1111"}}
-			a := startAgent(t, kindJSONRPC, true, rot.wrap)
+			a := sdktest.Start(t, sdktest.JSONRPC, true, rot.wrap)
 			dir := t.TempDir()
 			src, runs := filepath.Join(dir, "current"), filepath.Join(dir, "runs")
 			writeFile(t, src, "cmd-one-1111")
@@ -129,10 +130,10 @@ func TestCredentialCommandOutputChanges(t *testing.T) {
 				script = `echo run >> "$2"; exp=$(date -u -d "@$(( $(date +%s) + 3 ))" +%Y-%m-%dT%H:%M:%SZ); ` +
 					`printf '{"kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"%s"}}' "$(cat "$1")" "$exp"`
 			}
-			o := fast("a", a.url())
+			o := fast("a", a.URL())
 			o.Auth = AuthOptions{Type: AuthCommand, Command: []string{"sh", "-c", script, "cred", src, runs}}
 			_, c := runManager(t, []AgentOptions{o}, Options{})
-			id := a.createInStore(t, a2a.TaskStateInputRequired)
+			id := a.CreateInStore(t, a2a.TaskStateInputRequired)
 			c.waitFor(t, "the task with the command's token", 5*time.Second, func(evs []model.Event) bool { return hasTask(evs, "a", id, "") })
 			writeFile(t, src, "cmd-two-2222")
 			if shape == "exec-credential" {
@@ -142,7 +143,7 @@ func TestCredentialCommandOutputChanges(t *testing.T) {
 				time.Sleep(3 * time.Second)
 			}
 			rot.set("cmd-two-2222")
-			id2 := a.createInStore(t, a2a.TaskStateInputRequired)
+			id2 := a.CreateInStore(t, a2a.TaskStateInputRequired)
 			c.waitFor(t, "the task with the new output", 8*time.Second, func(evs []model.Event) bool { return hasTask(evs, "a", id2, "") })
 			noUnauthorized(t, c.snapshot(), "a")
 			b, _ := os.ReadFile(runs)
@@ -165,14 +166,14 @@ func TestCredentialCommandOutputChanges(t *testing.T) {
 // through the at-most-once path of approvals, never resent blindly.
 func TestReplyRefused401IsNotResent(t *testing.T) {
 	rot := &rotating{want: []string{"tok-reply-1111"}}
-	a := startAgent(t, kindJSONRPC, false, rot.wrap)
+	a := sdktest.Start(t, sdktest.JSONRPC, false, rot.wrap)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "token")
 	writeFile(t, path, "tok-reply-1111")
-	o := fast("a", a.url())
+	o := fast("a", a.URL())
 	o.Auth = AuthOptions{Type: AuthBearer, Token: Secret{File: path}}
 	m := New([]AgentOptions{o}, Options{})
-	id := a.createInStore(t, a2a.TaskStateInputRequired)
+	id := a.CreateInStore(t, a2a.TaskStateInputRequired)
 	if _, err := m.Get(t.Context(), "a", id, 0, false); err != nil {
 		t.Fatal(err)
 	}
@@ -218,9 +219,9 @@ func TestGRPCTokenRotationIsRetriedOnce(t *testing.T) {
 		rot.refused++
 		return status.Error(codes.Unauthenticated, "unauthorized")
 	}
-	a := startAgent(t, kindGRPC, true, nil)
-	a.stop()
-	a.gopts = []grpc.ServerOption{
+	a := sdktest.Start(t, sdktest.GRPC, true, nil)
+	a.Stop()
+	a.GOpts = []grpc.ServerOption{
 		grpc.UnaryInterceptor(func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
 			if err := check(ctx); err != nil {
 				return nil, err
@@ -234,19 +235,19 @@ func TestGRPCTokenRotationIsRetriedOnce(t *testing.T) {
 			return h(srv, ss)
 		}),
 	}
-	a.start()
+	a.Start()
 	path := filepath.Join(t.TempDir(), "token")
 	writeFile(t, path, "grpc-one-1111")
-	o := fast("a", a.url())
-	o.AllowedHosts = []string{a.gaddr}
+	o := fast("a", a.URL())
+	o.AllowedHosts = []string{a.GAddr}
 	o.Auth = AuthOptions{Type: AuthBearer, Token: Secret{File: path}}
 	_, c := runManager(t, []AgentOptions{o}, Options{})
-	id := a.createInStore(t, a2a.TaskStateInputRequired)
+	id := a.CreateInStore(t, a2a.TaskStateInputRequired)
 	c.waitFor(t, "the task over gRPC", 5*time.Second, func(evs []model.Event) bool { return hasTask(evs, "a", id, "") })
 	rot.set("grpc-two-2222")
 	rewriteUnseen(t, path, "grpc-two-2222")
 	before := len(c.snapshot())
-	id2 := a.createInStore(t, a2a.TaskStateInputRequired)
+	id2 := a.CreateInStore(t, a2a.TaskStateInputRequired)
 	c.waitFor(t, "the task with the new token", 5*time.Second, func(evs []model.Event) bool { return hasTask(evs, "a", id2, "") })
 	c.waitFor(t, "a few more rounds", 5*time.Second, func(evs []model.Event) bool { return len(evs) > before+10 })
 	noUnauthorized(t, c.snapshot(), "a")

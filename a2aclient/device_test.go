@@ -13,6 +13,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/internal/oidctest"
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -32,14 +33,14 @@ func approveOnProvider(t *testing.T, p *oidctest.Provider, userCode string) {
 
 // deviceAgent is an agent behind the provider whose card asks for the
 // device flow.
-func deviceAgent(t *testing.T, p *oidctest.Provider) (*testAgent, *oidctest.Guard) {
+func deviceAgent(t *testing.T, p *oidctest.Provider) (*sdktest.Agent, *oidctest.Guard) {
 	t.Helper()
 	g := p.Guard()
-	a := startAgent(t, kindJSONRPC, false, g.Wrap)
-	a.stop()
+	a := sdktest.Start(t, sdktest.JSONRPC, false, g.Wrap)
+	a.Stop()
 	oauthCard(a, "people", a2a.DeviceCodeOAuthFlow{TokenURL: p.TokenURL(), DeviceAuthorizationURL: p.DeviceAuthURL(),
 		Scopes: map[string]string{"a2a.read": "read"}})
-	a.start()
+	a.Start()
 	return a, g
 }
 
@@ -52,10 +53,10 @@ func TestDeviceSignInSurvivesRestartAndRevocation(t *testing.T) {
 	p.AddDeviceClient("a2atop-cli")
 	a, _ := deviceAgent(t, p)
 	store := filepath.Join(t.TempDir(), "state", "tokens", "a.json")
-	o := fast("a", a.url())
+	o := fast("a", a.URL())
 	o.AllowedHosts = []string{hostOf(t, p.Issuer)}
 	o.Auth = AuthOptions{Type: AuthDevice, ClientID: "a2atop-cli", RefreshTokenFile: store}
-	id := a.createInStore(t, a2a.TaskStateInputRequired)
+	id := a.CreateInStore(t, a2a.TaskStateInputRequired)
 
 	first, stopFirst := context.WithCancel(t.Context())
 	m, c := runManagerCtx(t, first, []AgentOptions{o})

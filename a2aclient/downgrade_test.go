@@ -13,6 +13,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
+	"a2atop/internal/sdktest"
 	"a2atop/internal/testcert"
 	"a2atop/model"
 )
@@ -106,8 +107,8 @@ func TestHTTPSConfiguredNeverSendsSecretsInClearText(t *testing.T) {
 	for _, what := range []string{"interface", "card-redirect", "call-redirect", "allowed-host"} {
 		t.Run(what, func(t *testing.T) {
 			ca := testcert.NewCA(t, "a2atop test")
-			a := startAgent(t, kindJSONRPC, true, nil)
-			a.stop() // its handler serves behind bothSchemes
+			a := sdktest.Start(t, sdktest.JSONRPC, true, nil)
+			a.Stop() // its handler serves behind bothSchemes
 			var srv *bothSchemes
 			handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				plain := r.TLS == nil
@@ -119,14 +120,14 @@ func TestHTTPSConfiguredNeverSendsSecretsInClearText(t *testing.T) {
 					http.Redirect(w, r, "http://"+srv.addr+r.URL.Path, http.StatusTemporaryRedirect)
 					return
 				}
-				requireBearer("tok-cleartext")(a.mux()).ServeHTTP(w, r)
+				sdktest.RequireBearer("tok-cleartext")(a.Mux()).ServeHTTP(w, r)
 			})
 			srv = serveBothSchemes(t, ca.ServerConfig(t, nil), handler)
 			scheme := "https://"
 			if what == "interface" || what == "allowed-host" {
 				scheme = "http://"
 			}
-			a.card.SupportedInterfaces = []*a2a.AgentInterface{a2a.NewAgentInterface(scheme+srv.addr+"/invoke", a2a.TransportProtocolJSONRPC)}
+			a.Card.SupportedInterfaces = []*a2a.AgentInterface{a2a.NewAgentInterface(scheme+srv.addr+"/invoke", a2a.TransportProtocolJSONRPC)}
 			o := fast("a", "https://"+srv.addr)
 			o.TLS = &tls.Config{RootCAs: ca.Pool()}
 			o.Headers = []Header{{Name: "Authorization", Value: "Bearer tok-cleartext"}, {Name: "X-Api-Key", Value: "key-cleartext"}}
@@ -211,10 +212,10 @@ func TestHTTPSAgentSendsNothingOverHTTP(t *testing.T) {
 	for _, what := range []string{"jsonrpc", "rest", "grpc", "http-then-https", "card-redirect", "call-redirect"} {
 		t.Run(what, func(t *testing.T) {
 			ca := testcert.NewCA(t, "a2atop test")
-			a := startAgent(t, kindJSONRPC, false, nil)
-			a.stop() // its handler serves over TLS below, and over plain http on the recorder
-			id := a.createInStore(t, a2a.TaskStateInputRequired)
-			plain := listenPlain(t, a.mux())
+			a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+			a.Stop() // its handler serves over TLS below, and over plain http on the recorder
+			id := a.CreateInStore(t, a2a.TaskStateInputRequired)
+			plain := listenPlain(t, a.Mux())
 			var tlsAddr string
 			tlsAddr = listenTLS(t, ca.ServerConfig(t, nil), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				switch {
@@ -223,10 +224,10 @@ func TestHTTPSAgentSendsNothingOverHTTP(t *testing.T) {
 					http.Redirect(w, r, "http://"+plain.addr+r.URL.Path, http.StatusTemporaryRedirect)
 					return
 				}
-				a.mux().ServeHTTP(w, r)
+				a.Mux().ServeHTTP(w, r)
 			}))
 			secure := a2a.NewAgentInterface("https://"+tlsAddr+"/invoke", a2a.TransportProtocolJSONRPC)
-			a.card.SupportedInterfaces = map[string][]*a2a.AgentInterface{
+			a.Card.SupportedInterfaces = map[string][]*a2a.AgentInterface{
 				"jsonrpc":         {a2a.NewAgentInterface("http://"+plain.addr+"/invoke", a2a.TransportProtocolJSONRPC)},
 				"rest":            {a2a.NewAgentInterface("http://"+plain.addr+"/rest", a2a.TransportProtocolHTTPJSON)},
 				"grpc":            {a2a.NewAgentInterface("http://"+plain.addr, a2a.TransportProtocolGRPC)},

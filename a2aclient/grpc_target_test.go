@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 
+	"a2atop/internal/sdktest"
 	"a2atop/internal/testcert"
 	"a2atop/model"
 )
@@ -31,25 +32,25 @@ func TestGRPCTargetFormsNeverCarrySecretsElsewhere(t *testing.T) {
 		"{A}/../{G}",
 	} {
 		t.Run(strings.NewReplacer("/", "_", "{", "", "}", "").Replace(form), func(t *testing.T) {
-			g := startAgent(t, kindGRPC, true, nil) // the endpoint the target really names
-			a := startAgent(t, kindJSONRPC, true, nil)
-			a.stop()
-			target := strings.NewReplacer("{A}", a.addr, "{G}", g.gaddr).Replace(form)
-			a.card.SupportedInterfaces = []*a2a.AgentInterface{a2a.NewAgentInterface(target, a2a.TransportProtocolGRPC)}
-			a.start()
-			o := fast("a", a.url())
+			g := sdktest.Start(t, sdktest.GRPC, true, nil) // the endpoint the target really names
+			a := sdktest.Start(t, sdktest.JSONRPC, true, nil)
+			a.Stop()
+			target := strings.NewReplacer("{A}", a.Addr, "{G}", g.GAddr).Replace(form)
+			a.Card.SupportedInterfaces = []*a2a.AgentInterface{a2a.NewAgentInterface(target, a2a.TransportProtocolGRPC)}
+			a.Start()
+			o := fast("a", a.URL())
 			o.Headers = []Header{{Name: "Authorization", Value: "Bearer tok-grpc-leak"}, {Name: "X-Api-Key", Value: "key-grpc-leak"}}
-			o.AllowedHosts = []string{a.addr} // the authority is allowed; the endpoint is not
+			o.AllowedHosts = []string{a.Addr} // the authority is allowed; the endpoint is not
 			_, c := runManager(t, []AgentOptions{o}, Options{})
-			g.send(t, "ask")
+			g.Send(t, "ask")
 			c.waitFor(t, "the agent's row says the target is refused", 5*time.Second, func(evs []model.Event) bool {
 				h := lastHealth(evs, "a")
 				return h != nil && strings.Contains(h.Err, "a2atop dials only host:port")
 			})
 			time.Sleep(100 * time.Millisecond) // a few more rounds
-			for _, s := range g.icpt.seen() {
+			for _, s := range g.Icpt.Seen() {
 				if strings.Contains(s, "leak") {
-					t.Fatalf("a secret reached %s through the target %q: %q", g.gaddr, target, s)
+					t.Fatalf("a secret reached %s through the target %q: %q", g.GAddr, target, s)
 				}
 			}
 		})
@@ -66,26 +67,26 @@ func TestGRPCPlainTargetsGetSecretsOnlyWhenAllowed(t *testing.T) {
 		{"{G}", false}, {"{G}", true}, {"dns:///{G}", false}, {"dns:///{G}", true},
 	} {
 		t.Run(strings.ReplaceAll(tc.form, "/", "_")+map[bool]string{true: "-allowed", false: "-not"}[tc.allow], func(t *testing.T) {
-			g := startAgent(t, kindGRPC, true, nil)
-			g.stop()
-			g.card.SupportedInterfaces[0].URL = strings.ReplaceAll(tc.form, "{G}", g.gaddr)
-			g.start()
-			o := fast("g", g.url())
+			g := sdktest.Start(t, sdktest.GRPC, true, nil)
+			g.Stop()
+			g.Card.SupportedInterfaces[0].URL = strings.ReplaceAll(tc.form, "{G}", g.GAddr)
+			g.Start()
+			o := fast("g", g.URL())
 			o.Headers = []Header{{Name: "Authorization", Value: "Bearer tok-plain"}}
 			if tc.allow {
-				o.AllowedHosts = []string{g.gaddr}
+				o.AllowedHosts = []string{g.GAddr}
 			}
 			_, c := runManager(t, []AgentOptions{o}, Options{})
-			id := g.send(t, "ask")
+			id := g.Send(t, "ask")
 			c.waitFor(t, "the task via gRPC", 5*time.Second, func(evs []model.Event) bool { return hasTask(evs, "g", id, "") })
 			var with int
-			for _, s := range g.icpt.seen() {
+			for _, s := range g.Icpt.Seen() {
 				if s == "Bearer tok-plain" {
 					with++
 				}
 			}
 			if tc.allow != (with > 0) {
-				t.Errorf("allowed %v: %d calls carried the token (%v)", tc.allow, with, g.icpt.seen())
+				t.Errorf("allowed %v: %d calls carried the token (%v)", tc.allow, with, g.Icpt.Seen())
 			}
 		})
 	}
@@ -96,21 +97,21 @@ func TestGRPCPlainTargetsGetSecretsOnlyWhenAllowed(t *testing.T) {
 // secret, because grpcSecrets reads where the connection was dialled, not
 // what the card said.
 func TestGRPCSecretsFollowTheDialledConnection(t *testing.T) {
-	g := startAgent(t, kindGRPC, false, nil)
-	a := startAgent(t, kindJSONRPC, false, nil)
-	o := fast("a", a.url()).withDefaults()
+	g := sdktest.Start(t, sdktest.GRPC, false, nil)
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	o := fast("a", a.URL()).withDefaults()
 	o.Headers = []Header{{Name: "Authorization", Value: "Bearer tok-dialled"}}
-	o.AllowedHosts = []string{a.addr}
+	o.AllowedHosts = []string{a.Addr}
 	c := newConn(o, 10, slog.New(slog.DiscardHandler))
-	opts := c.grpcDialOptions(grpcEndpoint{hostPort: a.addr}) // built for A, an allowed origin
-	cc, err := grpc.NewClient("passthrough:///"+g.gaddr, opts...)
+	opts := c.grpcDialOptions(grpcEndpoint{hostPort: a.Addr}) // built for A, an allowed origin
+	cc, err := grpc.NewClient("passthrough:///"+g.GAddr, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cc.Close()
 	tr := grpcv1.NewGRPCTransport(cc)
 	_, _ = tr.GetTask(t.Context(), sdk.ServiceParams{}, &a2a.GetTaskRequest{ID: "t1"})
-	seen := g.icpt.seen()
+	seen := g.Icpt.Seen()
 	if len(seen) == 0 {
 		t.Fatal("the call did not reach G")
 	}
@@ -172,34 +173,34 @@ func TestGRPCNeverDowngradesTLS(t *testing.T) {
 	for _, plain := range []bool{false, true} {
 		t.Run(map[bool]string{false: "tls", true: "plain"}[plain], func(t *testing.T) {
 			ca := testcert.NewCA(t, "a2atop test")
-			g := startAgent(t, kindGRPC, false, nil)
-			g.stop()
+			g := sdktest.Start(t, sdktest.GRPC, false, nil)
+			g.Stop()
 			if plain {
-				g.card.SupportedInterfaces[0].URL = "http://" + g.gaddr
+				g.Card.SupportedInterfaces[0].URL = "http://" + g.GAddr
 			} else {
-				g.gopts = []grpc.ServerOption{grpc.Creds(credentials.NewTLS(ca.ServerConfig(t, nil)))}
+				g.GOpts = []grpc.ServerOption{grpc.Creds(credentials.NewTLS(ca.ServerConfig(t, nil)))}
 			}
-			g.start()
-			cardAddr := listenTLS(t, ca.ServerConfig(t, nil), g.mux()) // the card, over https
+			g.Start()
+			cardAddr := listenTLS(t, ca.ServerConfig(t, nil), g.Mux()) // the card, over https
 			o := fast("g", "https://"+cardAddr)
 			o.TLS = &tls.Config{RootCAs: ca.Pool()}
 			o.Headers = []Header{{Name: "Authorization", Value: "Bearer tok-grpc-tls"}}
-			o.AllowedHosts = []string{g.gaddr}
+			o.AllowedHosts = []string{g.GAddr}
 			_, c := runManager(t, []AgentOptions{o}, Options{})
 			if plain {
 				c.waitFor(t, "the row says why", 5*time.Second, func(evs []model.Event) bool {
 					h := lastHealth(evs, "g")
-					return h != nil && strings.Contains(h.Err, "GRPC without TLS http://"+g.gaddr) &&
+					return h != nil && strings.Contains(h.Err, "GRPC without TLS http://"+g.GAddr) &&
 						strings.Contains(h.Err, "a2atop sends nothing in clear text")
 				})
 				time.Sleep(300 * time.Millisecond)
-				if seen := g.icpt.seen(); len(seen) > 0 {
+				if seen := g.Icpt.Seen(); len(seen) > 0 {
 					t.Fatalf("a call went to a plain-text gRPC interface: %q", seen)
 				}
 				return
 			}
-			c.waitFor(t, "a call reached the agent", 5*time.Second, func([]model.Event) bool { return len(g.icpt.seen()) > 0 })
-			for _, s := range g.icpt.seen() {
+			c.waitFor(t, "a call reached the agent", 5*time.Second, func([]model.Event) bool { return len(g.Icpt.Seen()) > 0 })
+			for _, s := range g.Icpt.Seen() {
 				if s != "Bearer tok-grpc-tls" {
 					t.Fatalf("a TLS call to an allowed host carried %q", s)
 				}

@@ -2,7 +2,6 @@ package a2aclient
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"os"
@@ -16,6 +15,9 @@ import (
 
 	"a2atop/model"
 )
+
+// errTimeout is what waitFor reports when what it waits for never came.
+var errTimeout = errors.New("timed out waiting")
 
 // collector drains a Manager's events like the UI would.
 type collector struct {
@@ -144,8 +146,6 @@ func fast(name, url string) AgentOptions {
 	return AgentOptions{Name: name, URL: url, SweepInterval: 40 * time.Millisecond,
 		FullResync: time.Hour, Subscribe: true, CallTimeout: 5 * time.Second}
 }
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 
 // asInterface is errors.As for an interface target.
 func asInterface[T any](err error, target *T) bool { return errors.As(err, target) }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"a2atop/internal/agenttest"
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -55,13 +56,13 @@ func TestHostileListingMemoryBounded(t *testing.T) {
 	for _, mode := range []string{agenttest.ListTokens, agenttest.ListOpen, agenttest.ListPadded} {
 		t.Run(mode, func(t *testing.T) {
 			bad := agenttest.StartLister(t, mode)
-			good := startAgent(t, kindJSONRPC, false, nil)
-			ask := good.send(t, "ask")
+			good := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+			ask := good.Send(t, "ask")
 			ob := fast("bad", bad.URL)
 			if raceEnabled {
 				ob.MaxSweepBytes = 32 << 20 // the same bound, reached in the time the race detector leaves
 			}
-			m := New([]AgentOptions{ob, fast("good", good.url())}, Options{})
+			m := New([]AgentOptions{ob, fast("good", good.URL())}, Options{})
 			fleet := model.NewFleet(model.Options{})
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan struct{})

@@ -1,9 +1,7 @@
 package a2aclient
 
 import (
-	"bufio"
 	"bytes"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -71,12 +70,12 @@ func (c *cuttingWriter) Flush() {
 func TestStreamDroppedMidTask(t *testing.T) {
 	cut := &cutAfterFirstFrame{}
 	cut.drops.Store(3)
-	a := startAgent(t, kindJSONRPC, true, cut.wrap)
-	_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
-	held := a.send(t, "hold")
+	a := sdktest.Start(t, sdktest.JSONRPC, true, cut.wrap)
+	_, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
+	held := a.Send(t, "hold")
 	c.waitFor(t, "resubscribed past the drops", 10*time.Second, func([]model.Event) bool { return cut.subs.Load() > 3 })
 	c.waitFor(t, "streaming", 5*time.Second, healthIs("a", model.HealthStreaming))
-	a.exec.release()
+	a.Exec.Release()
 	c.waitFor(t, "completed over the stream", 10*time.Second, func(evs []model.Event) bool {
 		for _, e := range evs {
 			if e.Kind == model.EventStatus && e.Source == model.SourceStream && e.Status.TaskID == held &&
@@ -114,12 +113,12 @@ func trickle(next http.Handler) http.Handler {
 // A slow (trickling) server gets a timeout on its own row; the other
 // agents carry on.
 func TestSlowServerDelaysNoOne(t *testing.T) {
-	slow := startAgent(t, kindJSONRPC, true, trickle)
-	ok := startAgent(t, kindREST, true, nil)
-	so := fast("slow", slow.url())
+	slow := sdktest.Start(t, sdktest.JSONRPC, true, trickle)
+	ok := sdktest.Start(t, sdktest.REST, true, nil)
+	so := fast("slow", slow.URL())
 	so.CallTimeout = 300 * time.Millisecond
-	_, c := runManager(t, []AgentOptions{so, fast("ok", ok.url())}, Options{})
-	id := ok.send(t, "done")
+	_, c := runManager(t, []AgentOptions{so, fast("ok", ok.URL())}, Options{})
+	id := ok.Send(t, "done")
 	c.waitFor(t, "ok agent finds its task", 5*time.Second, func(evs []model.Event) bool {
 		return hasTask(evs, "ok", id, a2a.TaskStateCompleted)
 	})
@@ -129,99 +128,21 @@ func TestSlowServerDelaysNoOne(t *testing.T) {
 	})
 }
 
-// hostile is a raw A2A-shaped peer that misbehaves on purpose: the
-// hostile peer is the one place a hand-written server is right.
-type hostile struct {
-	srv  *http.Server
-	url  string
-	mode string // "badjson", "badsse", "bigsse", "stall", "tricklesse"
-}
-
-func startHostile(t *testing.T, mode string) *hostile {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &hostile{url: "http://" + l.Addr().String(), mode: mode}
-	h.srv = &http.Server{Handler: http.HandlerFunc(h.serve)}
-	go h.srv.Serve(l)
-	t.Cleanup(func() { h.srv.Close() })
-	return h
-}
-
-const hostileTask = `{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING","timestamp":"2026-01-01T00:00:00Z"}}`
-
-func (h *hostile) serve(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodGet {
-		fmt.Fprintf(w, `{"name":"hostile","description":"d","version":"1","supportedInterfaces":[{"url":%q,"protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"capabilities":{"streaming":true},"defaultInputModes":["text"],"defaultOutputModes":["text"],"skills":[]}`, h.url+"/rpc")
-		return
-	}
-	var req struct {
-		ID     string `json:"id"`
-		Method string `json:"method"`
-	}
-	body, _ := io.ReadAll(r.Body)
-	_ = jsonUnmarshal(body, &req)
-	switch {
-	case req.Method == "ListTasks" && h.mode == "badjson":
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%q,"result":{"tasks":[{"id":`, req.ID)
-	case req.Method == "ListTasks":
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%q,"result":{"tasks":[%s],"nextPageToken":"","pageSize":100,"totalSize":1}}`, req.ID, hostileTask)
-	case req.Method == "GetTask":
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%q,"result":%s}`, req.ID, hostileTask)
-	case req.Method == "CancelTask":
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%q,"error":{"code":-32050,"message":"custom refusal"}}`, req.ID)
-	case req.Method == "SubscribeToTask":
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.WriteHeader(200)
-		bw := bufio.NewWriter(w)
-		if h.mode == "tricklesse" { // an event that grows a byte at a time, forever
-			fmt.Fprint(bw, "data: {\"jsonrpc\":\"2.0\",\"result\":\"")
-			for {
-				bw.WriteString("x")
-				bw.Flush()
-				w.(http.Flusher).Flush()
-				select {
-				case <-r.Context().Done():
-					return
-				case <-time.After(20 * time.Millisecond):
-				}
-			}
-		}
-		if h.mode == "stall" {
-			fmt.Fprint(bw, "data: {\"jsonrpc\":\"2.0\",\"result\":")
-			bw.Flush()
-			w.(http.Flusher).Flush()
-			<-r.Context().Done()
-			return
-		}
-		if h.mode == "bigsse" {
-			fmt.Fprintf(bw, "data: {\"jsonrpc\":\"2.0\",\"id\":%q,\"result\":{\"task\":%s},\"pad\":\"%s\"}\n\n", req.ID, hostileTask, strings.Repeat("x", 64<<10))
-		} else {
-			fmt.Fprint(bw, "data: {this is not json\n\n")
-		}
-		bw.Flush()
-	default:
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%q,"error":{"code":-32601,"message":"nope"}}`, req.ID)
-	}
-}
-
 // Malformed JSON, malformed SSE, an oversized SSE event, an SSE event
 // that stops half-way and an unknown error code: each is a problem of its
 // own agent, in words, with the real code recovered.
 func TestHostilePeer(t *testing.T) {
-	bad := startHostile(t, "badjson")
-	sse := startHostile(t, "badsse")
-	big := startHostile(t, "bigsse")
-	stall := startHostile(t, "stall")
-	bo := fast("big", big.url)
+	bad := sdktest.StartHostile(t, "badjson")
+	sse := sdktest.StartHostile(t, "badsse")
+	big := sdktest.StartHostile(t, "bigsse")
+	stall := sdktest.StartHostile(t, "stall")
+	bo := fast("big", big.URL)
 	bo.MaxMessageBytes = 16 << 10
-	so := fast("stall", stall.url)
+	so := fast("stall", stall.URL)
 	so.CallTimeout = 300 * time.Millisecond
-	to := fast("tricklesse", startHostile(t, "tricklesse").url)
+	to := fast("tricklesse", sdktest.StartHostile(t, "tricklesse").URL)
 	to.CallTimeout = 300 * time.Millisecond
-	m, c := runManager(t, []AgentOptions{fast("badjson", bad.url), fast("badsse", sse.url), bo, so, to}, Options{})
+	m, c := runManager(t, []AgentOptions{fast("badjson", bad.URL), fast("badsse", sse.URL), bo, so, to}, Options{})
 	c.waitFor(t, "malformed JSON is a protocol error", 5*time.Second, func(evs []model.Event) bool {
 		h := lastHealth(evs, "badjson")
 		return h != nil && h.State == model.HealthBackoff && strings.Contains(h.Err, "protocol error")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -13,11 +14,11 @@ import (
 // card told us: an unreachable agent is not "A2A 0.3", and a 1.0 agent
 // that answers ListTasks with UnsupportedOperation is not either.
 func TestListingNoteNeedsTheCard(t *testing.T) {
-	noList := startAgent(t, kindJSONRPC, false, nil)
-	noList.icpt.noList = true
-	id := noList.send(t, "ask")
-	down := freeAddr(t) // nothing listens here
-	o := fast("nolist", noList.url())
+	noList := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	noList.Icpt.NoList = true
+	id := noList.Send(t, "ask")
+	down := sdktest.FreeAddr(t) // nothing listens here
+	o := fast("nolist", noList.URL())
 	o.Tasks = []a2a.TaskID{id}
 	_, c := runManager(t, []AgentOptions{fast("down", "http://"+down), o}, Options{})
 	c.waitFor(t, "down agent unreachable", 5*time.Second, healthIs("down", model.HealthUnreachable))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/internal/testcert"
 	"a2atop/model"
 )
@@ -22,18 +23,18 @@ import (
 func TestMTLSAgent(t *testing.T) {
 	ca := testcert.NewCA(t, "agents")
 	clients := testcert.NewCA(t, "clients")
-	a := startAgent(t, kindJSONRPC, false, nil)
-	a.stop()
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	a.Stop()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := "https://" + l.Addr().String()
-	a.card.SupportedInterfaces = []*a2a.AgentInterface{a2a.NewAgentInterface(base+"/invoke", a2a.TransportProtocolJSONRPC)}
-	srv := &http.Server{Handler: a.mux(), TLSConfig: ca.ServerConfig(t, clients.Pool()), ErrorLog: discardLog()}
+	a.Card.SupportedInterfaces = []*a2a.AgentInterface{a2a.NewAgentInterface(base+"/invoke", a2a.TransportProtocolJSONRPC)}
+	srv := &http.Server{Handler: a.Mux(), TLSConfig: ca.ServerConfig(t, clients.Pool()), ErrorLog: discardLog()}
 	go srv.ServeTLS(l, "", "")
 	t.Cleanup(func() { srv.Close() })
-	id := a.createInStore(t, a2a.TaskStateInputRequired)
+	id := a.CreateInStore(t, a2a.TaskStateInputRequired)
 
 	for _, tc := range []struct {
 		name string

@@ -9,6 +9,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -19,11 +20,11 @@ import (
 // day the SDK's server streams such a task (see no_active_execution.go
 // for why the workaround stays a while longer).
 func TestSDKServerRefusesSubscribeWithoutExecution(t *testing.T) {
-	for _, kind := range []agentKind{kindJSONRPC, kindREST, kindGRPC} {
+	for _, kind := range []sdktest.Kind{sdktest.JSONRPC, sdktest.REST, sdktest.GRPC} {
 		t.Run(string(kind), func(t *testing.T) {
-			a := startAgent(t, kind, true, nil)
-			ask := a.createInStore(t, a2a.TaskStateInputRequired)
-			bare := a.other(t)
+			a := sdktest.Start(t, kind, true, nil)
+			ask := a.CreateInStore(t, a2a.TaskStateInputRequired)
+			bare := a.Other(t)
 			ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 			defer cancel()
 			if got, err := bare.GetTask(ctx, &a2a.GetTaskRequest{ID: ask}); err != nil || got.Status.State != a2a.TaskStateInputRequired {
@@ -48,14 +49,14 @@ func TestSDKServerRefusesSubscribeWithoutExecution(t *testing.T) {
 // then finds the task: that is normal, so the agent's row shows no error,
 // the task is not reported gone, and it is left to sweeps.
 func TestNoActiveExecutionIsQuiet(t *testing.T) {
-	for _, kind := range []agentKind{kindJSONRPC, kindREST, kindGRPC} {
+	for _, kind := range []sdktest.Kind{sdktest.JSONRPC, sdktest.REST, sdktest.GRPC} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
-			a := startAgent(t, kind, true, nil)
+			a := sdktest.Start(t, kind, true, nil)
 			// In the store with no execution: what an INPUT_REQUIRED task
 			// is once its execution ended, without racing that end.
-			ask := a.createInStore(t, a2a.TaskStateInputRequired)
-			m, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+			ask := a.CreateInStore(t, a2a.TaskStateInputRequired)
+			m, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
 			c.waitFor(t, "the INPUT_REQUIRED task", 5*time.Second, func(evs []model.Event) bool {
 				return hasTask(evs, "a", ask, a2a.TaskStateInputRequired)
 			})

@@ -11,13 +11,14 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/internal/oidctest"
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
 // oauthCard gives agent a's card an OAuth 2.0 scheme with flow f, required.
-func oauthCard(a *testAgent, name string, f a2a.OAuthFlows) {
-	a.card.SecuritySchemes = a2a.NamedSecuritySchemes{a2a.SecuritySchemeName(name): a2a.OAuth2SecurityScheme{Flows: f}}
-	a.card.SecurityRequirements = a2a.SecurityRequirementsOptions{{a2a.SecuritySchemeName(name): {"a2a.read"}}}
+func oauthCard(a *sdktest.Agent, name string, f a2a.OAuthFlows) {
+	a.Card.SecuritySchemes = a2a.NamedSecuritySchemes{a2a.SecuritySchemeName(name): a2a.OAuth2SecurityScheme{Flows: f}}
+	a.Card.SecurityRequirements = a2a.SecurityRequirementsOptions{{a2a.SecuritySchemeName(name): {"a2a.read"}}}
 }
 
 func hostOf(t *testing.T, raw string) string {
@@ -39,17 +40,17 @@ func TestClientCredentialsLiveThroughAShift(t *testing.T) {
 	p := oidctest.Start(t, oidctest.Options{AccessTokenLifetime: lifetime})
 	p.AddServiceClient("a2atop-watch", "cc-secret-1234")
 	guard := p.Guard()
-	a := startAgent(t, kindJSONRPC, true, guard.Wrap)
-	a.stop()
+	a := sdktest.Start(t, sdktest.JSONRPC, true, guard.Wrap)
+	a.Stop()
 	oauthCard(a, "corp", a2a.ClientCredentialsOAuthFlow{TokenURL: p.TokenURL(), Scopes: map[string]string{"a2a.read": "read"}})
-	a.start()
+	a.Start()
 	secret := filepath.Join(t.TempDir(), "client-secret")
 	writeFile(t, secret, "cc-secret-1234\n")
-	o := fast("a", a.url())
+	o := fast("a", a.URL())
 	o.Auth = AuthOptions{ClientID: "a2atop-watch", ClientSecret: Secret{File: secret}}
 	o.AllowedHosts = []string{hostOf(t, p.Issuer)} // the card's token endpoint is on the provider's origin
 	m, c := runManager(t, []AgentOptions{o}, Options{})
-	id := a.createInStore(t, a2a.TaskStateInputRequired)
+	id := a.CreateInStore(t, a2a.TaskStateInputRequired)
 	c.waitFor(t, "the task through the guard", 5*time.Second, func(evs []model.Event) bool { return hasTask(evs, "a", id, "") })
 	start := time.Now()
 	for time.Since(start) < 3*lifetime+lifetime/2 {
@@ -94,11 +95,11 @@ func TestClientCredentialsLiveThroughAShift(t *testing.T) {
 func TestCardTokenURLOnAnotherOriginGetsNoSecret(t *testing.T) {
 	p := oidctest.Start(t, oidctest.Options{})
 	p.AddServiceClient("a2atop-watch", "cc-secret-other")
-	a := startAgent(t, kindJSONRPC, false, p.Guard().Wrap)
-	a.stop()
+	a := sdktest.Start(t, sdktest.JSONRPC, false, p.Guard().Wrap)
+	a.Stop()
 	oauthCard(a, "corp", a2a.ClientCredentialsOAuthFlow{TokenURL: p.TokenURL()})
-	a.start()
-	o := fast("a", a.url())
+	a.Start()
+	o := fast("a", a.URL())
 	o.Auth = AuthOptions{ClientID: "a2atop-watch", ClientSecret: Secret{Value: "cc-secret-other"}}
 	_, c := runManager(t, []AgentOptions{o}, Options{})
 	c.waitFor(t, "the row says why", 5*time.Second, func(evs []model.Event) bool {
@@ -135,16 +136,16 @@ func TestOAuthTokenNotSentToAnInterfaceElsewhere(t *testing.T) {
 			p := oidctest.Start(t, oidctest.Options{})
 			p.AddServiceClient("a2atop-watch", "cc-secret-iface")
 			guard := p.Guard()
-			other := startAgent(t, kindJSONRPC, false, guard.Wrap) // serves the interface
-			a := startAgent(t, kindJSONRPC, false, nil)            // serves the card
-			a.stop()
-			a.card.SupportedInterfaces[0].URL = other.url() + "/invoke"
-			a.start()
-			o := fast("a", a.url())
+			other := sdktest.Start(t, sdktest.JSONRPC, false, guard.Wrap) // serves the interface
+			a := sdktest.Start(t, sdktest.JSONRPC, false, nil)            // serves the card
+			a.Stop()
+			a.Card.SupportedInterfaces[0].URL = other.URL() + "/invoke"
+			a.Start()
+			o := fast("a", a.URL())
 			o.Auth = AuthOptions{Type: AuthClientCredentials, ClientID: "a2atop-watch",
 				ClientSecret: Secret{Value: "cc-secret-iface"}, TokenURL: p.TokenURL()}
 			if allow {
-				o.AllowedHosts = []string{other.addr}
+				o.AllowedHosts = []string{other.Addr}
 			}
 			_, c := runManager(t, []AgentOptions{o}, Options{})
 			if !allow {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -19,11 +20,11 @@ type coded interface {
 
 // Get, Reply and Cancel return classified errors on every binding.
 func TestOperations(t *testing.T) {
-	for _, kind := range []agentKind{kindJSONRPC, kindREST, kindGRPC, kindLegacy} {
+	for _, kind := range []sdktest.Kind{sdktest.JSONRPC, sdktest.REST, sdktest.GRPC, sdktest.Legacy} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
-			a := startAgent(t, kind, true, nil)
-			m := New([]AgentOptions{fast("a", a.url())}, Options{})
+			a := sdktest.Start(t, kind, true, nil)
+			m := New([]AgentOptions{fast("a", a.URL())}, Options{})
 			ctx := t.Context()
 
 			// Get of an unknown task: TaskNotFound, code -32001, status per binding.
@@ -32,7 +33,7 @@ func TestOperations(t *testing.T) {
 			if !errors.Is(err, a2a.ErrTaskNotFound) || !asInterface(err, &c) || c.RPCCode() != -32001 {
 				t.Fatalf("Get(unknown) = %v, want ErrTaskNotFound with RPCCode -32001", err)
 			}
-			wantStatus := map[agentKind]int{kindJSONRPC: 200, kindLegacy: 200, kindREST: 404, kindGRPC: 0}[kind]
+			wantStatus := map[sdktest.Kind]int{sdktest.JSONRPC: 200, sdktest.Legacy: 200, sdktest.REST: 404, sdktest.GRPC: 0}[kind]
 			if c.HTTPStatus() != wantStatus {
 				t.Errorf("HTTPStatus = %d, want %d", c.HTTPStatus(), wantStatus)
 			}
@@ -41,7 +42,7 @@ func TestOperations(t *testing.T) {
 			}
 
 			// Reply on an input-required task, on the same taskId, returns at once.
-			ask := a.send(t, "ask")
+			ask := a.Send(t, "ask")
 			waitState(t, m, ask, a2a.TaskStateInputRequired)
 			cur, err := m.Get(ctx, "a", ask, 10, false)
 			if err != nil {
@@ -64,7 +65,7 @@ func TestOperations(t *testing.T) {
 			for _, h := range done.History {
 				found = found || h.ID == "reply-1"
 			}
-			if !found && kind != kindLegacy {
+			if !found && kind != sdktest.Legacy {
 				t.Errorf("the reply's messageId is not in the task history")
 			}
 			full, err := m.Get(ctx, "a", ask, 0, true)
@@ -78,7 +79,7 @@ func TestOperations(t *testing.T) {
 				t.Errorf("Cancel(completed) = %v, %v; want ErrTaskNotCancelable and the completed task", now, err)
 			}
 			// Cancel a running task.
-			held := a.send(t, "hold")
+			held := a.Send(t, "hold")
 			now, err = m.Cancel(ctx, "a", held)
 			if err != nil || now == nil || now.Status.State != a2a.TaskStateCanceled {
 				t.Errorf("Cancel(running) = %v, %v; want canceled", now, err)
@@ -104,11 +105,11 @@ func waitState(t *testing.T, m *Manager, id a2a.TaskID, st a2a.TaskState) *a2a.T
 
 // Read-only agents refuse writes; unknown agents and deadlines classify.
 func TestOperationGuards(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
-	slow := startAgent(t, kindJSONRPC, false, trickle)
-	ro := fast("ro", a.url())
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	slow := sdktest.Start(t, sdktest.JSONRPC, false, trickle)
+	ro := fast("ro", a.URL())
 	ro.ReadOnly = true
-	m := New([]AgentOptions{ro, fast("slow", slow.url())}, Options{})
+	m := New([]AgentOptions{ro, fast("slow", slow.URL())}, Options{})
 	msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("x"))
 	if _, err := m.Reply(t.Context(), "ro", msg); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("Reply on read-only = %v", err)
@@ -132,14 +133,14 @@ func TestOperationGuards(t *testing.T) {
 
 // A wrong base URL says where the card was not found; card_path fixes it.
 func TestCardNotFoundAndCardPath(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
-	wrong := fast("wrong", a.url()+"/nothing-here")
-	path := fast("path", a.url()+"/ignored")
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	wrong := fast("wrong", a.URL()+"/nothing-here")
+	path := fast("path", a.URL()+"/ignored")
 	path.CardPath = "/../.well-known/agent-card.json"
 	_, c := runManager(t, []AgentOptions{wrong, path}, Options{})
 	c.waitFor(t, "card not found", 5*time.Second, func(evs []model.Event) bool {
 		h := lastHealth(evs, "wrong")
-		return h != nil && h.State == model.HealthBackoff && strings.Contains(h.Err, "card not found (404 at "+a.url()+"/nothing-here") &&
+		return h != nil && h.State == model.HealthBackoff && strings.Contains(h.Err, "card not found (404 at "+a.URL()+"/nothing-here") &&
 			strings.Contains(h.Err, "base URL")
 	})
 	c.waitFor(t, "card_path works", 5*time.Second, healthIs("path", model.HealthSweeping))
@@ -147,13 +148,13 @@ func TestCardNotFoundAndCardPath(t *testing.T) {
 
 // A response larger than MaxMessageBytes fails that agent alone.
 func TestOversizedResponse(t *testing.T) {
-	big := startAgent(t, kindJSONRPC, false, nil)
-	ok := startAgent(t, kindJSONRPC, false, nil)
-	bigID := big.send(t, "big:65536")
-	bo := fast("big", big.url())
+	big := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	ok := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	bigID := big.Send(t, "big:65536")
+	bo := fast("big", big.URL())
 	bo.MaxMessageBytes = 16 << 10
-	m, c := runManager(t, []AgentOptions{bo, fast("ok", ok.url())}, Options{})
-	id := ok.send(t, "done")
+	m, c := runManager(t, []AgentOptions{bo, fast("ok", ok.URL())}, Options{})
+	id := ok.Send(t, "done")
 	c.waitFor(t, "ok carries on", 5*time.Second, func(evs []model.Event) bool { return hasTask(evs, "ok", id, a2a.TaskStateCompleted) })
 	c.waitFor(t, "big agent too large", 5*time.Second, func(evs []model.Event) bool {
 		h := lastHealth(evs, "big")
@@ -167,8 +168,8 @@ func TestOversizedResponse(t *testing.T) {
 
 // A watched task the agent does not know is reported gone, once.
 func TestWatchedUnknownTaskIsGone(t *testing.T) {
-	a := startAgent(t, kindLegacy, false, nil)
-	m, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+	a := sdktest.Start(t, sdktest.Legacy, false, nil)
+	m, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
 	m.Watch("a", "vanished-task")
 	c.waitFor(t, "gone", 5*time.Second, func(evs []model.Event) bool {
 		for _, e := range evs {
@@ -178,10 +179,10 @@ func TestWatchedUnknownTaskIsGone(t *testing.T) {
 		}
 		return false
 	})
-	calls := func() int { a.icpt.mu.Lock(); defer a.icpt.mu.Unlock(); return len(a.icpt.versions) }
+	calls := func() int { a.Icpt.Mu.Lock(); defer a.Icpt.Mu.Unlock(); return len(a.Icpt.Versions) }
 	// Wait for more rounds (the card fetch and pollers reach the server).
 	start := calls()
-	m.Watch("a", a.send(t, "ask"))
+	m.Watch("a", a.Send(t, "ask"))
 	c.waitFor(t, "more rounds", 5*time.Second, func([]model.Event) bool { return calls() >= start+5 })
 	n := 0
 	for _, e := range c.snapshot() {

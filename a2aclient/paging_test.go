@@ -11,6 +11,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -36,15 +37,15 @@ func forgetPageToken(next http.Handler) http.Handler {
 // repeats a token stops the sweep with a protocol error on its own row
 // instead of looping.
 func TestSweepPagesAndRepeatedToken(t *testing.T) {
-	good := startAgent(t, kindJSONRPC, false, nil)
-	loop := startAgent(t, kindJSONRPC, false, forgetPageToken)
+	good := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	loop := sdktest.Start(t, sdktest.JSONRPC, false, forgetPageToken)
 	const n = 250
 	want := map[a2a.TaskID]bool{}
 	for range n {
-		want[good.createInStore(t, a2a.TaskStateWorking)] = true
-		loop.createInStore(t, a2a.TaskStateWorking)
+		want[good.CreateInStore(t, a2a.TaskStateWorking)] = true
+		loop.CreateInStore(t, a2a.TaskStateWorking)
 	}
-	_, c := runManager(t, []AgentOptions{fast("good", good.url()), fast("loop", loop.url())}, Options{})
+	_, c := runManager(t, []AgentOptions{fast("good", good.URL()), fast("loop", loop.URL())}, Options{})
 	c.waitFor(t, "every task over three pages", 10*time.Second, func(evs []model.Event) bool {
 		seen := map[a2a.TaskID]bool{}
 		for _, e := range evs {
@@ -59,9 +60,9 @@ func TestSweepPagesAndRepeatedToken(t *testing.T) {
 		return h != nil && h.State == model.HealthBackoff && strings.Contains(h.Err, "protocol error") &&
 			strings.Contains(h.Err, "repeated page token")
 	})
-	good.icpt.mu.Lock()
-	defer good.icpt.mu.Unlock()
-	if len(good.icpt.lists) < 3 {
-		t.Errorf("%d ListTasks calls for %d tasks, want at least 3 pages of 100", len(good.icpt.lists), n)
+	good.Icpt.Mu.Lock()
+	defer good.Icpt.Mu.Unlock()
+	if len(good.Icpt.Lists) < 3 {
+		t.Errorf("%d ListTasks calls for %d tasks, want at least 3 pages of 100", len(good.Icpt.Lists), n)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	srvpush "github.com/a2aproject/a2a-go/v2/a2asrv/push"
 
+	"a2atop/internal/sdktest"
 	"a2atop/push"
 )
 
@@ -75,7 +76,7 @@ func (askOnce) Cancel(_ context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a
 // The config is left to end with its task.
 func TestPushConfigIDsStayInTheirPath(t *testing.T) {
 	store := &hostileIDs{InMemoryPushConfigStore: srvpush.NewInMemoryStore(), id: "a2atop-x/../../../../../bar/tasks/t/pushNotificationConfigs/y"}
-	h := a2asrv.NewHandler(askOnce{}, a2asrv.WithPushNotifications(store, noPush{}), a2asrv.WithCallInterceptors(&userInterceptor{}))
+	h := a2asrv.NewHandler(askOnce{}, a2asrv.WithPushNotifications(store, noPush{}), a2asrv.WithCallInterceptors(&sdktest.Interceptor{}))
 	tester := func() context.Context { // the agent's own calls, as the user a2atop's are
 		ctx, cc := a2asrv.NewCallContext(context.Background(), nil)
 		cc.User = a2asrv.NewAuthenticatedUser("tester", nil)

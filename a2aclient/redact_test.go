@@ -10,6 +10,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -28,13 +29,13 @@ func (echoToken) Before(ctx context.Context, cc *a2asrv.CallContext, req *a2asrv
 // carrying ?api_key=: neither secret reaches the health words, Error(),
 // Describe or the raw capture.
 func TestSecretsEchoedByTheAgentAreRedacted(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
-	a.stop()
-	a.h = a2asrv.NewHandler(a.exec, a2asrv.WithTaskStore(a.store), a2asrv.WithCallInterceptors(echoToken{}))
-	a.start()
-	o := fast("echo", a.url())
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	a.Stop()
+	a.H = a2asrv.NewHandler(a.Exec, a2asrv.WithTaskStore(a.Store), a2asrv.WithCallInterceptors(echoToken{}))
+	a.Start()
+	o := fast("echo", a.URL())
 	o.Headers = []Header{{Name: "Authorization", Value: "Bearer tok-echo-4711"}}
-	down := fast("down", "http://"+freeAddr(t)+"/?api_key=key-in-url-4712")
+	down := fast("down", "http://"+sdktest.FreeAddr(t)+"/?api_key=key-in-url-4712")
 	m, c := runManager(t, []AgentOptions{o, down}, Options{})
 	c.waitFor(t, "echo agent refused", 5*time.Second, healthIs("echo", model.HealthBackoff))
 	c.waitFor(t, "down agent unreachable", 5*time.Second, healthIs("down", model.HealthUnreachable))

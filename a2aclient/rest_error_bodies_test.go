@@ -1,43 +1,17 @@
 package a2aclient
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
 	"testing"
 
+	"a2atop/internal/sdktest"
+
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 )
-
-// TestSDKReadsOnlyJSONErrorBodies documents what edge/rest_error_bodies.go
-// works around: the SDK v2.4.0's REST clients, alone, read the error
-// answers of the JS SDK (application/a2a+json), of RFC 9457 problem
-// details and of the SDK's own 0.3 REST server (application/problem+json)
-// as ErrServerError: the agent said TaskNotFound. It fails the day the
-// SDK reads them: delete edge/rest_error_bodies.go then.
-func TestSDKReadsOnlyJSONErrorBodies(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		kind agentKind
-		wrap func(http.Handler) http.Handler
-	}{
-		{"js-a2a+json", kindREST, reshapeErrors(jsShape)},
-		{"rfc9457-problem+json", kindREST, reshapeErrors(problemShape)},
-		{"go-0.3-problem+json", kindLegacyREST, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			a := startAgent(t, tc.kind, false, tc.wrap)
-			_, err := a.other(t).GetTask(t.Context(), &a2a.GetTaskRequest{ID: "no-such-task"})
-			if !errors.Is(err, a2a.ErrServerError) || errors.Is(err, a2a.ErrTaskNotFound) {
-				t.Fatalf("bare SDK GetTask(unknown) = %v; pinned: ErrServerError, not ErrTaskNotFound", err)
-			}
-		})
-	}
-}
 
 // REST errors keep their A2A meaning whatever media type and shape the
 // agent sends them in: application/json google.rpc.Status (the Go SDK),
@@ -48,19 +22,19 @@ func TestSDKReadsOnlyJSONErrorBodies(t *testing.T) {
 func TestRESTErrorShapes(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		kind agentKind
+		kind sdktest.Kind
 		wrap func(http.Handler) http.Handler
 		raw  string // what the capture must still show of the error body
 	}{
-		{"go-json", kindREST, nil, `"reason":"TASK_NOT_FOUND"`},
-		{"js-a2a+json", kindREST, reshapeErrors(jsShape), `"reason":"TASK_NOT_FOUND"`},
-		{"rfc9457-problem+json", kindREST, reshapeErrors(problemShape), `"type":"https://a2a-protocol.org/errors/task-not-found"`},
-		{"go-0.3-problem+json", kindLegacyREST, nil, `"reason":"TASK_NOT_FOUND"`},
+		{"go-json", sdktest.REST, nil, `"reason":"TASK_NOT_FOUND"`},
+		{"js-a2a+json", sdktest.REST, sdktest.ReshapeErrors(sdktest.JSShape), `"reason":"TASK_NOT_FOUND"`},
+		{"rfc9457-problem+json", sdktest.REST, sdktest.ReshapeErrors(sdktest.ProblemShape), `"type":"https://a2a-protocol.org/errors/task-not-found"`},
+		{"go-0.3-problem+json", sdktest.LegacyREST, nil, `"reason":"TASK_NOT_FOUND"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			a := startAgent(t, tc.kind, true, tc.wrap)
-			m := New([]AgentOptions{fast("a", a.url())}, Options{})
+			a := sdktest.Start(t, tc.kind, true, tc.wrap)
+			m := New([]AgentOptions{fast("a", a.URL())}, Options{})
 			ctx := t.Context()
 
 			_, err := m.Get(ctx, "a", "no-such-task", 0, false)
@@ -78,7 +52,7 @@ func TestRESTErrorShapes(t *testing.T) {
 			_, err = m.Reply(ctx, "a", msg)
 			wantA2AError(t, "Reply(unknown task)", err, a2a.ErrTaskNotFound, -32001, 404)
 
-			done := a.send(t, "done")
+			done := a.Send(t, "done")
 			waitState(t, m, done, a2a.TaskStateCompleted)
 			now, err := m.Cancel(ctx, "a", done)
 			wantA2AError(t, "Cancel(completed)", err, a2a.ErrTaskNotCancelable, -32002, 400)
@@ -121,13 +95,13 @@ func httpStatus(err error) int {
 // in every shape as the Go SDK's own application/json answer.
 func TestRESTErrorShapesPushConfig(t *testing.T) {
 	var want error
-	for _, shape := range []func(int, goStatus) (string, []byte){nil, jsShape, problemShape} {
+	for _, shape := range []sdktest.Shape{nil, sdktest.JSShape, sdktest.ProblemShape} {
 		var wrap func(http.Handler) http.Handler
 		if shape != nil {
-			wrap = reshapeErrors(shape)
+			wrap = sdktest.ReshapeErrors(shape)
 		}
-		a := startAgent(t, kindREST, true, wrap)
-		m := New([]AgentOptions{fast("a", a.url())}, Options{})
+		a := sdktest.Start(t, sdktest.REST, true, wrap)
+		m := New([]AgentOptions{fast("a", a.URL())}, Options{})
 		w, err := m.ready(t.Context(), "a")
 		if err != nil {
 			t.Fatal(err)
@@ -147,113 +121,5 @@ func TestRESTErrorShapesPushConfig(t *testing.T) {
 			t.Errorf("GetTaskPushConfig = %v (%d, HTTP %d); the plain Go server gives %v (%d, HTTP %d)",
 				err, rpcCode(err), httpStatus(err), want, rpcCode(want), httpStatus(want))
 		}
-	}
-}
-
-// goStatus is the google.rpc.Status the Go SDK's REST server sends.
-type goStatus struct {
-	Error struct {
-		Code    int    `json:"code"`
-		Status  string `json:"status"`
-		Message string `json:"message"`
-		Details []struct {
-			Reason string `json:"reason"`
-		} `json:"details"`
-	} `json:"error"`
-}
-
-func (g goStatus) reason() string {
-	for _, d := range g.Error.Details {
-		if d.Reason != "" {
-			return d.Reason
-		}
-	}
-	return ""
-}
-
-// jsShape is what @a2a-js/sdk 1.3.0 sends, byte for byte (observed:
-// 404, Content-Type "application/a2a+json; charset=utf-8", body
-// {"error":{"code":404,"status":"NOT_FOUND","message":"Task not found: nope","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}).
-func jsShape(code int, g goStatus) (string, []byte) {
-	type info struct {
-		Type   string `json:"@type"`
-		Reason string `json:"reason"`
-		Domain string `json:"domain"`
-	}
-	var body struct {
-		Error struct {
-			Code    int    `json:"code"`
-			Status  string `json:"status"`
-			Message string `json:"message"`
-			Details []info `json:"details"`
-		} `json:"error"`
-	}
-	body.Error.Code, body.Error.Status, body.Error.Message = code, g.Error.Status, g.Error.Message
-	body.Error.Details = []info{{"type.googleapis.com/google.rpc.ErrorInfo", g.reason(), "a2a-protocol.org"}}
-	b, _ := json.Marshal(body)
-	return "application/a2a+json; charset=utf-8", b
-}
-
-// problemShape is RFC 9457 problem details as spec §6.4 shows them, the
-// error named by "type".
-func problemShape(code int, g goStatus) (string, []byte) {
-	slug := strings.ToLower(strings.ReplaceAll(g.reason(), "_", "-"))
-	b, _ := json.Marshal(map[string]any{
-		"type": "https://a2a-protocol.org/errors/" + slug, "title": g.Error.Status,
-		"status": code, "detail": g.Error.Message,
-	})
-	return "application/problem+json", b
-}
-
-// reshapeErrors re-serves the Go server's error answers (status >= 400)
-// in another shape; everything else, streams included, passes through.
-func reshapeErrors(shape func(int, goStatus) (string, []byte)) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			rw := &errorCatcher{ResponseWriter: w}
-			next.ServeHTTP(rw, r)
-			if rw.code == 0 {
-				return
-			}
-			var g goStatus
-			if err := json.Unmarshal(rw.buf.Bytes(), &g); err != nil || g.reason() == "" {
-				w.WriteHeader(rw.code)
-				w.Write(rw.buf.Bytes())
-				return
-			}
-			ctype, body := shape(rw.code, g)
-			w.Header().Set("Content-Type", ctype)
-			w.Header().Del("Content-Length")
-			w.WriteHeader(rw.code)
-			w.Write(body)
-		})
-	}
-}
-
-// errorCatcher holds back an error answer for reshapeErrors.
-type errorCatcher struct {
-	http.ResponseWriter
-	code int
-	buf  bytes.Buffer
-}
-
-func (e *errorCatcher) WriteHeader(code int) {
-	if code >= 400 {
-		e.code = code
-		return
-	}
-	e.ResponseWriter.WriteHeader(code)
-}
-
-func (e *errorCatcher) Write(p []byte) (int, error) {
-	if e.code != 0 {
-		return e.buf.Write(p)
-	}
-	return e.ResponseWriter.Write(p)
-}
-
-func (e *errorCatcher) Flush() {
-	if f, ok := e.ResponseWriter.(http.Flusher); ok && e.code == 0 {
-		f.Flush()
 	}
 }

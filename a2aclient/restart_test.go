@@ -10,18 +10,19 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
 // restartEmpty stops the agent and starts it again on the same port as
 // a new process would: a new handler on an empty task store.
-func (a *testAgent) restartEmpty() {
-	a.t.Helper()
-	a.stop()
-	a.store = taskstore.NewInMemory(&taskstore.InMemoryStoreConfig{Authenticator: a2asrv.NewTaskStoreAuthenticator()})
-	a.h = a2asrv.NewHandler(a.exec, a2asrv.WithTaskStore(a.store), a2asrv.WithCallInterceptors(a.icpt),
+func restartEmpty(a *sdktest.Agent) {
+	a.T.Helper()
+	a.Stop()
+	a.Store = taskstore.NewInMemory(&taskstore.InMemoryStoreConfig{Authenticator: a2asrv.NewTaskStoreAuthenticator()})
+	a.H = a2asrv.NewHandler(a.Exec, a2asrv.WithTaskStore(a.Store), a2asrv.WithCallInterceptors(a.Icpt),
 		a2asrv.WithAgentInactivityTimeout(20*time.Second))
-	a.start()
+	a.Start()
 }
 
 // countHealth is how many health events of agent said st.
@@ -55,26 +56,26 @@ func TestAgentRestartRecoversWithinSweeps(t *testing.T) {
 		name := map[bool]string{false: "swept", true: "streamed"}[stream]
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			a := startAgent(t, kindJSONRPC, stream, nil)
-			o := fast("a", a.url())
+			a := sdktest.Start(t, sdktest.JSONRPC, stream, nil)
+			o := fast("a", a.URL())
 			o.SweepInterval = 100 * time.Millisecond
 			o.Subscribe = stream
 			_, c := runManager(t, []AgentOptions{o}, Options{})
 			var lost a2a.TaskID
 			if stream {
-				lost = a.send(t, "hold")
+				lost = a.Send(t, "hold")
 				c.waitFor(t, "streaming", 5*time.Second, healthIs("a", model.HealthStreaming))
 			} else {
-				lost = a.createInStore(t, a2a.TaskStateWorking)
+				lost = a.CreateInStore(t, a2a.TaskStateWorking)
 				c.waitFor(t, "the task", 5*time.Second, func(evs []model.Event) bool {
 					return hasTask(evs, "a", lost, a2a.TaskStateWorking)
 				})
 			}
-			a.stop()
+			a.Stop()
 			c.waitFor(t, "seven failed attempts", 30*time.Second, func(evs []model.Event) bool {
 				return countHealth(evs, "a", model.HealthUnreachable) >= 7
 			})
-			a.restartEmpty()
+			restartEmpty(a)
 			back := time.Now()
 			c.waitFor(t, "reachable again", 2*time.Second, healthUp("a"))
 			t.Logf("reachable again %s after the agent was back", time.Since(back).Round(time.Millisecond))
@@ -113,8 +114,8 @@ func TestGatewayOutageRecoversWithinSweeps(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	}
-	a := startAgent(t, kindJSONRPC, false, gateway)
-	o := fast("a", a.url())
+	a := sdktest.Start(t, sdktest.JSONRPC, false, gateway)
+	o := fast("a", a.URL())
 	o.SweepInterval = 100 * time.Millisecond
 	o.Subscribe = false
 	_, c := runManager(t, []AgentOptions{o}, Options{})
@@ -135,17 +136,17 @@ func TestGatewayOutageRecoversWithinSweeps(t *testing.T) {
 // new process lost at the next sweep, not at the next full resync (an
 // hour here): the other task, waiting for a person, has no stream.
 func TestQuickRestartFindsEveryLostTask(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, true, nil)
-	o := fast("a", a.url())
+	a := sdktest.Start(t, sdktest.JSONRPC, true, nil)
+	o := fast("a", a.URL())
 	o.SweepInterval = 500 * time.Millisecond
 	_, c := runManager(t, []AgentOptions{o}, Options{})
-	streamed := a.send(t, "hold")
+	streamed := a.Send(t, "hold")
 	c.waitFor(t, "streaming", 5*time.Second, healthIs("a", model.HealthStreaming))
-	swept := a.createInStore(t, a2a.TaskStateInputRequired) // no execution runs it: no stream
+	swept := a.CreateInStore(t, a2a.TaskStateInputRequired) // no execution runs it: no stream
 	c.waitFor(t, "the second task", 5*time.Second, func(evs []model.Event) bool {
 		return hasTask(evs, "a", swept, a2a.TaskStateInputRequired)
 	})
-	a.restartEmpty()
+	restartEmpty(a)
 	c.waitFor(t, "both tasks gone", 10*time.Second, func(evs []model.Event) bool {
 		gone := map[a2a.TaskID]bool{}
 		for _, e := range evs {

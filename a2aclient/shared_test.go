@@ -7,6 +7,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -16,11 +17,11 @@ import (
 // Run under -race: a shared Task, History array or Artifact is a data race
 // here, and the pointer checks fail without -race too.
 func TestOperationResultsNotShared(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, true, nil)
-	m := New([]AgentOptions{fast("a", a.url())}, Options{}) // no Run: only the operations emit
+	a := sdktest.Start(t, sdktest.JSONRPC, true, nil)
+	m := New([]AgentOptions{fast("a", a.URL())}, Options{}) // no Run: only the operations emit
 	ctx := t.Context()
 
-	done := a.send(t, "done")
+	done := a.Send(t, "done")
 	waitState(t, m, done, a2a.TaskStateCompleted)
 	drain(m)
 	got, err := m.Get(ctx, "a", done, 0, true)
@@ -29,7 +30,7 @@ func TestOperationResultsNotShared(t *testing.T) {
 	}
 	checkNotShared(t, m, "Get", got, model.SourcePoll)
 
-	ask := a.send(t, "ask")
+	ask := a.Send(t, "ask")
 	waitState(t, m, ask, a2a.TaskStateInputRequired)
 	msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("answer"))
 	msg.ID, msg.TaskID = "reply-shared", ask
@@ -44,7 +45,7 @@ func TestOperationResultsNotShared(t *testing.T) {
 	}
 	checkNotShared(t, m, "Reply", got, model.SourceReply)
 
-	held := a.send(t, "hold")
+	held := a.Send(t, "hold")
 	drain(m)
 	got, err = m.Cancel(ctx, "a", held)
 	if err != nil || got == nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -58,15 +59,15 @@ func (s *openSubs) ids() []a2a.TaskID {
 	return slices.Sorted(maps.Keys(s.open))
 }
 
-func startCounted(t *testing.T) (*testAgent, *openSubs) {
+func startCounted(t *testing.T) (*sdktest.Agent, *openSubs) {
 	subs := &openSubs{open: map[a2a.TaskID]int{}}
-	return startAgent(t, kindJSONRPC, true, subs.wrap), subs
+	return sdktest.Start(t, sdktest.JSONRPC, true, subs.wrap), subs
 }
 
-func holdN(t *testing.T, a *testAgent, n int) []a2a.TaskID {
+func holdN(t *testing.T, a *sdktest.Agent, n int) []a2a.TaskID {
 	ids := make([]a2a.TaskID, n)
 	for i := range ids {
-		ids[i] = a.send(t, "hold")
+		ids[i] = a.Send(t, "hold")
 	}
 	return ids
 }
@@ -83,7 +84,7 @@ func TestStreamBudgetSharedFairly(t *testing.T) {
 	holdN(t, a, 10)
 	holdN(t, b, 10)
 	holdN(t, c, 1)
-	_, col := runManager(t, []AgentOptions{fast("a", a.url()), fast("b", b.url()), fast("c", c.url())}, Options{MaxStreams: 6})
+	_, col := runManager(t, []AgentOptions{fast("a", a.URL()), fast("b", b.URL()), fast("c", c.URL())}, Options{MaxStreams: 6})
 	settled := func(na, nb, nc int) func([]model.Event) bool {
 		return func(evs []model.Event) bool {
 			ha, hb := lastHealth(evs, "a"), lastHealth(evs, "b")
@@ -92,7 +93,7 @@ func TestStreamBudgetSharedFairly(t *testing.T) {
 		}
 	}
 	col.waitFor(t, "streams shared 3, 2, 1", 10*time.Second, settled(3, 2, 1))
-	c.exec.release()
+	c.Exec.Release()
 	col.waitFor(t, "streams shared 3, 3, 0", 10*time.Second, settled(3, 3, 0))
 }
 
@@ -101,7 +102,7 @@ func TestStreamBudgetSharedFairly(t *testing.T) {
 func TestStreamBudgetGoesToTheTaskLookedAt(t *testing.T) {
 	a, subs := startCounted(t)
 	ids := holdN(t, a, 3)
-	m, col := runManager(t, []AgentOptions{fast("a", a.url())}, Options{MaxStreams: 1})
+	m, col := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{MaxStreams: 1})
 	col.waitFor(t, "one stream", 10*time.Second, func(evs []model.Event) bool {
 		h := lastHealth(evs, "a")
 		return len(subs.ids()) == 1 && h != nil && h.Streams == 1 && h.StreamsShort == 2

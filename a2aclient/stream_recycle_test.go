@@ -1,94 +1,16 @@
 package a2aclient
 
 import (
-	"bytes"
-	"context"
-	"net/http"
-	"net/http/httptest"
-	"runtime"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
-	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 
 	"a2atop/a2aclient/edge"
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
-
-// TestSDKStreamKeepsItsBuffers documents what edge/stream_recycle.go works
-// around: the SDK v2.4.0's SSE reader keeps the buffers it grew for a big
-// event for as long as the stream stays open. The exact bytes of a real
-// SDK stream whose first event holds a 4 MiB message are served by a
-// server that then keeps the stream open with nothing more; the bare SDK
-// client reading it holds several MiB more while it is open than once it
-// is closed. It fails the day the reader lets them go: delete
-// edge/stream_recycle.go then.
-func TestSDKStreamKeepsItsBuffers(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, true, nil)
-	id := a.send(t, "bigwork:4194304")
-	a.stored(t, id, a2a.TaskStateWorking)
-	tee := &teeTransport{}
-	rec := a.bare(t, tee)
-	rctx, stop := context.WithCancel(t.Context())
-	for _, err := range rec.SubscribeToTask(rctx, &a2a.SubscribeToTaskRequest{ID: id}) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		break // the snapshot: its bytes are in tee
-	}
-	stop()
-	a.exec.release()
-	stream := bytes.Clone(tee.buf.Bytes())
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Write(stream)
-		w.(http.Flusher).Flush()
-		<-r.Context().Done() // open, with nothing more to say
-	}))
-	defer srv.Close()
-	card := *a.card
-	card.SupportedInterfaces = []*a2a.AgentInterface{a2a.NewAgentInterface(srv.URL, a2a.TransportProtocolJSONRPC)}
-	cl, err := sdk.NewFromCard(t.Context(), &card, sdk.WithJSONRPCTransport(&http.Client{}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Destroy()
-	base := liveHeap()
-	ctx, cancel := context.WithCancel(t.Context())
-	got, ended := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(ended)
-		for _, err := range cl.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: id}) {
-			if err != nil {
-				return
-			}
-			close(got) // one event; the stream stays open
-		}
-	}()
-	select {
-	case <-got:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no event")
-	}
-	open := liveHeap()
-	cancel()
-	<-ended
-	closed := liveHeap()
-	t.Logf("heap: before %d KiB, stream open %d KiB, closed %d KiB", base>>10, open>>10, closed>>10)
-	if held := int64(open) - int64(closed); held < 4<<20 {
-		t.Fatalf("the open SDK stream held %d KiB more than the closed one; pinned: at least the 4 MiB event's buffers", held>>10)
-	}
-}
-
-func liveHeap() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
-}
 
 // TestBigEventsPastTheBudgetEndTheStream: an agent's streams may hold
 // edge.BigStreamBytes of events past recycleEventBytes together. Five tasks
@@ -103,14 +25,14 @@ func TestBigEventsPastTheBudgetEndTheStream(t *testing.T) {
 		// shows what at a given moment is then timing, not the budget.
 		t.Skip("timing-dependent under the race detector")
 	}
-	a := startAgent(t, kindJSONRPC, true, nil)
-	o := fast("a", a.url())
+	a := sdktest.Start(t, sdktest.JSONRPC, true, nil)
+	o := fast("a", a.URL())
 	o.MaxMessageBytes = 32 << 20 // a ListTasks page holds all five
 	m, c := runManager(t, []AgentOptions{o}, Options{})
 	const big = 2 << 20
 	var ids []a2a.TaskID
 	for range 5 {
-		ids = append(ids, a.send(t, "bigwork:"+strconv.Itoa(big)))
+		ids = append(ids, a.Send(t, "bigwork:"+strconv.Itoa(big)))
 	}
 	bigSeen := func(evs []model.Event, id a2a.TaskID) bool { // as a task or as a status update
 		for _, e := range evs {
@@ -179,7 +101,7 @@ func TestBigEventsPastTheBudgetEndTheStream(t *testing.T) {
 	if on, ended := streamed(); on > 3 || ended < 2 {
 		t.Logf("%d streamed, %d ended (3 and 2 when no stream was taken for stuck)", on, ended)
 	}
-	a.exec.release()
+	a.Exec.Release()
 	c.waitFor(t, "all completed", 10*time.Second, func(evs []model.Event) bool {
 		for _, id := range ids {
 			if !hasTask(evs, "a", id, a2a.TaskStateCompleted) {
@@ -193,7 +115,7 @@ func TestBigEventsPastTheBudgetEndTheStream(t *testing.T) {
 	}
 	// The streams that ended gave their bytes back: a new big task streams.
 	c.waitFor(t, "no stream open", 10*time.Second, func([]model.Event) bool { n, _ := streamsOf(m, "a", ids[0]); return n == 0 })
-	id := a.send(t, "bigwork:"+strconv.Itoa(big))
+	id := a.Send(t, "bigwork:"+strconv.Itoa(big))
 	c.waitFor(t, "the new big task streamed", 10*time.Second, func(evs []model.Event) bool {
 		_, on := streamsOf(m, "a", id)
 		return bigSeen(evs, id) && on
@@ -202,5 +124,5 @@ func TestBigEventsPastTheBudgetEndTheStream(t *testing.T) {
 	if _, on := streamsOf(m, "a", id); !on {
 		t.Error("a big task after the others ended is no longer streamed: the budget was not given back")
 	}
-	a.exec.release()
+	a.Exec.Release()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -29,22 +30,22 @@ func TestSubscribeAuthFailureShows(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		kind agentKind
+		kind sdktest.Kind
 		wrap func(http.Handler) http.Handler
 		want string
 	}{
-		{"jsonrpc-a2a", kindJSONRPC, nil, "stream: unauthorized"},
-		{"rest-a2a", kindREST, nil, "stream: unauthorized"},
-		{"grpc-a2a", kindGRPC, nil, "stream: unauthorized"},
-		{"rest-http401", kindREST, bare(http.StatusUnauthorized), "stream: unauthorized (HTTP 401)"},
-		{"rest-http403", kindREST, bare(http.StatusForbidden), "stream: forbidden (HTTP 403)"},
+		{"jsonrpc-a2a", sdktest.JSONRPC, nil, "stream: unauthorized"},
+		{"rest-a2a", sdktest.REST, nil, "stream: unauthorized"},
+		{"grpc-a2a", sdktest.GRPC, nil, "stream: unauthorized"},
+		{"rest-http401", sdktest.REST, bare(http.StatusUnauthorized), "stream: unauthorized (HTTP 401)"},
+		{"rest-http403", sdktest.REST, bare(http.StatusForbidden), "stream: forbidden (HTTP 403)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			a := startAgent(t, tc.kind, true, tc.wrap)
-			a.icpt.denySub = tc.wrap == nil
-			_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
-			held := a.send(t, "hold")
+			a := sdktest.Start(t, tc.kind, true, tc.wrap)
+			a.Icpt.DenySub = tc.wrap == nil
+			_, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
+			held := a.Send(t, "hold")
 			c.waitFor(t, "the refusal on the agent's row", 5*time.Second, func(evs []model.Event) bool {
 				h := lastHealth(evs, "a")
 				return h != nil && h.State.Up() && strings.Contains(h.Err, tc.want)
@@ -54,7 +55,7 @@ func TestSubscribeAuthFailureShows(t *testing.T) {
 					t.Errorf("health went %s (%q); only streams are refused", e.Health.State, e.Health.Err)
 				}
 			}
-			a.exec.release()
+			a.Exec.Release()
 			c.waitFor(t, "completion by sweeps", 5*time.Second, func(evs []model.Event) bool {
 				return hasTask(evs, "a", held, a2a.TaskStateCompleted)
 			})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -98,7 +99,7 @@ func streamsOf(m *Manager, agent string, id a2a.TaskID) (n int, streaming bool) 
 // interrupted, then stays open with nothing more to come (silent for more
 // than two sweep intervals).
 func TestStuckStreamsAreClosed(t *testing.T) {
-	for _, kind := range []agentKind{kindJSONRPC, kindLegacy, kindLegacyREST} {
+	for _, kind := range []sdktest.Kind{sdktest.JSONRPC, sdktest.Legacy, sdktest.LegacyREST} {
 		for _, replayOnly := range []bool{true, false} {
 			name := string(kind) + "/hold-open"
 			if replayOnly {
@@ -107,19 +108,19 @@ func TestStuckStreamsAreClosed(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				ss := &stuckStreams{replayOnly: replayOnly}
-				a := startAgent(t, kind, true, ss.wrap)
+				a := sdktest.Start(t, kind, true, ss.wrap)
 				// replay-only: the stream misses the completion; hold-open:
 				// it reports the completion and then never closes.
-				first, final := a.send(t, "hold"), a2a.TaskStateCompleted
-				o := fast("a", a.url())
+				first, final := a.Send(t, "hold"), a2a.TaskStateCompleted
+				o := fast("a", a.URL())
 				o.MaxStreams = 1
 				o.Tasks = []a2a.TaskID{first}
 				m, c := runManager(t, []AgentOptions{o}, Options{})
 				c.waitFor(t, "the first task streamed", 10*time.Second, func(evs []model.Event) bool {
 					return hasFrom(evs, first, model.SourceStream, "") // its snapshot: submitted or working
 				})
-				a.exec.release()
-				second := a.send(t, "hold") // waits on a new gate: active until the test ends
+				a.Exec.Release()
+				second := a.Send(t, "hold") // waits on a new gate: active until the test ends
 				m.Watch("a", second)
 				c.waitFor(t, "the first task's final state", 10*time.Second, func(evs []model.Event) bool {
 					return hasTask(evs, "a", first, final)

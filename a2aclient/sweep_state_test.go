@@ -16,6 +16,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -24,7 +25,7 @@ import (
 // first, so with at(i) older as i grows the store's order (it sorts by
 // when it stored a task) is the status timestamps' order, as for an
 // agent's own tasks.
-func (a *testAgent) seed(t testing.TB, st a2a.TaskState, n int, at func(i int) time.Time) []a2a.TaskID {
+func seed(a *sdktest.Agent, t testing.TB, st a2a.TaskState, n int, at func(i int) time.Time) []a2a.TaskID {
 	t.Helper()
 	ctx, cc := a2asrv.NewCallContext(context.Background(), nil)
 	cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
@@ -33,7 +34,7 @@ func (a *testAgent) seed(t testing.TB, st a2a.TaskState, n int, at func(i int) t
 		ts := at(i)
 		task := &a2a.Task{ID: a2a.NewTaskID(), ContextID: "c", Status: a2a.TaskStatus{State: st, Timestamp: &ts,
 			Message: a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart(string(st)))}}
-		if _, err := a.store.Create(ctx, task); err != nil {
+		if _, err := a.Store.Create(ctx, task); err != nil {
 			t.Fatal(err)
 		}
 		ids[i] = task.ID
@@ -42,17 +43,17 @@ func (a *testAgent) seed(t testing.TB, st a2a.TaskState, n int, at func(i int) t
 }
 
 // setState moves a stored task to st at ts, as the agent would.
-func (a *testAgent) setState(t testing.TB, id a2a.TaskID, st a2a.TaskState, ts time.Time) {
+func setState(a *sdktest.Agent, t testing.TB, id a2a.TaskID, st a2a.TaskState, ts time.Time) {
 	t.Helper()
 	ctx, cc := a2asrv.NewCallContext(context.Background(), nil)
 	cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
-	cur, err := a.store.Get(ctx, id)
+	cur, err := a.Store.Get(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	next := *cur.Task
 	next.Status = a2a.TaskStatus{State: st, Timestamp: &ts}
-	if _, err := a.store.Update(ctx, &taskstore.UpdateRequest{Task: &next, PrevTask: cur.Task, PrevVersion: cur.Version}); err != nil {
+	if _, err := a.Store.Update(ctx, &taskstore.UpdateRequest{Task: &next, PrevTask: cur.Task, PrevVersion: cur.Version}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -79,23 +80,23 @@ func sweepTasks(evs []model.Event, agent string) []*a2a.Task {
 // Every binding sends the filter. (One listing at a time, so that the
 // server sees the order the sweep asks in.)
 func TestFirstSweepListsByState(t *testing.T) {
-	for _, kind := range []agentKind{kindJSONRPC, kindREST, kindGRPC} {
+	for _, kind := range []sdktest.Kind{sdktest.JSONRPC, sdktest.REST, sdktest.GRPC} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
-			a := startAgent(t, kind, false, nil)
-			asks := a.seed(t, a2a.TaskStateInputRequired, 150, ago(time.Hour))
-			auths := a.seed(t, a2a.TaskStateAuthRequired, 20, ago(time.Hour))
-			working := a.seed(t, a2a.TaskStateWorking, 120, ago(time.Hour))
-			done := a.seed(t, a2a.TaskStateCompleted, 900, ago(time.Minute))
-			a.seed(t, a2a.TaskStateFailed, 300, ago(time.Hour))
-			o := fast("a", a.url())
+			a := sdktest.Start(t, kind, false, nil)
+			asks := seed(a, t, a2a.TaskStateInputRequired, 150, ago(time.Hour))
+			auths := seed(a, t, a2a.TaskStateAuthRequired, 20, ago(time.Hour))
+			working := seed(a, t, a2a.TaskStateWorking, 120, ago(time.Hour))
+			done := seed(a, t, a2a.TaskStateCompleted, 900, ago(time.Minute))
+			seed(a, t, a2a.TaskStateFailed, 300, ago(time.Hour))
+			o := fast("a", a.URL())
 			o.Subscribe, o.TerminalPerAgent, o.ListConcurrency = false, 250, 1
 			_, c := runManager(t, []AgentOptions{o}, Options{})
 			c.waitFor(t, "the first sweep", 10*time.Second, func(evs []model.Event) bool {
 				h := lastHealth(evs, "a")
 				return h != nil && h.TerminalTotal == 1200
 			})
-			reqs := a.icpt.listRequests()
+			reqs := a.Icpt.ListRequests()
 			var order []a2a.TaskState
 			for _, r := range reqs {
 				if r.StatusTimestampAfter != nil {
@@ -150,10 +151,10 @@ func TestFirstSweepListsByState(t *testing.T) {
 // first terminal task arrives; and the header's total comes from the
 // agent's totalSize.
 func TestInboxCompleteBeforeTerminalPane(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
-	asks := a.seed(t, a2a.TaskStateInputRequired, 320, ago(time.Hour))
-	a.seed(t, a2a.TaskStateCompleted, 3000, ago(time.Minute))
-	o := fast("a", a.url())
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	asks := seed(a, t, a2a.TaskStateInputRequired, 320, ago(time.Hour))
+	seed(a, t, a2a.TaskStateCompleted, 3000, ago(time.Minute))
+	o := fast("a", a.URL())
 	o.Subscribe = false
 	_, c := runManager(t, []AgentOptions{o}, Options{})
 	c.waitFor(t, "the retained terminal tasks", 15*time.Second, func(evs []model.Event) bool {
@@ -232,13 +233,13 @@ func (s *purgingStore) List(ctx context.Context, req *a2a.ListTasksRequest) (*a2
 // the agent no longer knows is reported gone, and only then.
 func TestVanishedOpenTaskConfirmedWithGetTask(t *testing.T) {
 	var store *purgingStore
-	a := startAgentStore(t, kindJSONRPC, false, nil, func(m *taskstore.InMemory) taskstore.Store {
+	a := sdktest.StartStore(t, sdktest.JSONRPC, false, nil, func(m *taskstore.InMemory) taskstore.Store {
 		store = &purgingStore{InMemory: m, purged: map[a2a.TaskID]bool{}}
 		return store
 	})
-	ids := a.seed(t, a2a.TaskStateWorking, 3, ago(time.Hour))
+	ids := seed(a, t, a2a.TaskStateWorking, 3, ago(time.Hour))
 	moved, purged, stays := ids[0], ids[1], ids[2]
-	o := fast("a", a.url())
+	o := fast("a", a.URL())
 	o.Subscribe, o.FullResync = false, 300*time.Millisecond
 	_, c := runManager(t, []AgentOptions{o}, Options{})
 	c.waitFor(t, "the working tasks", 5*time.Second, func(evs []model.Event) bool {
@@ -249,12 +250,12 @@ func TestVanishedOpenTaskConfirmedWithGetTask(t *testing.T) {
 	// (Counting from before it would take its finished states for the
 	// relisting looked for below.)
 	c.waitFor(t, "the first sweep over", 10*time.Second, func([]model.Event) bool {
-		return terminalListedThenIncremental(a.icpt.listRequests(), 0) >= 0
+		return terminalListedThenIncremental(a.Icpt.ListRequests(), 0) >= 0
 	})
 	// Completed with a timestamp older than any incremental sweep asks
 	// for: only the resync's GetTask can find it.
-	n0 := len(a.icpt.listRequests())
-	a.setState(t, moved, a2a.TaskStateCompleted, time.Now().Add(-30*time.Minute))
+	n0 := len(a.Icpt.ListRequests())
+	setState(a, t, moved, a2a.TaskStateCompleted, time.Now().Add(-30*time.Minute))
 	store.purge(purged)
 	c.waitFor(t, "the moved task completed and the purged one gone", 10*time.Second, func(evs []model.Event) bool {
 		var done, gone bool
@@ -264,8 +265,8 @@ func TestVanishedOpenTaskConfirmedWithGetTask(t *testing.T) {
 		}
 		return done && gone
 	})
-	if !a.icpt.got(purged) || !a.icpt.got(moved) {
-		t.Errorf("GetTask asked for moved %v, purged %v; want both", a.icpt.got(moved), a.icpt.got(purged))
+	if !a.Icpt.Got(purged) || !a.Icpt.Got(moved) {
+		t.Errorf("GetTask asked for moved %v, purged %v; want both", a.Icpt.Got(moved), a.Icpt.Got(purged))
 	}
 	for _, e := range c.snapshot() {
 		if e.Kind == model.EventGone && e.Task.ID != purged {
@@ -276,11 +277,11 @@ func TestVanishedOpenTaskConfirmedWithGetTask(t *testing.T) {
 	// states again too. Later ones page the open states no more than
 	// their first page each: the agent holds what we hold.
 	c.waitFor(t, "the finished states listed again, and that sweep over", 5*time.Second, func([]model.Event) bool {
-		return terminalListedThenIncremental(a.icpt.listRequests(), n0) >= 0
+		return terminalListedThenIncremental(a.Icpt.ListRequests(), n0) >= 0
 	})
-	n := len(a.icpt.listRequests())
-	c.waitFor(t, "more resyncs", 5*time.Second, func([]model.Event) bool { return len(a.icpt.listRequests()) > n+12 })
-	for _, r := range a.icpt.listRequests()[n:] {
+	n := len(a.Icpt.ListRequests())
+	c.waitFor(t, "more resyncs", 5*time.Second, func([]model.Event) bool { return len(a.Icpt.ListRequests()) > n+12 })
+	for _, r := range a.Icpt.ListRequests()[n:] {
 		if r.PageToken != "" {
 			t.Errorf("a resync paged on (%s) though nothing changed", r.Status)
 		}
@@ -326,11 +327,11 @@ func ignoreStatusFilter(next http.Handler) http.Handler {
 // An agent whose ListTasks ignores the status filter is listed whole, as
 // before, and its row says why.
 func TestAgentIgnoringStatusFilter(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, ignoreStatusFilter)
-	ask := a.seed(t, a2a.TaskStateInputRequired, 1, ago(time.Hour))[0]
-	old := a.seed(t, a2a.TaskStateWorking, 250, ago(2*time.Hour))
-	a.seed(t, a2a.TaskStateCompleted, 50, ago(time.Minute))
-	o := fast("a", a.url())
+	a := sdktest.Start(t, sdktest.JSONRPC, false, ignoreStatusFilter)
+	ask := seed(a, t, a2a.TaskStateInputRequired, 1, ago(time.Hour))[0]
+	old := seed(a, t, a2a.TaskStateWorking, 250, ago(2*time.Hour))
+	seed(a, t, a2a.TaskStateCompleted, 50, ago(time.Minute))
+	o := fast("a", a.URL())
 	o.Subscribe, o.FullResync = false, 300*time.Millisecond
 	_, c := runManager(t, []AgentOptions{o}, Options{})
 	c.waitFor(t, "every task, and the note", 10*time.Second, func(evs []model.Event) bool {
@@ -338,9 +339,9 @@ func TestAgentIgnoringStatusFilter(t *testing.T) {
 		return h != nil && h.Note == noteIgnoresFilter && hasTask(evs, "a", ask, a2a.TaskStateInputRequired) &&
 			hasTask(evs, "a", old[len(old)-1], a2a.TaskStateWorking)
 	})
-	n := len(a.icpt.listRequests())
-	c.waitFor(t, "a resync", 5*time.Second, func([]model.Event) bool { return len(a.icpt.listRequests()) > n+10 })
-	for _, r := range a.icpt.listRequests()[n:] {
+	n := len(a.Icpt.ListRequests())
+	c.waitFor(t, "a resync", 5*time.Second, func([]model.Event) bool { return len(a.Icpt.ListRequests()) > n+10 })
+	for _, r := range a.Icpt.ListRequests()[n:] {
 		if r.Status != "" {
 			t.Fatalf("after the fallback a listing still asks for %s", r.Status)
 		}
@@ -358,11 +359,11 @@ func TestAgentIgnoringStatusFilter(t *testing.T) {
 // An agent with more open tasks than MaxOpenTasks: the first ones are
 // kept, its row says how many, and the other agent is untouched.
 func TestOpenTasksCapped(t *testing.T) {
-	many := startAgent(t, kindJSONRPC, false, nil)
-	calm := startAgent(t, kindREST, false, nil)
-	many.seed(t, a2a.TaskStateWorking, 450, ago(time.Hour))
-	calmIDs := calm.seed(t, a2a.TaskStateWorking, 150, ago(time.Hour))
-	om, oc := fast("many", many.url()), fast("calm", calm.url())
+	many := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	calm := sdktest.Start(t, sdktest.REST, false, nil)
+	seed(many, t, a2a.TaskStateWorking, 450, ago(time.Hour))
+	calmIDs := seed(calm, t, a2a.TaskStateWorking, 150, ago(time.Hour))
+	om, oc := fast("many", many.URL()), fast("calm", calm.URL())
 	om.MaxOpenTasks, oc.MaxOpenTasks = 200, 200
 	om.Subscribe, oc.Subscribe = false, false
 	m, c := runManager(t, []AgentOptions{om, oc}, Options{})
@@ -391,13 +392,13 @@ func TestOpenTasksCapped(t *testing.T) {
 // The watcher remembers no more terminal tasks than the model keeps, and
 // the same ones: forgetting a task forgets it in both.
 func TestMemoFollowsRetention(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, true, nil)
-	o := fast("a", a.url())
+	a := sdktest.Start(t, sdktest.JSONRPC, true, nil)
+	o := fast("a", a.URL())
 	o.TerminalPerAgent = 20
 	m, c := runManager(t, []AgentOptions{o}, Options{})
 	var ids []a2a.TaskID
 	for range 60 {
-		ids = append(ids, a.send(t, "done"))
+		ids = append(ids, a.Send(t, "done"))
 	}
 	c.waitFor(t, "every task completed", 15*time.Second, func(evs []model.Event) bool {
 		return hasTask(evs, "a", ids[len(ids)-1], a2a.TaskStateCompleted)
@@ -425,11 +426,11 @@ func TestMemoFollowsRetention(t *testing.T) {
 // by an unfiltered listing, because the agent's total says it has some;
 // it stops once it found them. Later full sweeps list unfiltered too.
 func TestUnspecifiedStateTasksFound(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
-	odd := a.seed(t, a2a.TaskStateUnspecified, 3, ago(2*time.Hour))
-	a.seed(t, a2a.TaskStateCompleted, 400, ago(time.Hour))
-	a.seed(t, a2a.TaskStateWorking, 5, ago(time.Minute))
-	o := fast("a", a.url())
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	odd := seed(a, t, a2a.TaskStateUnspecified, 3, ago(2*time.Hour))
+	seed(a, t, a2a.TaskStateCompleted, 400, ago(time.Hour))
+	seed(a, t, a2a.TaskStateWorking, 5, ago(time.Minute))
+	o := fast("a", a.URL())
 	o.Subscribe, o.FullResync = false, 300*time.Millisecond
 	_, c := runManager(t, []AgentOptions{o}, Options{})
 	c.waitFor(t, "the unspecified tasks", 10*time.Second, func(evs []model.Event) bool {
@@ -441,7 +442,7 @@ func TestUnspecifiedStateTasksFound(t *testing.T) {
 		return true
 	})
 	unfiltered := 0
-	for _, r := range a.icpt.listRequests() {
+	for _, r := range a.Icpt.ListRequests() {
 		if r.Status == "" && r.StatusTimestampAfter == nil && r.PageSize > 1 {
 			unfiltered++
 		}
@@ -455,25 +456,25 @@ func TestUnspecifiedStateTasksFound(t *testing.T) {
 // it no longer holds, finished ones too, is asked for and marked gone.
 func TestRestartOnEmptyStoreMarksGone(t *testing.T) {
 	var store *purgingStore
-	a := startAgentStore(t, kindJSONRPC, false, nil, func(m *taskstore.InMemory) taskstore.Store {
+	a := sdktest.StartStore(t, sdktest.JSONRPC, false, nil, func(m *taskstore.InMemory) taskstore.Store {
 		store = &purgingStore{InMemory: m, purged: map[a2a.TaskID]bool{}}
 		return store
 	})
-	ids := append(a.seed(t, a2a.TaskStateCompleted, 5, ago(time.Hour)), a.seed(t, a2a.TaskStateWorking, 3, ago(time.Minute))...)
-	o := fast("a", a.url())
+	ids := append(seed(a, t, a2a.TaskStateCompleted, 5, ago(time.Hour)), seed(a, t, a2a.TaskStateWorking, 3, ago(time.Minute))...)
+	o := fast("a", a.URL())
 	o.Subscribe = false
 	_, c := runManager(t, []AgentOptions{o}, Options{})
 	c.waitFor(t, "the first sweep", 5*time.Second, func(evs []model.Event) bool {
 		h := lastHealth(evs, "a")
 		return h != nil && h.TerminalTotal == 5
 	})
-	a.stop()
+	a.Stop()
 	c.waitFor(t, "unreachable", 5*time.Second, healthIs("a", model.HealthUnreachable))
 	for _, id := range ids {
 		store.purge(id)
 	}
-	kept := a.seed(t, a2a.TaskStateCompleted, 1, ago(time.Second))[0]
-	a.start()
+	kept := seed(a, t, a2a.TaskStateCompleted, 1, ago(time.Second))[0]
+	a.Start()
 	c.waitFor(t, "every task gone", 10*time.Second, func(evs []model.Event) bool {
 		gone := map[a2a.TaskID]bool{}
 		for _, e := range evs {
@@ -496,26 +497,26 @@ func TestRestartOnEmptyStoreMarksGone(t *testing.T) {
 // to sweep from, so a task that ended between two of them was never
 // shown.) The same for a task whose status has no timestamp at all.
 func TestTaskEndedOnAnEmptyAgentIsFound(t *testing.T) {
-	for _, kind := range []agentKind{kindJSONRPC, kindREST, kindGRPC} {
+	for _, kind := range []sdktest.Kind{sdktest.JSONRPC, sdktest.REST, sdktest.GRPC} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
-			a := startAgent(t, kind, false, nil)
-			o := fast("a", a.url())
+			a := sdktest.Start(t, kind, false, nil)
+			o := fast("a", a.URL())
 			o.Subscribe = false
 			_, c := runManager(t, []AgentOptions{o}, Options{})
 			c.waitFor(t, "sweeps of the empty agent", 10*time.Second, func([]model.Event) bool {
-				return len(a.icpt.listRequests()) > 12
+				return len(a.Icpt.ListRequests()) > 12
 			})
 			ctx, cc := a2asrv.NewCallContext(context.Background(), nil)
 			cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
 			bare := &a2a.Task{ID: a2a.NewTaskID(), ContextID: "c", Status: a2a.TaskStatus{State: a2a.TaskStateFailed}}
-			if _, err := a.store.Create(ctx, bare); err != nil {
+			if _, err := a.Store.Create(ctx, bare); err != nil {
 				t.Fatal(err)
 			}
 			c.waitFor(t, "the task with no timestamp", 5*time.Second, func(evs []model.Event) bool {
 				return hasTask(evs, "a", bare.ID, a2a.TaskStateFailed)
 			})
-			done := a.seed(t, a2a.TaskStateCompleted, 1, ago(0))[0]
+			done := seed(a, t, a2a.TaskStateCompleted, 1, ago(0))[0]
 			c.waitFor(t, "the task that ended", 5*time.Second, func(evs []model.Event) bool {
 				return hasTask(evs, "a", done, a2a.TaskStateCompleted)
 			})
@@ -529,22 +530,22 @@ func TestTaskEndedOnAnEmptyAgentIsFound(t *testing.T) {
 // last seconds of tasks every sweep interval; a task that changes later
 // is still found.
 func TestIdleSweepsStopRelistingTheOverlap(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
 	now := time.Now()
-	a.seed(t, a2a.TaskStateCompleted, 30, func(i int) time.Time { return now.Add(-time.Duration(i) * 10 * time.Millisecond) })
+	seed(a, t, a2a.TaskStateCompleted, 30, func(i int) time.Time { return now.Add(-time.Duration(i) * 10 * time.Millisecond) })
 	newest := now
-	o := fast("a", a.url())
+	o := fast("a", a.URL())
 	o.Subscribe = false
 	_, c := runManager(t, []AgentOptions{o}, Options{})
 	c.waitFor(t, "a sweep from the newest timestamp itself", 3*sweepOverlap, func([]model.Event) bool {
-		for _, r := range a.icpt.listRequests() {
+		for _, r := range a.Icpt.ListRequests() {
 			if r.StatusTimestampAfter != nil && !r.StatusTimestampAfter.Before(newest) {
 				return true
 			}
 		}
 		return false
 	})
-	later := a.seed(t, a2a.TaskStateFailed, 1, ago(-time.Second))[0]
+	later := seed(a, t, a2a.TaskStateFailed, 1, ago(-time.Second))[0]
 	c.waitFor(t, "the task that ended later", 5*time.Second, func(evs []model.Event) bool {
 		return hasTask(evs, "a", later, a2a.TaskStateFailed)
 	})

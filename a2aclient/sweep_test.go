@@ -9,6 +9,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -26,24 +27,24 @@ func countSnapshots(evs []model.Event, id a2a.TaskID, src model.Source, st a2a.T
 // first sweep moved the high-water mark to that timestamp. The inclusive
 // statusTimestampAfter returns both again; each is reported exactly once.
 func TestSharedTimestampAcrossSweepBoundary(t *testing.T) {
-	for _, kind := range []agentKind{kindJSONRPC, kindREST, kindGRPC} {
+	for _, kind := range []sdktest.Kind{sdktest.JSONRPC, sdktest.REST, sdktest.GRPC} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
-			a := startAgent(t, kind, false, nil)
-			o := fast("a", a.url())
+			a := sdktest.Start(t, kind, false, nil)
+			o := fast("a", a.URL())
 			o.Subscribe = false
 			m, c := runManager(t, []AgentOptions{o}, Options{})
 			at := time.Now().Add(-time.Minute).Truncate(time.Millisecond).UTC()
-			first := a.send(t, fmt.Sprintf("at:%d", at.UnixNano()))
+			first := a.Send(t, fmt.Sprintf("at:%d", at.UnixNano()))
 			c.waitFor(t, "first task", 5*time.Second, func(evs []model.Event) bool {
 				return hasTask(evs, "a", first, a2a.TaskStateInputRequired)
 			})
-			second := a.send(t, fmt.Sprintf("at:%d", at.UnixNano()))
+			second := a.Send(t, fmt.Sprintf("at:%d", at.UnixNano()))
 			c.waitFor(t, "second task", 5*time.Second, func(evs []model.Event) bool {
 				return hasTask(evs, "a", second, a2a.TaskStateInputRequired)
 			})
 			// Let several more incremental sweeps run over the same boundary.
-			calls := func() int { a.icpt.mu.Lock(); defer a.icpt.mu.Unlock(); return len(a.icpt.versions) }
+			calls := func() int { a.Icpt.Mu.Lock(); defer a.Icpt.Mu.Unlock(); return len(a.Icpt.Versions) }
 			n := calls()
 			c.waitFor(t, "more sweeps", 5*time.Second, func([]model.Event) bool { return calls() >= n+6 })
 			evs := c.snapshot()
@@ -57,7 +58,7 @@ func TestSharedTimestampAcrossSweepBoundary(t *testing.T) {
 			// The sweeps really were incremental, with the precise mark.
 			var incremental bool
 			for _, ex := range m.Capture("a") {
-				if strings.Contains(ex.Request+ex.URL, "statusTimestampAfter") || kind == kindGRPC && ex.RPC == "ListTasks" {
+				if strings.Contains(ex.Request+ex.URL, "statusTimestampAfter") || kind == sdktest.GRPC && ex.RPC == "ListTasks" {
 					incremental = true
 				}
 			}
@@ -72,31 +73,31 @@ func TestSharedTimestampAcrossSweepBoundary(t *testing.T) {
 // tasks created while it was down appear on the next sweep (on 0.3, once
 // watched), and a stream cut by the outage is reopened.
 func TestAgentRestartIsReconnected(t *testing.T) {
-	for _, kind := range []agentKind{kindJSONRPC, kindREST, kindGRPC, kindLegacy} {
+	for _, kind := range []sdktest.Kind{sdktest.JSONRPC, sdktest.REST, sdktest.GRPC, sdktest.Legacy} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
-			a := startAgent(t, kind, true, nil)
-			m, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
-			held := a.send(t, "hold")
-			if kind == kindLegacy { // no listing: the task is known from a reply or config
+			a := sdktest.Start(t, kind, true, nil)
+			m, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
+			held := a.Send(t, "hold")
+			if kind == sdktest.Legacy { // no listing: the task is known from a reply or config
 				m.Watch("a", held)
 			}
 			c.waitFor(t, "streaming", 5*time.Second, healthIs("a", model.HealthStreaming))
-			a.stop()
+			a.Stop()
 			c.waitFor(t, "unreachable", 5*time.Second, healthIs("a", model.HealthUnreachable))
 			if h := lastHealth(c.snapshot(), "a"); !strings.Contains(h.Err, "unreachable") || h.NextRetry.IsZero() {
 				t.Errorf("health while down = %+v, want unreachable words and a next retry", h)
 			}
-			whileDown := a.createInStore(t, a2a.TaskStateWorking)
-			a.start()
-			if kind == kindLegacy {
+			whileDown := a.CreateInStore(t, a2a.TaskStateWorking)
+			a.Start()
+			if kind == sdktest.Legacy {
 				m.Watch("a", whileDown)
 			}
 			c.waitFor(t, "task created while down", 10*time.Second, func(evs []model.Event) bool {
 				return hasTask(evs, "a", whileDown, a2a.TaskStateWorking)
 			})
 			c.waitFor(t, "streaming again", 10*time.Second, healthIs("a", model.HealthStreaming))
-			a.exec.release()
+			a.Exec.Release()
 			c.waitFor(t, "held task completes", 10*time.Second, func(evs []model.Event) bool {
 				return hasTask(evs, "a", held, a2a.TaskStateCompleted)
 			})
@@ -107,22 +108,22 @@ func TestAgentRestartIsReconnected(t *testing.T) {
 // Sweeps are incremental between periodic full resyncs; a task without a
 // status timestamp (the filter always returns it) is still reported once.
 func TestFullResyncAndUntimedTasks(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
 	ctx, cc := a2asrv.NewCallContext(t.Context(), nil)
 	cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
 	untimed := &a2a.Task{ID: a2a.NewTaskID(), ContextID: "c", Status: a2a.TaskStatus{State: a2a.TaskStateWorking}}
-	if _, err := a.store.Create(ctx, untimed); err != nil {
+	if _, err := a.Store.Create(ctx, untimed); err != nil {
 		t.Fatal(err)
 	}
-	o := fast("a", a.url())
+	o := fast("a", a.URL())
 	o.Subscribe = false
 	o.FullResync = 200 * time.Millisecond
 	_, c := runManager(t, []AgentOptions{o}, Options{})
-	a.send(t, "ask") // gives the sweeps a high-water mark
+	a.Send(t, "ask") // gives the sweeps a high-water mark
 	lists := func() (full, inc int) {
-		a.icpt.mu.Lock()
-		defer a.icpt.mu.Unlock()
-		for _, f := range a.icpt.lists {
+		a.Icpt.Mu.Lock()
+		defer a.Icpt.Mu.Unlock()
+		for _, f := range a.Icpt.Lists {
 			if f {
 				full++
 			} else {
@@ -144,11 +145,11 @@ func TestFullResyncAndUntimedTasks(t *testing.T) {
 // no task known yet) is still seen going down and coming back: the
 // watcher fetches its card when there is no task to ask about.
 func TestIdlePollingAgentOutageIsSeen(t *testing.T) {
-	a := startAgent(t, kindLegacy, false, nil)
-	_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+	a := sdktest.Start(t, sdktest.Legacy, false, nil)
+	_, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
 	c.waitFor(t, "polling", 5*time.Second, healthIs("a", model.HealthPolling))
-	a.stop()
+	a.Stop()
 	c.waitFor(t, "unreachable", 5*time.Second, healthIs("a", model.HealthUnreachable))
-	a.start()
+	a.Start()
 	c.waitFor(t, "polling again", 10*time.Second, healthIs("a", model.HealthPolling))
 }

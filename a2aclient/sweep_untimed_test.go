@@ -12,12 +12,13 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
 // seedUntimed stores n tasks in state st without a status timestamp, as
 // the SDK's task store emits SUBMITTED tasks.
-func (a *testAgent) seedUntimed(t testing.TB, st a2a.TaskState, n int) []a2a.TaskID {
+func seedUntimed(a *sdktest.Agent, t testing.TB, st a2a.TaskState, n int) []a2a.TaskID {
 	t.Helper()
 	ctx, cc := a2asrv.NewCallContext(t.Context(), nil)
 	cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
@@ -25,7 +26,7 @@ func (a *testAgent) seedUntimed(t testing.TB, st a2a.TaskState, n int) []a2a.Tas
 	for i := range ids {
 		task := &a2a.Task{ID: a2a.NewTaskID(), ContextID: "c", Status: a2a.TaskStatus{State: st,
 			Message: a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("queued"))}}
-		if _, err := a.store.Create(ctx, task); err != nil {
+		if _, err := a.Store.Create(ctx, task); err != nil {
 			t.Fatal(err)
 		}
 		ids[i] = task.ID
@@ -35,17 +36,17 @@ func (a *testAgent) seedUntimed(t testing.TB, st a2a.TaskState, n int) []a2a.Tas
 
 // moveUntimed moves task id to st in the agent's store, still without a
 // status timestamp.
-func (a *testAgent) moveUntimed(t testing.TB, id a2a.TaskID, st a2a.TaskState) {
+func moveUntimed(a *sdktest.Agent, t testing.TB, id a2a.TaskID, st a2a.TaskState) {
 	t.Helper()
 	ctx, cc := a2asrv.NewCallContext(t.Context(), nil)
 	cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
-	cur, err := a.store.Get(ctx, id)
+	cur, err := a.Store.Get(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	next := *cur.Task
 	next.Status = a2a.TaskStatus{State: st, Message: a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("started"))}
-	if _, err := a.store.Update(ctx, &taskstore.UpdateRequest{Task: &next, PrevTask: cur.Task, PrevVersion: cur.Version,
+	if _, err := a.Store.Update(ctx, &taskstore.UpdateRequest{Task: &next, PrevTask: cur.Task, PrevVersion: cur.Version,
 		Event: a2a.NewStatusUpdateEvent(&next, st, next.Status.Message)}); err != nil {
 		t.Fatal(err)
 	}
@@ -65,12 +66,12 @@ func (c *collector) rounds(agent string) int {
 // rounds (30 a minute). A change to one of those tasks is still seen.
 // (Rounds are counted by the watcher's health event after each.)
 func TestIdleAgentWithUntimedTasksCostsFewListings(t *testing.T) {
-	a := startAgent(t, kindJSONRPC, false, nil)
-	a.seed(t, a2a.TaskStateCompleted, 2000, ago(time.Hour))
-	a.seed(t, a2a.TaskStateWorking, 300, ago(30*time.Minute))
-	a.seed(t, a2a.TaskStateInputRequired, 60, ago(20*time.Minute))
-	untimed := a.seedUntimed(t, a2a.TaskStateSubmitted, 450)
-	o := fast("a", a.url())
+	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
+	seed(a, t, a2a.TaskStateCompleted, 2000, ago(time.Hour))
+	seed(a, t, a2a.TaskStateWorking, 300, ago(30*time.Minute))
+	seed(a, t, a2a.TaskStateInputRequired, 60, ago(20*time.Minute))
+	untimed := seedUntimed(a, t, a2a.TaskStateSubmitted, 450)
+	o := fast("a", a.URL())
 	o.Subscribe = false
 	o.SweepInterval = 100 * time.Millisecond
 	o.FullResync = 12 * o.SweepInterval
@@ -82,15 +83,15 @@ func TestIdleAgentWithUntimedTasksCostsFewListings(t *testing.T) {
 		return func([]model.Event) bool { return c.rounds("a") >= n }
 	}
 	c.waitFor(t, "steady sweeps", 30*time.Second, settled(c.rounds("a")+13))
-	r0, n0 := c.rounds("a"), len(a.icpt.listRequests())
+	r0, n0 := c.rounds("a"), len(a.Icpt.ListRequests())
 	c.waitFor(t, "36 more rounds", 60*time.Second, settled(r0+36))
-	r, n := c.rounds("a")-r0, len(a.icpt.listRequests())-n0
+	r, n := c.rounds("a")-r0, len(a.Icpt.ListRequests())-n0
 	t.Logf("%d ListTasks over %d rounds: %.1f per 12 rounds (a minute at 5 s)", n, r, float64(n)*12/float64(r))
 	if n*12 > 30*r {
 		t.Errorf("%d ListTasks over %d sweep rounds of an idle agent: more than 30 per 12 rounds", n, r)
 	}
 
-	a.moveUntimed(t, untimed[len(untimed)/2], a2a.TaskStateWorking)
+	moveUntimed(a, t, untimed[len(untimed)/2], a2a.TaskStateWorking)
 	r1 := c.rounds("a")
 	c.waitFor(t, "the untimed task that moved", 60*time.Second, func(evs []model.Event) bool {
 		return hasTask(evs, "a", untimed[len(untimed)/2], a2a.TaskStateWorking)
@@ -140,11 +141,11 @@ func (s untimedFirstStore) List(ctx context.Context, req *a2a.ListTasksRequest) 
 // the first page without news owe a complete listing, which runs within
 // a few sweep intervals (no full resync in this test to find it).
 func TestChangeBehindUntimedTasksIsSeen(t *testing.T) {
-	a := startAgentStore(t, kindJSONRPC, false, nil, func(m *taskstore.InMemory) taskstore.Store { return untimedFirstStore{m} })
-	a.seed(t, a2a.TaskStateCompleted, 200, ago(time.Hour))
-	running := a.seed(t, a2a.TaskStateWorking, 20, ago(30*time.Minute))
-	a.seedUntimed(t, a2a.TaskStateSubmitted, 450)
-	o := fast("a", a.url())
+	a := sdktest.StartStore(t, sdktest.JSONRPC, false, nil, func(m *taskstore.InMemory) taskstore.Store { return untimedFirstStore{m} })
+	seed(a, t, a2a.TaskStateCompleted, 200, ago(time.Hour))
+	running := seed(a, t, a2a.TaskStateWorking, 20, ago(30*time.Minute))
+	seedUntimed(a, t, a2a.TaskStateSubmitted, 450)
+	o := fast("a", a.URL())
 	o.Subscribe = false
 	o.SweepInterval = 100 * time.Millisecond
 	_, c := runManager(t, []AgentOptions{o}, Options{})
@@ -154,7 +155,7 @@ func TestChangeBehindUntimedTasksIsSeen(t *testing.T) {
 	c.waitFor(t, "steady sweeps", 30*time.Second, func([]model.Event) bool { return c.rounds("a") >= 20 })
 	ctx, cc := a2asrv.NewCallContext(t.Context(), nil)
 	cc.User = a2asrv.NewAuthenticatedUser("tester", nil)
-	cur, err := a.store.Get(ctx, running[0])
+	cur, err := a.Store.Get(ctx, running[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestChangeBehindUntimedTasksIsSeen(t *testing.T) {
 	next := *cur.Task
 	next.Status = a2a.TaskStatus{State: a2a.TaskStateInputRequired, Timestamp: &now,
 		Message: a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("which branch?"))}
-	if _, err := a.store.Update(ctx, &taskstore.UpdateRequest{Task: &next, PrevTask: cur.Task, PrevVersion: cur.Version,
+	if _, err := a.Store.Update(ctx, &taskstore.UpdateRequest{Task: &next, PrevTask: cur.Task, PrevVersion: cur.Version,
 		Event: a2a.NewStatusUpdateEvent(&next, next.Status.State, next.Status.Message)}); err != nil {
 		t.Fatal(err)
 	}

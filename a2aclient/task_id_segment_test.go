@@ -12,14 +12,15 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
-// pushConfigRoundTrip registers a push config named hostileConfig on
-// hostileListed through m's own client, lists, gets and deletes it, and
+// pushConfigRoundTrip registers a push config named sdktest.HostileConfig on
+// sdktest.HostileListed through m's own client, lists, gets and deletes it, and
 // checks each reached its route with the ids as its segments, the body
 // naming the task as it is, and the agent finding the config by its id.
-func pushConfigRoundTrip(t *testing.T, kind agentKind, m *Manager, g *routeGuard) (create, get, del routeHit) {
+func pushConfigRoundTrip(t *testing.T, kind sdktest.Kind, m *Manager, g *sdktest.RouteGuard) (create, get, del sdktest.RouteHit) {
 	t.Helper()
 	ctx := t.Context()
 	w, err := m.ready(ctx, "a")
@@ -32,79 +33,47 @@ func pushConfigRoundTrip(t *testing.T, kind agentKind, m *Manager, g *routeGuard
 			t.Fatalf("%s: %v", op, err)
 		}
 	}
-	cfg := &a2a.PushConfig{TaskID: hostileListed, ID: hostileConfig, URL: "http://127.0.0.1:1/hook", Token: "t"}
+	cfg := &a2a.PushConfig{TaskID: sdktest.HostileListed, ID: sdktest.HostileConfig, URL: "http://127.0.0.1:1/hook", Token: "t"}
 	call("CreateTaskPushNotificationConfig", func(ctx context.Context, cl *sdk.Client) error {
 		_, err := cl.CreateTaskPushConfig(ctx, cfg)
 		return err
 	})
-	create = g.waitHit(t, "POST /tasks/{id}/pushNotificationConfigs", string(hostileListed), "")
-	if create.taskID != string(hostileListed) {
-		t.Errorf("the push config's body names task %q, want %q", create.taskID, hostileListed)
+	create = g.WaitHit(t, "POST /tasks/{id}/pushNotificationConfigs", string(sdktest.HostileListed), "")
+	if create.TaskID != string(sdktest.HostileListed) {
+		t.Errorf("the push config's body names task %q, want %q", create.TaskID, sdktest.HostileListed)
 	}
 	var list []*a2a.PushConfig
 	call("ListTaskPushNotificationConfigs", func(ctx context.Context, cl *sdk.Client) (err error) {
-		list, err = cl.ListTaskPushConfigs(ctx, &a2a.ListTaskPushConfigRequest{TaskID: hostileListed})
+		list, err = cl.ListTaskPushConfigs(ctx, &a2a.ListTaskPushConfigRequest{TaskID: sdktest.HostileListed})
 		return err
 	})
-	if len(list) != 1 || list[0].TaskID != hostileListed || list[0].ID != hostileConfig {
-		t.Errorf("ListTaskPushConfigs: %+v, want one config %q of task %q", list, hostileConfig, hostileListed)
+	if len(list) != 1 || list[0].TaskID != sdktest.HostileListed || list[0].ID != sdktest.HostileConfig {
+		t.Errorf("ListTaskPushConfigs: %+v, want one config %q of task %q", list, sdktest.HostileConfig, sdktest.HostileListed)
 	}
 	var got *a2a.PushConfig
 	call("GetTaskPushNotificationConfig", func(ctx context.Context, cl *sdk.Client) (err error) {
-		got, err = cl.GetTaskPushConfig(ctx, &a2a.GetTaskPushConfigRequest{TaskID: hostileListed, ID: hostileConfig})
+		got, err = cl.GetTaskPushConfig(ctx, &a2a.GetTaskPushConfigRequest{TaskID: sdktest.HostileListed, ID: sdktest.HostileConfig})
 		return err
 	})
 	// A2A 0.3 answers a config with its resource name, "tasks/{id}/
 	// pushNotificationConfigs/{configId}", which the SDK cannot split when
 	// the task id holds a slash: it leaves the task out.
-	if got == nil || got.ID != hostileConfig || got.TaskID != hostileListed && (kind != kindLegacyREST || got.TaskID != "") {
-		t.Errorf("GetTaskPushConfig: %+v, want config %q of task %q", got, hostileConfig, hostileListed)
+	if got == nil || got.ID != sdktest.HostileConfig || got.TaskID != sdktest.HostileListed && (kind != sdktest.LegacyREST || got.TaskID != "") {
+		t.Errorf("GetTaskPushConfig: %+v, want config %q of task %q", got, sdktest.HostileConfig, sdktest.HostileListed)
 	}
-	get = g.waitHit(t, "GET /tasks/{id}/pushNotificationConfigs/{configId}", string(hostileListed), hostileConfig)
+	get = g.WaitHit(t, "GET /tasks/{id}/pushNotificationConfigs/{configId}", string(sdktest.HostileListed), sdktest.HostileConfig)
 	call("DeleteTaskPushNotificationConfig", func(ctx context.Context, cl *sdk.Client) error {
-		return cl.DeleteTaskPushConfig(ctx, &a2a.DeleteTaskPushConfigRequest{TaskID: hostileListed, ID: hostileConfig})
+		return cl.DeleteTaskPushConfig(ctx, &a2a.DeleteTaskPushConfigRequest{TaskID: sdktest.HostileListed, ID: sdktest.HostileConfig})
 	})
-	del = g.waitHit(t, "DELETE /tasks/{id}/pushNotificationConfigs/{configId}", string(hostileListed), hostileConfig)
+	del = g.WaitHit(t, "DELETE /tasks/{id}/pushNotificationConfigs/{configId}", string(sdktest.HostileListed), sdktest.HostileConfig)
 	call("ListTaskPushNotificationConfigs", func(ctx context.Context, cl *sdk.Client) (err error) {
-		list, err = cl.ListTaskPushConfigs(ctx, &a2a.ListTaskPushConfigRequest{TaskID: hostileListed})
+		list, err = cl.ListTaskPushConfigs(ctx, &a2a.ListTaskPushConfigRequest{TaskID: sdktest.HostileListed})
 		return err
 	})
 	if len(list) != 0 {
 		t.Errorf("after the delete the agent still lists %+v", list)
 	}
 	return create, get, del
-}
-
-// The hostile ids of issue 21: each, pasted into a path, names another
-// path on the agent's origin.
-const (
-	hostileGet    = a2a.TaskID("../../secret-admin?delete=all")
-	hostileCancel = a2a.TaskID("../../admin/users/42?action=delete#")
-	hostileConfig = "../../../../admin/keys?drop=1#"
-	hostileListed = a2a.TaskID("../../../listed-admin/x?y=1#z") // the agent's own, working
-	hostileEnded  = a2a.TaskID("..%2F..%2Fended:cancel")        // the agent's own, completed
-)
-
-// TestSDKJoinsTaskIDIntoRESTPath documents what edge/task_id_segment.go works
-// around: the SDK v2.4.0's HTTP+JSON clients, alone, paste a task id into
-// the request's path, so "../../secret-admin?delete=all" reaches another
-// path of the agent's origin: GET /secret-admin?delete=all on A2A 1.0
-// (the interface is under /rest), GET /rest03/secret-admin on 0.3 (under
-// /rest03, its paths under /v1). It fails the day the SDK escapes ids itself: delete
-// edge/task_id_segment.go's escaping then (keep CheckID's refusals).
-func TestSDKJoinsTaskIDIntoRESTPath(t *testing.T) {
-	for kind, want := range map[agentKind]string{kindREST: "GET /secret-admin?delete=all", kindLegacyREST: "GET /rest03/secret-admin"} {
-		t.Run(string(kind), func(t *testing.T) {
-			g := &routeGuard{}
-			a := startAgent(t, kind, true, g.wrap)
-			bare := a.bare(t, nil)
-			_, err := bare.GetTask(t.Context(), &a2a.GetTaskRequest{ID: hostileGet})
-			strays := g.strayRequests()
-			if err == nil || !slices.Contains(strays, want) {
-				t.Fatalf("bare SDK GetTask(%q): err %v, strays %q; pinned: the request reached %s", hostileGet, err, strays, want)
-			}
-		})
-	}
 }
 
 // TestTaskIDIsOnePathSegment: on HTTP+JSON (1.0 and 0.3), every way a
@@ -115,58 +84,58 @@ func TestSDKJoinsTaskIDIntoRESTPath(t *testing.T) {
 // subscribes to and gets. No request reaches any other path on the
 // agent's origin.
 func TestTaskIDIsOnePathSegment(t *testing.T) {
-	for _, kind := range []agentKind{kindREST, kindLegacyREST} {
+	for _, kind := range []sdktest.Kind{sdktest.REST, sdktest.LegacyREST} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
-			g := &routeGuard{}
-			a := startAgent(t, kind, true, g.wrap)
-			a.withPush(t)
-			a.createInStoreAs(t, hostileListed, a2a.TaskStateWorking)
-			a.createInStoreAs(t, hostileEnded, a2a.TaskStateCompleted)
-			m, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+			g := &sdktest.RouteGuard{}
+			a := sdktest.Start(t, kind, true, g.Wrap)
+			withPush(a, t)
+			createInStoreAs(a, t, sdktest.HostileListed, a2a.TaskStateWorking)
+			createInStoreAs(a, t, sdktest.HostileEnded, a2a.TaskStateCompleted)
+			m, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
 			ctx := t.Context()
 
 			// The agent's own ids: listed, then subscribed to (working)
 			// and fetched (completed), each exactly.
 			c.waitFor(t, "the listed tasks, by their ids", 10*time.Second, func(evs []model.Event) bool {
-				return hasTask(evs, "a", hostileListed, a2a.TaskStateWorking) && hasTask(evs, "a", hostileEnded, a2a.TaskStateCompleted)
+				return hasTask(evs, "a", sdktest.HostileListed, a2a.TaskStateWorking) && hasTask(evs, "a", sdktest.HostileEnded, a2a.TaskStateCompleted)
 			})
-			sub := g.waitHit(t, "/tasks/{idAndAction}", string(hostileListed)+":subscribe", "")
-			get := g.waitHit(t, "GET /tasks/{idAndAction}", string(hostileEnded), "")
+			sub := g.WaitHit(t, "/tasks/{idAndAction}", string(sdktest.HostileListed)+":subscribe", "")
+			get := g.WaitHit(t, "GET /tasks/{idAndAction}", string(sdktest.HostileEnded), "")
 
-			if _, err := m.Get(ctx, "a", hostileGet, 0, false); !errors.Is(err, a2a.ErrTaskNotFound) {
-				t.Errorf("Get(%q): %v, want task not found", hostileGet, err)
+			if _, err := m.Get(ctx, "a", sdktest.HostileGet, 0, false); !errors.Is(err, a2a.ErrTaskNotFound) {
+				t.Errorf("Get(%q): %v, want task not found", sdktest.HostileGet, err)
 			}
-			getHostile := g.waitHit(t, "GET /tasks/{idAndAction}", string(hostileGet), "")
-			if _, err := m.Cancel(ctx, "a", hostileCancel); err == nil {
-				t.Errorf("Cancel(%q) succeeded on a task that does not exist", hostileCancel)
+			getHostile := g.WaitHit(t, "GET /tasks/{idAndAction}", string(sdktest.HostileGet), "")
+			if _, err := m.Cancel(ctx, "a", sdktest.HostileCancel); err == nil {
+				t.Errorf("Cancel(%q) succeeded on a task that does not exist", sdktest.HostileCancel)
 			}
-			cancel := g.waitHit(t, "POST /tasks/{idAndAction}", string(hostileCancel)+":cancel", "")
+			cancel := g.WaitHit(t, "POST /tasks/{idAndAction}", string(sdktest.HostileCancel)+":cancel", "")
 
 			msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("answer"))
-			msg.TaskID = hostileGet
+			msg.TaskID = sdktest.HostileGet
 			if _, err := m.Reply(ctx, "a", msg); err == nil {
-				t.Errorf("Reply on %q succeeded on a task that does not exist", hostileGet)
+				t.Errorf("Reply on %q succeeded on a task that does not exist", sdktest.HostileGet)
 			}
-			reply := g.waitHit(t, "/message:send", "", "")
-			if reply.taskID != string(hostileGet) {
-				t.Errorf("the reply reached the agent with taskId %q, want %q", reply.taskID, hostileGet)
+			reply := g.WaitHit(t, "/message:send", "", "")
+			if reply.TaskID != string(sdktest.HostileGet) {
+				t.Errorf("the reply reached the agent with taskId %q, want %q", reply.TaskID, sdktest.HostileGet)
 			}
 
 			pcreate, pget, pdel := pushConfigRoundTrip(t, kind, m, g)
 
 			// The raw view names each exchange by its route, not by what
-			// an id looks like (hostileEnded ends in ":cancel").
+			// an id looks like (sdktest.HostileEnded ends in ":cancel").
 			for _, ex := range m.Capture("a") {
 				if strings.Contains(ex.URL, "ended%3Acancel") && ex.RPC != "GetTask" {
 					t.Errorf("the capture calls GET %s %q, want GetTask", ex.URL, ex.RPC)
 				}
 			}
-			for _, h := range []routeHit{sub, get, getHostile, cancel, reply, pcreate, pget, pdel} {
-				t.Logf("on the wire: %s", h.wire)
+			for _, h := range []sdktest.RouteHit{sub, get, getHostile, cancel, reply, pcreate, pget, pdel} {
+				t.Logf("on the wire: %s", h.Wire)
 			}
-			if s := g.strayRequests(); len(s) > 0 {
-				t.Fatalf("%d requests outside the A2A routes on the agent's origin: %q", len(s), firstFew(s))
+			if s := g.StrayRequests(); len(s) > 0 {
+				t.Fatalf("%d requests outside the A2A routes on the agent's origin: %q", len(s), sdktest.FirstFew(s))
 			}
 		})
 	}
@@ -187,15 +156,15 @@ var unsendable = []a2a.TaskID{
 // exactly (on JSON-RPC and gRPC as a body field, unchanged by the REST
 // escaping).
 func TestTaskIDRefusedEveryBinding(t *testing.T) {
-	for _, kind := range []agentKind{kindJSONRPC, kindREST, kindGRPC, kindLegacy, kindLegacyREST} {
+	for _, kind := range []sdktest.Kind{sdktest.JSONRPC, sdktest.REST, sdktest.GRPC, sdktest.Legacy, sdktest.LegacyREST} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
-			g := &routeGuard{}
-			a := startAgent(t, kind, true, g.wrap)
-			m, _ := runManager(t, []AgentOptions{fast("a", a.url())}, Options{})
+			g := &sdktest.RouteGuard{}
+			a := sdktest.Start(t, kind, true, g.Wrap)
+			m, _ := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
 			ctx := t.Context()
-			if _, err := m.Get(ctx, "a", hostileGet, 0, false); !errors.Is(err, a2a.ErrTaskNotFound) || !a.icpt.got(hostileGet) {
-				t.Errorf("Get(%q): %v, reached the agent as itself: %v; want task not found from the agent", hostileGet, err, a.icpt.got(hostileGet))
+			if _, err := m.Get(ctx, "a", sdktest.HostileGet, 0, false); !errors.Is(err, a2a.ErrTaskNotFound) || !a.Icpt.Got(sdktest.HostileGet) {
+				t.Errorf("Get(%q): %v, reached the agent as itself: %v; want task not found from the agent", sdktest.HostileGet, err, a.Icpt.Got(sdktest.HostileGet))
 			}
 			for _, id := range unsendable {
 				msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("answer"))
@@ -208,13 +177,13 @@ func TestTaskIDRefusedEveryBinding(t *testing.T) {
 						t.Errorf("%s(%s): %v, want the refusal in words", op, model.QuoteID(string(id)), err)
 					}
 				}
-				if a.icpt.got(id) {
+				if a.Icpt.Got(id) {
 					t.Errorf("GetTask(%s) reached the agent", model.QuoteID(string(id)))
 				}
 			}
 			t.Logf("refused: %v", func() error { _, err := m.Get(ctx, "a", unsendable[0], 0, false); return err }())
-			if s := g.strayRequests(); len(s) > 0 {
-				t.Errorf("requests outside the A2A routes: %q", firstFew(s))
+			if s := g.StrayRequests(); len(s) > 0 {
+				t.Errorf("requests outside the A2A routes: %q", sdktest.FirstFew(s))
 			}
 		})
 	}
@@ -225,16 +194,16 @@ func TestTaskIDRefusedEveryBinding(t *testing.T) {
 // log), never asked after, and do not make the agent look unwell; its
 // other tasks are watched as ever.
 func TestWatcherSkipsUnsendableTaskIDs(t *testing.T) {
-	g := &routeGuard{}
-	a := startAgent(t, kindREST, true, g.wrap)
+	g := &sdktest.RouteGuard{}
+	a := sdktest.Start(t, sdktest.REST, true, g.Wrap)
 	for _, id := range unsendable[:2] { // the in-memory store takes these
-		a.createInStoreAs(t, id, a2a.TaskStateWorking)
+		createInStoreAs(a, t, id, a2a.TaskStateWorking)
 	}
-	ok := a.createInStore(t, a2a.TaskStateCompleted)
+	ok := a.CreateInStore(t, a2a.TaskStateCompleted)
 	var log syncBuffer
-	_, c := runManager(t, []AgentOptions{fast("a", a.url())}, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	_, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	c.waitFor(t, "the task with a good id, and two sweeps", 10*time.Second, func(evs []model.Event) bool {
-		return hasTask(evs, "a", ok, a2a.TaskStateCompleted) && g.count("GET /tasks") >= 3
+		return hasTask(evs, "a", ok, a2a.TaskStateCompleted) && g.Count("GET /tasks") >= 3
 	})
 	for _, e := range c.snapshot() {
 		if e.Kind == model.EventTask && slices.Contains(unsendable, e.Task.ID) {
@@ -245,7 +214,7 @@ func TestWatcherSkipsUnsendableTaskIDs(t *testing.T) {
 		t.Errorf("health %+v, want sweeping or streaming, no error", h)
 	}
 	for _, id := range unsendable[:2] {
-		if n := g.countID(string(id)); n != 0 {
+		if n := g.CountID(string(id)); n != 0 {
 			t.Errorf("%d requests on task %s, want none", n, model.QuoteID(string(id)))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -25,11 +26,11 @@ func hasArtifactSnapshot(evs []model.Event, id a2a.TaskID) bool {
 // that lists; on 0.3 JSON-RPC (no ListTasks) they are found once watched,
 // and the health says why. A completed task's artifacts reach the model.
 func TestSweepsFindTasksOfAnotherClient(t *testing.T) {
-	for _, kind := range []agentKind{kindJSONRPC, kindREST, kindGRPC, kindLegacy} {
+	for _, kind := range []sdktest.Kind{sdktest.JSONRPC, sdktest.REST, sdktest.GRPC, sdktest.Legacy} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
-			a := startAgent(t, kind, false, nil)
-			o := fast("a", a.url())
+			a := sdktest.Start(t, kind, false, nil)
+			o := fast("a", a.URL())
 			m, c := runManager(t, []AgentOptions{o}, Options{})
 			c.waitFor(t, "agent info", 5*time.Second, func(evs []model.Event) bool {
 				for _, e := range evs {
@@ -39,9 +40,9 @@ func TestSweepsFindTasksOfAnotherClient(t *testing.T) {
 				}
 				return false
 			})
-			done := a.send(t, "done")
-			ask := a.send(t, "ask")
-			if kind == kindLegacy {
+			done := a.Send(t, "done")
+			ask := a.Send(t, "ask")
+			if kind == sdktest.Legacy {
 				c.waitFor(t, "0.3 listing note", 5*time.Second, func(evs []model.Event) bool {
 					h := lastHealth(evs, "a")
 					return h != nil && h.State == model.HealthPolling && h.ListingNote == "no task listing (A2A 0.3)" && !h.Listing
@@ -55,14 +56,14 @@ func TestSweepsFindTasksOfAnotherClient(t *testing.T) {
 			c.waitFor(t, "summary.json artifact", 5*time.Second, func(evs []model.Event) bool {
 				return hasArtifactSnapshot(evs, done)
 			})
-			if kind != kindLegacy {
+			if kind != sdktest.Legacy {
 				c.waitFor(t, "sweeping health", 5*time.Second, healthIs("a", model.HealthSweeping))
 			}
-			a.icpt.mu.Lock()
-			defer a.icpt.mu.Unlock()
-			for _, v := range a.icpt.versions[len(a.icpt.versions)-1:] {
+			a.Icpt.Mu.Lock()
+			defer a.Icpt.Mu.Unlock()
+			for _, v := range a.Icpt.Versions[len(a.Icpt.Versions)-1:] {
 				want := "1.0"
-				if kind == kindLegacy {
+				if kind == sdktest.Legacy {
 					want = "0.3"
 				}
 				if v != want {

@@ -12,24 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"a2atop/internal/agenttest"
 	"a2atop/internal/testcert"
 )
-
-// plantPipe replaces path with a link to a new named pipe that nobody
-// writes, as a file swapped under a running a2atop could be.
-func plantPipe(t *testing.T, path string) {
-	t.Helper()
-	fifo := filepath.Join(t.TempDir(), "pipe")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no named pipes here: %v", err)
-	}
-	if err := os.Remove(path); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(fifo, path); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // A client certificate's file replaced by a link to a named pipe is not
 // waited on at the next handshake: the previous certificate is presented
@@ -42,7 +27,7 @@ func TestClientCertificateFileThatIsNotARegularFile(t *testing.T) {
 	if cc.current() == nil {
 		t.Fatalf("no certificate from good files: %s", cc.note())
 	}
-	plantPipe(t, certFile)
+	agenttest.PlantPipe(t, certFile)
 	done := make(chan *clientCertNote, 1)
 	go func() { cur := cc.current(); done <- &clientCertNote{cur != nil, cc.note()} }()
 	select {

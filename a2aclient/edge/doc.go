@@ -18,10 +18,14 @@
 // the SDK is fixed: subscribe_get.go, rest_created.go,
 // rest_error_bodies.go, status_timestamp_after.go,
 // rest03_reference_task_ids.go, stream_recycle.go, task_id_segment.go
-// and hidden_codes.go. The TestSDK… tests run on a2aclient's test agents
-// and stay in a2aclient (or interop), in the file of the same name; the
-// day one fails, deleting the workaround is deleting its file here, its
-// line in a2aclient/transport.go and its tests.
+// and hidden_codes.go. Each TestSDK… test is beside its file, in the
+// file of the same name (rest_created.go's stays in interop: it needs
+// the JavaScript SDK peer), on the SDK's own servers of internal/sdktest;
+// the tests that check a workaround through a2aclient's whole wiring stay
+// in a2aclient, and the workaround's comment names them. The day a
+// TestSDK… test fails, deleting the workaround is deleting its file and
+// its test here, its line in a2aclient/transport.go and the a2aclient
+// tests its comment names.
 //
 // It may import the standard library, the SDK, google.golang.org/grpc,
 // a2atop/model, a2atop/a2aclient/a2aerr and a2atop/a2aclient/credential

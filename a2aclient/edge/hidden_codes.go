@@ -19,9 +19,12 @@ import (
 // context is how Error still has them: ProbeLayer records the HTTP
 // status, the URL and the JSON-RPC error code of each exchange into it,
 // and the gRPC interceptors its status code (grpc_capture.go).
-// TestSDKHidesWireCodes (a2aclient/hidden_codes_test.go, on a real SDK
-// server) pins the SDK's side: the day it fails, the SDK says these
-// itself and this file can go.
+// TestSDKHidesWireCodes (hidden_codes_test.go, beside this file, the
+// bare SDK against a real SDK server) pins the SDK's side: the day it
+// fails, the SDK says these itself and this file and its test go;
+// TestOperations, TestRESTErrorShapes and TestHostilePeer
+// (a2aclient/ops_test.go, rest_error_bodies_test.go, hostile_test.go)
+// check the codes through a2aclient's wiring.
 
 // Probe collects, for one call, what the SDK does not tell us. The
 // RoundTripper and the gRPC interceptors fill it; the caller reads it

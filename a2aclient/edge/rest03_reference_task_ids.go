@@ -27,9 +27,12 @@ import (
 // message, status update or listing where the SDK left them out. A
 // message without a messageId cannot be matched and stays as decoded.
 // TestSDKDropsReferenceTaskIdsOn03REST
-// (a2aclient/rest03_reference_task_ids_test.go, on a real SDK server)
-// pins the SDK's side: the day it fails, the SDK keeps the field itself
-// and this file can go.
+// (rest03_reference_task_ids_test.go, beside this file, the bare SDK
+// against a real SDK server) pins the SDK's side: the day it fails, the
+// SDK keeps the field itself and this file and its test go, with
+// TestReferenceTaskIdsEveryHTTPBinding
+// (a2aclient/rest03_reference_task_ids_test.go), which checks the fix
+// through a2aclient's wiring.
 
 // rest03RefsInterceptor attaches a refFix to every call while the agent's
 // interface is A2A 0.3 HTTP+JSON, and puts back what the SDK's decoding

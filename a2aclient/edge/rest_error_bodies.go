@@ -25,9 +25,13 @@ import (
 // UnsupportedOperation lose their meaning. So when the body names a known
 // A2A reason, the SDK gets it as application/json google.rpc.Status with a
 // clean ErrorInfo; the capture below keeps the bytes as they came.
-// TestSDKReadsOnlyJSONErrorBodies (a2aclient/rest_error_bodies_test.go,
-// on a real SDK server) pins the SDK's side: the day it fails, the SDK
-// reads these answers itself and this file can go.
+// TestSDKReadsOnlyJSONErrorBodies (rest_error_bodies_test.go, beside
+// this file, the bare SDK against a real SDK server, then the same
+// client over this layer) pins the SDK's side: the day it fails, the
+// SDK reads these answers itself and this file and its test go;
+// TestRESTErrorShapes and TestRESTErrorShapesPushConfig
+// (a2aclient/rest_error_bodies_test.go) check the fix through
+// a2aclient's wiring.
 type restErrorBodies struct{ next http.RoundTripper }
 
 // RESTErrorBodiesLayer is the fix, above next.

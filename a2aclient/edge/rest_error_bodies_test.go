@@ -3,7 +3,13 @@ package edge
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"net/http"
 	"testing"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"a2atop/internal/sdktest"
 )
 
 // The parser's edges: what it leaves alone and what it repairs.
@@ -29,30 +35,40 @@ func TestA2AErrorBody(t *testing.T) {
 			}
 			continue
 		}
-		var g goStatus
-		if err := json.Unmarshal(out, &g); err != nil || g.reason() != tc.want || !bytes.Contains(out, []byte(`"domain":"a2a-protocol.org"`)) {
+		var g sdktest.GoStatus
+		if err := json.Unmarshal(out, &g); err != nil || g.Reason() != tc.want || !bytes.Contains(out, []byte(`"domain":"a2a-protocol.org"`)) {
 			t.Errorf("%s: rewritten to %s, want reason %s in domain a2a-protocol.org", tc.name, out, tc.want)
 		}
 	}
 }
 
-// goStatus is the google.rpc.Status the Go SDK's REST server sends.
-type goStatus struct {
-	Error struct {
-		Code    int    `json:"code"`
-		Status  string `json:"status"`
-		Message string `json:"message"`
-		Details []struct {
-			Reason string `json:"reason"`
-		} `json:"details"`
-	} `json:"error"`
-}
-
-func (g goStatus) reason() string {
-	for _, d := range g.Error.Details {
-		if d.Reason != "" {
-			return d.Reason
-		}
+// TestSDKReadsOnlyJSONErrorBodies documents what rest_error_bodies.go
+// works around: the SDK v2.4.0's REST clients, alone, read the error
+// answers of the JS SDK (application/a2a+json), of RFC 9457 problem
+// details and of the SDK's own 0.3 REST server (application/problem+json)
+// as ErrServerError: the agent said TaskNotFound. It fails the day the
+// SDK reads them: delete rest_error_bodies.go then. The same client over
+// RESTErrorBodiesLayer reads TaskNotFound.
+func TestSDKReadsOnlyJSONErrorBodies(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		kind sdktest.Kind
+		wrap func(http.Handler) http.Handler
+	}{
+		{"js-a2a+json", sdktest.REST, sdktest.ReshapeErrors(sdktest.JSShape)},
+		{"rfc9457-problem+json", sdktest.REST, sdktest.ReshapeErrors(sdktest.ProblemShape)},
+		{"go-0.3-problem+json", sdktest.LegacyREST, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := sdktest.Start(t, tc.kind, false, tc.wrap)
+			_, err := a.Other(t).GetTask(t.Context(), &a2a.GetTaskRequest{ID: "no-such-task"})
+			if !errors.Is(err, a2a.ErrServerError) || errors.Is(err, a2a.ErrTaskNotFound) {
+				t.Fatalf("bare SDK GetTask(unknown) = %v; pinned: ErrServerError, not ErrTaskNotFound", err)
+			}
+			fixed := a.Bare(t, RESTErrorBodiesLayer(http.DefaultTransport))
+			if _, err := fixed.GetTask(t.Context(), &a2a.GetTaskRequest{ID: "no-such-task"}); !errors.Is(err, a2a.ErrTaskNotFound) {
+				t.Fatalf("SDK GetTask(unknown) over RESTErrorBodiesLayer = %v; want ErrTaskNotFound", err)
+			}
+		})
 	}
-	return ""
 }

@@ -17,10 +17,13 @@ import (
 // statusTimestampAfter to such a request with the exact mark the sweep
 // put in the context (withSweepAfter), RFC 3339 with nanoseconds, and
 // leaves lastUpdatedAfter for the 0.3 servers that read it.
-// TestSDKSendsLastUpdatedAfter
-// (a2aclient/status_timestamp_after_test.go, on a real SDK server) pins
-// the SDK's side: the day it fails, the SDK sends the parameter itself
-// and this file can go.
+// TestSDKSendsLastUpdatedAfter (status_timestamp_after_test.go, beside
+// this file, the bare SDK against a real SDK server, then the same
+// client over this layer) pins the SDK's side: the day it fails, the
+// SDK sends the parameter itself and this file and its test go, with
+// TestRESTSweepsAreIncremental
+// (a2aclient/status_timestamp_after_test.go), which checks the fix
+// through a2aclient's sweeps.
 type statusTimestampAfter struct{ next http.RoundTripper }
 
 // StatusTimestampAfterLayer is the fix, above next.

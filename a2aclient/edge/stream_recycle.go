@@ -39,9 +39,12 @@ var ErrStreamRecycled = errors.New("the stream was ended after a big event, to f
 // changes (stream.go): a task whose snapshot is big would grow the buffers
 // again at once. What the stream sent after the big event, in the same
 // read, is dropped with the stream. TestSDKStreamKeepsItsBuffers
-// (a2aclient/stream_recycle_test.go, on a real SDK server) pins the
-// SDK's side: the day it fails, the reader lets go of its buffers and
-// this file can go.
+// (stream_recycle_test.go, beside this file, the bare SDK against a
+// real SDK server) pins the SDK's side: the day it fails, the reader
+// lets go of its buffers and this file and its test go, with
+// TestBigEventsPastTheBudgetEndTheStream
+// (a2aclient/stream_recycle_test.go), which checks the layer through
+// a2aclient's streams.
 type streamRecycle struct {
 	next http.RoundTripper
 	big  *BigStreams

@@ -13,9 +13,12 @@ import (
 // follows the proto answers it 405. a2a-python's 0.3 client retries the
 // same way (a2a-python#843). Both attempts pass through the layers below:
 // the raw view shows the POST and its 405, then the GET.
-// TestSDKSubscribesWithPOSTOnly (a2aclient/subscribe_get_test.go, on a
-// real SDK server) pins the SDK's side: the day it fails, the SDK falls
-// back itself and this file can go.
+// TestSDKSubscribesWithPOSTOnly (subscribe_get_test.go, beside this
+// file, the bare SDK against a real SDK server, then the same client
+// over this layer) pins the SDK's side: the day it fails, the SDK falls
+// back itself and this file and its test go, with
+// TestRESTSubscribeFallsBackToGET (a2aclient/subscribe_get_test.go),
+// which checks the fix through a2aclient's watcher.
 type subscribeGET struct{ next http.RoundTripper }
 
 // SubscribeGETLayer is the fix, above next.

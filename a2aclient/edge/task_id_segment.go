@@ -41,9 +41,12 @@ import (
 //     request body where the SDK put the path's form too (the taskId of
 //     CreateTaskPushConfig, A2A 0.3's parent "tasks/{id}").
 //
-// TestSDKJoinsTaskIDIntoRESTPath (a2aclient/task_id_segment_test.go, on
-// a real SDK server) pins the SDK's side: the day it fails, the SDK
-// escapes ids itself, and the escaping here must go (the refusals stay).
+// TestSDKJoinsTaskIDIntoRESTPath (task_id_segment_test.go, beside this
+// file, the bare SDK against a real SDK server) pins the SDK's side:
+// the day it fails, the SDK escapes ids itself, and the escaping here
+// must go (the refusals stay); TestTaskIDIsOnePathSegment and
+// TestTaskIDRefusedEveryBinding (a2aclient/task_id_segment_test.go)
+// check both through a2aclient's wiring.
 
 // idSegmentInterceptor refuses the ids a2atop cannot send and, on an
 // HTTP+JSON interface, hands the SDK the ids of a path escaped.

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 
+	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
 
@@ -57,4 +59,26 @@ func FuzzTaskIDOneSegment(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSDKJoinsTaskIDIntoRESTPath documents what task_id_segment.go works
+// around: the SDK v2.4.0's HTTP+JSON clients, alone, paste a task id into
+// the request's path, so "../../secret-admin?delete=all" reaches another
+// path of the agent's origin: GET /secret-admin?delete=all on A2A 1.0
+// (the interface is under /rest), GET /rest03/secret-admin on 0.3 (under
+// /rest03, its paths under /v1). It fails the day the SDK escapes ids itself: delete
+// task_id_segment.go's escaping then (keep CheckID's refusals).
+func TestSDKJoinsTaskIDIntoRESTPath(t *testing.T) {
+	for kind, want := range map[sdktest.Kind]string{sdktest.REST: "GET /secret-admin?delete=all", sdktest.LegacyREST: "GET /rest03/secret-admin"} {
+		t.Run(string(kind), func(t *testing.T) {
+			g := &sdktest.RouteGuard{}
+			a := sdktest.Start(t, kind, true, g.Wrap)
+			bare := a.Bare(t, nil)
+			_, err := bare.GetTask(t.Context(), &a2a.GetTaskRequest{ID: sdktest.HostileGet})
+			strays := g.StrayRequests()
+			if err == nil || !slices.Contains(strays, want) {
+				t.Fatalf("bare SDK GetTask(%q): err %v, strays %q; pinned: the request reached %s", sdktest.HostileGet, err, strays, want)
+			}
+		})
+	}
 }

@@ -14,7 +14,8 @@
 // demo imports no a2atop package; a2atop/internal/cli, the commands, may import every
 // package, and only package main imports it. The packages for tests only
 // are never linked into the binary: internal/agenttest (the agents tests
-// run on loopback) imports no a2atop package, and internal/feedtest (a
+// run on loopback) and internal/sdktest (the SDK's own servers on
+// loopback) import no a2atop package, and internal/feedtest (a
 // follower of a hub's feed) only hubclient and what it brings in, so the
 // data and network layers may not import it.
 package layers

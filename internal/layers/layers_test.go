@@ -65,7 +65,7 @@ func isTerminal(path string) bool {
 // and network layers.
 func TestNoTerminalCodeBelowUI(t *testing.T) {
 	for _, pkg := range []string{"a2atop/model", "a2atop/a2aclient", "a2atop/approvals", credentials, httpEdge, "a2atop/demo", "a2atop/hub", "a2atop/push", "a2atop/hubclient", "a2atop/internal/config", "a2atop/internal/sanitize", "a2atop/internal/statefile",
-		agenttest, feedtest} {
+		agenttest, sdktest, feedtest} {
 		t.Run(pkg, func(t *testing.T) {
 			if !present(pkg) {
 				t.Skipf("%s does not exist yet", pkg)
@@ -110,6 +110,9 @@ func TestImportDirection(t *testing.T) {
 		// The agents tests run on loopback: the SDK alone, so that the
 		// tests of every package, model's included, may use them.
 		agenttest: func(string) bool { return false },
+		// The SDK's own servers the tests of a2aclient and its edge run
+		// on loopback: the SDK alone, as agenttest.
+		sdktest: func(string) bool { return false },
 		// A test's follower of a hub's feed: the hub's client and what
 		// it brings in.
 		feedtest: func(imp string) bool {
@@ -140,7 +143,7 @@ func allowedTransitively(pkg, dep string) bool {
 	if (pkg == "a2atop/hub" || pkg == "a2atop/hubclient") && (dep == "a2atop/approvals" || dep == vocabulary) {
 		return true // what approvals brings in
 	}
-	return pkg != "a2atop/model" && pkg != "a2atop/demo" && pkg != vocabulary && pkg != credentials && pkg != agenttest &&
+	return pkg != "a2atop/model" && pkg != "a2atop/demo" && pkg != vocabulary && pkg != credentials && pkg != agenttest && pkg != sdktest &&
 		(dep == "a2atop/model" || internal(dep))
 }
 
@@ -153,6 +156,7 @@ var above = []string{module + "/internal/cli", module + "/internal/config", feed
 // The packages for tests only that the tests of several packages share.
 const (
 	agenttest = module + "/internal/agenttest" // the agents tests run on loopback
+	sdktest   = module + "/internal/sdktest"   // the SDK's own servers on loopback
 	feedtest  = module + "/internal/feedtest"  // a follower of a hub's feed
 )
 
@@ -253,10 +257,11 @@ func goListImports(t *testing.T) []string {
 
 // TestBinaryLinksNoTestHelpers checks that the a2atop binary never links
 // the packages that exist for tests only: the OpenID provider, the
-// certificates, the agents and the feed follower tests run against.
+// certificates, the agents (agenttest, sdktest) and the feed follower
+// tests run against.
 func TestBinaryLinksNoTestHelpers(t *testing.T) {
 	for _, dep := range goList(t, "-deps", module) {
-		if dep == module+"/internal/oidctest" || dep == module+"/internal/testcert" || dep == agenttest || dep == feedtest ||
+		if dep == module+"/internal/oidctest" || dep == module+"/internal/testcert" || dep == agenttest || dep == sdktest || dep == feedtest ||
 			strings.HasPrefix(dep, "github.com/zitadel/oidc/v3/pkg/op") {
 			t.Errorf("the a2atop binary links %s, which is for tests only", dep)
 		}

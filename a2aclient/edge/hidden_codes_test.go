@@ -1,38 +1,40 @@
-package a2aclient
+package edge
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
+	"a2atop/internal/sdktest"
+
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	sdk "github.com/a2aproject/a2a-go/v2/a2aclient"
 )
 
-// TestSDKHidesWireCodes documents what edge/hidden_codes.go works around: the
+// TestSDKHidesWireCodes documents what hidden_codes.go works around: the
 // SDK v2.4.0, alone, keeps neither the JSON-RPC code of an error it does
 // not know (it becomes ErrInternalError), nor the HTTP status of a
 // JSON-RPC call refused with 401 (untyped words), nor that of a REST
 // error (only its A2A reason): no error it returns says RPCCode or
 // HTTPStatus. It fails the day the SDK's errors carry them: delete the
-// probe (edge/hidden_codes.go) then. TestOperations, TestRESTErrorShapes and
-// TestHostilePeer show Error carrying them today.
+// probe (hidden_codes.go) then. TestOperations, TestRESTErrorShapes and
+// TestHostilePeer (a2aclient) show Error carrying them today.
 func TestSDKHidesWireCodes(t *testing.T) {
-	h := startHostile(t, "badsse") // answers CancelTask with -32050
+	h := sdktest.StartHostile(t, "badsse") // answers CancelTask with -32050
 	unknown, err := sdk.NewFromEndpoints(t.Context(),
-		[]*a2a.AgentInterface{a2a.NewAgentInterface(h.url+"/rpc", a2a.TransportProtocolJSONRPC)},
+		[]*a2a.AgentInterface{a2a.NewAgentInterface(h.URL+"/rpc", a2a.TransportProtocolJSONRPC)},
 		sdk.WithJSONRPCTransport(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer unknown.Destroy()
-	locked := startAgent(t, kindJSONRPC, false, requireBearer("not-sent"))
-	rest := startAgent(t, kindREST, false, nil)
+	locked := sdktest.Start(t, sdktest.JSONRPC, false, sdktest.RequireBearer("not-sent"))
+	rest := sdktest.Start(t, sdktest.REST, false, nil)
 	ctx := t.Context()
 
 	_, cancelErr := unknown.CancelTask(ctx, &a2a.CancelTaskRequest{ID: "t1"})
-	_, lockedErr := locked.other(t).GetTask(ctx, &a2a.GetTaskRequest{ID: "t1"})
-	_, restErr := rest.other(t).GetTask(ctx, &a2a.GetTaskRequest{ID: "no-such-task"})
+	_, lockedErr := locked.Other(t).GetTask(ctx, &a2a.GetTaskRequest{ID: "t1"})
+	_, restErr := rest.Other(t).GetTask(ctx, &a2a.GetTaskRequest{ID: "no-such-task"})
 	for _, tc := range []struct {
 		what     string
 		err      error
