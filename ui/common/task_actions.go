@@ -48,6 +48,10 @@ func NewTaskActions(ctx *Context, keys TaskKeys, quiet time.Duration, journal *a
 		resultKeys: keys.Results, journal: journal}
 }
 
+// Journal is the approvals journal the actions consult (nil without
+// one): the detail lists a task's votes from it.
+func (a *TaskActions) Journal() *approvals.Service { return a.journal }
+
 // Targets are the tasks the open cancel confirmation asks to stop; none
 // when it is not open.
 func (a *TaskActions) Targets() []model.TaskKey {

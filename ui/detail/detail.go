@@ -99,8 +99,17 @@ func (v *Screen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		}
 	case common.ClaimsChangedMsg:
 		v.rebuild(false) // its claim line
+	case common.JournalRefreshedMsg:
+		if msg.Changed {
+			v.rebuild(false) // its votes
+		}
+	case common.JournalChangedMsg:
+		v.rebuild(false)
 	case common.ShownMsg, common.HiddenMsg:
 		v.shown = msg == common.ShownMsg{}
+		if v.shown {
+			v.rebuild(false) // what changed while another screen was shown (a vote cast in the inbox)
+		}
 	case TaskLoadedMsg:
 		v.loaded(msg)
 	case common.CancelDoneMsg:

@@ -126,6 +126,7 @@ func (v *Screen) overview(b *common.Section, t *model.Task, snap *a2a.Task) {
 			b.Field("hint", th.Warn.Render(sanitize.Line(t.Hint, common.MaxLineText)))
 		}
 		v.claimField(b, t)
+		v.voteFields(b, t)
 		if t.Violations > 0 {
 			b.Field("violations", th.Error.Render(strconv.Itoa(int(t.Violations))+" protocol violations seen on this task"))
 		}
