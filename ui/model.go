@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"log/slog"
 	"os"
 	"time"
@@ -159,7 +160,7 @@ func New(o Options) *Model {
 // newScreens builds every screen, ours and the ones Options supplies.
 func (m *Model) newScreens(o Options) {
 	act := func(k common.TaskKeys) common.TaskActions {
-		return common.NewTaskActions(&m.ctx, k, o.QuietPeriod, o.Approvals)
+		return common.NewTaskActions(&m.ctx, k, o.QuietPeriod, cmp.Or(o.Approvals, o.Decisions))
 	}
 	m.screens[viewTasks] = tasks.New(&m.ctx, m.keys.TasksView, act(m.keys.TasksView.TaskKeys), o.Sort, o.HideTerminalAfter, o.Views)
 	m.screens[viewDetail] = detail.New(&m.ctx, m.keys.DetailView, act(m.keys.DetailView.TaskKeys), o.HistoryLength)

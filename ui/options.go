@@ -59,6 +59,11 @@ type Options struct {
 	// a common.JournalRefreshedMsg, and after each batch it records the
 	// states decided tasks went on to. nil follows nothing.
 	Approvals *approvals.Service
+	// Decisions is the journal the other screens read (a task's votes in
+	// its detail, whether its agent's decisions are blocked) when
+	// Approvals is nil: a dashboard attached to a hub, whose journal the
+	// hub's feed brings, not the root. Approvals, when set, is it.
+	Decisions *approvals.Service
 	// JournalChanges tells when the journal file was written
 	// (approvals.Service.Watch): the root reads what others appended when
 	// it fires instead of on the clock. nil, or once closed, reads it on

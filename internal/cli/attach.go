@@ -239,18 +239,19 @@ func (s *session) hubDashboardFor(cl *hubclient.Client, me hub.Me, hv hubView) (
 	}
 	views := inbox.Options{Sort: model.SortAge, KeyMap: hv.look.inboxKeys}
 	o := hv.look.options(cfg, svc, ui.Options{
-		Fleet:    fleet,
-		Events:   cl.Events(),
-		Backend:  cl,
-		ReadOnly: readOnly,
-		Bell:     cfg.Bell,
-		Logger:   s.log,
-		Inbox:    inbox.InboxFactory(svc, views),
-		Journal:  inbox.JournalFactory(svc, views),
-		Output:   hv.out,
-		Team:     cl,
-		Start:    hv.start,
-		Via:      hv.via,
+		Fleet:     fleet,
+		Events:    cl.Events(),
+		Backend:   cl,
+		ReadOnly:  readOnly,
+		Bell:      cfg.Bell,
+		Logger:    s.log,
+		Inbox:     inbox.InboxFactory(svc, views),
+		Journal:   inbox.JournalFactory(svc, views),
+		Output:    hv.out,
+		Team:      cl,
+		Decisions: svc,
+		Start:     hv.start,
+		Via:       hv.via,
 	})
 	if !hv.export { // an SSH session's :export would write on the hub's disk
 		o.Export = nil

@@ -46,16 +46,19 @@ func TestSSHWithOpenSSHInTmux(t *testing.T) {
 	cmd := fmt.Sprintf("%s -F none -i %s -o IdentitiesOnly=yes -o IdentityAgent=none -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s -t -p %s %s journal; sleep 60",
 		sshBin, keyFile, known, port, host)
 	name := "ssh-test-" + strconv.Itoa(os.Getpid())
+	// A tmux server of the test's own (its socket in the test's
+	// directory): the person's own tmux sessions are never touched.
+	sock := filepath.Join(dir, "tmux.sock")
 	tmux := func(args ...string) string {
 		t.Helper()
-		out, err := exec.Command(tmuxBin, args...).CombinedOutput()
+		out, err := exec.Command(tmuxBin, append([]string{"-S", sock}, args...)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("tmux %v: %v: %s", args, err, out)
 		}
 		return string(out)
 	}
-	tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "30", cmd)
-	t.Cleanup(func() { _ = exec.Command(tmuxBin, "kill-session", "-t", name).Run() })
+	tmux("-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "120", "-y", "30", cmd)
+	t.Cleanup(func() { _ = exec.Command(tmuxBin, "-S", sock, "kill-server").Run() })
 	screen := func(wants ...string) string {
 		t.Helper()
 		var s string
