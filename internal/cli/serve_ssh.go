@@ -41,8 +41,8 @@ type sshAccess struct {
 }
 
 // sshOperators reads the operators' SSH keys and adds to ops, for each
-// operator with keys, an entry of the same name and roles whose token
-// is their sessions'. It says nothing when SSH is off.
+// operator with keys, an entry that is that operator (its name, roles,
+// groups) but for its token, which is their sessions'. It says nothing when SSH is off.
 func (s *session) sshOperators(ops []hub.Operator) ([]hub.Operator, *sshAccess, error) {
 	keys, err := s.cfg.SSHKeys()
 	if err != nil {
@@ -63,7 +63,9 @@ func (s *session) sshOperators(ops []hub.Operator) ([]hub.Operator, *sshAccess, 
 		tok := hex.EncodeToString(b[:])
 		acc.tokens[op.Name] = tok
 		acc.ops = append(acc.ops, sshd.Operator{Name: op.Name, Keys: keys[op.Name]})
-		ops = append(ops, hub.Operator{Name: op.Name, TokenHash: hub.HashToken(tok), Roles: op.Roles})
+		session := op // the same operator (roles, groups, all of it), with the sessions' token
+		session.TokenHash = hub.HashToken(tok)
+		ops = append(ops, session)
 	}
 	return ops, acc, nil
 }
