@@ -48,6 +48,7 @@ const (
 // marked stale (a health event each) and writes are refused. It returns
 // when ctx ends.
 func (c *Client) Run(ctx context.Context) {
+	defer c.ended()
 	wait := c.o.MinBackoff
 	failed := 0 // hubs that failed since the feed last delivered
 	for ctx.Err() == nil {
@@ -335,6 +336,11 @@ func (c *Client) applyJournal(data []byte) error {
 	if err := svc.Follow(lines); err != nil {
 		return fmt.Errorf("following the hub's journal: %w", err)
 	}
+	if len(lines) > 0 {
+		c.mu.Lock()
+		c.changedLocked()
+		c.mu.Unlock()
+	}
 	return nil
 }
 
@@ -357,6 +363,9 @@ func (c *Client) checkJournal(from int) {
 // from the hub (a resumed feed sends no snapshot to clear the stale marks).
 func (c *Client) up(ctx context.Context, snapshot bool) {
 	c.mu.Lock()
+	if !c.connected || c.lastErr != "" {
+		c.changedLocked()
+	}
 	c.connected, c.lastErr = true, ""
 	var restore []model.Event
 	if !snapshot {
@@ -378,6 +387,9 @@ func (c *Client) down(ctx context.Context, err error, retry time.Duration) {
 	msg := err.Error()
 	c.mu.Lock()
 	was := c.connected
+	if was || c.lastErr != msg {
+		c.changedLocked()
+	}
 	c.connected, c.lastErr = false, msg
 	picture := c.picture
 	agents := append([]string(nil), c.agents...)
