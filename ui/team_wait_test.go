@@ -7,6 +7,10 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/approvals"
+	"a2atop/hubclient"
+	"a2atop/model"
 )
 
 // program runs a dashboard as Bubble Tea would, but on the test's
@@ -105,6 +109,23 @@ func (p *program) shows(t *testing.T, what string, ok func(frame string) bool) {
 	}
 }
 
+// answerThroughTheHub answers the task as operator cl, through the hub
+// (journaled there; the send may fail: the fixture's agents are names).
+func answerThroughTheHub(t *testing.T, cl *hubclient.Client, now func() time.Time, task *model.Task, text string) {
+	t.Helper()
+	svc, err := cl.OpenService(approvals.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	d, err := svc.Prepare(svc.ItemFor(task), approvals.Input{Kind: approvals.KindReply, Text: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := svc.Send(context.Background(), d)
+	t.Logf("carol's answer: %s %v", out.Result, out.Err)
+}
+
 func (c *clock) set(t time.Time) { c.mu.Lock(); c.now = t; c.mu.Unlock() }
 
 // TestTheClockSleepsAttachedToAHub: a dashboard attached to a real hub
@@ -143,5 +164,11 @@ func TestTheClockSleepsAttachedToAHub(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.shows(t, "carol's claim gone", func(f string) bool { return !strings.Contains(f, "carol is answering") })
+
+	// carol answers the question through the hub: the line the hub
+	// journals comes to alice's journal view with the hub's feed.
+	press(m, "4")
+	answerThroughTheHub(t, carol, clk.Now, m.ctx.Fleet.Task(model.TaskKey{Agent: "code-reviewer", ID: idQuestion}), "main")
+	p.shows(t, "carol's answer in alice's journal", func(f string) bool { return strings.Contains(f, "carol") && strings.Contains(f, `"main"`) })
 	t.Logf("%d frames drawn in all", m.renders)
 }
