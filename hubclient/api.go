@@ -304,6 +304,7 @@ func (c *Client) setClaims(cs []hub.Claim) {
 		c.claims[claimKey{cl.Agent, string(cl.Task), cl.Operator}] = cl
 	}
 	c.claimsVer++
+	c.changedLocked()
 }
 
 func (c *Client) addClaim(cl hub.Claim) {
@@ -311,6 +312,7 @@ func (c *Client) addClaim(cl hub.Claim) {
 	defer c.mu.Unlock()
 	c.claims[claimKey{cl.Agent, string(cl.Task), cl.Operator}] = cl
 	c.claimsVer++
+	c.changedLocked()
 }
 
 func (c *Client) dropClaim(k claimKey) {
@@ -318,6 +320,7 @@ func (c *Client) dropClaim(k claimKey) {
 	defer c.mu.Unlock()
 	delete(c.claims, k)
 	c.claimsVer++
+	c.changedLocked()
 }
 
 // Operator is the operator the token belongs to, as Me said ("" before Me).

@@ -79,6 +79,7 @@ type Client struct {
 	epoch     string
 	seq       uint64        // the last feed position applied, in epoch
 	moved     chan struct{} // closed when the position moves
+	changed   chan struct{} // closed at each change a dashboard reads (Changed); nil once Run returned
 	health    map[string]model.HealthUpdate
 	agents    []string // every agent heard of, in order
 	claims    map[claimKey]hub.Claim
@@ -127,7 +128,7 @@ func New(o Options) (*Client, error) {
 		o.Buffer = 4096
 	}
 	c := &Client{o: o, hubs: hubs, log: o.Logger, events: make(chan model.Event, o.Buffer), synced: make(chan struct{}),
-		moved: make(chan struct{}), health: map[string]model.HealthUpdate{}, claims: map[claimKey]hub.Claim{}, held: map[claimKey]bool{}}
+		moved: make(chan struct{}), changed: make(chan struct{}), health: map[string]model.HealthUpdate{}, claims: map[claimKey]hub.Claim{}, held: map[claimKey]bool{}}
 	c.cur.Store(hubs[0])
 	c.http = &http.Client{Transport: o.Transport, CheckRedirect: noRedirects}
 	c.feed = &http.Client{Transport: o.Transport, CheckRedirect: noRedirects}
@@ -248,6 +249,7 @@ func (c *Client) askMe(ctx context.Context) (hub.Me, error) {
 	for _, a := range me.Agents {
 		c.heardLocked(a.Name)
 	}
+	c.changedLocked()
 	c.mu.Unlock()
 	return me, nil
 }

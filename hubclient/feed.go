@@ -48,6 +48,7 @@ const (
 // marked stale (a health event each) and writes are refused. It returns
 // when ctx ends.
 func (c *Client) Run(ctx context.Context) {
+	defer c.ended()
 	wait := c.o.MinBackoff
 	failed := 0 // hubs that failed since the feed last delivered
 	for ctx.Err() == nil {
@@ -82,7 +83,7 @@ func (c *Client) Run(ctx context.Context) {
 func (c *Client) connect(ctx context.Context) (delivered bool, err error) {
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	conn := &feedConn{c: c, ctx: cctx, cancel: cancel}
+	conn := &feedConn{c: c, ctx: cctx, cancel: cancel, redead: make(chan struct{}, 1)}
 	conn.dead.Store(int64(defaultDead))
 	conn.lastRead.Store(time.Now().UnixNano())
 	sc := sse.NewClient(c.feedURL(), sse.ClientMaxBufferSize(2*hub.MaxEventBytes))
@@ -151,9 +152,10 @@ type feedConn struct {
 	c        *Client
 	ctx      context.Context
 	cancel   context.CancelFunc
-	lastRead atomic.Int64 // unix ns
-	busy     atomic.Bool  // the handler is applying an event (it may wait for the dashboard)
-	dead     atomic.Int64 // silence that ends the connection, ns
+	lastRead atomic.Int64  // unix ns
+	busy     atomic.Bool   // the handler is applying an event (it may wait for the dashboard)
+	dead     atomic.Int64  // silence that ends the connection, ns
+	redead   chan struct{} // dead changed: the watchdog's sleep is measured again
 	deadErr  atomic.Pointer[error]
 	hello    atomic.Bool
 	err      error // a broken event: the connection ends (the handler's goroutine only)
@@ -192,26 +194,31 @@ func (b *notingBody) Read(p []byte) (int, error) {
 func (b *notingBody) Close() error { return b.rc.Close() }
 
 // watch ends the connection when nothing was read for three heartbeats
-// while the handler was not busy.
+// while the handler was not busy. It sleeps until the silence would be
+// long enough, not on a tick: an idle feed wakes it once a silence
+// window (a few heartbeats), and the hello's shorter window wakes it
+// (shorter) at once.
 func (fc *feedConn) watch(ctx context.Context) {
-	t := time.NewTicker(100 * time.Millisecond)
+	t := time.NewTimer(time.Duration(fc.dead.Load()))
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-fc.redead:
 		case <-t.C:
-			if fc.busy.Load() {
-				fc.lastRead.Store(time.Now().UnixNano())
-				continue
-			}
-			if idle := time.Since(time.Unix(0, fc.lastRead.Load())); idle > time.Duration(fc.dead.Load()) {
-				err := fmt.Errorf("%w for %s", errSilent, idle.Round(time.Second))
-				fc.deadErr.Store(&err)
-				fc.cancel()
-				return
-			}
 		}
+		if fc.busy.Load() {
+			fc.lastRead.Store(time.Now().UnixNano())
+		}
+		idle, dead := time.Since(time.Unix(0, fc.lastRead.Load())), time.Duration(fc.dead.Load())
+		if idle > dead {
+			err := fmt.Errorf("%w for %s", errSilent, idle.Round(time.Second))
+			fc.deadErr.Store(&err)
+			fc.cancel()
+			return
+		}
+		t.Reset(dead - idle + time.Millisecond)
 	}
 }
 
@@ -222,7 +229,10 @@ func (fc *feedConn) handle(msg *sse.Event) {
 		return
 	}
 	fc.busy.Store(true)
-	defer fc.busy.Store(false)
+	defer func() { // the silence is counted from the end of a busy handler
+		fc.lastRead.Store(time.Now().UnixNano())
+		fc.busy.Store(false)
+	}()
 	if err := fc.apply(string(msg.Event), msg.Data); err != nil {
 		fc.err = fmt.Errorf("hub feed: a %q event: %w", msg.Event, err)
 		fc.c.log.Error("feed: dropping the connection; the next one starts from a snapshot", "err", fc.err)
@@ -246,6 +256,10 @@ func (fc *feedConn) apply(name string, data []byte) error {
 		}
 		if h.HeartbeatMS > 0 {
 			fc.dead.Store(int64(max(3*time.Duration(h.HeartbeatMS)*time.Millisecond, minDead)))
+			select { // the watchdog sleeps for the new window
+			case fc.redead <- struct{}{}:
+			default:
+			}
 		}
 		fc.hello.Store(true)
 		if h.Resumed {
@@ -349,6 +363,11 @@ func (c *Client) applyJournal(data []byte) error {
 	if err := svc.Follow(lines); err != nil {
 		return fmt.Errorf("following the hub's journal: %w", err)
 	}
+	if len(lines) > 0 {
+		c.mu.Lock()
+		c.changedLocked()
+		c.mu.Unlock()
+	}
 	return nil
 }
 
@@ -381,6 +400,9 @@ func (c *Client) checkJournal(from, trimmed int) (resync bool) {
 // from the hub (a resumed feed sends no snapshot to clear the stale marks).
 func (c *Client) up(ctx context.Context, snapshot bool) {
 	c.mu.Lock()
+	if !c.connected || c.lastErr != "" {
+		c.changedLocked()
+	}
 	c.connected, c.lastErr = true, ""
 	var restore []model.Event
 	if !snapshot {
@@ -402,6 +424,9 @@ func (c *Client) down(ctx context.Context, err error, retry time.Duration) {
 	msg := err.Error()
 	c.mu.Lock()
 	was := c.connected
+	if was || c.lastErr != msg {
+		c.changedLocked()
+	}
 	c.connected, c.lastErr = false, msg
 	picture := c.picture
 	agents := append([]string(nil), c.agents...)

@@ -17,6 +17,7 @@ func (c *Client) hold(agent string, id a2a.TaskID, on bool) {
 	} else {
 		delete(c.held, k)
 	}
+	c.changedLocked()
 }
 
 // ReleaseHeld releases every claim this client made and has not

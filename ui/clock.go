@@ -111,13 +111,17 @@ func wakeAt(at, now time.Time) time.Time {
 }
 
 // askClock is what the root asks of the clock itself, after a render:
-// the notice's end, and every second what it reads on the clock (the
-// journal without file-change notification; a hub's state, which it
-// looks at on every message).
+// the notice's end, and every second what it reads on the clock: the
+// journal without file-change notification, and a hub's state, which it
+// looks at on every message, unless the hub says when it changes (then
+// its journal too comes with the hub's changes: team_wait.go).
 func (m *Model) askClock(now time.Time) {
 	c := m.ctx.Clock
 	if m.status.text != "" {
 		c.At(m.status.until)
+	}
+	if m.ctx.Team != nil && m.teamNotifies() {
+		return
 	}
 	if (m.svc != nil && m.jchanges == nil) || m.ctx.Team != nil {
 		c.EverySecond(now)

@@ -179,7 +179,7 @@ func (m *Model) newScreens(o Options) {
 // Init starts the event batches and the clock, and tells the first
 // screen it is on screen.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.waitEvents(0), m.waitClock(), m.waitJournal(), m.updateScreen(m.view, common.ShownMsg{}), m.titleCmd(),
+	return tea.Batch(m.waitEvents(0), m.waitClock(), m.waitJournal(), m.waitTeam(), m.updateScreen(m.view, common.ShownMsg{}), m.titleCmd(),
 		m.askBackground(m.askBg))
 }
 
@@ -201,6 +201,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.applyEvents(msg, wasDirty)
 	case tickMsg:
 		return m, m.onTick()
+	case teamChangedMsg:
+		return m, m.onTeamChanged(msg)
 	case journalWrittenMsg:
 		m.dirty = wasDirty // nothing shows until the Refresh answers
 		return m, m.onJournalWritten(msg)

@@ -20,11 +20,12 @@ type Team = common.Team
 // the claims' version last drawn. The zero value is a dashboard without
 // a hub.
 type teamState struct {
-	seen      bool      // the hub was looked at once
-	up        bool      // the feed was up at the last look
-	why       string    // why it is down
-	downSince time.Time // when the dashboard saw it go
-	claims    uint64    // ClaimsVersion at the last look
+	seen      bool            // the hub was looked at once
+	up        bool            // the feed was up at the last look
+	why       string          // why it is down
+	downSince time.Time       // when the dashboard saw it go
+	claims    uint64          // ClaimsVersion at the last look
+	changed   <-chan struct{} // closed at the next change of the hub's state, taken before the last look (team_wait.go)
 }
 
 // readTeam takes the hub's state for the first frame. A hub not
@@ -34,8 +35,9 @@ func (m *Model) readTeam() {
 	if tm == nil {
 		return
 	}
+	m.watchTeam()
 	up, why := tm.Connected()
-	m.team = teamState{seen: true, up: up || why == "", why: why, claims: tm.ClaimsVersion()}
+	m.team = teamState{seen: true, up: up || why == "", why: why, claims: tm.ClaimsVersion(), changed: m.team.changed}
 	if !m.team.up {
 		m.team.downSince = m.ctx.Now()
 	}
@@ -51,6 +53,7 @@ func (m *Model) checkTeam() {
 	if tm == nil {
 		return
 	}
+	m.watchTeam()
 	up, why := tm.Connected()
 	if v := tm.ClaimsVersion(); v != m.team.claims {
 		m.team.claims = v
