@@ -27,9 +27,6 @@ func TestTheDetailListsTheVotes(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	local := time.Local
-	time.Local = time.UTC
-	t.Cleanup(func() { time.Local = local })
 	fleet := model.NewFleet(model.Options{})
 	fleet.AddAgent("deployer", "http://127.0.0.1:1")
 	fleet.Apply([]model.Event{{Kind: model.EventTask, Agent: "deployer", Source: model.SourceSweep, At: now, Task: &a2a.Task{
@@ -64,7 +61,7 @@ func TestTheDetailListsTheVotes(t *testing.T) {
 	send(m, uitest.Key("tab"))
 	send(m, uitest.Key("enter")) // the deploy's detail
 	v := m.View()
-	for _, want := range []string{"1 of 2 approvals: nothing is sent until the last", `✓ alice@host approved 20:00 "rollout window ok"`} {
+	for _, want := range []string{"1 of 2 approvals: nothing is sent until the last", `✓ alice@host approved ` + now.Local().Format("15:04") + ` "rollout window ok"`} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the deploy's detail does not say %q:\n%s", want, v)
 		}

@@ -23,6 +23,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The screens read the same in every zone: set once, before any test
+	// starts a goroutine (a test that set it raced the servers of others).
+	time.Local = time.UTC
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)
 	os.Exit(m.Run())

@@ -26,9 +26,6 @@ var twoOnDeployer = approvals.Policy{Required: 2, RequireReason: true}
 // zone is UTC, so the screens read the same everywhere.
 func newVoteFixture(t *testing.T) *fixture {
 	t.Helper()
-	local := time.Local
-	time.Local = time.UTC
-	t.Cleanup(func() { time.Local = local })
 	fx := newFixture(t, false)
 	path := fx.svc.Path()
 	fx.svc.Close()
