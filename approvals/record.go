@@ -62,6 +62,8 @@ type record struct {
 	Note     string           `json:"note,omitempty"`
 	Line     int              `json:"line,omitempty"`
 	Hash     string           `json:"hash,omitempty"`
+	Seg      *segmentInfo     `json:"seg,omitempty"`     // a segment's first line (segment.go)
+	Carried  int              `json:"carried,omitempty"` // restated at the start of segment Carried
 	Sum      string           `json:"sum,omitempty"`
 }
 
@@ -138,6 +140,8 @@ func checkSum(b []byte, sum string) error {
 func knownType(t string) bool {
 	switch t {
 	case recDecision, recRetry, recOutcome, recState, recTorn, recAck:
+		return true
+	case recSegment:
 		return true
 	}
 	return false

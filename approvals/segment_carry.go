@@ -1,0 +1,99 @@
+package approvals
+
+import "fmt"
+
+// useSegments sets up the journal file's segments (Options.Segment):
+// the policy, what a new segment restates, where a refused rotation is
+// reported; a writer seals the closed segments a crash left writable,
+// and a reader of the whole journal (MemoryAll) starts at the oldest
+// closed segment. Before the first read.
+func (s *Service) useSegments() error {
+	fs, ok := s.st.(*fileStore)
+	if !ok {
+		return nil
+	}
+	fs.seg.policy = s.o.Segment
+	fs.seg.carry = s.carryForward
+	fs.seg.warn = func(err error) { s.log.Warn("journal segment", "path", fs.path, "err", err) }
+	if fs.w != nil {
+		if err := seal(fs.path); err != nil {
+			fs.seg.warn(err)
+		}
+	}
+	if s.o.memoryLimit() < 0 {
+		return fs.readFromFirst()
+	}
+	return nil
+}
+
+// noteSegment applies the header of the segment this Service started
+// reading at: the entries of the segments before it are not in memory,
+// as if they had left it (see forget), and History reads them back.
+// Callers hold s.mu.
+func (s *Service) noteSegment(r record) {
+	if r.Seg != nil && r.Seg.Entries > 0 {
+		s.forgotten += r.Seg.Entries
+	}
+}
+
+// carryForward returns, for a new segment, the records that restate
+// every open decision (pending or unknown: what at-most-once and
+// Reconcile need of the journal), and how many entries the journal
+// holds besides them. It refuses while a damaged line that may hold a
+// decision is not accepted: that line stays in the open segment, where
+// every reader meets it.
+func (s *Service) carryForward() ([]record, int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range s.damage {
+		if d.Open() {
+			return nil, 0, fmt.Errorf("journal: the segment is not closed while line %d is damaged and not accepted (a2atop journal check); it is closed at a write after that", d.Line)
+		}
+	}
+	var recs []record
+	carried := 0
+	for _, e := range s.order {
+		if e.MessageID == "" || !e.Result.Open() {
+			continue
+		}
+		recs = append(recs, restate(e)...)
+		carried++
+	}
+	return recs, s.forgotten + len(s.order) - carried, nil
+}
+
+// restate is an open decision as records that fold to the same entry: its
+// decision, its last retry (attempt and who sent it), its unknown
+// outcome, and the agent's state changes since. Folded again onto the
+// entry (a reader that does not know segments and reads both), the
+// decision sets attempt 1 and the retry the attempts it had: the
+// decision is not counted as sent again.
+func restate(e *Entry) []record {
+	name := e.Agent
+	if e.RecordedAs != "" {
+		name = e.RecordedAs
+	}
+	base := record{ID: e.MessageID, Agent: name, URL: e.AgentURL, Tenant: e.Tenant, Task: e.TaskID}
+	d := base
+	d.Type, d.At, d.Context, d.Kind, d.Prompt, d.State = recDecision, e.DecidedAt, e.ContextID, e.Kind, e.Prompt, e.PromptState
+	d.Parts, d.Reason, d.Approver, d.Refs, d.Attempt = e.Parts, e.Reason, e.Approver, e.Refs, 1
+	d.Host, d.PID, d.Until = e.host, e.pid, e.until
+	out := []record{d}
+	if e.Attempts > 1 {
+		r := base
+		r.Type, r.At, r.Approver, r.By, r.Attempt = recRetry, e.ResultAt, e.Approver, e.RetriedBy, e.Attempts
+		r.Host, r.PID, r.Until = e.host, e.pid, e.until
+		out = append(out, r)
+	}
+	if e.Result == ResultUnknown {
+		o := base
+		o.Type, o.At, o.Result, o.Problem, o.Error, o.Via, o.Attempt = recOutcome, e.ResultAt, e.Result, e.Problem, e.Error, e.Via, e.Attempts
+		out = append(out, o)
+	}
+	for _, st := range e.States {
+		c := base
+		c.Type, c.At, c.From, c.To, c.Source, c.Note = recState, st.At, st.From, st.To, st.Source, st.Note
+		out = append(out, c)
+	}
+	return out
+}

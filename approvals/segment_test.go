@@ -1,0 +1,239 @@
+package approvals
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// decided is a decision record on a task of its own.
+func decided(id string) record {
+	r := decisionRecord(id)
+	r.Task, r.Prompt = a2a.TaskID("task-"+id), "prompt-"+id
+	return r
+}
+
+// outcomeOf is an outcome record of decision id.
+func outcomeOf(id string, res Result) record {
+	return record{Type: recOutcome, ID: id, At: time.Date(2026, 11, 29, 20, 1, 0, 0, time.UTC), Agent: "deployer",
+		Task: a2a.TaskID("task-" + id), Result: res, Via: "send", Attempt: 1}
+}
+
+// openJournal is the journal of four decisions: m1 accepted, m2 pending
+// (a crash), m3 unknown (a timeout), m4 retried and unknown again.
+func openJournal(t *testing.T, path string) {
+	t.Helper()
+	retry := record{Type: recRetry, ID: "m4", At: time.Date(2026, 11, 29, 20, 2, 0, 0, time.UTC), Agent: "deployer",
+		Task: "task-m4", Approver: "ops@test", By: "lead@test", Attempt: 2}
+	appendRecords(t, path, decided("m1"), outcomeOf("m1", ResultAccepted), decided("m2"), decided("m3"),
+		outcomeOf("m3", ResultUnknown), decided("m4"), outcomeOf("m4", ResultUnknown), retry, outcomeOf("m4", ResultUnknown))
+}
+
+// summary is what a user meets of each decision: where it stands, how
+// often it was sent, who sent it again, the agent's states.
+func summary(es []Entry) []string {
+	var out []string
+	for _, e := range es {
+		if e.MessageID == "" {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %s attempts=%d by=%s states=%d", e.MessageID, e.Result, e.Attempts, e.RetriedBy, len(e.States)))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func openService(t *testing.T, o Options) *Service {
+	t.Helper()
+	svc, err := Open(o)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	return svc
+}
+
+// TestRotationCarriesTheOpenDecisions: a write past the segment's size
+// closes it (renamed to PATH.000001, mode 0400) and begins the next at
+// the journal's path with every open decision restated. A Service that
+// opens the new segment alone holds the open decisions as they stood
+// (pending, unknown, the attempts and who retried) and not the settled
+// one, which History reads back from the closed segment; a reader of the
+// whole journal meets each decision once, as it stood before.
+func TestRotationCarriesTheOpenDecisions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
+	openJournal(t, path)
+	before := summary(openService(t, Options{JournalPath: path, ReadOnly: true}).Journal())
+
+	w := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}})
+	if err := w.write(record{Type: recState, Agent: "deployer", Task: "other", From: a2a.TaskStateWorking, To: a2a.TaskStateCompleted, Source: "fleet"}); err != nil {
+		t.Fatal(err)
+	}
+	closed := archivePath(path, 1)
+	fi, err := os.Stat(closed)
+	if err != nil || fi.Mode().Perm() != 0o400 {
+		t.Fatalf("closed segment %s: %v %v, want mode 0400", closed, fi, err)
+	}
+	if _, err := os.Stat(tempPath(path)); !os.IsNotExist(err) {
+		t.Fatalf("the rotation left %s: %v", tempPath(path), err)
+	}
+	recs := records(t, path)
+	if len(recs) == 0 || recs[0].Type != recSegment || recs[0].Seg.Seq != 2 || recs[0].Line != 11 || recs[0].Seg.Prev != filepath.Base(closed) {
+		t.Fatalf("the new segment's first record = %+v, want the header of segment 2 at line 11", recs[0])
+	}
+	var ids []string
+	for _, r := range recs[1:] {
+		if r.Carried != 2 {
+			t.Fatalf("record %+v in the new segment is not marked carried", r)
+		}
+		ids = append(ids, r.Type+":"+r.ID)
+	}
+	if want := []string{"decision:m2", "decision:m3", "outcome:m3", "decision:m4", "retry:m4", "outcome:m4"}; !slices.Equal(ids, want) {
+		t.Fatalf("carried %v, want %v", ids, want)
+	}
+
+	fresh := openService(t, Options{JournalPath: path, ReadOnly: true})
+	open := summary(fresh.Journal())
+	if want := []string{before[1], before[2], before[3]}; !slices.Equal(open, want) {
+		t.Fatalf("the new segment alone holds\n%v\nwant the open decisions as they stood\n%v", open, want)
+	}
+	if len(fresh.Damage()) != 0 || fresh.Forgotten() == 0 {
+		t.Fatalf("damage %v, forgotten %d", fresh.Damage(), fresh.Forgotten())
+	}
+	hist, err := fresh.History()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := summary(hist); !slices.Equal(got, before) {
+		t.Fatalf("History = %v, want %v", got, before)
+	}
+	all := openService(t, Options{JournalPath: path, ReadOnly: true, Memory: MemoryAll})
+	if got := summary(all.Journal()); !slices.Equal(got, before) || len(all.Damage()) != 0 {
+		t.Fatalf("every segment read = %v (damage %v), want %v", got, all.Damage(), before)
+	}
+	if got := summary(w.Journal()); !slices.Equal(got, before) {
+		t.Fatalf("the writer that rotated holds %v, want %v", got, before)
+	}
+}
+
+// TestRotationFollowedByOthers: two Services share a journal (as two
+// processes: their own descriptors). One rotates on every write; the
+// other, which reads by offset, notices each rotation (even two between
+// its reads), reads the closed segment to its end and goes on in the
+// next without missing or passing on twice a line, and its own writes
+// go to the open segment, never to a closed one.
+func TestRotationFollowedByOthers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
+	openJournal(t, path)
+	seen := map[string][]int{}
+	onJournal := func(who string) func([]JournalLine) {
+		return func(ls []JournalLine) {
+			for _, l := range ls {
+				if strings.Contains(string(l.Raw), `"carried"`) || strings.Contains(string(l.Raw), `"type":"segment"`) {
+					t.Errorf("%s was handed a restated line %d: %s", who, l.N, l.Raw)
+				}
+				seen[who] = append(seen[who], l.N)
+			}
+		}
+	}
+	a := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}, OnJournal: onJournal("a")})
+	b := openService(t, Options{JournalPath: path, OnJournal: onJournal("b")})
+	note := func(svc *Service, task string) {
+		t.Helper()
+		if err := svc.write(record{Type: recState, Agent: "deployer", Task: a2a.TaskID(task), From: a2a.TaskStateWorking, To: a2a.TaskStateCompleted, Source: "fleet"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	note(a, "a1") // rotates: segment 2
+	note(a, "a2") // and 3
+	note(b, "b1") // b reads segments 1, 2 and 3 to their ends, then writes to 3; a's next write rotates to 4
+	if _, err := b.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	note(a, "a3")
+	note(b, "b2")
+	if _, err := a.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	for who, ns := range seen {
+		if !slices.IsSorted(ns) || len(slices.Compact(slices.Clone(ns))) != len(ns) {
+			t.Fatalf("%s was handed lines %v: out of order or twice", who, ns)
+		}
+	}
+	if !slices.Equal(seen["a"], seen["b"]) {
+		t.Fatalf("a was handed lines %v, b %v", seen["a"], seen["b"])
+	}
+	if summary(a.Journal()) == nil || !slices.Equal(summary(a.Journal()), summary(b.Journal())) || len(a.Journal()) != len(b.Journal()) {
+		t.Fatalf("a holds %v, b %v", a.Journal(), b.Journal())
+	}
+	seqs, err := archives(path)
+	if err != nil || len(seqs) < 3 {
+		t.Fatalf("closed segments %v %v", seqs, err)
+	}
+	tasks := map[string]int{}
+	for _, n := range seqs {
+		p := archivePath(path, n)
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o400 {
+			t.Fatalf("closed segment %s: %v %v", p, fi, err)
+		}
+	}
+	all := openService(t, Options{JournalPath: path, ReadOnly: true, Memory: MemoryAll})
+	for _, e := range all.Journal() {
+		tasks[string(e.TaskID)]++
+	}
+	for _, task := range []string{"a1", "a2", "a3", "b1", "b2"} {
+		if tasks[task] != 1 {
+			t.Fatalf("task %s is %d times in the whole journal: %v", task, tasks[task], tasks)
+		}
+	}
+	if len(all.Damage()) != 0 {
+		t.Fatalf("damage: %v", all.Damage())
+	}
+}
+
+// TestRotationWaitsForDamage: a damaged line that is not accepted keeps
+// its segment open (the line stays where every reader meets it); once it
+// is accepted, a later write closes the segment.
+func TestRotationWaitsForDamage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
+	openJournal(t, path)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"v":2,"type":"decision","id":"mx","agent":"deployer","sum":"00000000"}` + "\n")
+	f.Close()
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	w := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}, Now: func() time.Time { return now }})
+	note := func() {
+		t.Helper()
+		if err := w.write(record{Type: recState, Agent: "deployer", Task: "t", From: a2a.TaskStateWorking, To: a2a.TaskStateCompleted}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	note()
+	if seqs, _ := archives(path); len(seqs) != 0 {
+		t.Fatalf("the segment was closed over a damaged line: %v", seqs)
+	}
+	if _, err := w.Accept(w.Blocking()[0].Line, "looked"); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(2 * rotateRetry)
+	note()
+	if seqs, _ := archives(path); len(seqs) != 1 {
+		t.Fatalf("closed segments after the line was accepted: %v", seqs)
+	}
+	fresh := openService(t, Options{JournalPath: path, ReadOnly: true})
+	if len(fresh.Damage()) != 0 {
+		t.Fatalf("the new segment shows damage: %v", fresh.Damage())
+	}
+}
