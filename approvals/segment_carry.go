@@ -38,8 +38,10 @@ func (s *Service) noteSegment(r record) {
 
 // carryForward returns, for a new segment, the records that restate
 // every open decision (pending or unknown: what at-most-once and
-// Reconcile need of the journal), and how many entries the journal
-// holds besides them. It refuses while a damaged line that may hold a
+// Reconcile need of the journal) and the last decision on each task the
+// journal has not seen end (so that a second decision on its prompt is
+// still asked to be confirmed again, and its later states are still
+// observed), and how many entries the journal holds besides them. It refuses while a damaged line that may hold a
 // decision is not accepted: that line stays in the open segment, where
 // every reader meets it.
 func (s *Service) carryForward() ([]record, int, error) {
@@ -53,7 +55,7 @@ func (s *Service) carryForward() ([]record, int, error) {
 	var recs []record
 	carried := 0
 	for _, e := range s.order {
-		if e.MessageID == "" || !e.Result.Open() {
+		if e.MessageID == "" || (!e.Result.Open() && s.tracked[taskRef{e.agentID, e.TaskID}] != e) {
 			continue
 		}
 		recs = append(recs, restate(e)...)
@@ -62,9 +64,9 @@ func (s *Service) carryForward() ([]record, int, error) {
 	return recs, s.forgotten + len(s.order) - carried, nil
 }
 
-// restate is an open decision as records that fold to the same entry: its
-// decision, its last retry (attempt and who sent it), its unknown
-// outcome, and the agent's state changes since. Folded again onto the
+// restate is a decision as records that fold to the same entry: its
+// decision, its last retry (attempt and who sent it), its outcome unless
+// it is pending, and the agent's state changes since. Folded again onto the
 // entry (a reader that does not know segments and reads both), the
 // decision sets attempt 1 and the retry the attempts it had: the
 // decision is not counted as sent again.
@@ -85,7 +87,7 @@ func restate(e *Entry) []record {
 		r.Host, r.PID, r.Until = e.host, e.pid, e.until
 		out = append(out, r)
 	}
-	if e.Result == ResultUnknown {
+	if e.Result != ResultPending {
 		o := base
 		o.Type, o.At, o.Result, o.Problem, o.Error, o.Via, o.Attempt = recOutcome, e.ResultAt, e.Result, e.Problem, e.Error, e.Via, e.Attempts
 		out = append(out, o)

@@ -25,14 +25,20 @@ func outcomeOf(id string, res Result) record {
 		Task: a2a.TaskID("task-" + id), Result: res, Via: "send", Attempt: 1}
 }
 
-// openJournal is the journal of four decisions: m1 accepted, m2 pending
-// (a crash), m3 unknown (a timeout), m4 retried and unknown again.
+// openJournal is the journal of five decisions: m1 accepted, its task
+// ended; m2 pending (a crash); m3 unknown (a timeout); m4 retried and
+// unknown again; m5 accepted, its task still going (asked again).
 func openJournal(t *testing.T, path string) {
 	t.Helper()
 	retry := record{Type: recRetry, ID: "m4", At: time.Date(2026, 11, 29, 20, 2, 0, 0, time.UTC), Agent: "deployer",
 		Task: "task-m4", Approver: "ops@test", By: "lead@test", Attempt: 2}
-	appendRecords(t, path, decided("m1"), outcomeOf("m1", ResultAccepted), decided("m2"), decided("m3"),
-		outcomeOf("m3", ResultUnknown), decided("m4"), outcomeOf("m4", ResultUnknown), retry, outcomeOf("m4", ResultUnknown))
+	state := func(id string, to a2a.TaskState) record {
+		return record{Type: recState, ID: id, At: time.Date(2026, 11, 29, 20, 3, 0, 0, time.UTC), Agent: "deployer",
+			Task: a2a.TaskID("task-" + id), From: a2a.TaskStateAuthRequired, To: to, Source: "fleet"}
+	}
+	appendRecords(t, path, decided("m1"), outcomeOf("m1", ResultAccepted), state("m1", a2a.TaskStateCompleted), decided("m2"), decided("m3"),
+		outcomeOf("m3", ResultUnknown), decided("m4"), outcomeOf("m4", ResultUnknown), retry, outcomeOf("m4", ResultUnknown),
+		decided("m5"), outcomeOf("m5", ResultAccepted), state("m5", a2a.TaskStateInputRequired))
 }
 
 // summary is what a user meets of each decision: where it stands, how
@@ -63,8 +69,8 @@ func openService(t *testing.T, o Options) *Service {
 // closes it (renamed to PATH.000001, mode 0400) and begins the next at
 // the journal's path with every open decision restated. A Service that
 // opens the new segment alone holds the open decisions as they stood
-// (pending, unknown, the attempts and who retried) and not the settled
-// one, which History reads back from the closed segment; a reader of the
+// (pending, unknown, the attempts and who retried) and the last one on a
+// task still going, not the one whose task ended, which History reads back from the closed segment; a reader of the
 // whole journal meets each decision once, as it stood before.
 func TestRotationCarriesTheOpenDecisions(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
@@ -84,8 +90,8 @@ func TestRotationCarriesTheOpenDecisions(t *testing.T) {
 		t.Fatalf("the rotation left %s: %v", tempPath(path), err)
 	}
 	recs := records(t, path)
-	if len(recs) == 0 || recs[0].Type != recSegment || recs[0].Seg.Seq != 2 || recs[0].Line != 11 || recs[0].Seg.Prev != filepath.Base(closed) {
-		t.Fatalf("the new segment's first record = %+v, want the header of segment 2 at line 11", recs[0])
+	if len(recs) == 0 || recs[0].Type != recSegment || recs[0].Seg.Seq != 2 || recs[0].Line != 15 || recs[0].Seg.Prev != filepath.Base(closed) {
+		t.Fatalf("the new segment's first record = %+v, want the header of segment 2 at line 15", recs[0])
 	}
 	var ids []string
 	for _, r := range recs[1:] {
@@ -94,14 +100,15 @@ func TestRotationCarriesTheOpenDecisions(t *testing.T) {
 		}
 		ids = append(ids, r.Type+":"+r.ID)
 	}
-	if want := []string{"decision:m2", "decision:m3", "outcome:m3", "decision:m4", "retry:m4", "outcome:m4"}; !slices.Equal(ids, want) {
+	want := []string{"decision:m2", "decision:m3", "outcome:m3", "decision:m4", "retry:m4", "outcome:m4", "decision:m5", "outcome:m5", "state:m5"}
+	if !slices.Equal(ids, want) {
 		t.Fatalf("carried %v, want %v", ids, want)
 	}
 
 	fresh := openService(t, Options{JournalPath: path, ReadOnly: true})
 	open := summary(fresh.Journal())
-	if want := []string{before[1], before[2], before[3]}; !slices.Equal(open, want) {
-		t.Fatalf("the new segment alone holds\n%v\nwant the open decisions as they stood\n%v", open, want)
+	if want := before[1:]; !slices.Equal(open, want) {
+		t.Fatalf("the new segment alone holds\n%v\nwant the open and live decisions as they stood\n%v", open, want)
 	}
 	if len(fresh.Damage()) != 0 || fresh.Forgotten() == 0 {
 		t.Fatalf("damage %v, forgotten %d", fresh.Damage(), fresh.Forgotten())
