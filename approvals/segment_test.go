@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -242,5 +243,76 @@ func TestRotationWaitsForDamage(t *testing.T) {
 	fresh := openService(t, Options{JournalPath: path, ReadOnly: true})
 	if len(fresh.Damage()) != 0 {
 		t.Fatalf("the new segment shows damage: %v", fresh.Damage())
+	}
+}
+
+// segmentFromEnv is the segment policy a deciding child is told to use.
+func segmentFromEnv() SegmentPolicy {
+	n, _ := strconv.ParseInt(os.Getenv(envDSegment), 10, 64)
+	return SegmentPolicy{Size: n}
+}
+
+// TestTwoProcessesDecideOnceAcrossRotations: two processes decide on
+// the same prompt at the same moment, as in
+// TestTwoProcessesDecideOnePromptOnce, while every write rotates the
+// journal. Each time exactly one message reaches the agent, one process
+// has it accepted and the other is refused as already decided; the whole
+// journal holds each decision once, undamaged.
+func TestTwoProcessesDecideOnceAcrossRotations(t *testing.T) {
+	rounds := 10
+	if testing.Short() || raceEnabled {
+		rounds = 4
+	}
+	fx := newFixture(t)
+	fx.svc.Close()
+	for round := range rounds {
+		mt := fx.start(t, "deploy")
+		a := startChild(t, fx, mt.Key.ID, "approve", "alice@test", envDSegment+"=1")
+		b := startChild(t, fx, mt.Key.ID, "approve", "bob@test", envDSegment+"=1")
+		rs := make([]childResult, 2)
+		done := make(chan int, 2)
+		for i, c := range []*child{a, b} {
+			go func() { rs[i] = c.result(t); done <- i }()
+		}
+		a.Say(t, "go")
+		b.Say(t, "go")
+		<-done
+		<-done
+		fx.ag.waitState(mt.Key.ID, isTerminal)
+		if n := fx.ag.onTask(mt.Key.ID); n != 1 {
+			t.Fatalf("round %d: %d decisions reached the agent for one prompt: %+v / %+v", round, n, rs[0], rs[1])
+		}
+		accepted := 0
+		for _, r := range rs {
+			if r.Result == ResultAccepted {
+				accepted++
+			} else if r.Problem != ProblemDecided || !r.Decided {
+				t.Fatalf("round %d: %+v, want accepted or already decided", round, r)
+			}
+		}
+		if accepted != 1 {
+			t.Fatalf("round %d: %+v / %+v, want one accepted", round, rs[0], rs[1])
+		}
+	}
+	all := openService(t, Options{JournalPath: fx.path, ReadOnly: true, Memory: MemoryAll, Agents: []Agent{{Name: "agent", URL: fx.ag.srv.URL}}})
+	if seqs, _ := archives(fx.path); len(seqs) < rounds {
+		t.Fatalf("%d closed segments after %d rounds: the journal did not rotate", len(seqs), rounds)
+	}
+	perTask := map[a2a.TaskID]int{}
+	for _, e := range all.Journal() {
+		if e.MessageID != "" {
+			perTask[e.TaskID]++
+			if n := fx.ag.times(e.MessageID); n > 1 || (e.Result == ResultAccepted) != (n == 1) {
+				t.Fatalf("decision %+v reached the agent %d times", e, n)
+			}
+		}
+	}
+	for task, n := range perTask {
+		if n != 1 {
+			t.Fatalf("task %s holds %d decisions in the whole journal", task, n)
+		}
+	}
+	if len(perTask) != rounds || len(all.Damage()) != 0 {
+		t.Fatalf("%d tasks decided, damage %v", len(perTask), all.Damage())
 	}
 }
