@@ -59,6 +59,14 @@ type segState struct {
 	carry func() ([]record, int, error)
 	warn  func(error)    // a rotation that did not happen, or a gap between segments
 	step  func(step int) // tests: called after each step of a rotation
+	files []segmentFile  // the files read, in order, with the number of each one's first line
+}
+
+// segmentFile is a file of the journal as read: its path and the number
+// (in the whole journal) of its first line.
+type segmentFile struct {
+	path  string
+	first int
 }
 
 // archivePath is where segment seq of the journal at path lies once closed.

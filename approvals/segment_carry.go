@@ -99,3 +99,41 @@ func restate(e *Entry) []record {
 	}
 	return out
 }
+
+// Segments lists the files of the journal this Service read, oldest
+// first: the closed segments (with MemoryAll) and the open one, the
+// journal's path. Attached to a hub, none.
+func (s *Service) Segments() []string {
+	fs, ok := s.st.(*fileStore)
+	if !ok {
+		return nil
+	}
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	out := make([]string, 0, len(fs.seg.files))
+	for _, f := range fs.seg.files {
+		if len(out) == 0 || out[len(out)-1] != f.path {
+			out = append(out, f.path)
+		}
+	}
+	return out
+}
+
+// LineIn names the file that holds line n of the journal (numbered in
+// the whole journal, across segments) and the line's number in that
+// file: ("…/journal.jsonl.000002", 17). It is the journal's path and n
+// when the Service read no segment holding it.
+func (s *Service) LineIn(n int) (string, int) {
+	fs, ok := s.st.(*fileStore)
+	if !ok {
+		return s.st.where(), n
+	}
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for i := len(fs.seg.files) - 1; i >= 0; i-- {
+		if f := fs.seg.files[i]; f.first <= n {
+			return f.path, n - f.first + 1
+		}
+	}
+	return fs.path, n
+}

@@ -94,17 +94,20 @@ func (s *fileStore) beginSegment(raw []byte) error {
 		return fmt.Errorf("journal: %s was moved or replaced since a2atop opened it; restart a2atop to read the file that is there now", s.path)
 	case !ok:
 		s.seg.seq = 1
+		s.seg.files = append(s.seg.files, segmentFile{s.r.Name(), 1})
 		return nil
 	}
 	s.seg.seq = hdr.Seg.Seq
 	if s.n > 0 && hdr.Line == s.n+1 {
 		s.seg.skip = 1 + hdr.Seg.Carried
+		s.seg.files = append(s.seg.files, segmentFile{s.r.Name(), hdr.Line})
 		return nil
 	}
 	if s.n > 0 && s.seg.warn != nil {
 		s.seg.warn(fmt.Errorf("journal: segment %d begins at line %d, but %d lines were read before it: a segment between them is missing; its records are not read", hdr.Seg.Seq, hdr.Line, s.n))
 	}
 	s.n = hdr.Line - 1
+	s.seg.files = append(s.seg.files, segmentFile{s.r.Name(), hdr.Line})
 	return nil
 }
 
