@@ -316,3 +316,40 @@ func TestTwoProcessesDecideOnceAcrossRotations(t *testing.T) {
 		t.Fatalf("%d tasks decided, damage %v", len(perTask), all.Damage())
 	}
 }
+
+// TestWatchFollowsARotation: a dashboard's Service watches the journal
+// (fsnotify); another Service closes the segment (rename over the path:
+// the watched file becomes the closed segment) and writes on in the new
+// one. The watch moves to the new segment: each later write fires it,
+// and the Refresh it calls for finds the record.
+func TestWatchFollowsARotation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
+	openJournal(t, path)
+	dash := openService(t, Options{JournalPath: path})
+	changes, stop, ok := dash.Watch()
+	if !ok {
+		t.Fatal("Watch: no file-change notification for a journal file on Linux")
+	}
+	defer stop()
+	w := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}})
+	for i := range 3 {
+		task := a2a.TaskID(fmt.Sprintf("after-%d", i))
+		if err := w.write(record{Type: recState, Agent: "deployer", Task: task, From: a2a.TaskStateWorking, To: a2a.TaskStateCompleted}); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.After(10 * time.Second)
+		for found := false; !found; {
+			select {
+			case <-changes:
+			case <-deadline:
+				t.Fatalf("after 10 s: no notification of write %d, after %d rotations", i, i)
+			}
+			if _, err := dash.Refresh(); err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range dash.Journal() {
+				found = found || e.TaskID == task
+			}
+		}
+	}
+}
