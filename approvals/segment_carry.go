@@ -1,6 +1,10 @@
 package approvals
 
-import "fmt"
+import (
+	"fmt"
+
+	"a2atop/model"
+)
 
 // useSegments sets up the journal file's segments (Options.Segment):
 // the policy, what a new segment restates, where a refused rotation is
@@ -38,10 +42,10 @@ func (s *Service) noteSegment(r record) {
 
 // carryForward returns, for a new segment, the records that restate
 // every open decision (pending or unknown: what at-most-once and
-// Reconcile need of the journal) and the last decision on each task the
-// journal has not seen end (so that a second decision on its prompt is
-// still asked to be confirmed again, and its later states are still
-// observed), and how many entries the journal holds besides them. It refuses while a damaged line that may hold a
+// Reconcile need of the journal) and the settled last decision on each
+// task that may still wait at the prompt it answered (so that a second
+// decision there is still asked to be confirmed again), and how many
+// entries the journal holds besides them. It refuses while a damaged line that may hold a
 // decision is not accepted: that line stays in the open segment, where
 // every reader meets it.
 func (s *Service) carryForward() ([]record, int, error) {
@@ -55,13 +59,24 @@ func (s *Service) carryForward() ([]record, int, error) {
 	var recs []record
 	carried := 0
 	for _, e := range s.order {
-		if e.MessageID == "" || (!e.Result.Open() && s.tracked[taskRef{e.agentID, e.TaskID}] != e) {
+		if e.MessageID == "" || (!e.Result.Open() && !s.stillAsking(e)) {
 			continue
 		}
 		recs = append(recs, restate(e)...)
 		carried++
 	}
 	return recs, s.forgotten + len(s.order) - carried, nil
+}
+
+// stillAsking reports whether e is the last decision on a task the
+// journal has not seen end or move on: no state recorded after it, or
+// the task asked again (interrupted). Callers hold s.mu.
+func (s *Service) stillAsking(e *Entry) bool {
+	if s.tracked[taskRef{e.agentID, e.TaskID}] != e {
+		return false
+	}
+	st := e.AgentState()
+	return st == "" || model.ClassOf(st) == model.ClassInterrupted
 }
 
 // restate is a decision as records that fold to the same entry: its
