@@ -75,7 +75,7 @@ func lockPath(path string) string { return path + ".lock" }
 // directory not the user's own, a directory others may write) is refused;
 // see statefile.
 func openFileStore(path string, readOnly bool, now func() time.Time) (*fileStore, error) {
-	s := &fileStore{path: path, now: now}
+	s := &fileStore{path: path, now: now, seg: segState{seq: 1}}
 	if readOnly {
 		return s, s.reopen()
 	}

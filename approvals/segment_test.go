@@ -353,3 +353,33 @@ func TestWatchFollowsARotation(t *testing.T) {
 		}
 	}
 }
+
+// TestRotationOfANewJournal: a journal created by a writer that rotates
+// (no line read before its first write) closes its first segment as
+// PATH.000001, and a reader opened before the first write follows every
+// rotation; the whole journal holds every entry.
+func TestRotationOfANewJournal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
+	w := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}})
+	r := openService(t, Options{JournalPath: path})
+	for i := range 4 {
+		if err := w.write(record{Type: recState, Agent: "deployer", Task: a2a.TaskID(fmt.Sprintf("t%d", i)), From: a2a.TaskStateWorking, To: a2a.TaskStateCompleted}); err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 {
+			if _, err := r.Refresh(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := r.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if seqs, _ := archives(path); !slices.Equal(seqs, []int{1, 2, 3, 4}) {
+		t.Fatalf("closed segments %v, want 1 to 4", seqs)
+	}
+	all := openService(t, Options{JournalPath: path, ReadOnly: true, Memory: MemoryAll})
+	if n := len(all.Journal()); n != 4 || len(r.Journal()) != 4 {
+		t.Fatalf("the whole journal holds %d entries, the reader %d; want 4", n, len(r.Journal()))
+	}
+}
