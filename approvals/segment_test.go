@@ -383,3 +383,49 @@ func TestRotationOfANewJournal(t *testing.T) {
 		t.Fatalf("the whole journal holds %d entries, the reader %d; want 4", n, len(r.Journal()))
 	}
 }
+
+// TestMirrorFollowsTheHubAcrossRotations: the hub's Service rotates on
+// every write; a dashboard attached to it (a mirror following the lines
+// it publishes) holds the hub's journal throughout, the restated lines
+// never published twice. After a restart of the hub, which reads the
+// open segment alone, a dashboard that attaches then holds what the hub
+// holds.
+func TestMirrorFollowsTheHubAcrossRotations(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
+	openJournal(t, path)
+	var tp tap
+	hub := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}, OnJournal: tp.on})
+	other := openService(t, Options{JournalPath: path}) // `a2atop reply` on the hub's machine
+	mirror := openService(t, Options{Hub: &refusingHub{}, Approver: "ops@test"})
+	for i := range 4 {
+		w := hub
+		if i == 2 {
+			w = other
+		}
+		if err := w.write(record{Type: recState, Agent: "deployer", Task: a2a.TaskID(fmt.Sprintf("t%d", i)), From: a2a.TaskStateWorking, To: a2a.TaskStateCompleted}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := hub.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		if err := mirror.Follow(tp.all()); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := entryWords(mirror.Journal()), entryWords(hub.Journal()); got != want {
+			t.Fatalf("after write %d the mirror holds\n%s\nthe hub\n%s", i, got, want)
+		}
+	}
+	hub.Close()
+	var tp2 tap
+	restarted := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}, OnJournal: tp2.on})
+	late := openService(t, Options{Hub: &refusingHub{}, Approver: "ops@test"})
+	if err := late.Follow(tp2.all()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := entryWords(late.Journal()), entryWords(restarted.Journal()); got != want || len(late.Damage()) != 0 {
+		t.Fatalf("a dashboard attached after the restart holds\n%s\nthe hub\n%s\n(damage %v)", got, want, late.Damage())
+	}
+	if late.Forgotten() == 0 {
+		t.Fatal("the late dashboard does not say older entries are in the hub's file")
+	}
+}
