@@ -150,11 +150,7 @@ func (s *fileStore) follow(fold func([]line, bool)) error {
 		return err
 	}
 	defer unlock()
-	lines, err := s.readNew(s.lk != nil)
-	if len(lines) > 0 {
-		fold(lines, false)
-	}
-	return err
+	return s.readNew(s.lk != nil, fold)
 }
 
 func (s *fileStore) update(fold func([]line, bool), check func() ([]record, error)) error {
@@ -168,11 +164,7 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 		return err
 	}
 	defer unlock()
-	lines, err := s.readNew(true)
-	if len(lines) > 0 {
-		fold(lines, false)
-	}
-	if err != nil {
+	if err := s.readNew(true, fold); err != nil {
 		return err
 	}
 	recs, err := check()

@@ -17,22 +17,25 @@ import (
 // file to its end, then goes on in the next segment, passing over the
 // next segment's header and the records it restates, which were read
 // where they were first written. No line is missed or passed on twice.
-func (s *fileStore) readNew(locked bool) ([]line, error) {
-	var out []line
+// The lines of each segment are passed to fold as it is read, so that a
+// reader of many segments holds the lines of one at a time.
+func (s *fileStore) readNew(locked bool, fold func([]line, bool)) error {
 	for {
 		lines, closed, err := s.readFile(locked)
-		out = append(out, lines...)
-		if err != nil || !closed {
-			return out, err
+		if closed && len(s.partial) > 0 && !bytes.Equal(s.partial, s.told) { // never written again: its end is torn for good
+			lines = append(lines, parseLine(s.n+1, s.partial, true))
 		}
-		if len(s.partial) > 0 && !bytes.Equal(s.partial, s.told) { // never written again: its end is torn for good
-			out = append(out, parseLine(s.n+1, s.partial, true))
+		if len(lines) > 0 {
+			fold(lines, false)
+		}
+		if err != nil || !closed {
+			return err
 		}
 		if len(s.partial) > 0 {
 			s.n++
 		}
 		if err := s.nextSegment(); err != nil {
-			return out, err
+			return err
 		}
 	}
 }
