@@ -429,3 +429,39 @@ func TestMirrorFollowsTheHubAcrossRotations(t *testing.T) {
 		t.Fatal("the late dashboard does not say older entries are in the hub's file")
 	}
 }
+
+// TestRotationByAge: with an age, the segment is closed at the first
+// write after it is that old, and the new segment's age starts at its
+// own beginning.
+func TestRotationByAge(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	w := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Age: 24 * time.Hour}, Now: func() time.Time { return now }})
+	note := func(task string) {
+		t.Helper()
+		if err := w.write(record{Type: recState, Agent: "deployer", Task: a2a.TaskID(task), From: a2a.TaskStateWorking, To: a2a.TaskStateCompleted}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	closed := func() int { seqs, _ := archives(path); return len(seqs) }
+	note("a")
+	now = now.Add(23 * time.Hour)
+	note("b")
+	if n := closed(); n != 0 {
+		t.Fatalf("%d segments closed before a day passed", n)
+	}
+	now = now.Add(2 * time.Hour)
+	note("c") // the day has passed: this write closes the segment
+	if n := closed(); n != 1 {
+		t.Fatalf("%d segments closed after a day, want 1", n)
+	}
+	now = now.Add(23 * time.Hour)
+	note("d")
+	if n := closed(); n != 1 {
+		t.Fatalf("the new segment was closed before its own day passed: %d closed", n)
+	}
+	all := openService(t, Options{JournalPath: path, ReadOnly: true, Memory: MemoryAll})
+	if n := len(all.Journal()); n != 4 {
+		t.Fatalf("the whole journal holds %d entries, want 4", n)
+	}
+}
