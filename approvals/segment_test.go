@@ -465,3 +465,48 @@ func TestRotationByAge(t *testing.T) {
 		t.Fatalf("the whole journal holds %d entries, want 4", n)
 	}
 }
+
+// TestRestatedRecordsFoldedTwice: a reader that does not pass over the
+// restated records (the closed and the open segment read as one file,
+// as `cat journal.jsonl.* journal.jsonl` gives them) folds each open
+// decision twice and still holds it as it stood: the same result, the
+// same attempts, nothing counted as sent again.
+func TestRestatedRecordsFoldedTwice(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	path := filepath.Join(dir, "journal.jsonl")
+	openJournal(t, path)
+	before := openService(t, Options{JournalPath: path, ReadOnly: true}).Journal()
+	w := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}})
+	if err := w.write(record{Type: recState, Agent: "deployer", Task: "other", From: a2a.TaskStateWorking, To: a2a.TaskStateCompleted}); err != nil {
+		t.Fatal(err)
+	}
+	closed, err := os.ReadFile(archivePath(path, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	open, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := filepath.Join(dir, "joined.jsonl")
+	if err := os.WriteFile(joined, append(closed, open...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	twice := openService(t, Options{JournalPath: joined, ReadOnly: true, Memory: MemoryAll})
+	words := func(es []Entry) []string {
+		var out []string
+		for _, e := range es {
+			if e.MessageID != "" {
+				out = append(out, fmt.Sprintf("%s %s attempts=%d by=%s", e.MessageID, e.Result, e.Attempts, e.RetriedBy))
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := words(twice.Journal()), words(before); !slices.Equal(got, want) {
+		t.Fatalf("read twice:\n%v\nwant\n%v", got, want)
+	}
+	if len(twice.Damage()) != 0 {
+		t.Fatalf("damage: %v", twice.Damage())
+	}
+}
