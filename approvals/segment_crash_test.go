@@ -73,7 +73,8 @@ func TestRotateChild(t *testing.T) {
 // accepted (nothing open), no line is damaged, every decision is in the
 // whole journal once, and the next write rotates cleanly over what the
 // crash left (a stale next segment, a link) and seals every closed
-// segment. Nothing is ever sent twice.
+// segment. A dashboard left open throughout follows it all and holds
+// the same journal. Nothing is ever sent twice.
 func TestRotationKilledAtEachStep(t *testing.T) {
 	for at := 1; at <= 2; at++ {
 		for step := stepWritten; step <= stepSealed; step++ {
@@ -91,6 +92,7 @@ func rotationKilled(t *testing.T, at, step int) {
 		t.Fatalf("the first decision: %s %v", out.Result, out.Err)
 	}
 	fx.svc.Close()
+	follower := openService(t, Options{JournalPath: fx.path, Agents: []Agent{{Name: "agent", URL: fx.ag.srv.URL}}}) // a dashboard left open throughout
 
 	mt := fx.start(t, "ask")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestRotateChild$", "-test.count=1")
@@ -185,6 +187,12 @@ func rotationKilled(t *testing.T, at, step int) {
 	}
 	if len(all.Damage()) != 0 {
 		t.Fatalf("damage in the whole journal: %+v", all.Damage())
+	}
+	if _, err := follower.Refresh(); err != nil {
+		t.Fatalf("the dashboard left open across the crash: %v", err)
+	}
+	if got, want := entryWords(follower.Journal()), entryWords(all.Journal()); got != want || len(follower.Damage()) != 0 {
+		t.Fatalf("the dashboard left open holds\n%s\nthe whole journal\n%s\n(damage %v)", got, want, follower.Damage())
 	}
 	for task := range wantWhole {
 		for _, e := range whole[task] {
