@@ -134,21 +134,24 @@ func (s *Service) Segments() []string {
 	return out
 }
 
-// LineIn names the file that holds line n of the journal (numbered in
-// the whole journal, across segments) and the line's number in that
-// file: ("…/journal.jsonl.000002", 17). It is the journal's path and n
-// when the Service read no segment holding it.
-func (s *Service) LineIn(n int) (string, int) {
-	fs, ok := s.st.(*fileStore)
-	if !ok {
-		return s.st.where(), n
+// fileLine names the file that holds line n of the journal (numbered in
+// the whole journal, across segments) and the line's number there. For
+// a caller that holds the store: fold, which the store calls under its
+// hold (and s.mu).
+func (s *Service) fileLine(n int) (string, int) {
+	if fs, ok := s.st.(*fileStore); ok {
+		return fs.lineIn(n)
 	}
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	for i := len(fs.seg.files) - 1; i >= 0; i-- {
-		if f := fs.seg.files[i]; f.first <= n {
+	return s.st.where(), n
+}
+
+// lineIn names the file that holds line n and its number there. Callers
+// hold s.mu.
+func (s *fileStore) lineIn(n int) (string, int) {
+	for i := len(s.seg.files) - 1; i >= 0; i-- {
+		if f := s.seg.files[i]; f.first <= n {
 			return f.path, n - f.first + 1
 		}
 	}
-	return fs.path, n
+	return s.path, n
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -275,5 +276,35 @@ func TestRestatedRecordsFoldedTwice(t *testing.T) {
 	}
 	if len(twice.Damage()) != 0 {
 		t.Fatalf("damage: %v", twice.Damage())
+	}
+}
+
+// TestDamageAfterRotationNamesItsFileLine: line numbers run on across
+// segments, so a damaged line of the open segment is line N of the
+// journal but another line of its file; what the dashboard and reply
+// say names both, so that the operator finds it in the file.
+func TestDamageAfterRotationNamesItsFileLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
+	openJournal(t, path)
+	w := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}})
+	if err := w.write(record{Type: recState, Agent: "deployer", Task: "other", From: a2a.TaskStateWorking, To: a2a.TaskStateCompleted}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	inFile := len(journalLines(t, path)) + 1
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"v":2,"type":"decision","id":"mx","agent":"deployer","sum":"00000000"}` + "\n")
+	f.Close()
+	svc := openService(t, Options{JournalPath: path, ReadOnly: true})
+	b := svc.Blocking()
+	if len(b) != 1 {
+		t.Fatalf("blocking: %+v", b)
+	}
+	want := fmt.Sprintf("line %d of the file", inFile)
+	if b[0].Line == inFile || !strings.Contains(b[0].Words(), want) || b[0].FileLine != inFile || b[0].File != path {
+		t.Fatalf("damage %+v says %q; want line %d of the journal and %q", b[0], b[0].Words(), b[0].Line, want)
 	}
 }

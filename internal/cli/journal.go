@@ -107,7 +107,7 @@ func printDamage(w io.Writer, svc *approvals.Service) bool {
 	}
 	for _, d := range all {
 		printLine(w, d)
-		printLineIn(w, svc, d.Line)
+		printLineIn(w, d)
 	}
 	if open > 0 {
 		fmt.Fprintln(w, "after looking at a line: a2atop journal check --accept LINE [--note TEXT]")

@@ -20,12 +20,11 @@ func printSegments(w io.Writer, svc *approvals.Service) {
 		sanitize.Line(filepath.Base(files[0]), 100), sanitize.Line(filepath.Base(files[len(files)-1]), 100))
 }
 
-// printLineIn names, for a line of a closed segment, the file that holds
-// it and its number there: line numbers run on across segments.
-func printLineIn(w io.Writer, svc *approvals.Service, n int) {
-	file, k := svc.LineIn(n)
-	if file == svc.Path() && k == n {
+// printLineIn names, for a line of a rotated journal, the file that
+// holds it and its number there: line numbers run on across segments.
+func printLineIn(w io.Writer, d approvals.Damage) {
+	if d.FileLine == 0 || (d.File == d.Path && d.FileLine == d.Line) {
 		return
 	}
-	fmt.Fprintf(w, "  in: %s line %d\n", sanitize.Line(file, 300), k)
+	fmt.Fprintf(w, "  in: %s line %d\n", sanitize.Line(d.File, 300), d.FileLine)
 }
