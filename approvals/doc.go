@@ -99,6 +99,27 @@
 //     The vote that completes the policy is written with the decision it
 //     sends (same id, same hold), whose "votes" ([{"name","at","reason"}])
 //     are the votes it counted; see vote.go.
+//   - "segment": the first line of every segment after the first (see
+//     below). Fields: line (its own number in the whole journal), seg
+//     {seq, prev, carried, entries}.
+//
+// # Segments
+//
+// With Options.Segment the file rotates: once the open segment is past
+// its size or age, the next write closes it, under the exclusive lock.
+// The new segment, written beside the journal and fsynced, begins with
+// a "segment" record and restates every open decision (and the settled
+// last decision on a task that may still wait at its prompt) as records
+// whose "carried" is the new segment's number; it is renamed over the
+// journal's path once the old one has its closed name, PATH.000001, …
+// (a hard link, so the journal's path always names a whole segment),
+// and the closed one is made read-only (0400) and never written again.
+// Line numbers run on across segments. A process following the file by
+// offset sees its file is no longer the path's, reads it to its end,
+// and goes on in the next segment past its header and restated records;
+// one that opens the journal reads the open segment alone (the earlier
+// entries count as forgotten, History reads them back), and MemoryAll
+// reads every segment, oldest first.
 //
 // A decision with no outcome (a crash between the record and the send, or
 // during the send) and a decision whose latest outcome is "unknown" (a

@@ -64,6 +64,7 @@ type fileStore struct {
 	partial []byte // the bytes after off: a last line without its newline
 	told    []byte // the partial line already passed on as torn, so it is passed once
 	read    int64  // bytes read in all, for tests: following costs what was appended
+	seg     segState
 }
 
 func lockPath(path string) string { return path + ".lock" }
@@ -74,7 +75,7 @@ func lockPath(path string) string { return path + ".lock" }
 // directory not the user's own, a directory others may write) is refused;
 // see statefile.
 func openFileStore(path string, readOnly bool, now func() time.Time) (*fileStore, error) {
-	s := &fileStore{path: path, now: now}
+	s := &fileStore{path: path, now: now, seg: segState{seq: 1}}
 	if readOnly {
 		return s, s.reopen()
 	}
@@ -149,11 +150,7 @@ func (s *fileStore) follow(fold func([]line, bool)) error {
 		return err
 	}
 	defer unlock()
-	lines, err := s.readNew(s.lk != nil)
-	if len(lines) > 0 {
-		fold(lines, false)
-	}
-	return err
+	return s.readNew(s.lk != nil, fold)
 }
 
 func (s *fileStore) update(fold func([]line, bool), check func() ([]record, error)) error {
@@ -167,11 +164,7 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 		return err
 	}
 	defer unlock()
-	lines, err := s.readNew(true)
-	if len(lines) > 0 {
-		fold(lines, false)
-	}
-	if err != nil {
+	if err := s.readNew(true, fold); err != nil {
 		return err
 	}
 	recs, err := check()
@@ -195,6 +188,7 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 	}
 	s.partial, s.told = nil, nil
 	fold(written, true)
+	s.rotateIfDue(written)
 	return nil
 }
 
@@ -225,36 +219,48 @@ func (s *fileStore) encode(recs []record) ([]byte, []line, error) {
 	return buf, written, nil
 }
 
-// readNew reads what was appended after off. Complete lines are parsed
-// and passed on once. A last line without its newline is kept for the
-// next read; when the caller holds the lock (no write can be under way)
-// it is passed on once as torn.
-func (s *fileStore) readNew(locked bool) ([]line, error) {
+// readFile reads what was appended to the segment s.r holds after off.
+// Complete lines are parsed and passed on once. A last line without its
+// newline is kept for the next read; when the caller holds the lock (no
+// write can be under way) it is passed on once as torn. closed is true
+// when s.r is no longer the journal's path: a closed segment, read to
+// its end (see readNew).
+func (s *fileStore) readFile(locked bool) (out []line, closed bool, err error) {
 	fi, err := s.r.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("journal: stat %s: %w", s.path, err)
+		return nil, false, fmt.Errorf("journal: stat %s: %w", s.path, err)
 	}
-	if pi, err := os.Lstat(s.path); err != nil || !os.SameFile(pi, fi) {
-		return nil, fmt.Errorf("journal: %s was moved or replaced since a2atop opened it; restart a2atop to read the file that is there now", s.path)
+	pi, err := os.Lstat(s.path)
+	if err != nil {
+		return nil, false, fmt.Errorf("journal: %s was moved or replaced since a2atop opened it; restart a2atop to read the file that is there now", s.path)
 	}
+	closed = !os.SameFile(pi, fi)
 	if fi.Size() < s.off {
-		return nil, fmt.Errorf("journal: %s is shorter than what was read from it (%d < %d bytes): it was truncated or rewritten; check it with a2atop journal check, then restart a2atop", s.path, fi.Size(), s.off)
+		return nil, false, fmt.Errorf("journal: %s is shorter than what was read from it (%d < %d bytes): it was truncated or rewritten; check it with a2atop journal check, then restart a2atop", s.path, fi.Size(), s.off)
 	}
 	buf := make([]byte, fi.Size()-s.off)
 	if _, err := s.r.ReadAt(buf, s.off); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("journal: read %s: %w", s.path, err)
+		return nil, false, fmt.Errorf("journal: read %s: %w", s.path, err)
 	}
 	s.read += int64(len(buf))
-	var out []line
 	for first := true; ; first = false {
 		i := bytes.IndexByte(buf, '\n')
 		if i < 0 {
 			break
 		}
 		raw := buf[:i]
+		if s.off == 0 {
+			if err := s.beginSegment(raw); err != nil {
+				return out, false, err
+			}
+		}
 		buf = buf[i+1:]
 		s.off += int64(i + 1)
 		s.n++
+		if s.seg.skip > 0 { // restated from the segment before, which was read
+			s.seg.skip--
+			continue
+		}
 		told := first && s.told != nil && bytes.Equal(raw, s.told)
 		if !told && len(bytes.TrimSpace(raw)) > 0 {
 			out = append(out, parseLine(s.n, raw, false))
@@ -266,7 +272,7 @@ func (s *fileStore) readNew(locked bool) ([]line, error) {
 		out = append(out, parseLine(s.n+1, s.partial, true))
 		s.told = s.partial
 	}
-	return out, nil
+	return out, closed, nil
 }
 
 // lock takes the lock file, exclusively or shared, waiting at most

@@ -63,7 +63,9 @@ type record struct {
 	Note     string           `json:"note,omitempty"`
 	Line     int              `json:"line,omitempty"`
 	Hash     string           `json:"hash,omitempty"`
-	Votes    []Voter          `json:"votes,omitempty"` // a decision that completed a policy: the votes it counted
+	Votes    []Voter          `json:"votes,omitempty"`   // a decision that completed a policy: the votes it counted
+	Seg      *segmentInfo     `json:"seg,omitempty"`     // a segment's first line (segment.go)
+	Carried  int              `json:"carried,omitempty"` // restated at the start of segment Carried
 	Sum      string           `json:"sum,omitempty"`
 }
 
@@ -140,6 +142,8 @@ func checkSum(b []byte, sum string) error {
 func knownType(t string) bool {
 	switch t {
 	case recDecision, recRetry, recOutcome, recState, recTorn, recAck, recVote:
+		return true
+	case recSegment:
 		return true
 	}
 	return false

@@ -56,6 +56,10 @@ type Options struct {
 	// in (see Draft), so that they outlive the dashboard. "" = the
 	// journal's path + ".drafts"; attached to a hub, none unless set.
 	DraftsPath string
+	// Segment says when the journal file is closed and a new segment
+	// begun (see SegmentPolicy); the zero policy keeps one file. With
+	// MemoryAll every segment is read, oldest first.
+	Segment SegmentPolicy
 
 	// Team mode (see Hub). Hub, when set, attaches the Service to a
 	// team's hub: it keeps the hub's journal as Follow delivers it
@@ -159,6 +163,10 @@ func Open(o Options) (*Service, error) {
 	s := &Service{o: o, log: o.Logger, st: st, book: newAgentBook(o.Agents), host: host, entries: map[string]*Entry{},
 		byPrompt: map[string][]string{}, tracked: map[taskRef]*Entry{}, inFlight: map[string]bool{},
 		inFlightPrompt: map[string]string{}, damage: map[int]*Damage{}, acks: map[ackKey]ack{}, votes: map[taskRef]*taskVotes{}}
+	if err := s.useSegments(); err != nil {
+		st.close()
+		return nil, err
+	}
 	if err := st.follow(s.foldFrom); err != nil {
 		st.close()
 		return nil, err
@@ -240,6 +248,9 @@ func (s *Service) fold(l line, mine bool) {
 		return
 	case recVote:
 		s.noteVote(r)
+		return
+	case recSegment:
+		s.noteSegment(r)
 		return
 	}
 	if r.ID == "" {

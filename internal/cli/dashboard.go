@@ -84,6 +84,7 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		Logger:      log,
 		ReadOnly:    cfg.ReadOnly,
 		Memory:      cfg.JournalMemory,
+		Segment:     approvals.SegmentPolicy(cfg.JournalSegment),
 	})
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %v (set journal_path in the config)", cfg.JournalPath, err)

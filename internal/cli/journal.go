@@ -95,6 +95,7 @@ func printDamage(w io.Writer, svc *approvals.Service) bool {
 		}
 	}
 	path := sanitize.Line(svc.Path(), 300)
+	printSegments(w, svc)
 	switch {
 	case len(all) == 0:
 		fmt.Fprintf(w, "journal %s: every line reads back; nothing blocks decisions\n", path)
@@ -106,6 +107,7 @@ func printDamage(w io.Writer, svc *approvals.Service) bool {
 	}
 	for _, d := range all {
 		printLine(w, d)
+		printLineIn(w, d)
 	}
 	if open > 0 {
 		fmt.Fprintln(w, "after looking at a line: a2atop journal check --accept LINE [--note TEXT]")

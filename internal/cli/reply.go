@@ -160,7 +160,8 @@ func sendReply(ctx context.Context, s *session, agent config.Agent, taskArg stri
 		return code
 	}
 	svc, err := approvals.Open(approvals.Options{JournalPath: cfg.JournalPath, Sender: mgr, Approver: cfg.Approver, Agents: journalAgents(cfg),
-		Templates: cfg.Templates(), Policies: cfg.Policies(), Groups: cfg.Groups(), Logger: log, SendTimeout: timeout})
+		Templates: cfg.Templates(), Policies: cfg.Policies(), Groups: cfg.Groups(), Logger: log, SendTimeout: timeout,
+		Segment: approvals.SegmentPolicy(cfg.JournalSegment)})
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %v", cfg.JournalPath, err)
 	}

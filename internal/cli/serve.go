@@ -88,7 +88,8 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 	h, err := hub.Open(hub.Options{Watchers: mgr, Agents: hubAgents(cfg.Agents), Fleet: cfg.FleetOptions(),
 		Operators: ops, Logger: log,
 		Journal: approvals.Options{JournalPath: cfg.JournalPath, Sender: mgr, Agents: journalAgents(cfg),
-			Templates: cfg.Templates(), Policies: cfg.Policies(), Logger: log, ReadOnly: cfg.ReadOnly, Memory: cfg.JournalMemory}})
+			Templates: cfg.Templates(), Policies: cfg.Policies(), Logger: log, ReadOnly: cfg.ReadOnly, Memory: cfg.JournalMemory,
+			Segment: approvals.SegmentPolicy(cfg.JournalSegment)}})
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %v (set journal_path in the config)", cfg.JournalPath, err)
 	}

@@ -33,6 +33,10 @@ type Config struct {
 	// (a2atop journal export reads them all). Default 10,000
 	// (approvals.DefaultMemory).
 	JournalMemory int `toml:"journal_memory"`
+	// JournalSegment is when the journal file is closed (kept beside it,
+	// read-only, still read by a2atop journal) and a new one begun: at a
+	// size, an age or both. Default 64MiB.
+	JournalSegment JournalSegment `toml:"journal_segment"`
 	// LogPath is where logs go; nothing is logged to the terminal.
 	LogPath string `toml:"log_path"`
 	// Bell rings the terminal bell when a task enters the inbox.
@@ -270,6 +274,7 @@ func Default() *Config {
 		Theme:           "auto",
 		JournalPath:     filepath.Join(state, "journal.jsonl"),
 		JournalMemory:   10_000,
+		JournalSegment:  JournalSegment{Size: DefaultJournalSegmentSize},
 		LogPath:         filepath.Join(state, "a2atop.log"),
 		Bell:            true,
 		SweepInterval:   Duration{5 * time.Second},
