@@ -64,6 +64,10 @@ type fileStore struct {
 	partial []byte // the bytes after off: a last line without its newline
 	told    []byte // the partial line already passed on as torn, so it is passed once
 	read    int64  // bytes read in all, for tests: following costs what was appended
+
+	chain chainTail    // the file's last line, which the next record links to (chain.go)
+	next  chainTail    // the tail once the append under way is written
+	ckpt  *Checkpoints // nil: this writer signs no checkpoints
 }
 
 func lockPath(path string) string { return path + ".lock" }
@@ -179,7 +183,7 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 		return err
 	}
 	buf, written, err := s.encode(recs)
-	if err != nil {
+	if err != nil || len(written) == 0 {
 		return err
 	}
 	if _, err := s.w.Write(buf); err != nil {
@@ -188,6 +192,7 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 	if err := s.w.Sync(); err != nil {
 		return fmt.Errorf("journal: fsync %s: %w", s.path, err)
 	}
+	s.chain = s.next
 	s.off += int64(len(s.partial) + len(buf))
 	s.n += len(written)
 	if len(s.partial) > 0 {
@@ -200,7 +205,8 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 
 // encode makes the bytes of one append: a newline first when the file
 // ends in a torn line, then (when that line is not a record) a "torn"
-// record naming it, then recs; and the lines they will be.
+// record naming it, then recs, each linked into the chain (chain.go);
+// and the lines they will be.
 func (s *fileStore) encode(recs []record) ([]byte, []line, error) {
 	var buf []byte
 	n := s.n + 1
@@ -211,18 +217,9 @@ func (s *fileStore) encode(recs []record) ([]byte, []line, error) {
 		}
 		n++
 	}
-	written := make([]line, 0, len(recs))
-	for _, r := range recs {
-		b, err := encodeRecord(r)
-		if err != nil {
-			return nil, nil, err
-		}
-		r.V = formatVersion
-		written = append(written, line{n: n, raw: b, rec: r})
-		buf = append(append(buf, b...), '\n')
-		n++
-	}
-	return buf, written, nil
+	s.next = s.chain
+	b, written, err := chainRecords(&s.next, s.ckpt, recs, n, s.checkpointRecord)
+	return append(buf, b...), written, err
 }
 
 // readNew reads what was appended after off. Complete lines are parsed
@@ -256,14 +253,14 @@ func (s *fileStore) readNew(locked bool) ([]line, error) {
 		s.off += int64(i + 1)
 		s.n++
 		told := first && s.told != nil && bytes.Equal(raw, s.told)
-		if !told && len(bytes.TrimSpace(raw)) > 0 {
-			out = append(out, parseLine(s.n, raw, false))
+		if !told {
+			out = s.chainRead(out, s.n, raw, false)
 		}
 		s.told = nil
 	}
 	s.partial = bytes.Clone(buf)
 	if len(buf) > 0 && locked && !bytes.Equal(buf, s.told) {
-		out = append(out, parseLine(s.n+1, s.partial, true))
+		out = s.chainRead(out, s.n+1, s.partial, true)
 		s.told = s.partial
 	}
 	return out, nil

@@ -20,6 +20,9 @@ const (
 	recState    = "state"
 	recTorn     = "torn" // a line that a write never finished, named by the next writer
 	recAck      = "ack"  // an operator resolved a damaged line after looking at it
+
+	recCheckpoint  = "checkpoint"     // a signature of the chain's head (chain.go)
+	recChainAccept = "chain-accepted" // the hub started on a broken chain, told to (chain.go)
 )
 
 // formatVersion is the "v" of the records written now: version 2 adds
@@ -62,6 +65,10 @@ type record struct {
 	Note     string           `json:"note,omitempty"`
 	Line     int              `json:"line,omitempty"`
 	Hash     string           `json:"hash,omitempty"`
+	Key      string           `json:"key,omitempty"`  // a checkpoint: the public key that signed it
+	Sig      string           `json:"sig,omitempty"`  // a checkpoint: its signature
+	Seq      int              `json:"seq,omitempty"`  // the record's place in the chain (chain.go)
+	Prev     string           `json:"prev,omitempty"` // "sha256:…" of the line before it
 	Sum      string           `json:"sum,omitempty"`
 }
 
@@ -137,7 +144,7 @@ func checkSum(b []byte, sum string) error {
 
 func knownType(t string) bool {
 	switch t {
-	case recDecision, recRetry, recOutcome, recState, recTorn, recAck:
+	case recDecision, recRetry, recOutcome, recState, recTorn, recAck, recCheckpoint, recChainAccept:
 		return true
 	}
 	return false

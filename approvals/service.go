@@ -66,6 +66,9 @@ type Options struct {
 	// read or written, in the journal's order, for a hub to publish. It
 	// runs under the journal's hold: it must not block or call back.
 	OnJournal func([]JournalLine)
+	// Checkpoints, when set, make this Service sign the chain's head
+	// every Every records and on Checkpoint (a hub's journal; chain.go).
+	Checkpoints *Checkpoints
 }
 
 // DefaultQuietPeriod is the quiet period used when Options leave it 0.
@@ -118,6 +121,8 @@ type Service struct {
 	refreshed      uint64   // version at the last Refresh
 	forgotten      int      // entries let go from memory (see forget)
 
+	walk chainWalk // the chain, checked as lines fold in (chain_service.go)
+
 	draftMu sync.Mutex // one change of the drafts file at a time in this process
 }
 
@@ -147,6 +152,7 @@ func Open(o Options) (*Service, error) {
 	s := &Service{o: o, log: o.Logger, st: st, book: newAgentBook(o.Agents), host: host, entries: map[string]*Entry{},
 		byPrompt: map[string][]string{}, tracked: map[taskRef]*Entry{}, inFlight: map[string]bool{},
 		inFlightPrompt: map[string]string{}, damage: map[int]*Damage{}, acks: map[ackKey]ack{}}
+	s.walk = newChainWalk(st.where(), o.chainKey())
 	if err := st.follow(s.foldFrom); err != nil {
 		st.close()
 		return nil, err
@@ -204,6 +210,7 @@ func promptKey(agentID string, id a2a.TaskID, prompt string) string {
 func (s *Service) foldFrom(lines []line, mine bool) {
 	s.mu.Lock()
 	for _, l := range lines {
+		s.walk.add(chainLineOf(l))
 		if l.err != nil {
 			s.noteDamage(l)
 			continue
@@ -225,6 +232,8 @@ func (s *Service) fold(l line, mine bool) {
 		return
 	case recAck:
 		s.noteAck(r)
+		return
+	case recCheckpoint, recChainAccept: // the chain's own (Service.Chain)
 		return
 	}
 	if r.ID == "" {

@@ -1,0 +1,39 @@
+package approvals
+
+import "crypto/ed25519"
+
+// chainKey is the key the Service checks checkpoints with: its own.
+func (o Options) chainKey() ed25519.PublicKey {
+	if o.Checkpoints == nil || len(o.Checkpoints.Key) != ed25519.PrivateKeySize {
+		return nil
+	}
+	return o.Checkpoints.Public()
+}
+
+// Chain is the journal's chain as the Service has read it so far (see
+// chain.go): checked line by line as lines fold in, so it costs nothing
+// to ask. A Service attached to a hub checks the hub's lines as the feed
+// delivers them.
+func (s *Service) Chain() ChainStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.walk.status()
+}
+
+// Checkpoint signs the chain's head now (a hub, when it stops), unless
+// no record came since the last checkpoint. It needs
+// Options.Checkpoints.
+func (s *Service) Checkpoint() error {
+	if s.o.Checkpoints == nil {
+		return errNoCheckpoints
+	}
+	return s.write(record{Type: recCheckpoint, Approver: s.o.Approver})
+}
+
+// AcceptChain records that this Service goes on over the chain's
+// breaks up to b (the first one no earlier acceptance covers), as an
+// operator told it to (`a2atop serve --accept-broken-chain`); note says
+// how. Later walks show those breaks as accepted.
+func (s *Service) AcceptChain(b ChainBreak, note string) error {
+	return s.write(record{Type: recChainAccept, Line: b.Line, Hash: b.Hash, Approver: s.o.Approver, Note: note})
+}
