@@ -254,6 +254,9 @@ type Me struct {
 	// drop what the hub shows.
 	TerminalPerAgent int    `json:"terminalPerAgent,omitempty"`
 	Epoch            string `json:"epoch"`
+	// JournalKey is the public key that signs the checkpoints of the
+	// hub's journal ("ed25519:BASE64"; a2atop journal verify --key).
+	JournalKey string `json:"journalKey,omitempty"`
 }
 
 // Allows reports whether the operator may act in role on agent.

@@ -14,10 +14,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/approvals"
+	"a2atop/demo"
 )
 
 // chainJournal writes n real records (a task leaving the inbox, as the
@@ -233,5 +235,30 @@ func TestJournalVerifyOlderJournal(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "4 record(s) before line 5 were written before the chain") ||
 		!strings.Contains(out, "chain verified: 5 records from line 5") {
 		t.Fatalf("the older journal, written on: %d %s", code, out)
+	}
+}
+
+// TestServeRefusesABrokenChain: `a2atop serve` on a journal one of whose
+// records was removed does not start, and says where and what to do;
+// with --accept-broken-chain it serves, the journal records that, and
+// `journal verify` shows the break as accepted (still exit 1: the
+// history before it is not proven).
+func TestServeRefusesABrokenChain(t *testing.T) {
+	dir := isolate(t)
+	agents := startDemo(t, demo.Options{NoPlanner: true})
+	cfg := writeHubConfig(t, dir, agents[:1], time.Second)
+	journal := filepath.Join(dir, "hub-journal.jsonl")
+	chainJournal(t, journal, 5, nil)
+	lines := readLines(t, journal)
+	writeLines(t, journal, append(lines[:2:2], lines[3:]...))
+
+	code, out, errOut := runCmd(context.Background(), "serve", "--config", cfg, "--listen", "127.0.0.1:0")
+	if code != exitFailed || !strings.Contains(errOut, "line 3 (removed)") || !strings.Contains(errOut, "--accept-broken-chain") {
+		t.Fatalf("serve on a broken chain: %d\n%s%s", code, out, errOut)
+	}
+	startHub(t, cfg, "--accept-broken-chain")
+	code, out = verify(t, journal)
+	if code != exitFailed || !strings.Contains(out, "line 3 (removed)") || !strings.Contains(out, "(accepted at line 5 by a2atop serve at ") {
+		t.Fatalf("verify after --accept-broken-chain: %d %s", code, out)
 	}
 }
