@@ -95,7 +95,7 @@ func TestHubRefusesABrokenChain(t *testing.T) {
 	open := func(accept bool) (*hub.Hub, error) {
 		return hub.Open(hub.Options{Watchers: a2aclient.New([]a2aclient.AgentOptions{{Name: "agent", URL: ag.URL}}, a2aclient.Options{}), Agents: []hub.Agent{{Name: "agent", URL: ag.URL}},
 			Operators: []hub.Operator{{Name: "alice", TokenHash: hub.HashToken(tokens["alice"]), Roles: roles["alice"]}},
-			Journal: approvals.Options{JournalPath: path}, AcceptBrokenChain: accept})
+			Journal:   approvals.Options{JournalPath: path}, AcceptBrokenChain: accept})
 	}
 	_, err = open(false)
 	if !errors.Is(err, hub.ErrBrokenChain) || !strings.Contains(err.Error(), "line 3 (removed)") || !strings.Contains(err.Error(), "--accept-broken-chain") {
