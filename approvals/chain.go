@@ -134,7 +134,7 @@ func signCheckpoint(r *record, c *Checkpoints) error {
 }
 
 // chainRecords links recs after the tail t, signs their checkpoints and
-// adds one when Every records have come since the last (with c), and
+// adds one after each Every-th record since the last (with c), and
 // encodes them as lines numbered from n. A checkpoint with nothing to
 // sign since the last is dropped.
 func chainRecords(t *chainTail, c *Checkpoints, recs []record, n int, at func() record) ([]byte, []line, error) {
@@ -166,10 +166,10 @@ func chainRecords(t *chainTail, c *Checkpoints, recs []record, n int, at func() 
 		if err := add(r); err != nil {
 			return nil, nil, err
 		}
-	}
-	if c != nil && t.since >= c.every() {
-		if err := add(at()); err != nil {
-			return nil, nil, err
+		if c != nil && t.since >= c.every() {
+			if err := add(at()); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	return buf, written, nil
