@@ -2,6 +2,33 @@ package approvals
 
 import "crypto/ed25519"
 
+// LineRef is a journal line an entry rests on: its number in the file,
+// its place in the chain (0 for a record written before the chain) and
+// the SHA-256 of its bytes, which the next line's prev names.
+type LineRef struct {
+	Line int
+	Seq  int
+	Hash [32]byte
+}
+
+// HashText is the line's hash as the journal writes it ("sha256:…").
+func (r LineRef) HashText() string { return sumText(r.Hash) }
+
+// noteLine adds a folded line to the entry it is a record of. Callers
+// hold s.mu.
+func (s *Service) noteLine(l line, cl chainLine) {
+	var e *Entry
+	switch r := l.rec; {
+	case r.ID != "":
+		e = s.entries[r.ID]
+	case r.Type == recState && len(s.order) > 0:
+		e = s.order[len(s.order)-1]
+	}
+	if e != nil {
+		e.Lines = append(e.Lines, LineRef{Line: l.n, Seq: cl.seq, Hash: cl.sum})
+	}
+}
+
 // chainKey is the key the Service checks checkpoints with: its own.
 func (o Options) chainKey() ed25519.PublicKey {
 	if o.Checkpoints == nil || len(o.Checkpoints.Key) != ed25519.PrivateKeySize {

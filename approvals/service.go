@@ -210,12 +210,14 @@ func promptKey(agentID string, id a2a.TaskID, prompt string) string {
 func (s *Service) foldFrom(lines []line, mine bool) {
 	s.mu.Lock()
 	for _, l := range lines {
-		s.walk.add(chainLineOf(l))
+		cl := chainLineOf(l)
+		s.walk.add(cl)
 		if l.err != nil {
 			s.noteDamage(l)
 			continue
 		}
 		s.fold(l, mine)
+		s.noteLine(l, cl)
 	}
 	s.mu.Unlock()
 	s.publish(lines)
@@ -399,5 +401,6 @@ func copyEntry(e *Entry) Entry {
 	c.Parts = append([]*a2a.Part(nil), e.Parts...)
 	c.Refs = append([]a2a.TaskID(nil), e.Refs...)
 	c.States = append([]StateChange(nil), e.States...)
+	c.Lines = append([]LineRef(nil), e.Lines...)
 	return c
 }

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"os"
@@ -260,5 +261,53 @@ func TestServeRefusesABrokenChain(t *testing.T) {
 	code, out = verify(t, journal)
 	if code != exitFailed || !strings.Contains(out, "line 3 (removed)") || !strings.Contains(out, "(accepted at line 5 by a2atop serve at ") {
 		t.Fatalf("verify after --accept-broken-chain: %d %s", code, out)
+	}
+}
+
+// TestJournalExportCarriesTheChain: each exported record names the
+// journal lines it rests on, with their seq and the SHA-256 of their
+// bytes, as an auditor recomputes them from the file with no a2atop (the
+// hash of each line is the next line's prev); the CSV carries the same.
+func TestJournalExportCarriesTheChain(t *testing.T) {
+	dir := isolate(t)
+	journal := filepath.Join(dir, "state", "a2atop", "journal.jsonl")
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte("journal_path = \""+journal+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	chainJournal(t, journal, 3, nil)
+	code, out, errOut := runCmd(context.Background(), "journal", "--config", cfg, "--format", "jsonl")
+	if code != exitOK {
+		t.Fatalf("export: %d %s%s", code, out, errOut)
+	}
+	lines := readLines(t, journal)
+	var recs []exportRecord
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r exportRecord
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	if len(recs) != 3 {
+		t.Fatalf("%d records exported:\n%s", len(recs), out)
+	}
+	for i, r := range recs {
+		if len(r.JournalLines) != 1 {
+			t.Fatalf("record %d names lines %+v", i, r.JournalLines)
+		}
+		jl := r.JournalLines[0]
+		raw := bytes.TrimSuffix(lines[jl.Line-1], []byte("\n"))
+		sum := sha256.Sum256(raw)
+		if jl.SHA256 != "sha256:"+hex.EncodeToString(sum[:]) || jl.Seq != i+1 {
+			t.Errorf("record %d: %+v, the file's line %d hashes to %x", i, jl, jl.Line, sum)
+		}
+		if i > 0 && !bytes.Contains(raw, []byte(`"prev":"`+recs[i-1].JournalLines[0].SHA256+`"`)) {
+			t.Errorf("line %d does not name the hash of line %d as its prev", jl.Line, jl.Line-1)
+		}
+	}
+	_, csvOut, _ := runCmd(context.Background(), "journal", "--config", cfg, "--format", "csv")
+	if !strings.Contains(csvOut, ",journal_lines\n") || !strings.Contains(csvOut, ",2:2:"+recs[1].JournalLines[0].SHA256+"\n") {
+		t.Errorf("the CSV export has no journal_lines:\n%s", csvOut)
 	}
 }
