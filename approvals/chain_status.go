@@ -92,28 +92,3 @@ func (c ChainStatus) First(tail bool) *ChainBreak {
 	}
 	return nil
 }
-
-// Summary says in one line what the walk found: "chain verified up to
-// 14:02 (1204 records)", or the first open break; the day is named
-// when the head is not of now's day.
-func (c ChainStatus) Summary(now time.Time) string {
-	if b := c.First(true); b != nil {
-		return "chain broken at " + b.Sentence()
-	}
-	switch {
-	case c.Records == 0 && c.Legacy > 0:
-		return fmt.Sprintf("no chain yet: %d record(s) were written before the chain; it starts at the next record", c.Legacy)
-	case c.Records == 0:
-		return "chain empty"
-	}
-	at := c.HeadAt.In(now.Location())
-	layout := "15:04"
-	if y, m, d := at.Date(); y != now.Year() || m != now.Month() || d != now.Day() {
-		layout = "Jan 2 15:04"
-	}
-	s := fmt.Sprintf("chain verified up to %s (%d records)", at.Format(layout), c.Records)
-	if n := len(c.Breaks); n > 0 {
-		s += fmt.Sprintf("; %d break(s) accepted", n)
-	}
-	return s
-}
