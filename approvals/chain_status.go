@@ -75,6 +75,11 @@ type ChainStatus struct {
 	Trusted     bool      // Key was given by the caller, not read from the checkpoints
 	Unsigned    int       // chained records after the last checkpoint
 
+	// Partial is true for a Service attached to a hub: it checks the
+	// lines the feed sent it (those of the agents the operator may
+	// watch), each run of them from its first; the hub checks the whole.
+	Partial bool
+
 	Breaks []ChainBreak // the breaks found, in order, at most maxBreaks
 	More   int          // breaks beyond Breaks
 }

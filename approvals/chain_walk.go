@@ -82,6 +82,7 @@ type chainWalk struct {
 	pend     pendKind
 	pl       chainLine // the pending line
 	pprev    linkPos   // what preceded it
+	partial  bool      // the lines of a hub's journal its feed sends: gaps are lines not sent
 }
 
 func newChainWalk(path string, key ed25519.PublicKey) chainWalk {
@@ -95,11 +96,13 @@ func newChainWalk(path string, key ed25519.PublicKey) chainWalk {
 // add walks one more line.
 func (w *chainWalk) add(l chainLine) {
 	w.st.Lines++
-	if w.st.Start > 0 && w.lastN > 0 && l.n > w.lastN+1 { // a reader that skips blank lines (the Service's)
+	if w.st.Start > 0 && w.lastN > 0 && l.n > w.lastN+1 { // a reader that skips blank lines (the Service's), or lines not sent
 		if w.pend != pendNone {
 			w.resolve(&chainLine{n: w.lastN + 1, blank: true})
 		}
-		w.brk(w.lastN+1, [32]byte{}, BreakInserted, "a blank line is not a record of the chain: a line inserted")
+		if !w.partial {
+			w.brk(w.lastN+1, [32]byte{}, BreakInserted, "a blank line is not a record of the chain: a line inserted")
+		}
 		w.anchored, w.haveLast = false, false
 	}
 	w.lastN = l.n
@@ -140,6 +143,7 @@ func (w *chainWalk) take(l chainLine) {
 func (w *chainWalk) start(l chainLine) {
 	w.st.Start = l.n
 	switch {
+	case w.partial: // the feed may start anywhere: checked from here on
 	case l.seq != 1:
 		w.brk(l.n, l.sum, BreakRemoved, fmt.Sprintf("the chain starts at seq %d here: records 1–%d were removed before it", l.seq, l.seq-1))
 	case !w.haveLast && l.prev != "":

@@ -24,6 +24,9 @@ func (j *Journal) chainLine() string {
 		return ""
 	}
 	s := fmt.Sprintf("chain verified up to %s (%d records", stamp(c.HeadAt), c.Records)
+	if c.Partial {
+		s = fmt.Sprintf("chain verified up to %s (%d records the hub sent; the hub checks the whole", stamp(c.HeadAt), c.Records)
+	}
 	if c.Checkpoints > 0 {
 		s += fmt.Sprintf(", signed to line %d", c.SignedLine)
 	}
