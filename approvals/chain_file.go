@@ -27,6 +27,12 @@ func VerifyJournal(key ed25519.PublicKey, paths ...string) (ChainStatus, error) 
 		return ChainStatus{}, errors.New("journal: no file to verify")
 	}
 	w := newChainWalk(paths[0], key)
+	last := paths[len(paths)-1]
+	h, err := readHead(last)
+	if err != nil {
+		return ChainStatus{}, err
+	}
+	w.expectHead(h, headPath(last))
 	for _, p := range paths {
 		w.st.Path = p
 		if _, err := walkFile(&w, p); err != nil {

@@ -14,6 +14,21 @@ type LineRef struct {
 // HashText is the line's hash as the journal writes it ("sha256:…").
 func (r LineRef) HashText() string { return sumText(r.Hash) }
 
+// expectHead makes the chain's walk expect the checkpoint the head file
+// beside a journal file keeps (chain_head.go).
+func (s *Service) expectHead() {
+	fs, ok := s.st.(*fileStore)
+	if !ok {
+		return
+	}
+	h, err := readHead(fs.path)
+	if err != nil {
+		s.log.Warn("journal: the head file is not read; a journal cut short is not noticed", "err", err)
+		return
+	}
+	s.walk.expectHead(h, headPath(fs.path))
+}
+
 // noteLine adds a folded line to the entry it is a record of. Callers
 // hold s.mu.
 func (s *Service) noteLine(l line, cl chainLine) {

@@ -83,6 +83,9 @@ type chainWalk struct {
 	pl       chainLine // the pending line
 	pprev    linkPos   // what preceded it
 	partial  bool      // the lines of a hub's journal its feed sends: gaps are lines not sent
+	head     *chainLine // the checkpoint the head file keeps (chain_head.go), nil for none
+	headFile string
+	headSeen bool
 }
 
 func newChainWalk(path string, key ed25519.PublicKey) chainWalk {
@@ -269,6 +272,7 @@ func (w *chainWalk) accept(l chainLine) {
 	switch l.typ {
 	case recCheckpoint:
 		w.checkpoint(l)
+		w.headSeen = w.headSeen || (w.head != nil && w.head.sum == l.sum)
 	case recChainAccept:
 		for i := range w.st.Breaks {
 			if b := &w.st.Breaks[i]; !b.Accepted() {
@@ -332,5 +336,6 @@ func (w *chainWalk) status() ChainStatus {
 	if c.pend != pendNone {
 		c.resolve(nil)
 	}
+	c.missingHead()
 	return c.st
 }

@@ -193,6 +193,7 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 		return fmt.Errorf("journal: fsync %s: %w", s.path, err)
 	}
 	s.chain = s.next
+	s.keepHead(written)
 	s.off += int64(len(s.partial) + len(buf))
 	s.n += len(written)
 	if len(s.partial) > 0 {

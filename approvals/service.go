@@ -154,6 +154,7 @@ func Open(o Options) (*Service, error) {
 		inFlightPrompt: map[string]string{}, damage: map[int]*Damage{}, acks: map[ackKey]ack{}}
 	s.walk = newChainWalk(st.where(), o.chainKey())
 	s.walk.partial, s.walk.st.Partial = o.Hub != nil, o.Hub != nil
+	s.expectHead()
 	if err := st.follow(s.foldFrom); err != nil {
 		st.close()
 		return nil, err

@@ -311,3 +311,22 @@ func TestJournalExportCarriesTheChain(t *testing.T) {
 		t.Errorf("the CSV export has no journal_lines:\n%s", csvOut)
 	}
 }
+
+// TestJournalVerifyCutAtALineEnd: a signed journal cut short at the end
+// of a line still links from its first line to its last; the checkpoint
+// the hub keeps beside it (JOURNAL.head) names what is missing.
+func TestJournalVerifyCutAtALineEnd(t *testing.T) {
+	dir := isolate(t)
+	_, key, _ := ed25519.GenerateKey(rand.Reader)
+	path := filepath.Join(dir, "state", "hub.jsonl")
+	chainJournal(t, path, 12, key) // 15 lines, the last a checkpoint
+	if code, out := verify(t, path); code != exitOK {
+		t.Fatalf("the signed journal: %d %s", code, out)
+	}
+	lines := readLines(t, path)
+	writeLines(t, path, lines[:12])
+	code, out := verify(t, path)
+	if code != exitFailed || !strings.Contains(out, "\nline 13 (removed): the journal ends at line 12 (seq 12), but it was signed up to seq 15 at ") {
+		t.Fatalf("a journal cut at a line's end: %d %s", code, out)
+	}
+}
