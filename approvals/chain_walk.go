@@ -80,9 +80,9 @@ type chainWalk struct {
 	ring     [ringSize]linkPos
 	ringN    int
 	pend     pendKind
-	pl       chainLine // the pending line
-	pprev    linkPos   // what preceded it
-	partial  bool      // the lines of a hub's journal its feed sends: gaps are lines not sent
+	pl       chainLine  // the pending line
+	pprev    linkPos    // what preceded it
+	partial  bool       // the lines of a hub's journal its feed sends: gaps are lines not sent
 	head     *chainLine // the checkpoint the head file keeps (chain_head.go), nil for none
 	headFile string
 	headSeen bool
