@@ -98,6 +98,14 @@ func (t *chainTail) link(r *record) {
 
 func sumText(sum [32]byte) string { return "sha256:" + hex.EncodeToString(sum[:]) }
 
+// sumIs reports whether s is sumText(sum), without making the text.
+func sumIs(s string, sum [32]byte) bool {
+	var b [len("sha256:") + 64]byte
+	copy(b[:], "sha256:")
+	hex.Encode(b[len("sha256:"):], sum[:])
+	return string(b[:]) == s
+}
+
 // parseSum reads a "sha256:…" hash.
 func parseSum(s string) ([32]byte, bool) {
 	var out [32]byte

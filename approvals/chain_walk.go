@@ -86,6 +86,8 @@ type chainWalk struct {
 	head     *chainLine // the checkpoint the head file keeps (chain_head.go), nil for none
 	headFile string
 	headSeen bool
+	tail     [32]byte // the hash of the last line read
+	lines    bool
 }
 
 func newChainWalk(path string, key ed25519.PublicKey) chainWalk {
@@ -108,7 +110,7 @@ func (w *chainWalk) add(l chainLine) {
 		}
 		w.anchored, w.haveLast = false, false
 	}
-	w.lastN = l.n
+	w.lastN, w.tail, w.lines = l.n, l.sum, true
 	w.ring[w.ringN%ringSize] = posOf(l)
 	w.ringN++
 	if w.pend != pendNone && w.resolve(&l) {
@@ -153,7 +155,7 @@ func (w *chainWalk) start(l chainLine) {
 		w.brk(l.n, l.sum, BreakRemoved, "the first line links to a line before it: the lines before it were removed")
 	case w.haveLast && l.prev == "":
 		w.brk(l.n, l.sum, BreakInserted, fmt.Sprintf("the chain starts here with nothing before it: lines 1–%d were inserted before it", l.n-1))
-	case w.haveLast && l.prev != sumText(w.last.sum):
+	case w.haveLast && !sumIs(l.prev, w.last.sum):
 		w.brk(w.last.n, w.last.sum, BreakEdited, fmt.Sprintf("line %d, the first of the chain, links to other bytes: a record edited", l.n))
 	}
 	w.accept(l)
@@ -161,10 +163,10 @@ func (w *chainWalk) start(l chainLine) {
 
 // check judges a chained record against the one before it.
 func (w *chainWalk) check(l chainLine) {
-	want, prev := w.rec.seq+1, sumText(w.last.sum)
+	want, linked := w.rec.seq+1, sumIs(l.prev, w.last.sum)
 	switch {
-	case l.seq == want && l.prev == prev:
-	case l.prev == prev:
+	case l.seq == want && linked:
+	case linked:
 		w.brk(l.n, l.sum, BreakEdited, fmt.Sprintf("its seq is %d where %d follows line %d: a record edited", l.seq, want, w.last.n))
 	case l.seq == w.rec.seq && l.prev == w.rec.prev:
 		w.pending(pendDup, l)
@@ -227,7 +229,7 @@ func (w *chainWalk) resolve(next *chainLine) bool {
 	w.pend = pendNone
 	switch k {
 	case pendDamaged:
-		if next != nil && next.rec && next.typ == recTorn && next.tornLine == g.n && next.tornHash == sumText(g.sum) {
+		if next != nil && next.rec && next.typ == recTorn && next.tornLine == g.n && sumIs(next.tornHash, g.sum) {
 			return false // a crash's torn line, named by the next writer, who linked past it
 		}
 		if next == nil && g.torn {
@@ -248,7 +250,7 @@ func (w *chainWalk) resolve(next *chainLine) bool {
 		w.accept(g)
 	case pendDup:
 		l := w.rec
-		if next != nil && next.rec && next.prev == sumText(g.sum) {
+		if next != nil && next.rec && sumIs(next.prev, g.sum) {
 			w.brk(l.n, l.sum, BreakInserted, fmt.Sprintf("lines %d and %d both claim seq %d, and line %d links to line %d: line %d was inserted", l.n, g.n, g.seq, next.n, g.n, l.n))
 			w.rec = posOf(g)
 			return false
@@ -313,7 +315,6 @@ func (w *chainWalk) checkpoint(l chainLine) {
 
 func (w *chainWalk) setLast(l chainLine) {
 	w.last, w.haveLast = posOf(l), true
-	w.st.Head = sumText(l.sum)
 }
 
 func (w *chainWalk) brk(n int, sum [32]byte, k BreakKind, words string) {
@@ -337,5 +338,8 @@ func (w *chainWalk) status() ChainStatus {
 		c.resolve(nil)
 	}
 	c.missingHead()
+	if c.lines {
+		c.st.Head = sumText(c.tail)
+	}
 	return c.st
 }
