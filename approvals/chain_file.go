@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 )
 
@@ -23,41 +24,75 @@ import (
 // them oldest first; the chain goes on from one to the next, and breaks
 // name the file they are in.
 func VerifyJournal(key ed25519.PublicKey, paths ...string) (ChainStatus, error) {
+	return verifyFiles(key, paths, openJournal, readHead)
+}
+
+// VerifyCopy is VerifyJournal of files named by an auditor (a copy of a
+// journal, anywhere): they are read as they are, without the journal's
+// lock or the state directory's checks, and so is the head file beside
+// the last, when there is one.
+func VerifyCopy(key ed25519.PublicKey, paths ...string) (ChainStatus, error) {
+	return verifyFiles(key, paths, openCopy, readCopyHead)
+}
+
+func verifyFiles(key ed25519.PublicKey, paths []string, open opener, head func(string) (*chainLine, error)) (ChainStatus, error) {
 	if len(paths) == 0 {
 		return ChainStatus{}, errors.New("journal: no file to verify")
 	}
 	w := newChainWalk(paths[0], key)
 	last := paths[len(paths)-1]
-	h, err := readHead(last)
+	h, err := head(last)
 	if err != nil {
 		return ChainStatus{}, err
 	}
 	w.expectHead(h, headPath(last))
 	for _, p := range paths {
 		w.st.Path = p
-		if _, err := walkFile(&w, p); err != nil {
+		if err := walkFile(&w, p, open); err != nil {
 			return ChainStatus{}, err
 		}
 	}
 	return w.status(), nil
 }
 
-// walkFile feeds the walk the lines of one file, numbered from 1.
-func walkFile(w *chainWalk, path string) (int, error) {
+// opener opens a journal file to walk; done releases it.
+type opener func(path string) (r io.Reader, done func(), err error)
+
+// openJournal opens a journal in the state directory as its writers do,
+// holding its lock shared, so that no write is seen half done.
+func openJournal(path string) (io.Reader, func(), error) {
 	s, err := openFileStore(path, true, time.Now)
 	if err != nil {
-		return 0, err
+		return nil, nil, err
 	}
-	defer s.close()
 	if s.r == nil {
-		return 0, fmt.Errorf("journal %s: no such file", path)
+		s.close()
+		return nil, nil, fmt.Errorf("journal %s: no such file", path)
 	}
 	unlock, err := s.lock(false)
 	if err != nil {
-		return 0, err
+		s.close()
+		return nil, nil, err
 	}
-	defer unlock()
-	br := bufio.NewReaderSize(s.r, 1<<20)
+	return s.r, func() { unlock(); s.close() }, nil
+}
+
+func openCopy(path string) (io.Reader, func(), error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("journal: %w", err)
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// walkFile feeds the walk the lines of one file, numbered from 1.
+func walkFile(w *chainWalk, path string, open opener) error {
+	r, done, err := open(path)
+	if err != nil {
+		return err
+	}
+	defer done()
+	br := bufio.NewReaderSize(r, 1<<20)
 	n := 0
 	w.lastN = 0 // line numbers start again in each file
 	for {
@@ -66,16 +101,16 @@ func walkFile(w *chainWalk, path string) (int, error) {
 			raw, err = readLong(br, raw)
 		}
 		if len(raw) == 0 && errors.Is(err, io.EOF) {
-			return n, nil
+			return nil
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			return n, fmt.Errorf("journal: read %s: %w", path, err)
+			return fmt.Errorf("journal: read %s: %w", path, err)
 		}
 		n++
 		torn := !bytes.HasSuffix(raw, []byte("\n"))
 		w.add(parseChainLine(n, bytes.TrimSuffix(raw, []byte("\n")), torn))
 		if torn {
-			return n, nil
+			return nil
 		}
 	}
 }

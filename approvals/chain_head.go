@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"time"
 
 	"a2atop/internal/statefile"
@@ -43,6 +44,22 @@ func readHead(journal string) (*chainLine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal head: %w", err)
 	}
+	return parseHead(journal, b)
+}
+
+// readCopyHead is readHead beside a copy of a journal: read as it is.
+func readCopyHead(journal string) (*chainLine, error) {
+	b, err := os.ReadFile(headPath(journal))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("journal head: %w", err)
+	}
+	return parseHead(journal, b)
+}
+
+func parseHead(journal string, b []byte) (*chainLine, error) {
 	h := parseChainLine(0, bytes.TrimSuffix(b, []byte("\n")), false)
 	if !h.rec || h.typ != recCheckpoint || h.seq == 0 {
 		return nil, fmt.Errorf("journal head %s is not a checkpoint of the journal (%s): remove it if you know why", headPath(journal), h.why)

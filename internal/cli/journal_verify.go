@@ -39,14 +39,15 @@ func runJournalVerify(args []string, st Streams) int {
 			return o.failf(exitUsage, "--key %s: %v", *keyFile, err)
 		}
 	}
+	verify := approvals.VerifyCopy // files named: copies an auditor holds, anywhere
 	if len(files) == 0 {
 		cfg, code := o.load(nil)
 		if cfg == nil {
 			return code
 		}
-		files = []string{cfg.JournalPath}
+		files, verify = []string{cfg.JournalPath}, approvals.VerifyJournal
 	}
-	c, err := approvals.VerifyJournal(key, files...)
+	c, err := verify(key, files...)
 	if err != nil {
 		return o.failf(exitFailed, "%s", sanitize.Line(err.Error(), 500))
 	}

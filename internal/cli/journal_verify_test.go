@@ -307,6 +307,9 @@ func TestJournalExportCarriesTheChain(t *testing.T) {
 			t.Errorf("line %d does not name the hash of line %d as its prev", jl.Line, jl.Line-1)
 		}
 	}
+	if code, out := verify(t, "--config", cfg); code != exitOK || !strings.Contains(out, "journal "+journal+": chain verified: 3 records") {
+		t.Errorf("verify of the configured journal: %d %s", code, out)
+	}
 	_, csvOut, _ := runCmd(context.Background(), "journal", "--config", cfg, "--format", "csv")
 	if !strings.Contains(csvOut, ",journal_lines\n") || !strings.Contains(csvOut, ",2:2:"+recs[1].JournalLines[0].SHA256+"\n") {
 		t.Errorf("the CSV export has no journal_lines:\n%s", csvOut)
@@ -394,5 +397,26 @@ func TestServeSignsWithTheKeyItPublishes(t *testing.T) {
 	code, vout := verify(t, "--key", keyFile, filepath.Join(dir, "hub-journal.jsonl"))
 	if code != exitOK || !strings.Contains(vout, "checkpoints: 1 verify with "+me.JournalKey+" (given with --key)") || strings.Contains(vout, "not signed yet") {
 		t.Fatalf("verify of the hub's journal with the key of /v1/me: %d %s", code, vout)
+	}
+}
+
+// TestJournalVerifyACopyAnywhere: an auditor verifies a copy of the
+// journal kept in a directory others may write (as /tmp), which a2atop
+// would never keep its own state in; a copy is read as it is.
+func TestJournalVerifyACopyAnywhere(t *testing.T) {
+	dir := isolate(t)
+	path := filepath.Join(dir, "state", "journal.jsonl")
+	chainJournal(t, path, 3, nil)
+	shared := filepath.Join(dir, "shared")
+	if err := os.Mkdir(shared, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(shared, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	cp := filepath.Join(shared, "copy.jsonl")
+	writeLines(t, cp, readLines(t, path))
+	if code, out := verify(t, cp); code != exitOK || !strings.Contains(out, "chain verified: 3 records") {
+		t.Fatalf("a copy in a shared directory: %d %s", code, out)
 	}
 }
