@@ -12,7 +12,7 @@ import (
 
 // chainedLines writes n records with a real Service and returns the
 // journal's lines as the Service reads them back.
-func chainedLines(t *testing.T, n int) []line {
+func chainedLines(t testing.TB, n int) []line {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "journal.jsonl")
 	s, err := Open(Options{JournalPath: path})
