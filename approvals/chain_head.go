@@ -80,6 +80,6 @@ func (w *chainWalk) missingHead() {
 		return
 	}
 	h := w.head
-	w.brk(w.lastN+1, [32]byte{}, BreakRemoved, fmt.Sprintf("the journal ends at line %d (seq %d), but it was signed up to seq %d at %s (the checkpoint kept in %s): the records after line %d were removed (the file cut short), or the journal was rewritten",
-		w.lastN, w.st.HeadSeq, h.seq, h.at.UTC().Format(time.RFC3339), w.headFile, w.lastN))
+	w.brk(w.lastN+1, [32]byte{}, BreakRemoved, fmt.Sprintf("the journal ends at line %d (seq %d), but it was signed up to seq %d at %s (the checkpoint kept in %s): the records after line %d were removed (the file cut short), or the journal was rewritten (a journal moved away on purpose takes %s with it)",
+		w.lastN, w.st.HeadSeq, h.seq, h.at.UTC().Format(time.RFC3339), w.headFile, w.lastN, w.headFile))
 }
