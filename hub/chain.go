@@ -23,6 +23,8 @@ func (h *Hub) checkChain() error {
 	c := h.svc.Chain()
 	b := c.First(false)
 	if b == nil {
+		h.log.Info("journal chain verified", "records", c.Records, "from_line", c.Start, "checkpoints", c.Checkpoints,
+			"signed_line", c.SignedLine, "unsigned", c.Unsigned, "accepted_breaks", len(c.Breaks))
 		return nil
 	}
 	if !h.o.AcceptBrokenChain {
