@@ -119,3 +119,38 @@ func TestHubRefusesABrokenChain(t *testing.T) {
 		t.Fatalf("verify after the acceptance: %+v", c)
 	}
 }
+
+// TestHubStartsOnACrashsTornLine: a journal whose last line a crash cut
+// (no newline) is no refusal: the hub starts, and its first write names
+// the torn line and links past it, so the chain verifies whole.
+func TestHubStartsOnACrashsTornLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	svc, err := approvals.Open(approvals.Options{JournalPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.NoteLeft("agent", "t0", a2a.TaskStateInputRequired, a2a.TaskStateWorking, "n"); err != nil {
+		t.Fatal(err)
+	}
+	svc.Close()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString(`{"v":2,"type":"state","at":"2026-`)
+	f.Close()
+	ag := agenttest.StartAgent(t)
+	_, key, _ := ed25519.GenerateKey(rand.Reader)
+	h, err := hub.Open(hub.Options{Watchers: a2aclient.New([]a2aclient.AgentOptions{{Name: "agent", URL: ag.URL}}, a2aclient.Options{}),
+		Agents:    []hub.Agent{{Name: "agent", URL: ag.URL}},
+		Operators: []hub.Operator{{Name: "alice", TokenHash: hub.HashToken(tokens["alice"]), Roles: roles["alice"]}},
+		Journal:   approvals.Options{JournalPath: path, Checkpoints: &approvals.Checkpoints{Key: key}}})
+	if err != nil {
+		t.Fatalf("a hub after a crash in a write: %v", err)
+	}
+	h.Close() // its shutdown checkpoint is its first write
+	c, err := approvals.VerifyJournal(key.Public().(ed25519.PublicKey), path)
+	if err != nil || c.Broken() || c.Checkpoints != 1 {
+		t.Fatalf("the journal after the hub wrote past the torn line: %v %+v", err, c)
+	}
+}
