@@ -102,6 +102,10 @@
 //   - "segment": the first line of every segment after the first (see
 //     below). Fields: line (its own number in the whole journal), seg
 //     {seq, prev, carried, entries}.
+//   - "checkpoint": key, sig: a hub's Ed25519 signature of the chain's
+//     head (see The chain).
+//   - "chain-accepted": line, hash, approver, note: the hub was started,
+//     told to, on a chain broken at that line.
 //
 // # Segments
 //
@@ -120,6 +124,21 @@
 // one that opens the journal reads the open segment alone (the earlier
 // entries count as forgotten, History reads them back), and MemoryAll
 // reads every segment, oldest first.
+//
+// # The chain
+//
+// Every record written since the chain exists also carries "seq" (its
+// place in the chain: 1, 2, …) and "prev" ("sha256:…" of the exact bytes
+// of the line before it, without the newline; none on the first line of
+// a journal), just before "sum". A hub signs a checkpoint every 100
+// records and when it stops: a "checkpoint" record whose "sig" is the
+// Ed25519 signature (standard base64) of
+// "a2atop-journal-checkpoint:SEQ:PREV" (its own seq and prev) by "key"
+// ("ed25519:" and the public key in standard base64), and keeps it in
+// JOURNAL.head too. VerifyJournal and Service.Chain walk the chain and
+// name each break: a record edited, removed, inserted, reordered, the
+// file cut, a checkpoint whose signature fails. A journal written before
+// the chain starts it at its first chained record. See chain.go.
 //
 // A decision with no outcome (a crash between the record and the send, or
 // during the send) and a decision whose latest outcome is "unknown" (a

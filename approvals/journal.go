@@ -65,6 +65,10 @@ type fileStore struct {
 	told    []byte // the partial line already passed on as torn, so it is passed once
 	read    int64  // bytes read in all, for tests: following costs what was appended
 	seg     segState
+
+	chain chainTail    // the file's last line, which the next record links to (chain.go)
+	next  chainTail    // the tail once the append under way is written
+	ckpt  *Checkpoints // nil: this writer signs no checkpoints
 }
 
 func lockPath(path string) string { return path + ".lock" }
@@ -172,7 +176,7 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 		return err
 	}
 	buf, written, err := s.encode(recs)
-	if err != nil {
+	if err != nil || len(written) == 0 {
 		return err
 	}
 	if _, err := s.w.Write(buf); err != nil {
@@ -181,6 +185,8 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 	if err := s.w.Sync(); err != nil {
 		return fmt.Errorf("journal: fsync %s: %w", s.path, err)
 	}
+	s.chain = s.next
+	s.keepHead(written)
 	s.off += int64(len(s.partial) + len(buf))
 	s.n += len(written)
 	if len(s.partial) > 0 {
@@ -194,7 +200,8 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 
 // encode makes the bytes of one append: a newline first when the file
 // ends in a torn line, then (when that line is not a record) a "torn"
-// record naming it, then recs; and the lines they will be.
+// record naming it, then recs, each linked into the chain (chain.go);
+// and the lines they will be.
 func (s *fileStore) encode(recs []record) ([]byte, []line, error) {
 	var buf []byte
 	n := s.n + 1
@@ -205,18 +212,9 @@ func (s *fileStore) encode(recs []record) ([]byte, []line, error) {
 		}
 		n++
 	}
-	written := make([]line, 0, len(recs))
-	for _, r := range recs {
-		b, err := encodeRecord(r)
-		if err != nil {
-			return nil, nil, err
-		}
-		r.V = formatVersion
-		written = append(written, line{n: n, raw: b, rec: r})
-		buf = append(append(buf, b...), '\n')
-		n++
-	}
-	return buf, written, nil
+	s.next = s.chain
+	b, written, err := chainRecords(&s.next, s.ckpt, recs, n, s.checkpointRecord)
+	return append(buf, b...), written, err
 }
 
 // readFile reads what was appended to the segment s.r holds after off.
@@ -262,14 +260,14 @@ func (s *fileStore) readFile(locked bool) (out []line, closed bool, err error) {
 			continue
 		}
 		told := first && s.told != nil && bytes.Equal(raw, s.told)
-		if !told && len(bytes.TrimSpace(raw)) > 0 {
-			out = append(out, parseLine(s.n, raw, false))
+		if !told {
+			out = s.chainRead(out, s.n, raw, false)
 		}
 		s.told = nil
 	}
 	s.partial = bytes.Clone(buf)
 	if len(buf) > 0 && locked && !bytes.Equal(buf, s.told) {
-		out = append(out, parseLine(s.n+1, s.partial, true))
+		out = s.chainRead(out, s.n+1, s.partial, true)
 		s.told = s.partial
 	}
 	return out, closed, nil

@@ -157,6 +157,10 @@ func TestTwoProcessesDecideOnePromptOnce(t *testing.T) {
 			t.Fatalf("round %d: outcomes %+v / %+v, want one accepted and one already-decided", round, rs[0], rs[1])
 		}
 	}
+	// the processes wrote one chain between them, each linking under the lock
+	if c, err := VerifyJournal(nil, fx.path); err != nil || c.Broken() || c.Records < 2*rounds {
+		t.Fatalf("the journal the processes wrote: %v %+v", err, c)
+	}
 }
 
 // TestOpenServiceRefusesDecisionJournaledElsewhere: a dashboard's

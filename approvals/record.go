@@ -21,6 +21,9 @@ const (
 	recTorn     = "torn" // a line that a write never finished, named by the next writer
 	recAck      = "ack"  // an operator resolved a damaged line after looking at it
 	recVote     = "vote" // one approver's vote under an agent's approval policy (vote.go)
+
+	recCheckpoint  = "checkpoint"     // a signature of the chain's head (chain.go)
+	recChainAccept = "chain-accepted" // the hub started on a broken chain, told to (chain.go)
 )
 
 // formatVersion is the "v" of the records written now: version 2 adds
@@ -66,6 +69,10 @@ type record struct {
 	Votes    []Voter          `json:"votes,omitempty"`   // a decision that completed a policy: the votes it counted
 	Seg      *segmentInfo     `json:"seg,omitempty"`     // a segment's first line (segment.go)
 	Carried  int              `json:"carried,omitempty"` // restated at the start of segment Carried
+	Key      string           `json:"key,omitempty"`     // a checkpoint: the public key that signed it
+	Sig      string           `json:"sig,omitempty"`     // a checkpoint: its signature
+	Seq      int              `json:"seq,omitempty"`     // the record's place in the chain (chain.go)
+	Prev     string           `json:"prev,omitempty"`    // "sha256:…" of the line before it
 	Sum      string           `json:"sum,omitempty"`
 }
 
@@ -141,9 +148,7 @@ func checkSum(b []byte, sum string) error {
 
 func knownType(t string) bool {
 	switch t {
-	case recDecision, recRetry, recOutcome, recState, recTorn, recAck, recVote:
-		return true
-	case recSegment:
+	case recDecision, recRetry, recOutcome, recState, recTorn, recAck, recVote, recSegment, recCheckpoint, recChainAccept:
 		return true
 	}
 	return false

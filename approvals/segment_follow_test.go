@@ -21,7 +21,7 @@ import (
 // go to the open segment, never to a closed one.
 func TestRotationFollowedByOthers(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
-	openJournal(t, path)
+	writeOpenJournal(t, path)
 	seen := map[string][]int{}
 	onJournal := func(who string) func([]JournalLine) {
 		return func(ls []JournalLine) {
@@ -169,7 +169,7 @@ func TestTwoProcessesDecideOnceAcrossRotations(t *testing.T) {
 // and the Refresh it calls for finds the record.
 func TestWatchFollowsARotation(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
-	openJournal(t, path)
+	writeOpenJournal(t, path)
 	dash := openService(t, Options{JournalPath: path})
 	changes, stop, ok := dash.Watch()
 	if !ok {
@@ -207,7 +207,7 @@ func TestWatchFollowsARotation(t *testing.T) {
 // holds.
 func TestMirrorFollowsTheHubAcrossRotations(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
-	openJournal(t, path)
+	writeOpenJournal(t, path)
 	var tp tap
 	hub := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}, OnJournal: tp.on})
 	other := openService(t, Options{JournalPath: path}) // `a2atop reply` on the hub's machine

@@ -25,10 +25,10 @@ func outcomeOf(id string, res Result) record {
 		Task: a2a.TaskID("task-" + id), Result: res, Via: "send", Attempt: 1}
 }
 
-// openJournal is the journal of five decisions: m1 accepted, its task
+// writeOpenJournal writes the journal of five decisions: m1 accepted, its task
 // ended; m2 pending (a crash); m3 unknown (a timeout); m4 retried and
 // unknown again; m5 accepted, its task still going (asked again).
-func openJournal(t *testing.T, path string) {
+func writeOpenJournal(t *testing.T, path string) {
 	t.Helper()
 	retry := record{Type: recRetry, ID: "m4", At: time.Date(2026, 11, 29, 20, 2, 0, 0, time.UTC), Agent: "deployer",
 		Task: "task-m4", Approver: "ops@test", By: "lead@test", Attempt: 2}
@@ -75,7 +75,7 @@ func openService(t *testing.T, o Options) *Service {
 // decision once, as it stood before.
 func TestRotationCarriesTheOpenDecisions(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
-	openJournal(t, path)
+	writeOpenJournal(t, path)
 	before := summary(openService(t, Options{JournalPath: path, ReadOnly: true}).Journal())
 
 	w := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}})
@@ -135,7 +135,7 @@ func TestRotationCarriesTheOpenDecisions(t *testing.T) {
 // is accepted, a later write closes the segment.
 func TestRotationWaitsForDamage(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
-	openJournal(t, path)
+	writeOpenJournal(t, path)
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +242,7 @@ func TestRotationByAge(t *testing.T) {
 func TestRestatedRecordsFoldedTwice(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
 	path := filepath.Join(dir, "journal.jsonl")
-	openJournal(t, path)
+	writeOpenJournal(t, path)
 	before := openService(t, Options{JournalPath: path, ReadOnly: true}).Journal()
 	w := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}})
 	if err := w.write(record{Type: recState, Agent: "deployer", Task: "other", From: a2a.TaskStateWorking, To: a2a.TaskStateCompleted}); err != nil {
@@ -285,7 +285,7 @@ func TestRestatedRecordsFoldedTwice(t *testing.T) {
 // say names both, so that the operator finds it in the file.
 func TestDamageAfterRotationNamesItsFileLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
-	openJournal(t, path)
+	writeOpenJournal(t, path)
 	w := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}})
 	if err := w.write(record{Type: recState, Agent: "deployer", Task: "other", From: a2a.TaskStateWorking, To: a2a.TaskStateCompleted}); err != nil {
 		t.Fatal(err)

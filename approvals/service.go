@@ -81,6 +81,9 @@ type Options struct {
 	// how many records, how long it took (the store's hold, write and
 	// sync) and its error. It must not block or call back.
 	OnAppend func(records int, took time.Duration, err error)
+	// Checkpoints, when set, make this Service sign the chain's head
+	// every Every records and on Checkpoint (a hub's journal; chain.go).
+	Checkpoints *Checkpoints
 }
 
 // DefaultQuietPeriod is the quiet period used when Options leave it 0.
@@ -134,6 +137,8 @@ type Service struct {
 	refreshed      uint64   // version at the last Refresh
 	forgotten      int      // entries let go from memory (see forget)
 
+	walk chainWalk // the chain, checked as lines fold in (chain_service.go)
+
 	draftMu sync.Mutex // one change of the drafts file at a time in this process
 }
 
@@ -167,6 +172,9 @@ func Open(o Options) (*Service, error) {
 		st.close()
 		return nil, err
 	}
+	s.walk = newChainWalk(st.where(), o.chainKey())
+	s.walk.partial, s.walk.st.Partial = o.Hub != nil, o.Hub != nil
+	s.expectHead()
 	if err := st.follow(s.foldFrom); err != nil {
 		st.close()
 		return nil, err
@@ -224,11 +232,14 @@ func promptKey(agentID string, id a2a.TaskID, prompt string) string {
 func (s *Service) foldFrom(lines []line, mine bool) {
 	s.mu.Lock()
 	for _, l := range lines {
+		cl := chainLineOf(l)
+		s.walk.add(cl)
 		if l.err != nil {
 			s.noteDamage(l)
 			continue
 		}
 		s.fold(l, mine)
+		s.noteLine(l, cl)
 	}
 	s.mu.Unlock()
 	s.publish(lines)
@@ -251,6 +262,8 @@ func (s *Service) fold(l line, mine bool) {
 		return
 	case recSegment:
 		s.noteSegment(r)
+		return
+	case recCheckpoint, recChainAccept: // the chain's own (Service.Chain)
 		return
 	}
 	if r.ID == "" {
@@ -425,5 +438,6 @@ func copyEntry(e *Entry) Entry {
 	c.Parts = append([]*a2a.Part(nil), e.Parts...)
 	c.Refs = append([]a2a.TaskID(nil), e.Refs...)
 	c.States = append([]StateChange(nil), e.States...)
+	c.Lines = append([]LineRef(nil), e.Lines...)
 	return c
 }

@@ -371,7 +371,11 @@ func openStore(o Options) (store, error) {
 	if o.Hub != nil {
 		return newMirrorStore(), nil
 	}
-	return openFileStore(o.JournalPath, o.ReadOnly, o.Now)
+	fs, err := openFileStore(o.JournalPath, o.ReadOnly, o.Now)
+	if fs != nil {
+		fs.ckpt = o.Checkpoints
+	}
+	return fs, err
 }
 
 // publish hands lines to Options.OnJournal.

@@ -82,6 +82,10 @@ type Options struct {
 	// MaxFeedsPerOperator is how many feed connections one operator may
 	// have open at once (one a dashboard); more are refused (429). 0 = 16.
 	MaxFeedsPerOperator int
+	// AcceptBrokenChain starts the hub on a journal whose hash chain is
+	// broken, and records in the journal that it did (chain.go).
+	AcceptBrokenChain bool
+
 	// DecisionBodyBytes bounds the decision bodies (up to 16 MiB each)
 	// the hub holds at once, every operator's together; a decision past
 	// it is refused (503) until others end. 0 = 32 MiB.
@@ -223,6 +227,10 @@ func Open(o Options) (*Hub, error) {
 		return nil, err
 	}
 	h.svc = svc
+	if err := h.checkChain(); err != nil {
+		svc.Close()
+		return nil, err
+	}
 	h.sse = newSSEServer(h)
 	return h, nil
 }
@@ -233,10 +241,12 @@ func (h *Hub) Service() *approvals.Service { return h.svc }
 // Epoch names this run of the hub; every feed id starts with it.
 func (h *Hub) Epoch() string { return h.feed.epoch }
 
-// Close closes the feed's connections and the journal. Call it after
-// Run has returned (or instead of Run).
+// Close closes the feed's connections, signs a last checkpoint of the
+// journal's chain (with Journal.Checkpoints) and closes the journal.
+// Call it after Run has returned (or instead of Run).
 func (h *Hub) Close() error {
 	h.sse.Close()
+	h.checkpoint()
 	return h.svc.Close()
 }
 

@@ -14,7 +14,8 @@ import (
 )
 
 const journalUsage = "usage: a2atop journal [--config FILE] [--since DURATION] [--format csv|jsonl] [--out FILE]\n" +
-	"       a2atop journal check [--config FILE] [--accept LINE]... [--note TEXT]"
+	"       a2atop journal check [--config FILE] [--accept LINE]... [--note TEXT]\n" +
+	"       a2atop journal verify [--config FILE] [--key FILE] [JOURNAL...]"
 
 // lineList is a repeatable --accept LINE.
 type lineList []int
@@ -39,6 +40,9 @@ func (l *lineList) Set(s string) error {
 // blocks decisions, 1 when one does (or the journal cannot be read), 2 on
 // a usage error.
 func runJournal(ctx context.Context, args []string, st Streams) int {
+	if len(args) > 0 && args[0] == "verify" {
+		return runJournalVerify(args[1:], st)
+	}
 	o := newOptions("journal", st)
 	o.configFlag()
 	var accept lineList

@@ -24,6 +24,8 @@ const defaultListen = "127.0.0.1:7717"
 type serveFlags struct {
 	listen   string
 	insecure bool
+	printKey bool // print the journal's public key and stop
+	broken   bool // --accept-broken-chain
 }
 
 // runServe implements `a2atop serve [--config FILE] [--listen ADDR]
@@ -35,9 +37,20 @@ func runServe(ctx context.Context, args []string, st Streams) int {
 	var f serveFlags
 	o.fs.StringVar(&f.listen, "listen", defaultListen, "listen on `ADDR` (host:port); an address that is not loopback needs tls_cert_file and tls_key_file, or --insecure")
 	o.fs.BoolVar(&f.insecure, "insecure", false, "serve plain HTTP on an address that is not loopback: the operators' tokens then cross the network in clear")
+	o.fs.BoolVar(&f.printKey, "print-key", false, "print the public key that verifies the journal's checkpoints (a2atop journal verify --key) and exit")
+	o.fs.BoolVar(&f.broken, "accept-broken-chain", false, "start on a journal whose hash chain is broken (a2atop journal verify), and record in it that you did")
 	urls, err := o.parse(args)
 	if err != nil {
 		return flagStatus(err)
+	}
+	if f.printKey {
+		cfg, code := o.load(urls)
+		if cfg == nil {
+			return code
+		}
+		s := o.open(cfg)
+		defer s.Close()
+		return s.printKey()
 	}
 	cfg, code := o.loadAgents(urls)
 	if cfg == nil {
@@ -84,12 +97,19 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 		}
 		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
+	ckpt, err := s.hubCheckpoints()
+	if err != nil {
+		return s.failf(exitFailed, "%v", err)
+	}
 	recv := s.pushReceiver(mgr)
 	h, err := hub.Open(hub.Options{Watchers: mgr, Agents: hubAgents(cfg.Agents), Fleet: cfg.FleetOptions(),
-		Operators: ops, Logger: log,
+		Operators: ops, Logger: log, AcceptBrokenChain: f.broken,
 		Journal: approvals.Options{JournalPath: cfg.JournalPath, Sender: mgr, Agents: journalAgents(cfg),
 			Templates: cfg.Templates(), Policies: cfg.Policies(), Logger: log, ReadOnly: cfg.ReadOnly, Memory: cfg.JournalMemory,
-			Segment: approvals.SegmentPolicy(cfg.JournalSegment)}})
+			Segment: approvals.SegmentPolicy(cfg.JournalSegment), Checkpoints: ckpt}})
+	if errors.Is(err, hub.ErrBrokenChain) {
+		return s.failf(exitFailed, "approvals journal %s: %v", cfg.JournalPath, err)
+	}
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %v (set journal_path in the config)", cfg.JournalPath, err)
 	}

@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"crypto/ed25519"
+	"fmt"
+	"io"
+	"time"
+
+	"a2atop/approvals"
+	"a2atop/internal/sanitize"
+	"a2atop/internal/secretfile"
+)
+
+// runJournalVerify implements `a2atop journal verify [--config FILE]
+// [--key FILE] [JOURNAL...]`: it walks the journal's hash chain and its
+// signed checkpoints (the configured journal, or the files named, oldest
+// first) and reports every break from the first: the line, and what was
+// done (a record edited, removed, inserted, reordered, the file cut, a
+// checkpoint whose signature fails). --key is the hub's public key
+// (`a2atop serve --print-key`, or the journalKey of GET /v1/me): every
+// checkpoint must be signed by it. Exit: 0 for a clean chain (it prints
+// the count and the head), 1 on a break or when the journal cannot be
+// read, 2 on a usage error.
+func runJournalVerify(args []string, st Streams) int {
+	o := newOptions("journal", st)
+	o.configFlag()
+	keyFile := o.fs.String("key", "", "the hub's public key `FILE` (a2atop serve --print-key): every checkpoint must be signed by it")
+	files, err := o.parse(args)
+	if err != nil {
+		return flagStatus(err)
+	}
+	var key ed25519.PublicKey
+	if *keyFile != "" {
+		b, err := secretfile.Read(*keyFile)
+		if err == nil {
+			key, err = approvals.ParsePublicKey(b)
+		}
+		if err != nil {
+			return o.failf(exitUsage, "--key %s: %v", *keyFile, err)
+		}
+	}
+	verify := approvals.VerifyCopy // files named: copies an auditor holds, anywhere
+	if len(files) == 0 {
+		cfg, code := o.load(nil)
+		if cfg == nil {
+			return code
+		}
+		files, verify = []string{cfg.JournalPath}, approvals.VerifyJournal
+	}
+	c, err := verify(key, files...)
+	if err != nil {
+		return o.failf(exitFailed, "%s", sanitize.Line(err.Error(), 500))
+	}
+	if printChain(st.Out, c, files[len(files)-1]) {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// printChain says what a walk of the chain found and reports whether
+// it found a break.
+func printChain(w io.Writer, c approvals.ChainStatus, path string) bool {
+	path = sanitize.Line(path, 300)
+	if c.Start == 0 {
+		fmt.Fprintf(w, "journal %s: no chained record yet (%d lines, %d records written before the chain); the chain starts at the next record written\n", path, c.Lines, c.Legacy)
+		return false
+	}
+	if c.Start > 1 {
+		fmt.Fprintf(w, "journal %s: %d record(s) before line %d were written before the chain; they are not covered by it\n", path, c.Legacy, c.Start)
+	}
+	if c.Broken() {
+		fmt.Fprintf(w, "journal %s: the chain is broken (%d chained records read)\n", path, c.Records)
+		for _, b := range c.Breaks {
+			where := ""
+			if b.Path != c.Path {
+				where = sanitize.Line(b.Path, 300) + " "
+			}
+			fmt.Fprintf(w, "%s%s\n", where, sanitize.Line(b.Sentence(), 600))
+			if b.Hash != "" {
+				fmt.Fprintf(w, "  hash: %s\n", b.Hash)
+			}
+		}
+		if c.More > 0 {
+			fmt.Fprintf(w, "and %d more break(s) after these\n", c.More)
+		}
+		return true
+	}
+	fmt.Fprintf(w, "journal %s: chain verified: %d records from line %d; head %s (seq %d, %s)\n",
+		path, c.Records, c.Start, c.Head, c.HeadSeq, c.HeadAt.UTC().Format(time.RFC3339))
+	printCheckpoints(w, c)
+	return false
+}
+
+// printCheckpoints says what the signed checkpoints cover.
+func printCheckpoints(w io.Writer, c approvals.ChainStatus) {
+	switch {
+	case c.Checkpoints == 0 && c.Trusted:
+		fmt.Fprintf(w, "no checkpoint is signed by %s: this journal is not a hub's, or no hub signed it yet\n", c.Key)
+		return
+	case c.Checkpoints == 0:
+		return
+	}
+	whose := "given with --key"
+	if !c.Trusted {
+		whose = "named by the checkpoints themselves: give --key with the hub's public key (a2atop serve --print-key) to prove they are the hub's"
+	}
+	fmt.Fprintf(w, "checkpoints: %d verify with %s (%s); the last, line %d at %s, signs seq %d\n",
+		c.Checkpoints, c.Key, whose, c.SignedLine, c.SignedAt.UTC().Format(time.RFC3339), c.SignedSeq-1)
+	if c.Unsigned > 0 {
+		fmt.Fprintf(w, "%d record(s) after it are not signed yet (a hub signs every %d records and when it stops)\n", c.Unsigned, approvals.DefaultCheckpointEvery)
+	}
+}
