@@ -82,6 +82,7 @@ type chainWalk struct {
 	pend     pendKind
 	pl       chainLine  // the pending line
 	pprev    linkPos    // what preceded it
+	ppath    string     // the file it is in (a walk of several: segments)
 	partial  bool       // the lines of a hub's journal its feed sends: gaps are lines not sent
 	head     *chainLine // the checkpoint the head file keeps (chain_head.go), nil for none
 	headFile string
@@ -218,7 +219,7 @@ func (w *chainWalk) lineAt(n int) linkPos {
 }
 
 func (w *chainWalk) pending(k pendKind, l chainLine) {
-	w.pend, w.pl, w.pprev = k, l, w.last
+	w.pend, w.pl, w.pprev, w.ppath = k, l, w.last, w.st.Path
 	w.setLast(l)
 }
 
@@ -227,6 +228,9 @@ func (w *chainWalk) pending(k pendKind, l chainLine) {
 func (w *chainWalk) resolve(next *chainLine) bool {
 	k, g := w.pend, w.pl
 	w.pend = pendNone
+	cur := w.st.Path
+	w.st.Path = w.ppath // its break is named in its own file
+	defer func() { w.st.Path = cur }()
 	switch k {
 	case pendDamaged:
 		if next != nil && next.rec && next.typ == recTorn && next.tornLine == g.n && sumIs(next.tornHash, g.sum) {

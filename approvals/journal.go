@@ -251,12 +251,14 @@ func (s *fileStore) readFile(locked bool) (out []line, closed bool, err error) {
 			if err := s.beginSegment(raw); err != nil {
 				return out, false, err
 			}
+			out = s.seedChain(out)
 		}
 		buf = buf[i+1:]
 		s.off += int64(i + 1)
 		s.n++
-		if s.seg.skip > 0 { // restated from the segment before, which was read
+		if s.seg.skip > 0 { // restated from the segment before, which was read: the chain's only
 			s.seg.skip--
+			out = s.chainRestated(out, s.n, raw)
 			continue
 		}
 		told := first && s.told != nil && bytes.Equal(raw, s.told)

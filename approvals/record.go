@@ -103,6 +103,11 @@ type line struct {
 	rec  record // the record, when err is nil
 	err  error  // why the line is not a record
 	torn bool   // the last line, without its newline: a write that never finished
+	// walkOnly is a line the chain's walk takes but nothing folds: the
+	// header and restated records of a segment whose predecessor was read
+	// (restated), or the last line of the segment before the one a reader
+	// starts at (seed). See segment_chain.go.
+	walkOnly walkOnly
 }
 
 // parseLine reads one line back. A line is a record only if it is a

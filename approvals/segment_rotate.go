@@ -74,7 +74,8 @@ func (s *fileStore) rotate(now time.Time) error {
 	closed := archivePath(s.path, seq)
 	hdr := record{Type: recSegment, At: now, Line: s.n + 1,
 		Seg: &segmentInfo{Seq: seq + 1, Prev: filepath.Base(closed), Carried: len(recs), Entries: entries}}
-	buf, err := encodeSegment(hdr, recs)
+	tail := s.chain
+	buf, err := encodeSegment(&tail, hdr, recs)
 	if err != nil {
 		return err
 	}
@@ -104,22 +105,18 @@ func (s *fileStore) rotate(now time.Time) error {
 }
 
 // encodeSegment makes a new segment's bytes: its header, then the
-// restated records, each marked as carried into it.
-func encodeSegment(hdr record, recs []record) ([]byte, error) {
-	b, err := encodeRecord(hdr)
-	if err != nil {
-		return nil, err
-	}
-	buf := append(b, '\n')
+// restated records, each marked as carried into it, all linked into the
+// chain after t, the last line of the segment it follows (chain.go), so
+// the journal's segments are one chain.
+func encodeSegment(t *chainTail, hdr record, recs []record) ([]byte, error) {
+	all := make([]record, 0, len(recs)+1)
+	all = append(all, hdr)
 	for _, r := range recs {
 		r.Carried = hdr.Seg.Seq
-		b, err := encodeRecord(r)
-		if err != nil {
-			return nil, err
-		}
-		buf = append(append(buf, b...), '\n')
+		all = append(all, r)
 	}
-	return buf, nil
+	buf, _, err := chainRecords(t, nil, all, hdr.Line, nil)
+	return buf, err
 }
 
 // writeNext writes the next segment's bytes to tmp, created anew (a file

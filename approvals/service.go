@@ -233,7 +233,9 @@ func (s *Service) foldFrom(lines []line, mine bool) {
 	s.mu.Lock()
 	for _, l := range lines {
 		cl := chainLineOf(l)
-		s.walk.add(cl)
+		if s.walkLine(l, cl) {
+			continue
+		}
 		if l.err != nil {
 			s.noteDamage(l)
 			continue

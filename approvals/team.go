@@ -383,9 +383,13 @@ func (s *Service) publish(lines []line) {
 	if s.o.OnJournal == nil || len(lines) == 0 {
 		return
 	}
-	out := make([]JournalLine, len(lines))
-	for i, l := range lines {
-		out[i] = JournalLine{N: l.n, Raw: l.raw, Torn: l.torn}
+	out := make([]JournalLine, 0, len(lines))
+	for _, l := range lines {
+		if l.walkOnly == walkAll {
+			out = append(out, JournalLine{N: l.n, Raw: l.raw, Torn: l.torn})
+		}
 	}
-	s.o.OnJournal(out)
+	if len(out) > 0 {
+		s.o.OnJournal(out)
+	}
 }

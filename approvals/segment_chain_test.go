@@ -1,0 +1,141 @@
+package approvals
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// noteState writes one observation through svc, as the fleet does.
+func noteState(t *testing.T, svc *Service, task string) {
+	t.Helper()
+	if err := svc.write(record{Type: recState, Agent: "deployer", Task: a2a.TaskID(task), From: a2a.TaskStateWorking,
+		To: a2a.TaskStateCompleted, Source: "fleet"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// chainHolds checks that the whole journal at path, every segment in
+// order, verifies without a break, and so does the chain as each of the
+// Services read it (a writer, a follower, a process that opened the open
+// segment alone, a reader of all).
+func chainHolds(t *testing.T, path string, svcs ...*Service) ChainStatus {
+	t.Helper()
+	files, err := SegmentFiles(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := VerifyJournal(nil, files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Broken() || c.Start == 0 {
+		t.Fatalf("the journal's %d segments do not verify: start %d, breaks %+v", len(files), c.Start, c.Breaks)
+	}
+	lines := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines += bytes.Count(b, []byte("\n"))
+	}
+	if c.Records != lines {
+		t.Fatalf("verify walked %d records in %d segments, which hold %d lines", c.Records, len(files), lines)
+	}
+	for i, svc := range svcs {
+		if _, err := svc.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		if sc := svc.Chain(); sc.Broken() || sc.Start == 0 {
+			t.Fatalf("Service %d (of %d) reads the chain as broken: start %d, breaks %+v", i, len(svcs), sc.Start, sc.Breaks)
+		}
+	}
+	return c
+}
+
+// TestChainContinuesAcrossSegments: a journal that rotated at every
+// write, by two processes, one of which rotates and one of which only
+// follows, is one chain: verify walks every segment in order without a
+// break (each new segment's header and restated records link to the
+// last line of the one before), and so does every Service: the writer,
+// the follower, one that opens the open segment alone (seeded from the
+// previous segment's last line) and one that reads them all.
+func TestChainContinuesAcrossSegments(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
+	a := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}})
+	b := openService(t, Options{JournalPath: path})
+	noteState(t, a, "a1") // the journal's first segment closes at its first write
+	noteState(t, a, "a2")
+	noteState(t, b, "b1")
+	noteState(t, a, "a3")
+	if seqs, err := archives(path); err != nil || len(seqs) < 3 {
+		t.Fatalf("closed segments %v %v, want 3 or more", seqs, err)
+	}
+	alone := openService(t, Options{JournalPath: path, ReadOnly: true})
+	all := openService(t, Options{JournalPath: path, ReadOnly: true, Memory: MemoryAll})
+	c := chainHolds(t, path, a, b, alone, all)
+	if sc := alone.Chain(); sc.HeadSeq != c.HeadSeq || sc.Head != c.Head {
+		t.Fatalf("the open segment alone reads head %s (seq %d), verify %s (seq %d)", sc.Head, sc.HeadSeq, c.Head, c.HeadSeq)
+	}
+	w := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 1}}) // a writer that opened the open segment alone
+	noteState(t, w, "c1")
+	chainHolds(t, path, a, b, w)
+}
+
+// TestChainBreakInAnOldSegmentIsNamed: a journal that rotated twice;
+// a byte changed in the first (closed) segment, then a line removed from
+// the second: verify names each at its file and its line there.
+func TestChainBreakInAnOldSegmentIsNamed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
+	a := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 600}})
+	for i := range 12 {
+		noteState(t, a, "task-"+string(rune('a'+i)))
+	}
+	files, err := SegmentFiles(path)
+	if err != nil || len(files) < 3 {
+		t.Fatalf("segments %v %v, want 3 or more", files, err)
+	}
+	chainHolds(t, path, a)
+	edit := func(file string, change func([][]byte) [][]byte) {
+		t.Helper()
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls := bytes.SplitAfter(b, []byte("\n"))
+		if err := os.Chmod(file, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, bytes.Join(change(ls), nil), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit(files[0], func(ls [][]byte) [][]byte {
+		ls[1] = bytes.Replace(ls[1], []byte(`"task-`), []byte(`"tasK-`), 1)
+		return ls
+	})
+	edit(files[1], func(ls [][]byte) [][]byte { return append(ls[:1:1], ls[2:]...) })
+	c, err := VerifyJournal(nil, files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Breaks) != 2 {
+		t.Fatalf("breaks %+v, want 2", c.Breaks)
+	}
+	if b := c.Breaks[0]; b.Path != files[0] || b.Line != 2 || b.Kind != BreakEdited {
+		t.Errorf("first break %+v, want %s line 2 edited", b, files[0])
+	}
+	if b := c.Breaks[1]; b.Path != files[1] || b.Line != 2 || b.Kind != BreakRemoved {
+		t.Errorf("second break %+v, want %s line 2 removed", b, files[1])
+	}
+	for _, b := range c.Breaks {
+		if !strings.Contains(b.Sentence(), "line 2") {
+			t.Errorf("break words %q do not name line 2", b.Sentence())
+		}
+	}
+}
