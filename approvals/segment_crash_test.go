@@ -194,6 +194,7 @@ func rotationKilled(t *testing.T, at, step int) {
 	if got, want := entryWords(follower.Journal()), entryWords(all.Journal()); got != want || len(follower.Damage()) != 0 {
 		t.Fatalf("the dashboard left open holds\n%s\nthe whole journal\n%s\n(damage %v)", got, want, follower.Damage())
 	}
+	chainHolds(t, fx.path, svc, follower, all) // the chain too: across every segment, whichever step the crash came after
 	for task := range wantWhole {
 		for _, e := range whole[task] {
 			if n := fx.ag.times(e.MessageID); n > 1 {
