@@ -65,6 +65,7 @@ func (s *Service) carryForward() ([]record, int, error) {
 		recs = append(recs, restate(e)...)
 		carried++
 	}
+	recs = append(recs, s.restateVotes()...)
 	return recs, s.forgotten + len(s.order) - carried, nil
 }
 
@@ -94,7 +95,7 @@ func restate(e *Entry) []record {
 	d := base
 	d.Type, d.At, d.Context, d.Kind, d.Prompt, d.State = recDecision, e.DecidedAt, e.ContextID, e.Kind, e.Prompt, e.PromptState
 	d.Parts, d.Reason, d.Approver, d.Refs, d.Attempt = e.Parts, e.Reason, e.Approver, e.Refs, 1
-	d.Host, d.PID, d.Until = e.host, e.pid, e.until
+	d.Host, d.PID, d.Until, d.Votes = e.host, e.pid, e.until, e.Votes
 	out := []record{d}
 	if e.Attempts > 1 {
 		r := base

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sort"
 
 	"a2atop/internal/statefile"
 )
@@ -146,4 +147,38 @@ func (w *chainWalk) seed(l chainLine) {
 	if w.head != nil && w.head.seq <= l.seq {
 		w.headSeen = true
 	}
+}
+
+// restateVotes are, for a new segment, the votes on prompts not yet
+// decided (the Service's open votes), as journaled, after the decisions
+// restated (a decision folded drops the votes on its task): a reader of
+// the new segment alone counts them as the readers before it did. Tasks
+// in the order of their first vote. Callers hold s.mu.
+func (s *Service) restateVotes() []record {
+	tvs := make([]*taskVotes, 0, len(s.votes))
+	for _, tv := range s.votes {
+		if len(tv.list) > 0 {
+			tvs = append(tvs, tv)
+		}
+	}
+	sort.Slice(tvs, func(i, j int) bool { return tvs[i].list[0].At.Before(tvs[j].list[0].At) })
+	var out []record
+	for _, tv := range tvs {
+		for _, v := range tv.list {
+			r := v.rec
+			r.Seq, r.Prev, r.Sum, r.Carried, r.V = 0, "", "", 0, 0
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// has reports whether the votes hold the vote id of approver.
+func (tv *taskVotes) has(id, approver string) bool {
+	for _, v := range tv.list {
+		if v.id == id && v.Name == approver {
+			return true
+		}
+	}
+	return false
 }

@@ -2,10 +2,12 @@ package approvals
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
@@ -138,4 +140,70 @@ func TestChainBreakInAnOldSegmentIsNamed(t *testing.T) {
 			t.Errorf("break words %q do not name line 2", b.Sentence())
 		}
 	}
+}
+
+// TestVotesSurviveARotation: under a two-person policy, alice's vote is
+// journaled by a process that rotates at every write; the journal then
+// rotates once more. bob opens the journal afterwards (a new process: it
+// reads the open segment alone) and still sees alice's vote: his vote
+// completes the approval, which is sent once, naming both. The chain
+// holds across the segments throughout.
+func TestVotesSurviveARotation(t *testing.T) {
+	fx := newVoteFixture(t, fourEyes)
+	openRotating := func(approver string) *Service {
+		return openService(t, Options{JournalPath: fx.path, Sender: fx.snd, Approver: approver, SendTimeout: 5 * time.Second,
+			Agents: []Agent{{Name: "agent", URL: fx.ag.URL}}, Policies: map[string]Policy{"agent": fx.pol}, Now: fx.clock.Now,
+			Segment: SegmentPolicy{Size: 1}})
+	}
+	alice := openRotating("alice")
+	id := fx.ag.Start("deploy production")
+	mt := fx.asking(t, id, 0)
+	if o := vote(t, alice, mt, KindApprove, "rollout window ok"); o.Result != ResultVoted {
+		t.Fatalf("alice's vote: %s (%v)", o.Words(), o.Err)
+	}
+	noteState(t, openRotating("carol"), "elsewhere") // a second rotation, by another process
+	if seqs, _ := archives(fx.path); len(seqs) < 2 {
+		t.Fatalf("closed segments %v, want 2 or more", seqs)
+	}
+	if recs := records(t, fx.path); len(recs) == 0 || recs[0].Type != recSegment {
+		t.Fatalf("the journal's path does not begin a segment: %+v", recs)
+	}
+
+	bob := fx.open(t, "bob") // reads the open segment alone
+	if row := bob.VotesOn(bob.ItemFor(mt)).Row(); !strings.HasPrefix(row, "1 of 2 · alice ") {
+		t.Fatalf("after the rotations bob's inbox row says %q, want alice's vote", row)
+	}
+	o := vote(t, bob, mt, KindApprove, "diff checked")
+	if o.Result != ResultAccepted || o.Votes == nil || o.Votes.Names() != "alice, bob" {
+		t.Fatalf("bob's vote: %s (%v), votes %+v", o.Words(), o.Err, o.Votes)
+	}
+	if got := approversSent(t, fx.ag, id); len(got) != 1 || strings.Join(got[0], ",") != "alice,bob" {
+		t.Fatalf("the agent received %v, want one message naming alice and bob", got)
+	}
+	if _, err := alice.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := alice.Prepare(alice.ItemFor(mt), Input{Kind: KindApprove, Reason: "again"}); err == nil {
+		if o := alice.Send(context.Background(), d); o.Result == ResultAccepted || o.Result == ResultVoted {
+			t.Fatalf("a vote after the approval was sent: %s", o.Words())
+		}
+	}
+	if n := fx.ag.OnTask(id); n != 1 {
+		t.Fatalf("the agent received %d messages on the task, want 1", n)
+	}
+	all := openService(t, Options{JournalPath: fx.path, ReadOnly: true, Memory: MemoryAll, Agents: []Agent{{Name: "agent", URL: fx.ag.URL}},
+		Policies: map[string]Policy{"agent": fx.pol}})
+	sent := 0
+	for _, e := range all.Journal() {
+		if e.MessageID != "" && e.TaskID == id {
+			sent++
+			if len(e.Votes) != 2 {
+				t.Errorf("the whole journal's approval holds votes %+v, want alice's and bob's", e.Votes)
+			}
+		}
+	}
+	if sent != 1 {
+		t.Fatalf("the whole journal holds %d decisions on the task, want 1", sent)
+	}
+	chainHolds(t, fx.path, alice, bob, all)
 }
