@@ -59,13 +59,16 @@ const maxBreaks = 16
 // value is an empty journal.
 type ChainStatus struct {
 	Path    string
-	Lines   int       // lines read
-	Records int       // chained records
-	Start   int       // the line of the first chained record; 0 when none
-	Legacy  int       // records before Start: written before the chain, not covered by it
-	Head    string    // "sha256:…" of the last line: what the next record links to
-	HeadSeq int       // the seq of the last chained record
-	HeadAt  time.Time // when the last chained record was written
+	Lines   int // lines read
+	Records int // chained records
+	Start   int // the line of the first chained record; 0 when none
+	// StartPath and SignedPath are the files of Start and SignedLine, for
+	// a walk of several (segments, oldest first).
+	StartPath, SignedPath string
+	Legacy                int       // records before Start: written before the chain, not covered by it
+	Head                  string    // "sha256:…" of the last line: what the next record links to
+	HeadSeq               int       // the seq of the last chained record
+	HeadAt                time.Time // when the last chained record was written
 
 	Checkpoints int       // checkpoints whose signature verifies
 	SignedSeq   int       // the seq of the last of them (the head it signs is SignedSeq-1)

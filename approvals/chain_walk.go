@@ -147,7 +147,7 @@ func (w *chainWalk) take(l chainLine) {
 
 // start takes the first chained record.
 func (w *chainWalk) start(l chainLine) {
-	w.st.Start = l.n
+	w.st.Start, w.st.StartPath = l.n, w.st.Path
 	switch {
 	case w.partial: // the feed may start anywhere: checked from here on
 	case l.seq != 1:
@@ -314,7 +314,7 @@ func (w *chainWalk) checkpoint(l chainLine) {
 		return
 	}
 	w.st.Checkpoints++
-	w.st.SignedSeq, w.st.SignedLine, w.st.SignedAt, w.st.Unsigned = l.seq, l.n, l.at, 0
+	w.st.SignedSeq, w.st.SignedLine, w.st.SignedAt, w.st.Unsigned, w.st.SignedPath = l.seq, l.n, l.at, 0, w.st.Path
 }
 
 func (w *chainWalk) setLast(l chainLine) {

@@ -142,7 +142,7 @@ func (w *chainWalk) seed(l chainLine) {
 	w.ringN++
 	w.setLast(l)
 	if l.rec && l.seq > 0 {
-		w.rec, w.anchored, w.st.Start = posOf(l), true, l.n+1
+		w.rec, w.anchored, w.st.Start, w.st.StartPath = posOf(l), true, l.n+1, w.st.Path
 	}
 	if w.head != nil && w.head.seq <= l.seq {
 		w.headSeen = true
@@ -181,4 +181,26 @@ func (tv *taskVotes) has(id, approver string) bool {
 		}
 	}
 	return false
+}
+
+// signSegment is, for a writer that signs checkpoints (a hub), a signed
+// checkpoint of the new segment's head, after its header and restated
+// records (and not counted among them): the open segment then proves
+// itself from its start, whatever was signed before the rotation. Line
+// n is the checkpoint's own.
+func (s *fileStore) signSegment(t *chainTail, n int) ([]byte, error) {
+	if s.ckpt == nil {
+		return nil, nil
+	}
+	buf, _, err := chainRecords(t, s.ckpt, []record{s.checkpointRecord()}, n, s.checkpointRecord)
+	return buf, err
+}
+
+// keepSegmentHead keeps the checkpoint signSegment made (its line, with
+// the newline) in the head file, once the new segment is the journal's.
+func (s *fileStore) keepSegmentHead(ckpt []byte) {
+	if len(ckpt) == 0 {
+		return
+	}
+	_ = statefile.WriteFile(headPath(s.path), ckpt)
 }

@@ -79,6 +79,11 @@ func (s *fileStore) rotate(now time.Time) error {
 	if err != nil {
 		return err
 	}
+	ckpt, err := s.signSegment(&tail, hdr.Line+1+len(recs))
+	if err != nil {
+		return err
+	}
+	buf = append(buf, ckpt...)
 	tmp := tempPath(s.path)
 	if err := s.writeNext(tmp, buf); err != nil {
 		return err
@@ -96,6 +101,7 @@ func (s *fileStore) rotate(now time.Time) error {
 	s.stepDone(stepRenamed)
 	syncDir(filepath.Dir(s.path))
 	s.stepDone(stepRenameSynced)
+	s.keepSegmentHead(ckpt)
 	if err := os.Chmod(closed, 0o400); err != nil {
 		return fmt.Errorf("journal: make the closed segment %s read-only: %w", closed, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"fmt"
 	"io"
+	"path/filepath"
 	"time"
 
 	"a2atop/approvals"
@@ -45,12 +46,16 @@ func runJournalVerify(args []string, st Streams) int {
 		if cfg == nil {
 			return code
 		}
-		files, verify = []string{cfg.JournalPath}, approvals.VerifyJournal
+		if files, err = approvals.SegmentFiles(cfg.JournalPath); err != nil {
+			return o.failf(exitFailed, "%s", sanitize.Line(err.Error(), 500))
+		}
+		verify = approvals.VerifyJournal
 	}
 	c, err := verify(key, files...)
 	if err != nil {
 		return o.failf(exitFailed, "%s", sanitize.Line(err.Error(), 500))
 	}
+	printWalked(st.Out, files)
 	if printChain(st.Out, c, files[len(files)-1]) {
 		return exitFailed
 	}
@@ -85,8 +90,8 @@ func printChain(w io.Writer, c approvals.ChainStatus, path string) bool {
 		}
 		return true
 	}
-	fmt.Fprintf(w, "journal %s: chain verified: %d records from line %d; head %s (seq %d, %s)\n",
-		path, c.Records, c.Start, c.Head, c.HeadSeq, c.HeadAt.UTC().Format(time.RFC3339))
+	fmt.Fprintf(w, "journal %s: chain verified: %d records from line %d%s; head %s (seq %d, %s)\n",
+		path, c.Records, c.Start, ofFile(c.StartPath, c.Path), c.Head, c.HeadSeq, c.HeadAt.UTC().Format(time.RFC3339))
 	printCheckpoints(w, c)
 	return false
 }
@@ -104,9 +109,29 @@ func printCheckpoints(w io.Writer, c approvals.ChainStatus) {
 	if !c.Trusted {
 		whose = "named by the checkpoints themselves: give --key with the hub's public key (a2atop serve --print-key) to prove they are the hub's"
 	}
-	fmt.Fprintf(w, "checkpoints: %d verify with %s (%s); the last, line %d at %s, signs seq %d\n",
-		c.Checkpoints, c.Key, whose, c.SignedLine, c.SignedAt.UTC().Format(time.RFC3339), c.SignedSeq-1)
+	fmt.Fprintf(w, "checkpoints: %d verify with %s (%s); the last, line %d%s at %s, signs seq %d\n",
+		c.Checkpoints, c.Key, whose, c.SignedLine, ofFile(c.SignedPath, c.Path), c.SignedAt.UTC().Format(time.RFC3339), c.SignedSeq-1)
 	if c.Unsigned > 0 {
 		fmt.Fprintf(w, "%d record(s) after it are not signed yet (a hub signs every %d records and when it stops)\n", c.Unsigned, approvals.DefaultCheckpointEvery)
 	}
+}
+
+// printWalked says, for a journal in several files (segments), which
+// files the walk read, in order.
+func printWalked(w io.Writer, files []string) {
+	if len(files) < 2 {
+		return
+	}
+	last := files[len(files)-1]
+	fmt.Fprintf(w, "journal %s: walked %d segments in order, %s to %s\n", sanitize.Line(last, 300), len(files),
+		sanitize.Line(filepath.Base(files[0]), 100), sanitize.Line(filepath.Base(last), 100))
+}
+
+// ofFile is " of FILE" (its base name) for a line in another file than
+// the journal's last: a walk of several segments numbers lines in each.
+func ofFile(file, last string) string {
+	if file == "" || file == last {
+		return ""
+	}
+	return " of " + sanitize.Line(filepath.Base(file), 100)
 }
