@@ -2,11 +2,17 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -95,5 +101,62 @@ func TestJournalVerifyWalksEverySegment(t *testing.T) {
 	code, out = verify(t, "--config", cfg, "--key", keyFile)
 	if code != exitFailed || !strings.Contains(out, "\n"+files[2]+" line 1 (removed)") {
 		t.Fatalf("a closed segment removed: %d\n%s", code, out)
+	}
+}
+
+// TestJournalExportAcrossSegments: the export of a journal that rotated
+// holds every record of every segment once, each naming the journal
+// line it rests on by seq and SHA-256 — a line of one of the segment
+// files, hashed with no a2atop code — and `journal check` reads all the
+// segments.
+func TestJournalExportAcrossSegments(t *testing.T) {
+	dir := isolate(t)
+	_, key, _ := ed25519.GenerateKey(rand.Reader)
+	journal := filepath.Join(dir, "state", "a2atop", "journal.jsonl")
+	files := segmentedJournal(t, journal, 40, key)
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte("journal_path = \""+journal+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	seqOf := map[string]int{} // sha256 of a line of any segment → its seq
+	seqField := regexp.MustCompile(`"seq":(\d+)`)
+	for _, f := range files {
+		for _, l := range readLines(t, f) {
+			if raw := bytes.TrimSuffix(l, []byte("\n")); len(raw) > 0 {
+				sum := sha256.Sum256(raw)
+				m := seqField.FindSubmatch(raw)
+				n, _ := strconv.Atoi(string(m[1]))
+				seqOf["sha256:"+hex.EncodeToString(sum[:])] = n
+			}
+		}
+	}
+	code, out, errOut := runCmd(context.Background(), "journal", "--config", cfg, "--format", "jsonl")
+	if code != exitOK {
+		t.Fatalf("export: %d %s%s", code, out, errOut)
+	}
+	tasks := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r exportRecord
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		tasks[string(r.Task)]++
+		if len(r.JournalLines) == 0 {
+			t.Errorf("task %s names no journal line", r.Task)
+		}
+		for _, jl := range r.JournalLines {
+			if seq, ok := seqOf[jl.SHA256]; !ok || seq != jl.Seq {
+				t.Errorf("task %s rests on %+v: no line of the %d segments hashes so (seq %d)", r.Task, jl, len(files), seq)
+			}
+		}
+	}
+	for i := range 40 {
+		if task := fmt.Sprintf("task-%02d", i); tasks[task] != 1 {
+			t.Errorf("%s is %d times in the export", task, tasks[task])
+		}
+	}
+	code, out, errOut = runCmd(context.Background(), "journal", "check", "--config", cfg)
+	if code != exitOK || !strings.Contains(out, fmt.Sprintf("read %d segments, journal.jsonl.000001 to journal.jsonl", len(files))) {
+		t.Fatalf("journal check: %d\n%s%s", code, out, errOut)
 	}
 }
