@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"strconv"
+	"strings"
 )
 
 // The chain. Every record a2atop writes carries "seq", its place in the
@@ -109,7 +110,7 @@ func sumIs(s string, sum [32]byte) bool {
 // parseSum reads a "sha256:…" hash.
 func parseSum(s string) ([32]byte, bool) {
 	var out [32]byte
-	h, ok := bytesCut(s, "sha256:")
+	h, ok := strings.CutPrefix(s, "sha256:")
 	if !ok || len(h) != 64 {
 		return out, false
 	}
@@ -117,13 +118,6 @@ func parseSum(s string) ([32]byte, bool) {
 		return out, false
 	}
 	return out, true
-}
-
-func bytesCut(s, prefix string) (string, bool) {
-	if len(s) < len(prefix) || s[:len(prefix)] != prefix {
-		return "", false
-	}
-	return s[len(prefix):], true
 }
 
 // checkpointMessage is what a checkpoint's signature signs.
@@ -143,9 +137,10 @@ func signCheckpoint(r *record, c *Checkpoints) error {
 
 // chainRecords links recs after the tail t, signs their checkpoints and
 // adds one after each Every-th record since the last (with c), and
-// encodes them as lines numbered from n. A checkpoint with nothing to
-// sign since the last is dropped.
-func chainRecords(t *chainTail, c *Checkpoints, recs []record, n int, at func() record) ([]byte, []line, error) {
+// encodes them as lines numbered from n; checkpoint makes the record of
+// an added checkpoint. A checkpoint with nothing to sign since the last
+// is dropped.
+func chainRecords(t *chainTail, c *Checkpoints, recs []record, n int, checkpoint func() record) ([]byte, []line, error) {
 	var buf []byte
 	written := make([]line, 0, len(recs)+1)
 	add := func(r record) error {
@@ -175,7 +170,7 @@ func chainRecords(t *chainTail, c *Checkpoints, recs []record, n int, at func() 
 			return nil, nil, err
 		}
 		if c != nil && t.since >= c.every() {
-			if err := add(at()); err != nil {
+			if err := add(checkpoint()); err != nil {
 				return nil, nil, err
 			}
 		}

@@ -63,3 +63,46 @@ func TestChainWalkPartial(t *testing.T) {
 		t.Errorf("a changed line in a run: %+v", c)
 	}
 }
+
+// TestChainSeesWhatIsAppendedLater: a Service that is open (a dashboard)
+// checks the lines other processes append as it follows the journal: a
+// record another a2atop writes links on, a line added by hand is named
+// at its line.
+func TestChainSeesWhatIsAppendedLater(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	dash, err := Open(Options{JournalPath: path, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := Open(Options{JournalPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	for i := range 3 {
+		if err := other.NoteLeft("a", a2a.TaskID(fmt.Sprint("t", i)), a2a.TaskStateInputRequired, a2a.TaskStateWorking, "n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := dash.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if c := dash.Chain(); c.Broken() || c.Records != 3 {
+		t.Fatalf("after another process wrote: %+v", c)
+	}
+	b, _ := os.ReadFile(path)
+	last := bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))[2]
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.Write(append(bytes.Clone(last), '\n')) // a copy of the last record, by hand
+	f.Close()
+	if _, err := dash.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if b := dash.Chain().First(true); b == nil || b.Line != 4 || b.Kind != BreakInserted {
+		t.Fatalf("a line added by hand: %+v", dash.Chain())
+	}
+	dash.Close()
+}

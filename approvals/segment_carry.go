@@ -45,9 +45,9 @@ func (s *Service) noteSegment(r record) {
 // Reconcile need of the journal) and the settled last decision on each
 // task that may still wait at the prompt it answered (so that a second
 // decision there is still asked to be confirmed again), and how many
-// entries the journal holds besides them. It refuses while a damaged line that may hold a
-// decision is not accepted: that line stays in the open segment, where
-// every reader meets it.
+// entries the journal holds besides them. It refuses while a damaged
+// line that may hold a decision is not accepted: that line stays in the
+// open segment, where every reader meets it.
 func (s *Service) carryForward() ([]record, int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

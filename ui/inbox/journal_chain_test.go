@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -40,6 +42,41 @@ func TestGoldenJournalChainBroken(t *testing.T) {
 			tm := teatest.NewTestModel(t, h, teatest.WithInitialTermSize(sz[0], sz[1]))
 			out := uitest.Frame(t, tm, "chain broken at line 2", sz[0], sz[1], false)
 			golden.RequireEqual(t, []byte(out))
+		})
+	}
+}
+
+// TestJournalChainLine: what the journal's chain line says for each
+// state a walk can end in.
+func TestJournalChainLine(t *testing.T) {
+	at := t0.Add(-time.Minute)
+	cut := approvals.ChainBreak{Line: 9, Kind: approvals.BreakCut, Words: "the journal ends in a line without its newline"}
+	accepted := approvals.ChainBreak{Line: 3, Kind: approvals.BreakRemoved, Words: "1 record(s) removed", AcceptedLine: 8, AcceptedBy: "a2atop serve"}
+	for _, c := range []struct {
+		name string
+		st   approvals.ChainStatus
+		want string
+	}{
+		{"empty", approvals.ChainStatus{}, ""},
+		{"older journal only", approvals.ChainStatus{Legacy: 4, Lines: 4}, ""},
+		{"clean", approvals.ChainStatus{Records: 6, Start: 1, HeadAt: at}, "chain verified up to 11-29 19:59:00Z (6 records)"},
+		{"signed, after older records", approvals.ChainStatus{Records: 6, Start: 5, HeadAt: at, Checkpoints: 1, SignedLine: 10},
+			"chain verified up to 11-29 19:59:00Z (6 records, signed to line 10) · lines 1–4 were written before the chain"},
+		{"a hub's lines", approvals.ChainStatus{Records: 3, Start: 7, HeadAt: at, Partial: true},
+			"chain verified up to 11-29 19:59:00Z (3 records the hub sent; the hub checks the whole)"},
+		{"a break accepted", approvals.ChainStatus{Records: 9, Start: 1, HeadAt: at, Breaks: []approvals.ChainBreak{accepted}},
+			"chain verified up to 11-29 19:59:00Z (9 records) · 1 break(s) accepted"},
+		{"a cut last line", approvals.ChainStatus{Records: 8, Start: 1, HeadAt: at, Breaks: []approvals.ChainBreak{cut}},
+			"chain broken at line 9 (cut) · a2atop journal verify · the journal ends in a line without its newline"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fx := newFixture(t, false)
+			j := NewJournal(fx.ctx, fx.svc, Options{})
+			j.SetSize(200, 20)
+			j.chain = c.st
+			if got := j.chainLine(); !strings.Contains(got, c.want) || (c.want == "") != (got == "") {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
 		})
 	}
 }
