@@ -57,6 +57,7 @@ func runJournalVerify(args []string, st Streams) int {
 	}
 	printWalked(st.Out, files)
 	if printChain(st.Out, c, files[len(files)-1]) {
+		hintSegments(st.Out, files)
 		return exitFailed
 	}
 	return exitOK
@@ -134,4 +135,19 @@ func ofFile(file, last string) string {
 		return ""
 	}
 	return " of " + sanitize.Line(filepath.Base(file), 100)
+}
+
+// hintSegments says, when a broken walk was given one file that has
+// closed segments beside it (a rotated journal's open segment), that its
+// chain begins in them.
+func hintSegments(w io.Writer, files []string) {
+	if len(files) != 1 {
+		return
+	}
+	all, err := approvals.SegmentFiles(files[0])
+	if err != nil || len(all) < 2 {
+		return
+	}
+	fmt.Fprintf(w, "%d closed segments lie beside it, and the chain runs through them: verify %s … %s, oldest first (or no file: the configured journal, every segment)\n",
+		len(all)-1, sanitize.Line(filepath.Base(all[0]), 100), sanitize.Line(filepath.Base(files[0]), 100))
 }

@@ -84,6 +84,12 @@ func TestJournalVerifyWalksEverySegment(t *testing.T) {
 		t.Fatalf("a clean journal of %d segments: %d\n%s\nwant %q", len(files), code, out, want)
 	}
 
+	code, out = verify(t, journal) // an auditor who names the open segment alone
+	if code != exitFailed || !strings.Contains(out, fmt.Sprintf("%d closed segments lie beside it", len(files)-1)) ||
+		!strings.Contains(out, "journal.jsonl.000001 … journal.jsonl, oldest first") {
+		t.Fatalf("the open segment alone: %d\n%s", code, out)
+	}
+
 	first := readLines(t, files[0])
 	first[2] = bytes.Replace(first[2], []byte("task-"), []byte("tasK-"), 1)
 	if err := os.Chmod(files[0], 0o600); err != nil {
