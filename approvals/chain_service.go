@@ -58,8 +58,9 @@ func (o Options) chainKey() ed25519.PublicKey {
 // delivers them.
 func (s *Service) Chain() ChainStatus {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.walk.status()
+	c := s.walk.status()
+	s.mu.Unlock()
+	return s.inFiles(c)
 }
 
 // Checkpoint signs the chain's head now (a hub, when it stops), unless

@@ -204,3 +204,30 @@ func (s *fileStore) keepSegmentHead(ckpt []byte) {
 	}
 	_ = statefile.WriteFile(headPath(s.path), ckpt)
 }
+
+// inFiles names the lines of a Service's walk (numbered in the whole
+// journal, across segments) by the file that holds each and its line
+// there, as a walk of the files does. Callers hold neither s.mu nor the
+// store's (the store takes its own, then s.mu, when it folds).
+func (s *Service) inFiles(c ChainStatus) ChainStatus {
+	fs, ok := s.st.(*fileStore)
+	if !ok {
+		return c
+	}
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for i := range c.Breaks {
+		b := &c.Breaks[i]
+		b.Path, b.Line = fs.lineIn(b.Line)
+		if b.AcceptedLine > 0 {
+			_, b.AcceptedLine = fs.lineIn(b.AcceptedLine)
+		}
+	}
+	if c.Start > 0 {
+		c.StartPath, c.Start = fs.lineIn(c.Start)
+	}
+	if c.SignedLine > 0 {
+		c.SignedPath, c.SignedLine = fs.lineIn(c.SignedLine)
+	}
+	return c
+}

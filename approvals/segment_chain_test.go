@@ -3,6 +3,7 @@ package approvals
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -206,4 +207,37 @@ func TestVotesSurviveARotation(t *testing.T) {
 		t.Fatalf("the whole journal holds %d decisions on the task, want 1", sent)
 	}
 	chainHolds(t, fx.path, alice, bob, all)
+}
+
+// TestServiceNamesABreakAtItsFileLine: line numbers run on across
+// segments, so the chain's walk in a Service (the hub's refusal, the
+// journal view) names a break by the file that holds it and its line
+// there, as verify does.
+func TestServiceNamesABreakAtItsFileLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
+	w := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 600}})
+	for i := range 8 {
+		noteState(t, w, "task-"+string(rune('a'+i)))
+	}
+	w.Close()
+	noteState(t, openService(t, Options{JournalPath: path}), "last") // the open segment: header, one or two records, this
+	lines := bytes.SplitAfter(mustRead(t, path), []byte("\n"))
+	n := len(lines) - 1 // the last line, "last"
+	lines[n-1] = bytes.Replace(lines[n-1], []byte(`"last"`), []byte(`"lasT"`), 1)
+	if err := os.WriteFile(path, bytes.Join(lines, nil), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := openService(t, Options{JournalPath: path, ReadOnly: true}).Chain()
+	if len(c.Breaks) != 1 || c.Breaks[0].Path != path || c.Breaks[0].Line != n || !strings.HasPrefix(c.Breaks[0].Sentence(), fmt.Sprintf("line %d ", n)) {
+		t.Fatalf("breaks %+v, want one at %s line %d", c.Breaks, path, n)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
