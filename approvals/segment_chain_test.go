@@ -3,6 +3,7 @@ package approvals
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -240,4 +241,44 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// rotateCheckpoints are the child's checkpoints in
+// TestSignedRotationKilledAtEachStep: a fixed key, one after every record.
+func rotateCheckpoints() *Checkpoints {
+	if os.Getenv(envRotSign) != "1" {
+		return nil
+	}
+	return &Checkpoints{Key: rotateKey(), Every: 1}
+}
+
+func rotateKey() ed25519.PrivateKey {
+	return ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
+}
+
+// TestSignedRotationKilledAtEachStep is TestRotationKilledAtEachStep
+// with a child that signs checkpoints as a hub does (one after every
+// record, one after each new segment's restated records, the head file
+// kept): killed after any step, the journal still verifies across its
+// segments, the head file names a checkpoint the journal holds, and no
+// decision is lost, sent twice or reopened.
+func TestSignedRotationKilledAtEachStep(t *testing.T) {
+	for at := 1; at <= 2; at++ {
+		for step := stepWritten; step <= stepSealed; step++ {
+			t.Run(fmt.Sprintf("rotation%d/step%d", at, step), func(t *testing.T) {
+				path := rotationKilled(t, at, step, envRotSign+"=1")
+				files, err := SegmentFiles(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c, err := VerifyJournal(rotateKey().Public().(ed25519.PublicKey), files...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Broken() || c.Checkpoints == 0 {
+					t.Fatalf("verified with the child's key: %d checkpoints, breaks %+v", c.Checkpoints, c.Breaks)
+				}
+			})
+		}
+	}
 }

@@ -21,6 +21,7 @@ const (
 	envRotJournal = "A2ATOP_APPROVALS_ROTATE_JOURNAL"
 	envRotURL     = "A2ATOP_APPROVALS_ROTATE_URL"
 	envRotTask    = "A2ATOP_APPROVALS_ROTATE_TASK"
+	envRotSign    = "A2ATOP_APPROVALS_ROTATE_SIGN" // "1": the child signs a checkpoint after every record, as a hub does
 )
 
 // TestRotateChild is the child half of TestRotationKilledAtEachStep: it
@@ -38,7 +39,7 @@ func TestRotateChild(t *testing.T) {
 	snd := newSDKSender()
 	snd.add(t, "agent", url, "")
 	svc, err := Open(Options{JournalPath: os.Getenv(envRotJournal), Sender: snd, Approver: "ops@test", SendTimeout: 5 * time.Second,
-		Agents: []Agent{{Name: "agent", URL: url}}, Segment: SegmentPolicy{Size: 1}})
+		Agents: []Agent{{Name: "agent", URL: url}}, Segment: SegmentPolicy{Size: 1}, Checkpoints: rotateCheckpoints()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestRotationKilledAtEachStep(t *testing.T) {
 	}
 }
 
-func rotationKilled(t *testing.T, at, step int) {
+func rotationKilled(t *testing.T, at, step int, env ...string) (path string) {
 	fx := newFixture(t)
 	first := fx.start(t, "ask")
 	if out := fx.svc.Send(context.Background(), fx.mustPrepare(t, first, Input{Kind: KindReply, Text: "main"})); out.Result != ResultAccepted {
@@ -98,6 +99,7 @@ func rotationKilled(t *testing.T, at, step int) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestRotateChild$", "-test.count=1")
 	cmd.Env = append(os.Environ(), envRotStep+"="+strconv.Itoa(step), envRotAt+"="+strconv.Itoa(at),
 		envRotJournal+"="+fx.path, envRotURL+"="+fx.ag.srv.URL, envRotTask+"="+string(mt.Key.ID))
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
@@ -202,4 +204,5 @@ func rotationKilled(t *testing.T, at, step int) {
 			}
 		}
 	}
+	return fx.path
 }
