@@ -60,6 +60,7 @@ type segState struct {
 	warn  func(error)    // a rotation that did not happen, or a gap between segments
 	step  func(step int) // tests: called after each step of a rotation
 	files []segmentFile  // the files read, in order, with the number of each one's first line
+	seed  segmentFile    // the segment whose last line the chain's walk started after (segment_chain.go), and that line's number
 }
 
 // segmentFile is a file of the journal as read: its path and the number

@@ -78,6 +78,7 @@ func (s *fileStore) seedChain(out []line) []line {
 	l := parseLine(s.n, raw, false)
 	s.chain.observe(raw, &l)
 	l.walkOnly = walkSeed
+	s.seg.seed = segmentFile{prev, s.n}
 	return append(out, l)
 }
 
@@ -141,7 +142,11 @@ func (w *chainWalk) seed(l chainLine) {
 	w.ring[w.ringN%ringSize] = posOf(l)
 	w.ringN++
 	w.setLast(l)
-	if l.rec && l.seq > 0 {
+	switch {
+	case !l.rec: // the next record is taken as it is, after this break
+		w.st.Start, w.st.StartPath = l.n+1, w.st.Path
+		w.brk(l.n, l.sum, BreakEdited, "the last line of the segment before is not a record ("+l.why+"): a record edited")
+	case l.seq > 0:
 		w.rec, w.anchored, w.st.Start, w.st.StartPath = posOf(l), true, l.n+1, w.st.Path
 	}
 	if w.head != nil && w.head.seq <= l.seq {
@@ -218,6 +223,10 @@ func (s *Service) inFiles(c ChainStatus) ChainStatus {
 	defer fs.mu.Unlock()
 	for i := range c.Breaks {
 		b := &c.Breaks[i]
+		if fs.seg.seed.path != "" && b.Line == fs.seg.seed.first {
+			b.Path, b.Line = fs.seg.seed.path, linesIn(fs.seg.seed.path)
+			continue
+		}
 		b.Path, b.Line = fs.lineIn(b.Line)
 		if b.AcceptedLine > 0 {
 			_, b.AcceptedLine = fs.lineIn(b.AcceptedLine)
@@ -230,4 +239,22 @@ func (s *Service) inFiles(c ChainStatus) ChainStatus {
 		c.SignedPath, c.SignedLine = fs.lineIn(c.SignedLine)
 	}
 	return c
+}
+
+// linesIn counts the lines of a closed segment: the number of its last
+// line, for a break found there (rare: read then).
+func linesIn(path string) int {
+	f, err := statefile.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	n, buf := 0, make([]byte, 1<<20)
+	for {
+		k, err := f.Read(buf)
+		n += bytes.Count(buf[:k], []byte("\n"))
+		if err != nil {
+			return n
+		}
+	}
 }

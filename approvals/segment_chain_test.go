@@ -282,3 +282,50 @@ func TestSignedRotationKilledAtEachStep(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceNamesABreakAtTheSegmentBefore: the last line of a closed
+// segment edited (its checksum made right again) or damaged: a Service
+// that opens the open segment alone — a hub at its start — finds it when
+// it checks the new segment's first line against it, and names it in the
+// closed segment's file, at its last line.
+func TestServiceNamesABreakAtTheSegmentBefore(t *testing.T) {
+	for _, how := range []string{"edited", "damaged"} {
+		t.Run(how, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "state", "journal.jsonl")
+			w := openService(t, Options{JournalPath: path, Segment: SegmentPolicy{Size: 600}})
+			for i := range 6 {
+				noteState(t, w, "task-"+string(rune('a'+i)))
+			}
+			w.Close()
+			seqs, _ := archives(path)
+			closed := archivePath(path, seqs[len(seqs)-1])
+			lines := bytes.SplitAfter(mustRead(t, closed), []byte("\n"))
+			n := len(lines) - 1
+			last := parseLine(n, bytes.TrimSuffix(lines[n-1], []byte("\n")), false)
+			if last.err != nil {
+				t.Fatal(last.err)
+			}
+			switch how {
+			case "edited": // a careful forger: the record changed, its checksum recomputed
+				last.rec.Task += "x"
+				b, err := encodeRecord(last.rec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines[n-1] = append(b, '\n')
+			case "damaged":
+				lines[n-1] = bytes.Replace(lines[n-1], []byte(`"task-`), []byte(`"tasK-`), 1)
+			}
+			if err := os.Chmod(closed, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(closed, bytes.Join(lines, nil), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c := openService(t, Options{JournalPath: path, ReadOnly: true}).Chain()
+			if len(c.Breaks) != 1 || c.Breaks[0].Path != closed || c.Breaks[0].Line != n || c.Breaks[0].Kind != BreakEdited {
+				t.Fatalf("breaks %+v, want one at %s line %d, edited", c.Breaks, closed, n)
+			}
+		})
+	}
+}
