@@ -66,6 +66,10 @@ type Options struct {
 	// read or written, in the journal's order, for a hub to publish. It
 	// runs under the journal's hold: it must not block or call back.
 	OnJournal func([]JournalLine)
+	// Shared, when set, keeps the journal in a store several hubs share
+	// (see SharedLog) instead of the file at JournalPath. The Service
+	// closes it.
+	Shared SharedLog
 }
 
 // DefaultQuietPeriod is the quiet period used when Options leave it 0.
@@ -130,7 +134,7 @@ type taskRef struct {
 // Open opens (or creates) the journal and loads it. It does not contact
 // any agent: call Reconcile to resolve what a crash left open.
 func Open(o Options) (*Service, error) {
-	if o.JournalPath == "" && o.Hub == nil {
+	if o.JournalPath == "" && o.Hub == nil && o.Shared == nil {
 		return nil, errors.New("approvals: no journal path; set the state directory")
 	}
 	o = o.withDefaults()

@@ -366,6 +366,9 @@ func openStore(o Options) (store, error) {
 	if o.Hub != nil {
 		return newMirrorStore(), nil
 	}
+	if o.Shared != nil {
+		return newSharedStore(o.Shared), nil
+	}
 	return openFileStore(o.JournalPath, o.ReadOnly, o.Now)
 }
 
