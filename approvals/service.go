@@ -123,6 +123,7 @@ type Service struct {
 	forgotten      int      // entries let go from memory (see forget)
 
 	draftMu sync.Mutex // one change of the drafts file at a time in this process
+	unsent  unsent     // decisions refused for a shared record out of reach (shared.go)
 }
 
 // taskRef is a task of an agent, by the agent's identity.

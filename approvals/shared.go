@@ -54,6 +54,15 @@ type KeyedLine struct {
 // writer appended on a line's key first.
 var ErrConflict = errors.New("journal: another hub appended on this prompt first")
 
+// ErrRecordUnreachable is wrapped by a SharedLog's Append that could
+// not make a line durable (the store is lost, or has no majority):
+// nothing is sent on it.
+var ErrRecordUnreachable = errors.New("not sent: the team's record is unreachable")
+
+// ProblemRecord: the team's shared record (SharedLog) could not be
+// reached when the decision was to be recorded; nothing was sent.
+const ProblemRecord Problem = "record-unreachable"
+
 // maxConflicts bounds how many times one check-and-append reads what
 // others appended and checks again before it gives up.
 const maxConflicts = 32
@@ -182,4 +191,68 @@ func (s *sharedStore) keyOf(r record) string {
 func keyHash(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:16])
+}
+
+// unsent are the decisions Send refused because the shared record could
+// not be reached when it appended them: the append may still land (a
+// store that had no majority gets it once it has one), a decision then
+// pending that no one sends. Refresh records each such decision it
+// finds as refused (ProblemRecord, via "record"), so that the prompt is
+// open again at once, on every hub, instead of after a reconcile. Safe
+// for concurrent use; the zero value is empty.
+type unsent struct {
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+func (u *unsent) add(id string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.ids == nil {
+		u.ids = map[string]bool{}
+	}
+	u.ids[id] = true
+}
+
+func (u *unsent) list() []string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	out := make([]string, 0, len(u.ids))
+	for id := range u.ids {
+		out = append(out, id)
+	}
+	return out
+}
+
+func (u *unsent) drop(id string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	delete(u.ids, id)
+}
+
+// settleUnsent records as refused the decisions of unsent that landed
+// in the journal after Send refused them. One not in the journal may
+// land later and is kept; one settled, or decided otherwise since, is
+// let go.
+func (s *Service) settleUnsent() {
+	for _, id := range s.unsent.list() {
+		e, ok := s.Entry(id)
+		if !ok {
+			continue
+		}
+		if e.Result != ResultPending || e.Attempts > 1 {
+			s.unsent.drop(id)
+			continue
+		}
+		out := Outcome{MessageID: id, Agent: e.Agent, TaskID: e.TaskID, Kind: e.Kind, Result: ResultRefused, Problem: ProblemRecord,
+			Err: fmt.Errorf("%w when it was decided: the record landed later and nothing was sent", ErrRecordUnreachable)}
+		if s.recordIf(out, "record", func(e *Entry) bool { return e.Result == ResultPending }) || s.entryResult(id) != ResultPending {
+			s.unsent.drop(id)
+		}
+	}
+}
+
+func (s *Service) entryResult(id string) Result {
+	e, _ := s.Entry(id)
+	return e.Result
 }

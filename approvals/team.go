@@ -304,6 +304,8 @@ func teamWords(p Problem) (words, bool) {
 		return words{"unknown: the hub stopped answering after it got the decision", "the hub reconciles it when it is back; the journal (4) shows the outcome"}, true
 	case ProblemMismatch:
 		return words{"the hub builds another message for this answer; nothing was sent", "open the prompt again and decide on what it shows now"}, true
+	case ProblemRecord:
+		return words{"not sent: the team's record is unreachable", "the hub reconnects by itself; decide again once the banner is gone"}, true
 	}
 	return words{}, false
 }

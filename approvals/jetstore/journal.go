@@ -18,7 +18,7 @@ import (
 
 // ErrUnreachable is wrapped by every append the store could not make
 // durable: nothing was sent on it.
-var ErrUnreachable = errors.New("not sent: the team's record is unreachable")
+var ErrUnreachable = approvals.ErrRecordUnreachable
 
 // Store is a hub's connection to the team's record: the journal
 // (Journal) and the claims (Claims). Close it once the hub is done.

@@ -24,6 +24,8 @@ const defaultListen = "127.0.0.1:7717"
 type serveFlags struct {
 	listen   string
 	insecure bool
+	// clusterListen and peers run the embedded cluster (serve_store.go).
+	clusterListen, peers string
 }
 
 // runServe implements `a2atop serve [--config FILE] [--listen ADDR]
@@ -35,6 +37,7 @@ func runServe(ctx context.Context, args []string, st Streams) int {
 	var f serveFlags
 	o.fs.StringVar(&f.listen, "listen", defaultListen, "listen on `ADDR` (host:port); an address that is not loopback needs tls_cert_file and tls_key_file, or --insecure")
 	o.fs.BoolVar(&f.insecure, "insecure", false, "serve plain HTTP on an address that is not loopback: the operators' tokens then cross the network in clear")
+	f.storeFlags(o)
 	urls, err := o.parse(args)
 	if err != nil {
 		return flagStatus(err)
@@ -84,11 +87,16 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 		}
 		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
+	shared, stopShared, err := s.sharedRecord(ctx, f)
+	if err != nil {
+		return s.failf(exitFailed, "the team's record: %v", err)
+	}
+	defer stopShared()
 	recv := s.pushReceiver(mgr)
 	h, err := hub.Open(hub.Options{Watchers: mgr, Agents: hubAgents(cfg.Agents), Fleet: cfg.FleetOptions(),
 		Operators: ops, Logger: log,
 		Journal: approvals.Options{JournalPath: cfg.JournalPath, Sender: mgr, Agents: journalAgents(cfg),
-			Templates: cfg.Templates(), Logger: log, ReadOnly: cfg.ReadOnly, Memory: cfg.JournalMemory}})
+			Templates: cfg.Templates(), Logger: log, ReadOnly: cfg.ReadOnly, Memory: cfg.JournalMemory, Shared: shared}})
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %v (set journal_path in the config)", cfg.JournalPath, err)
 	}
@@ -121,7 +129,7 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 			served <- srv.Serve(ln)
 		}
 	}()
-	s.announce(url, f, len(ops))
+	s.announce(url, f, len(ops), h.Service().Path())
 	if started != nil {
 		started(mgr, url)
 	}
@@ -141,10 +149,10 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 
 // announce says where the hub listens (stdout, one line), and in the log
 // and on stderr when it serves plain HTTP beyond loopback.
-func (s *session) announce(url string, f serveFlags, operators int) {
+func (s *session) announce(url string, f serveFlags, operators int, journal string) {
 	cfg, log := s.cfg, s.log
 	fmt.Fprintf(s.st.Out, "a2atop serve: hub on %s for %d agents and %d operators; journal %s\n",
-		url, len(cfg.Agents), operators, cfg.JournalPath)
+		url, len(cfg.Agents), operators, journal)
 	log.Info("hub listening", "url", url, logKeyAgents, len(cfg.Agents), "operators", operators, logKeyPath, cfg.Path)
 	if cfg.TLSCertFile == "" && !loopbackAddr(f.listen) {
 		const warn = "serving plain HTTP beyond loopback (--insecure): the operators' tokens cross the network in clear"

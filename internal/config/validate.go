@@ -88,6 +88,9 @@ func (c *Config) Validate() error {
 	if err := c.validatePush(); err != nil {
 		return err
 	}
+	if err := c.validateStore(); err != nil {
+		return err
+	}
 	return c.validateTeam()
 }
 

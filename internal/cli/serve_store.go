@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"a2atop/approvals"
+	"a2atop/approvals/jetstore"
+	"a2atop/internal/natsembed"
+)
+
+// storeFlags adds the flags of the embedded cluster to serve's.
+func (f *serveFlags) storeFlags(o *options) {
+	o.fs.StringVar(&f.clusterListen, "cluster-listen", "", "run a NATS server with JetStream inside this hub, its peers' routes on `ADDR` (host:port); the hubs share one record ([hub] cluster_listen)")
+	o.fs.StringVar(&f.peers, "peers", "", "the other hubs' cluster addresses, `A,B` (host:port each; [hub] peers)")
+}
+
+// sharedRecord opens the team's shared record when the config or the
+// flags name one: the embedded cluster (its server started in this
+// process, in the state directory) or an existing NATS cluster. It
+// returns nil (the journal file) for one hub; stop ends what it
+// started.
+func (s *session) sharedRecord(ctx context.Context, f serveFlags) (log approvals.SharedLog, stop func(), err error) {
+	h := s.cfg.Hub
+	if f.clusterListen != "" {
+		h.ClusterListen = f.clusterListen
+	}
+	if f.peers != "" {
+		h.Peers = strings.Split(f.peers, ",")
+	}
+	if !h.Shared() {
+		return nil, func() {}, nil
+	}
+	host, _ := os.Hostname()
+	jc := jetstore.Config{URLs: h.Store.NATS, Replicas: h.StoreReplicas(), CredsFile: h.Store.CredsFile,
+		CAFile: h.Store.CAFile, CertFile: h.Store.CertFile, KeyFile: h.Store.KeyFile, Name: "a2atop serve " + host, Logger: s.log}
+	var stops []func()
+	stop = func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+	}
+	if h.ClusterListen != "" {
+		if len(h.Store.NATS) > 0 {
+			return nil, stop, fmt.Errorf("--cluster-listen runs the hubs' own NATS cluster; the config's [hub.store] nats names another: choose one")
+		}
+		srv, err := natsembed.Start(natsembed.Options{Dir: filepath.Join(filepath.Dir(s.cfg.JournalPath), "cluster"),
+			ClusterListen: h.ClusterListen, Peers: h.Peers, Logger: s.log})
+		if err != nil {
+			return nil, stop, err
+		}
+		stops = append(stops, srv.Stop)
+		jc.InProcess, jc.Replicas = srv, min(jc.Replicas, len(h.Peers)+1)
+	} else if jc.Token, err = s.cfg.StoreToken(); err != nil {
+		return nil, stop, err
+	}
+	st, err := jetstore.Open(ctx, jc)
+	if err != nil {
+		stop()
+		return nil, func() {}, err
+	}
+	stops = append(stops, func() { _ = st.Close() })
+	j, err := st.Journal(ctx)
+	if err != nil {
+		stop()
+		return nil, func() {}, err
+	}
+	s.log.Info("the team's record is shared", "store", j.Where(), "replicas", jc.Replicas)
+	return j, stop, nil
+}
