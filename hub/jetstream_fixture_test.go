@@ -53,7 +53,7 @@ func startNATSCluster(t *testing.T) *natsCluster {
 				peers = append(peers, routes[j])
 			}
 		}
-		c.opts = append(c.opts, natsembed.Options{Dir: t.TempDir(), ClusterListen: routes[i], Peers: peers, ClientListen: clients[i]})
+		c.opts = append(c.opts, natsembed.Options{Dir: t.TempDir(), ClusterListen: routes[i], Peers: peers, ClientListen: clients[i], Token: natsToken})
 	}
 	for i := range 3 {
 		c.start(i)
@@ -106,7 +106,7 @@ func (c *natsCluster) shared(t *testing.T, name string) *jetstore.Journal {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	st, err := jetstore.Open(ctx, jetstore.Config{URLs: c.urls(), Replicas: 3, Name: name})
+	st, err := jetstore.Open(ctx, jetstore.Config{URLs: c.urls(), Token: natsToken, Replicas: 3, Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,6 +117,9 @@ func (c *natsCluster) shared(t *testing.T, name string) *jetstore.Journal {
 	}
 	return j
 }
+
+// natsToken is what the test cluster's clients present.
+const natsToken = "tok-nats-8c7b6a5d4e3f2011"
 
 // frank is an operator the shared-journal hubs add, with every role, so
 // that three operators race on three hubs.

@@ -53,7 +53,7 @@ func (s *session) sharedRecord(ctx context.Context, f serveFlags) (log approvals
 			return nil, stop, err
 		}
 		stops = append(stops, srv.Stop)
-		jc.InProcess, jc.Replicas = srv, min(jc.Replicas, len(h.Peers)+1)
+		jc.InProcess, jc.Token, jc.Replicas = srv, srv.Token(), min(jc.Replicas, len(h.Peers)+1)
 	} else if jc.Token, err = s.cfg.StoreToken(); err != nil {
 		return nil, stop, err
 	}

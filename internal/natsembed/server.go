@@ -1,6 +1,8 @@
 package natsembed
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -26,10 +28,13 @@ type Options struct {
 	ClusterListen string
 	// Peers are the other hubs' cluster addresses (host:port).
 	Peers []string
-	// ClientListen, when set, is where the server also takes NATS
-	// clients (host:port; port 0 picks one); "" takes none: the hub
-	// connects in process.
+	// ClientListen is where the server takes NATS clients (host:port;
+	// port 0 picks one). "" is a port of loopback picked at random (NATS
+	// starts its routes only once a client port is open); the hub
+	// connects in process. Every client needs Token.
 	ClientListen string
+	// Token is what clients must present; "" makes one at random.
+	Token string
 	// Logger receives the server's notices and errors; nil discards.
 	Logger *slog.Logger
 	// StartWait bounds the wait for the server to take connections.
@@ -40,7 +45,12 @@ type Options struct {
 // Server is a running embedded NATS server.
 type Server struct {
 	*server.Server
+	token string
 }
+
+// Token is what a client of the server must present: made at random
+// when the server starts, never written anywhere.
+func (s *Server) Token() string { return s.token }
 
 // Start starts the server and waits until it takes connections (its
 // JetStream cluster may still be forming: the store waits for it).
@@ -48,6 +58,14 @@ func Start(o Options) (*Server, error) {
 	opts, err := o.serverOptions()
 	if err != nil {
 		return nil, err
+	}
+	opts.Authorization = o.Token
+	if opts.Authorization == "" {
+		tok := make([]byte, 24)
+		if _, err := rand.Read(tok); err != nil {
+			return nil, fmt.Errorf("embedded NATS server: %w", err)
+		}
+		opts.Authorization = hex.EncodeToString(tok)
 	}
 	s, err := server.NewServer(opts)
 	if err != nil {
@@ -63,7 +81,7 @@ func Start(o Options) (*Server, error) {
 		s.Shutdown()
 		return nil, fmt.Errorf("embedded NATS server on %s did not start within %s (is the cluster address in use? see the log)", o.ClusterListen, wait)
 	}
-	return &Server{s}, nil
+	return &Server{Server: s, token: opts.Authorization}, nil
 }
 
 func log(l *slog.Logger) *slog.Logger {
@@ -87,7 +105,7 @@ func (o Options) serverOptions() (*server.Options, error) {
 	opts := &server.Options{
 		ServerName: "a2atop-" + strings.NewReplacer(":", "-", "[", "", "]", "").Replace(o.ClusterListen),
 		JetStream:  true, StoreDir: filepath.Join(o.Dir, "nats"), SyncAlways: true,
-		NoSigs: true, DontListen: o.ClientListen == "",
+		NoSigs: true, Host: "127.0.0.1", Port: server.RANDOM_PORT,
 		Cluster: server.ClusterOpts{Name: ClusterName, Host: host, Port: port},
 	}
 	if o.ClientListen != "" {
