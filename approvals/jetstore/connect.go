@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/url"
 	"strings"
 	"time"
 
@@ -94,20 +95,41 @@ func connect(c Config) (*nats.Conn, error) {
 	if err == nil {
 		return nc, nil
 	}
-	// Say, for each server, why it could not be reached.
+	// Say, for each server, why it could not be reached: nats.go says
+	// only that none was.
 	var why []string
 	for _, u := range c.URLs {
-		one, err := nats.Connect(u, append(opts, nats.MaxReconnects(0))...)
-		if err == nil {
-			one.Close()
-			continue
+		if err := c.dial(u, opts); err != nil {
+			why = append(why, fmt.Sprintf("%s: %v", u, err))
 		}
-		why = append(why, fmt.Sprintf("%s: %v", u, plainDial(err)))
 	}
 	if len(why) == 0 {
 		return nil, fmt.Errorf("%s: %w", c.where(), err)
 	}
 	return nil, fmt.Errorf("the team's NATS servers cannot be reached: %s", strings.Join(why, "; "))
+}
+
+// dial tries one server: its TCP port, then NATS on it.
+func (c Config) dial(raw string, opts []nats.Option) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return err
+	}
+	host := u.Host
+	if u.Port() == "" {
+		host = net.JoinHostPort(u.Hostname(), "4222")
+	}
+	conn, err := net.DialTimeout("tcp", host, c.Timeout)
+	if err != nil {
+		return plainDial(err)
+	}
+	conn.Close()
+	one, err := nats.Connect(raw, append(opts, nats.MaxReconnects(0))...)
+	if err != nil {
+		return plainDial(err)
+	}
+	one.Close()
+	return nil
 }
 
 // plainDial keeps the reason of a failed dial without nats.go's prefix.

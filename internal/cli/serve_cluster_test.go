@@ -236,3 +236,24 @@ func (d *clusterDash) prepare(t *testing.T, id a2a.TaskID) *approvals.Decision {
 	}
 	return dec
 }
+
+// TestServeStoreUnreachable: a hub whose [hub.store] cannot be reached
+// does not start; it says which server and why.
+func TestServeStoreUnreachable(t *testing.T) {
+	ag := agenttest.StartAgent(t)
+	dir := t.TempDir()
+	cfg := writeHubConfig(t, dir, []demo.Agent{{Name: "agent", URL: ag.URL}}, time.Second)
+	addr := loopbackPorts(t, 1)[0]
+	f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "[hub.store]\nnats = [\"nats://%s\"]\nreplicas = 1\n", addr)
+	f.Close()
+	var out, errOut syncBuffer
+	code := run(context.Background(), []string{"serve", "--config", cfg, "--listen", "127.0.0.1:0"}, Streams{Out: &out, Err: &errOut})
+	want := "a2atop serve: the team's record: the team's NATS servers cannot be reached: nats://" + addr + ": dial tcp " + addr + ": connect: connection refused"
+	if code != exitFailed || !strings.Contains(errOut.String(), want) {
+		t.Fatalf("serve = %d, stderr %q; want %d and %q", code, errOut.String(), exitFailed, want)
+	}
+}
