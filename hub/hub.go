@@ -40,6 +40,9 @@ type Options struct {
 	Journal approvals.Options
 	// Operators are the people the hub serves, with their roles.
 	Operators []Operator
+	// Claims, when set, shares the claims with the team's other hubs
+	// (claims_shared.go); nil keeps them in this hub alone.
+	Claims SharedClaims
 	// Logger receives what the hub did; nil discards. Tokens never reach it.
 	Logger *slog.Logger
 	// Now is the clock; nil is time.Now.
@@ -253,7 +256,8 @@ func (h *Hub) Run(ctx context.Context) error {
 	watched := make(chan struct{})
 	go func() { h.o.Watchers.Run(wctx); close(watched) }()
 	var bg sync.WaitGroup
-	bg.Add(3)
+	bg.Add(4)
+	go func() { defer bg.Done(); h.followClaims(ctx) }()
 	go func() { defer bg.Done(); h.background(ctx) }()
 	go func() { defer bg.Done(); h.observer(ctx) }()
 	go func() { defer bg.Done(); h.reconciler(ctx) }()

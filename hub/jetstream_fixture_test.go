@@ -102,7 +102,7 @@ func (c *natsCluster) leader() int {
 }
 
 // shared opens a hub's connection to the cluster's journal.
-func (c *natsCluster) shared(t *testing.T, name string) *jetstore.Journal {
+func (c *natsCluster) shared(t *testing.T, name string) (*jetstore.Store, *jetstore.Journal) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -115,7 +115,7 @@ func (c *natsCluster) shared(t *testing.T, name string) *jetstore.Journal {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return j
+	return st, j
 }
 
 // natsToken is what the test cluster's clients present.
@@ -133,12 +133,19 @@ func withFrank(o *hub.Options) {
 func asFrank(o *hubclient.Options) { o.Token = frankToken }
 
 // teamOnNATS is three hubs on one agent sharing the cluster's journal.
-func teamOnNATS(t *testing.T, c *natsCluster, ag *agenttest.Agent) []*fixture {
+// Each hub takes mod after its shared record and operators.
+func teamOnNATS(t *testing.T, c *natsCluster, ag *agenttest.Agent, mod ...func(*jetstore.Store, *hub.Options)) []*fixture {
 	t.Helper()
 	var fxs []*fixture
 	for i := range 3 {
-		j := c.shared(t, fmt.Sprintf("hub%d", i+1))
-		fxs = append(fxs, newFixtureOn(t, ag, 100*time.Millisecond, withFrank, func(o *hub.Options) { o.Journal.Shared = j; o.MaxRequestsPerOperator = 4 * raceBatch }))
+		st, j := c.shared(t, fmt.Sprintf("hub%d", i+1))
+		fxs = append(fxs, newFixtureOn(t, ag, 100*time.Millisecond, withFrank, func(o *hub.Options) {
+			o.Journal.Shared = j
+			o.MaxRequestsPerOperator = 4 * raceBatch
+			for _, m := range mod {
+				m(st, o)
+			}
+		}))
 	}
 	return fxs
 }

@@ -87,16 +87,16 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 		}
 		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
-	shared, stopShared, err := s.sharedRecord(ctx, f)
+	sh, stopShared, err := s.sharedRecord(ctx, f)
 	if err != nil {
 		return s.failf(exitFailed, "the team's record: %v", err)
 	}
 	defer stopShared()
 	recv := s.pushReceiver(mgr)
 	h, err := hub.Open(hub.Options{Watchers: mgr, Agents: hubAgents(cfg.Agents), Fleet: cfg.FleetOptions(),
-		Operators: ops, Logger: log,
+		Operators: ops, Logger: log, Claims: sh.claims,
 		Journal: approvals.Options{JournalPath: cfg.JournalPath, Sender: mgr, Agents: journalAgents(cfg),
-			Templates: cfg.Templates(), Logger: log, ReadOnly: cfg.ReadOnly, Memory: cfg.JournalMemory, Shared: shared}})
+			Templates: cfg.Templates(), Logger: log, ReadOnly: cfg.ReadOnly, Memory: cfg.JournalMemory, Shared: sh.journal}})
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %v (set journal_path in the config)", cfg.JournalPath, err)
 	}

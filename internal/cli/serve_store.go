@@ -9,6 +9,7 @@ import (
 
 	"a2atop/approvals"
 	"a2atop/approvals/jetstore"
+	"a2atop/hub"
 	"a2atop/internal/natsembed"
 )
 
@@ -18,12 +19,19 @@ func (f *serveFlags) storeFlags(o *options) {
 	o.fs.StringVar(&f.peers, "peers", "", "the other hubs' cluster addresses, `A,B` (host:port each; [hub] peers)")
 }
 
+// shared is the team's record a hub keeps with the others: the journal
+// and the claims; nil for one hub on its journal file.
+type shared struct {
+	journal approvals.SharedLog
+	claims  hub.SharedClaims
+}
+
 // sharedRecord opens the team's shared record when the config or the
 // flags name one: the embedded cluster (its server started in this
 // process, in the state directory) or an existing NATS cluster. It
-// returns nil (the journal file) for one hub; stop ends what it
-// started.
-func (s *session) sharedRecord(ctx context.Context, f serveFlags) (log approvals.SharedLog, stop func(), err error) {
+// returns the zero shared (the journal file) for one hub; stop ends
+// what it started.
+func (s *session) sharedRecord(ctx context.Context, f serveFlags) (sh shared, stop func(), err error) {
 	h := s.cfg.Hub
 	if f.clusterListen != "" {
 		h.ClusterListen = f.clusterListen
@@ -32,7 +40,7 @@ func (s *session) sharedRecord(ctx context.Context, f serveFlags) (log approvals
 		h.Peers = strings.Split(f.peers, ",")
 	}
 	if !h.Shared() {
-		return nil, func() {}, nil
+		return shared{}, func() {}, nil
 	}
 	host, _ := os.Hostname()
 	jc := jetstore.Config{URLs: h.Store.NATS, Replicas: h.StoreReplicas(), CredsFile: h.Store.CredsFile,
@@ -45,29 +53,34 @@ func (s *session) sharedRecord(ctx context.Context, f serveFlags) (log approvals
 	}
 	if h.ClusterListen != "" {
 		if len(h.Store.NATS) > 0 {
-			return nil, stop, fmt.Errorf("--cluster-listen runs the hubs' own NATS cluster; the config's [hub.store] nats names another: choose one")
+			return shared{}, stop, fmt.Errorf("--cluster-listen runs the hubs' own NATS cluster; the config's [hub.store] nats names another: choose one")
 		}
 		srv, err := natsembed.Start(natsembed.Options{Dir: filepath.Join(filepath.Dir(s.cfg.JournalPath), "cluster"),
 			ClusterListen: h.ClusterListen, Peers: h.Peers, Logger: s.log})
 		if err != nil {
-			return nil, stop, err
+			return shared{}, stop, err
 		}
 		stops = append(stops, srv.Stop)
 		jc.InProcess, jc.Token, jc.Replicas = srv, srv.Token(), min(jc.Replicas, len(h.Peers)+1)
 	} else if jc.Token, err = s.cfg.StoreToken(); err != nil {
-		return nil, stop, err
+		return shared{}, stop, err
 	}
 	st, err := jetstore.Open(ctx, jc)
 	if err != nil {
 		stop()
-		return nil, func() {}, err
+		return shared{}, func() {}, err
 	}
 	stops = append(stops, func() { _ = st.Close() })
 	j, err := st.Journal(ctx)
 	if err != nil {
 		stop()
-		return nil, func() {}, err
+		return shared{}, func() {}, err
+	}
+	cl, err := st.Claims(ctx, hub.DefaultClaimTTL)
+	if err != nil {
+		stop()
+		return shared{}, func() {}, err
 	}
 	s.log.Info("the team's record is shared", "store", j.Where(), "replicas", jc.Replicas)
-	return j, stop, nil
+	return shared{journal: j, claims: cl}, stop, nil
 }
