@@ -2,6 +2,7 @@ package jetstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -25,9 +26,12 @@ type Claims struct {
 func (s *Store) Claims(ctx context.Context, ttl time.Duration) (*Claims, error) {
 	cctx, cancel := context.WithTimeout(ctx, s.c.StartWait)
 	defer cancel()
-	kv, err := s.js.CreateOrUpdateKeyValue(cctx, jetstream.KeyValueConfig{Bucket: ClaimsBucket,
+	kv, err := s.js.CreateKeyValue(cctx, jetstream.KeyValueConfig{Bucket: ClaimsBucket,
 		Description: "a2atop: the operators' claims, each for a while after its last renewal",
 		TTL:         ttl, LimitMarkerTTL: max(ttl, time.Second), Storage: jetstream.MemoryStorage, Replicas: s.c.Replicas})
+	if errors.Is(err, jetstream.ErrBucketExists) { // another hub made it
+		kv, err = s.js.KeyValue(cctx, ClaimsBucket)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: the claims' bucket %s: %w", s.where, ClaimsBucket, err)
 	}

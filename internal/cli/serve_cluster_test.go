@@ -136,6 +136,7 @@ func startHubQuiet(t *testing.T, cfg string, args ...string) string {
 		}
 		select {
 		case code := <-done:
+			done <- code // for the cleanup
 			t.Errorf("serve ended with %d: %s", code, errOut.String())
 			return ""
 		case <-time.After(20 * time.Millisecond):

@@ -38,7 +38,7 @@ type Options struct {
 	// Logger receives the server's notices and errors; nil discards.
 	Logger *slog.Logger
 	// StartWait bounds the wait for the server to take connections.
-	// 0 = 10s.
+	// 0 = 30s.
 	StartWait time.Duration
 }
 
@@ -75,7 +75,7 @@ func Start(o Options) (*Server, error) {
 	go s.Start()
 	wait := o.StartWait
 	if wait <= 0 {
-		wait = 10 * time.Second
+		wait = 30 * time.Second
 	}
 	if !s.ReadyForConnections(wait) {
 		s.Shutdown()

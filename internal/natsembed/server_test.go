@@ -40,14 +40,28 @@ func TestThreeNodesFormACluster(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	st, err := jetstore.Open(ctx, jetstore.Config{InProcess: srvs[1], Token: srvs[1].Token(), Replicas: 3})
+	errs := make(chan error, 3)
+	for _, s := range srvs { // three hubs starting at once
+		go func() { errs <- open(ctx, s) }()
+	}
+	for range srvs {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func open(ctx context.Context, s *natsembed.Server) error {
+	st, err := jetstore.Open(ctx, jetstore.Config{InProcess: s, Token: s.Token(), Replicas: 3})
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer st.Close()
 	j, err := st.Journal(ctx)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	j.Close()
+	defer j.Close()
+	_, err = st.Claims(ctx, 2*time.Minute)
+	return err
 }
