@@ -36,7 +36,7 @@ func runServe(ctx context.Context, args []string, st Streams) int {
 	o.configFlag()
 	var f serveFlags
 	o.fs.StringVar(&f.listen, "listen", defaultListen, "listen on `ADDR` (host:port); an address that is not loopback needs tls_cert_file and tls_key_file, or --insecure")
-	o.fs.BoolVar(&f.insecure, "insecure", false, "serve plain HTTP on an address that is not loopback: the operators' tokens then cross the network in clear")
+	o.fs.BoolVar(&f.insecure, "insecure", false, "serve plain HTTP on an address that is not loopback: the operators' tokens then cross the network in clear (and, with --cluster-listen beyond loopback, the embedded cluster's routes plain and unauthenticated)")
 	f.storeFlags(o)
 	urls, err := o.parse(args)
 	if err != nil {

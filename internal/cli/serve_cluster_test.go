@@ -258,3 +258,18 @@ func TestServeStoreUnreachable(t *testing.T) {
 		t.Fatalf("serve = %d, stderr %q; want %d and %q", code, errOut.String(), exitFailed, want)
 	}
 }
+
+// TestServeClusterBeyondLoopbackNeedsInsecure: the embedded cluster's
+// routes are plain and unauthenticated, so a cluster address beyond
+// loopback is refused without --insecure, in words, before anything
+// listens.
+func TestServeClusterBeyondLoopbackNeedsInsecure(t *testing.T) {
+	ag := agenttest.StartAgent(t)
+	cfg := writeHubConfig(t, t.TempDir(), []demo.Agent{{Name: "agent", URL: ag.URL}}, time.Second)
+	var out, errOut syncBuffer
+	code := run(context.Background(), []string{"serve", "--config", cfg, "--listen", "127.0.0.1:0", "--cluster-listen", "0.0.0.0:6222", "--peers", "10.0.0.2:6222"},
+		Streams{Out: &out, Err: &errOut})
+	if code != exitFailed || !strings.Contains(errOut.String(), "0.0.0.0:6222 is not a loopback address") || !strings.Contains(errOut.String(), "--insecure") {
+		t.Fatalf("serve = %d, stderr %q; want it refused, naming --insecure", code, errOut.String())
+	}
+}

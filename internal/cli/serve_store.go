@@ -55,6 +55,9 @@ func (s *session) sharedRecord(ctx context.Context, f serveFlags) (sh shared, st
 		if len(h.Store.NATS) > 0 {
 			return shared{}, stop, fmt.Errorf("--cluster-listen runs the hubs' own NATS cluster; the config's [hub.store] nats names another: choose one")
 		}
+		if !loopbackAddr(h.ClusterListen) && !f.insecure {
+			return shared{}, stop, fmt.Errorf("%s is not a loopback address, and the embedded cluster's routes are plain TCP without authentication: anyone who reaches it could join the cluster and read or write the team's record; add --insecure for a network you trust (for others, run NATS with TLS and route authentication and name it in [hub.store] nats)", h.ClusterListen)
+		}
 		srv, err := natsembed.Start(natsembed.Options{Dir: filepath.Join(filepath.Dir(s.cfg.JournalPath), "cluster"),
 			ClusterListen: h.ClusterListen, Peers: h.Peers, Logger: s.log})
 		if err != nil {
