@@ -2,6 +2,8 @@ package config
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -58,5 +60,20 @@ func TestHubStoreAccepted(t *testing.T) {
 	}
 	if c, _ := parse(t, ""); c.Hub.Shared() {
 		t.Fatal("a config without [hub] shares a record")
+	}
+}
+
+// TestHubStorePathsExpand: the store's files are taken as the other
+// secret files are: "~/" is home, a relative name is beside the config.
+func TestHubStorePathsExpand(t *testing.T) {
+	c, err := Parse([]byte("[hub.store]\nnats = [\"tls://n1:4222\"]\ncreds_file = \"hub.creds\"\nca_file = \"~/ca.pem\"\ncert_file = \"c.pem\"\nkey_file = \"/k.pem\"\n"), "/etc/a2atop/config.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.ExpandPaths()
+	home, _ := os.UserHomeDir()
+	st := c.Hub.Store
+	if st.CredsFile != "/etc/a2atop/hub.creds" || st.CAFile != filepath.Join(home, "ca.pem") || st.CertFile != "/etc/a2atop/c.pem" || st.KeyFile != "/k.pem" {
+		t.Fatalf("paths: %+v", st)
 	}
 }
