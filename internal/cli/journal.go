@@ -66,6 +66,9 @@ func runJournal(ctx context.Context, args []string, st Streams) int {
 	if cfg == nil {
 		return code
 	}
+	if err := sharedElsewhere(cfg); err != nil {
+		return o.failf(exitUsage, "config: %v", err)
+	}
 	s := o.open(cfg)
 	defer s.Close()
 	svc, err := approvals.Open(approvals.Options{JournalPath: cfg.JournalPath, Approver: cfg.Approver,
@@ -171,6 +174,9 @@ func runJournalExport(o *options, exp exportFlags) int {
 	cfg, code := o.load(nil)
 	if cfg == nil {
 		return code
+	}
+	if err := sharedElsewhere(cfg); err != nil {
+		return o.failf(exitUsage, "config: %v", err)
 	}
 	s := o.open(cfg)
 	defer s.Close()

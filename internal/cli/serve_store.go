@@ -10,6 +10,7 @@ import (
 	"a2atop/approvals"
 	"a2atop/approvals/jetstore"
 	"a2atop/hub"
+	"a2atop/internal/config"
 	"a2atop/internal/natsembed"
 )
 
@@ -86,4 +87,19 @@ func (s *session) sharedRecord(ctx context.Context, f serveFlags) (sh shared, st
 	}
 	s.log.Info("the team's record is shared", "store", j.Where(), "replicas", jc.Replicas)
 	return shared{journal: j, claims: cl}, stop, nil
+}
+
+// sharedElsewhere refuses, for a command that would decide on or read
+// this machine's journal file, a config whose team keeps its record in
+// NATS JetStream: that file is no hub's record, so a decision recorded
+// there would be one no hub refuses a second over.
+func sharedElsewhere(cfg *config.Config) error {
+	if !cfg.Hub.Shared() {
+		return nil
+	}
+	key := "hub.store.nats"
+	if cfg.Hub.ClusterListen != "" {
+		key = "hub.cluster_listen"
+	}
+	return cfg.At(key, "the team's record is in NATS JetStream, kept by its hubs, not in this machine's journal file: decide and read it through a hub (--hub URL); a2atop journal migrate copies the file there")
 }
