@@ -43,4 +43,3 @@ func TestLocalDecisionsRefusedOnASharedRecord(t *testing.T) {
 		t.Fatalf("the deploy is %v (%v), want it still waiting: nothing sent", task, err)
 	}
 }
-
