@@ -54,6 +54,21 @@ type KeyedLine struct {
 // writer appended on a line's key first.
 var ErrConflict = errors.New("journal: another hub appended on this prompt first")
 
+// Changes receives a value soon after the shared record gained lines,
+// when its SharedLog tells (it has a Changes method, as jetstore's
+// does); nil (never ready) otherwise. A hub reads them at once with
+// Refresh instead of on its clock.
+func (s *Service) Changes() <-chan struct{} {
+	ss, ok := s.st.(*sharedStore)
+	if !ok {
+		return nil
+	}
+	if c, ok := ss.log.(interface{ Changes() <-chan struct{} }); ok {
+		return c.Changes()
+	}
+	return nil
+}
+
 // ErrRecordUnreachable is wrapped by a SharedLog's Append that could
 // not make a line durable (the store is lost, or has no majority):
 // nothing is sent on it.

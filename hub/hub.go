@@ -456,10 +456,15 @@ func (h *Hub) background(ctx context.Context) {
 	every := min(time.Second, h.o.StallTimeout/4, h.o.ClaimTTL/4)
 	t := time.NewTicker(every)
 	defer t.Stop()
+	changes := h.svc.Changes() // nil for a journal file: the clock reads it
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-changes:
+			if _, err := h.svc.Refresh(); err != nil {
+				h.log.Error("journal: following", "err", err)
+			}
 		case <-t.C:
 			if _, err := h.svc.Refresh(); err != nil {
 				h.log.Error("journal: following", "err", err)

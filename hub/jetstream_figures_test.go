@@ -54,3 +54,39 @@ func decisionLatency(t *testing.T, ag *agenttest.Agent, d *dash, n int) (p50, p9
 	slices.Sort(took)
 	return took[len(took)/2].Round(10 * time.Microsecond), took[len(took)*99/100].Round(10 * time.Microsecond)
 }
+
+// TestOtherHubSeesFigures measures how long a decision taken on one hub
+// takes to be in another hub's journal (and so on its dashboards'
+// feeds), p50/p99 over 100 decisions, for BENCHMARKS.md. It asserts no
+// time; each decision must arrive. A2ATOP_FIGURES=1 only.
+func TestOtherHubSeesFigures(t *testing.T) {
+	if os.Getenv("A2ATOP_FIGURES") != "1" {
+		t.Skip("figures for BENCHMARKS.md: set A2ATOP_FIGURES=1")
+	}
+	c := startNATSCluster(t)
+	ag := agenttest.StartAgent(t)
+	fxs := teamOnNATS(t, c, ag)
+	d := fxs[0].attach("alice")
+	var took []time.Duration
+	for range 100 {
+		id := ag.Start("deploy")
+		d.waitFor("the deploy", func(f *model.Fleet) bool { return d.inInbox(f, id) })
+		dec := d.prepare(id, approvals.Input{Kind: approvals.KindApprove})
+		if o := d.svc.Send(context.Background(), dec); o.Result != approvals.ResultAccepted {
+			t.Fatalf("not accepted: %s", o.Words())
+		}
+		start := time.Now()
+		for {
+			if _, ok := fxs[1].h.Service().Entry(dec.MessageID); ok {
+				break
+			}
+			if time.Since(start) > 30*time.Second {
+				t.Fatal("the other hub never had the decision")
+			}
+			time.Sleep(500 * time.Microsecond)
+		}
+		took = append(took, time.Since(start))
+	}
+	slices.Sort(took)
+	t.Logf("a decision on hub 1 in hub 2's journal after: p50 %s p99 %s (100 decisions)", took[50].Round(10*time.Microsecond), took[98].Round(10*time.Microsecond))
+}

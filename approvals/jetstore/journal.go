@@ -82,7 +82,7 @@ func (s *Store) Journal(ctx context.Context) (*Journal, error) {
 		return nil, err
 	}
 	j := &Journal{js: s.js, stream: st, timeout: s.c.Timeout, log: s.c.Logger,
-		where: s.where + " stream " + StreamName, passed: map[string]uint64{}, seen: map[string]uint64{}, wake: make(chan struct{})}
+		where: s.where + " stream " + StreamName, passed: map[string]uint64{}, seen: map[string]uint64{}, wake: make(chan struct{}), poke: make(chan struct{}, 1)}
 	if err := j.start(ctx); err != nil {
 		return nil, err
 	}
@@ -108,6 +108,7 @@ type Journal struct {
 	passed map[string]uint64 // subject -> the sequence of its last record Read passed
 	seen   map[string]uint64 // subject -> the sequence of its last record delivered
 	wake   chan struct{}     // closed (and replaced) each time got moves
+	poke   chan struct{}     // holds one value once a record was delivered (Changes)
 }
 
 // delivered is a record as the consumer delivered it.
@@ -162,7 +163,16 @@ func (j *Journal) deliver(m jetstream.Msg) {
 	j.seen[m.Subject()] = j.got
 	close(j.wake)
 	j.wake = make(chan struct{})
+	select {
+	case j.poke <- struct{}{}:
+	default: // one is waiting already: it covers this record too
+	}
 }
+
+// Changes receives a value soon after records were delivered (several
+// close together coalesce into one), so that a hub reads what another
+// hub appended at once rather than on its clock.
+func (j *Journal) Changes() <-chan struct{} { return j.poke }
 
 // waitFor waits until the consumer has delivered the record seq.
 func (j *Journal) waitFor(ctx context.Context, seq uint64, d time.Duration) error {
