@@ -99,3 +99,35 @@ func raceStart(t *testing.T, ag *agenttest.Agent, dashes []*dash, n int) []a2a.T
 	}
 	return ids
 }
+
+// TestHubsOnNATSRestartEveryHub: every hub stops and three new ones
+// start on the same cluster: each reads the whole journal back from the
+// stream (the decisions, their outcomes), and the next race is exact.
+func TestHubsOnNATSRestartEveryHub(t *testing.T) {
+	c := startNATSCluster(t)
+	ag := agenttest.StartAgent(t)
+	first := teamOnNATS(t, c, ag)
+	raceRounds(t, ag, []*dash{first[0].attach("alice"), first[1].attach("dave"), first[2].attach("frank", asFrank)}, 5)
+	var decided []approvals.Entry
+	for _, e := range first[0].h.Service().Journal() {
+		if e.MessageID != "" {
+			decided = append(decided, e)
+		}
+	}
+	if len(decided) != 5 {
+		t.Fatalf("the journal holds %d decisions, want the 5 winners (a loser is never journaled)", len(decided))
+	}
+	for _, fx := range first {
+		fx.stop()
+	}
+	again := teamOnNATS(t, c, ag)
+	for k, fx := range again {
+		for _, e := range decided {
+			got, ok := fx.h.Service().Entry(e.MessageID)
+			if !ok || got.Result != e.Result || got.Approver != e.Approver {
+				t.Fatalf("restarted hub %d: decision %s is %v %s by %s, want %s by %s", k+1, e.MessageID, ok, got.Result, got.Approver, e.Result, e.Approver)
+			}
+		}
+	}
+	raceRounds(t, ag, []*dash{again[0].attach("alice"), again[1].attach("dave"), again[2].attach("frank", asFrank)}, 5)
+}
