@@ -63,7 +63,11 @@ func (s *Store) check(ctx context.Context) error {
 		if err == nil || !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrNoResponders) || time.Now().After(deadline) {
 			return err
 		}
-		time.Sleep(250 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
 	}
 }
 

@@ -38,7 +38,12 @@ func (s *session) sharedRecord(ctx context.Context, f serveFlags) (sh shared, st
 		h.ClusterListen = f.clusterListen
 	}
 	if f.peers != "" {
-		h.Peers = strings.Split(f.peers, ",")
+		h.Peers = nil
+		for _, p := range strings.Split(f.peers, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				h.Peers = append(h.Peers, p)
+			}
+		}
 	}
 	if !h.Shared() {
 		return shared{}, func() {}, nil
