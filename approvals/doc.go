@@ -43,8 +43,13 @@
 // it was confirmed over (Decision.PriorID), not over one made since.
 //
 // The journal sits behind a small store (follow; check-and-append under
-// an exclusive hold); the file is one store, a team's shared store with
-// compare-and-set would be another.
+// an exclusive hold); the file is one store. A team's hubs share
+// another: a SharedLog (Options.Shared; NATS JetStream in
+// approvals/jetstore), on which each check-and-append is optimistic: it
+// reads what the others appended, checks, and appends each record on
+// its prompt's key only if nothing was appended on that key since;
+// otherwise it reads the winner and checks again, so a second decision
+// is refused with the first's words on every hub.
 //
 // # The journal
 //

@@ -84,6 +84,10 @@ type Options struct {
 	// Checkpoints, when set, make this Service sign the chain's head
 	// every Every records and on Checkpoint (a hub's journal; chain.go).
 	Checkpoints *Checkpoints
+	// Shared, when set, keeps the journal in a store several hubs share
+	// (see SharedLog) instead of the file at JournalPath. The Service
+	// closes it.
+	Shared SharedLog
 }
 
 // DefaultQuietPeriod is the quiet period used when Options leave it 0.
@@ -140,6 +144,7 @@ type Service struct {
 	walk chainWalk // the chain, checked as lines fold in (chain_service.go)
 
 	draftMu sync.Mutex // one change of the drafts file at a time in this process
+	unsent  unsent     // decisions refused for a shared record out of reach (shared.go)
 }
 
 // taskRef is a task of an agent, by the agent's identity.
@@ -151,7 +156,7 @@ type taskRef struct {
 // Open opens (or creates) the journal and loads it. It does not contact
 // any agent: call Reconcile to resolve what a crash left open.
 func Open(o Options) (*Service, error) {
-	if o.JournalPath == "" && o.Hub == nil {
+	if o.JournalPath == "" && o.Hub == nil && o.Shared == nil {
 		return nil, errors.New("approvals: no journal path; set the state directory")
 	}
 	o = o.withDefaults()

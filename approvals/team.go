@@ -309,6 +309,8 @@ func teamWords(p Problem) (words, bool) {
 		return words{"unknown: the hub stopped answering after it got the decision", "the hub reconciles it when it is back; the journal (4) shows the outcome"}, true
 	case ProblemMismatch:
 		return words{"the hub builds another message for this answer; nothing was sent", "open the prompt again and decide on what it shows now"}, true
+	case ProblemRecord:
+		return words{"not sent: the team's record is unreachable", "the hub reconnects by itself; decide again once the banner is gone"}, true
 	}
 	return words{}, false
 }
@@ -370,6 +372,9 @@ func LineHash(raw []byte) string { return lineHash(raw) }
 func openStore(o Options) (store, error) {
 	if o.Hub != nil {
 		return newMirrorStore(), nil
+	}
+	if o.Shared != nil {
+		return newSharedStore(o.Shared), nil
 	}
 	fs, err := openFileStore(o.JournalPath, o.ReadOnly, o.Now)
 	if fs != nil {

@@ -40,6 +40,9 @@ type Options struct {
 	Journal approvals.Options
 	// Operators are the people the hub serves, with their roles.
 	Operators []Operator
+	// Claims, when set, shares the claims with the team's other hubs
+	// (claims_shared.go); nil keeps them in this hub alone.
+	Claims SharedClaims
 	// Logger receives what the hub did; nil discards. Tokens never reach it.
 	Logger *slog.Logger
 	// Now is the clock; nil is time.Now.
@@ -269,7 +272,8 @@ func (h *Hub) Run(ctx context.Context) error {
 	watched := make(chan struct{})
 	go func() { h.o.Watchers.Run(wctx); close(watched) }()
 	var bg sync.WaitGroup
-	bg.Add(3)
+	bg.Add(4)
+	go func() { defer bg.Done(); h.followClaims(ctx) }()
 	go func() { defer bg.Done(); h.background(ctx) }()
 	go func() { defer bg.Done(); h.observer(ctx) }()
 	go func() { defer bg.Done(); h.reconciler(ctx) }()
@@ -470,10 +474,15 @@ func (h *Hub) background(ctx context.Context) {
 	every := min(time.Second, h.o.StallTimeout/4, h.o.ClaimTTL/4)
 	t := time.NewTicker(every)
 	defer t.Stop()
+	changes := h.svc.Changes() // nil for a journal file: the clock reads it
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-changes:
+			if _, err := h.svc.Refresh(); err != nil {
+				h.log.Error("journal: following", "err", err)
+			}
 		case <-t.C:
 			_, err := h.svc.Refresh()
 			if err != nil {

@@ -73,6 +73,9 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		}
 		defer stopPush()
 	}
+	if err := sharedElsewhere(cfg); err != nil {
+		return s.failf(exitUsage, "config: %v", err)
+	}
 	svc, err := approvals.Open(approvals.Options{
 		JournalPath: cfg.JournalPath,
 		Sender:      mgr,

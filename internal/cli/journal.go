@@ -15,7 +15,8 @@ import (
 
 const journalUsage = "usage: a2atop journal [--config FILE] [--since DURATION] [--format csv|jsonl] [--out FILE]\n" +
 	"       a2atop journal check [--config FILE] [--accept LINE]... [--note TEXT]\n" +
-	"       a2atop journal verify [--config FILE] [--key FILE] [JOURNAL...]"
+	"       a2atop journal verify [--config FILE] [--key FILE] [JOURNAL...]\n" +
+	"       a2atop journal migrate --to nats://HOST:4222[,URL...] [--replicas N] [--config FILE]"
 
 // lineList is a repeatable --accept LINE.
 type lineList []int
@@ -50,6 +51,8 @@ func runJournal(ctx context.Context, args []string, st Streams) int {
 	note := o.fs.String("note", "", "what you found, kept in the journal with --accept")
 	var exp exportFlags
 	exp.register(o.fs)
+	var mig migrateFlags
+	mig.register(o)
 	pos, err := o.parse(args)
 	if err != nil {
 		return flagStatus(err)
@@ -57,12 +60,18 @@ func runJournal(ctx context.Context, args []string, st Streams) int {
 	if len(pos) == 0 {
 		return runJournalExport(o, exp)
 	}
+	if len(pos) == 1 && pos[0] == "migrate" {
+		return runJournalMigrate(ctx, o, mig)
+	}
 	if len(pos) != 1 || pos[0] != "check" {
 		return o.failf(exitUsage, "%s", journalUsage)
 	}
 	cfg, code := o.load(nil)
 	if cfg == nil {
 		return code
+	}
+	if err := sharedElsewhere(cfg); err != nil {
+		return o.failf(exitUsage, "config: %v", err)
 	}
 	s := o.open(cfg)
 	defer s.Close()
@@ -171,6 +180,9 @@ func runJournalExport(o *options, exp exportFlags) int {
 	cfg, code := o.load(nil)
 	if cfg == nil {
 		return code
+	}
+	if err := sharedElsewhere(cfg); err != nil {
+		return o.failf(exitUsage, "config: %v", err)
 	}
 	s := o.open(cfg)
 	defer s.Close()

@@ -48,10 +48,11 @@ var commandDocs = []commandDoc{
 			"[[operator]] tables, keep the one journal, serve their dashboards (--hub);\n" +
 			"it listens on " + defaultListen + " unless --listen says otherwise, and beyond\n" +
 			"loopback needs tls_cert_file and tls_key_file (or --insecure)"},
-	{"journal", "journal [--since D] [--format csv|jsonl] [--out FILE] | journal check [--accept LINE]... [--note TEXT] | journal verify [--key FILE]",
+	{"journal", "journal [--since D] [--format csv|jsonl] [--out FILE] | journal check [--accept LINE]... [--note TEXT] | journal verify [--key FILE] | journal migrate --to URL",
 		"write the journal for an audit (who, what, when, outcome, later states), oldest first;\n" +
 			"check lists damaged journal lines, exit 1 if one blocks decisions; --accept resolves one;\n" +
-			"verify walks the hash chain and signed checkpoints, exit 1 at the first break"},
+			"verify walks the hash chain and signed checkpoints, exit 1 at the first break;\n" +
+			"migrate copies the journal file once into the team's NATS JetStream record, verified line by line"},
 	{"version", "version", "print the version"},
 	{"help", "help [COMMAND]", "print this text, or the usage of one command"},
 }

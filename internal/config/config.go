@@ -93,6 +93,9 @@ type Config struct {
 	TLSKeyFile   string     `toml:"tls_key_file"`
 	HubTokenFile string     `toml:"hub_token_file"`
 	Operators    []Operator `toml:"operator"`
+	// Hub is the [hub] table: where a team's hubs keep their shared
+	// record (see store.go); empty for one hub on its journal file.
+	Hub Hub `toml:"hub"`
 
 	// Push notifications (see push.go): PushPublicURL is the base URL the
 	// agents reach a2atop's webhook at; PushListen is where it listens
