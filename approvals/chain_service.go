@@ -57,6 +57,9 @@ func (o Options) chainKey() ed25519.PublicKey {
 // to ask. A Service attached to a hub checks the hub's lines as the feed
 // delivers them.
 func (s *Service) Chain() ChainStatus {
+	if s.onSharedRecord() {
+		return ChainStatus{Path: s.st.where(), Shared: sharedRecordWords(s.st.where())}
+	}
 	s.mu.Lock()
 	c := s.walk.status()
 	s.mu.Unlock()
@@ -65,10 +68,14 @@ func (s *Service) Chain() ChainStatus {
 
 // Checkpoint signs the chain's head now (a hub, when it stops), unless
 // no record came since the last checkpoint. It needs
-// Options.Checkpoints.
+// Options.Checkpoints. On a shared record, which is not chained, it
+// signs nothing (chain_shared.go).
 func (s *Service) Checkpoint() error {
 	if s.o.Checkpoints == nil {
 		return errNoCheckpoints
+	}
+	if s.onSharedRecord() {
+		return nil
 	}
 	return s.write(record{Type: recCheckpoint, Approver: s.o.Approver})
 }

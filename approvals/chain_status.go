@@ -82,6 +82,10 @@ type ChainStatus struct {
 	// lines the feed sent it (those of the agents the operator may
 	// watch), each run of them from its first; the hub checks the whole.
 	Partial bool
+	// Shared, when not "", says that the journal is a shared record
+	// (Options.Shared), which is not hash-chained, and what holds its
+	// lines instead (chain_shared.go); the rest of the status is empty.
+	Shared string
 
 	Breaks []ChainBreak // the breaks found, in order, at most maxBreaks
 	More   int          // breaks beyond Breaks

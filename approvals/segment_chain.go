@@ -121,6 +121,9 @@ func lastLineOf(path string) ([]byte, error) {
 // walkLine gives a folded line to the chain's walk, and reports whether
 // the line is the walk's only (line.walkOnly). Callers hold s.mu.
 func (s *Service) walkLine(l line, cl chainLine) bool {
+	if s.onSharedRecord() {
+		return false
+	}
 	switch l.walkOnly {
 	case walkSeed:
 		s.walk.seed(cl)
