@@ -46,6 +46,9 @@ func runJournalVerify(args []string, st Streams) int {
 		if cfg == nil {
 			return code
 		}
+		if cfg.Hub.Shared() {
+			return verifyShared(o, cfg, key)
+		}
 		if files, err = approvals.SegmentFiles(cfg.JournalPath); err != nil {
 			return o.failf(exitFailed, "%s", sanitize.Line(err.Error(), 500))
 		}
