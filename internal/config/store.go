@@ -99,6 +99,9 @@ func (c *Config) validateStore() error {
 	case h.ClusterListen != "" && (s.CredsFile != "" || s.TokenEnv != "" || s.CAFile != "" || s.CertFile != ""):
 		return fail("hub.store", "creds_file, token_env and the TLS files are for [hub.store] nats; the embedded cluster's hubs connect in process")
 	}
+	if _, set := c.lines["journal_segment"]; set && h.Shared() && c.JournalSegment != (JournalSegment{}) {
+		return fail("journal_segment", "segments are of the file journal only; this team's record is in NATS JetStream ([hub.store] nats or cluster_listen), whose stream does not rotate: remove journal_segment (or write \"off\")")
+	}
 	for i, u := range s.NATS {
 		if err := checkNATSURL(u); err != nil {
 			return fail(fmt.Sprintf("hub.store.nats[%d]", i+1), "%v", err)

@@ -24,6 +24,8 @@ func TestHubStoreErrorsNameLineAndKey(t *testing.T) {
 		{"peers alone", "[hub]\npeers = [\"10.0.0.2:6222\"]\n", 2, "hub.peers", "set cluster_listen too"},
 		{"bad peer", "[hub]\ncluster_listen = \"10.0.0.1:6222\"\npeers = [\"10.0.0.2:6222\", \"nowhere\"]\n", 3, "hub.peers[2]", "not host:port"},
 		{"bad listen", "[hub]\ncluster_listen = \"6222\"\n", 2, "hub.cluster_listen", "not host:port"},
+		{"segments on nats", "journal_segment = \"64MiB\"\n[hub.store]\nnats = [\"nats://n1:4222\"]\n", 1, "journal_segment", "the file journal only"},
+		{"segments on the embedded cluster", "journal_segment = \"7d\"\n[hub]\ncluster_listen = \"127.0.0.1:6222\"\n", 1, "journal_segment", "does not rotate"},
 		{"replicas beyond the hubs", "[hub]\ncluster_listen = \"10.0.0.1:6222\"\npeers = [\"10.0.0.2:6222\"]\n[hub.store]\nreplicas = 3\n", 5, "hub.store.replicas", "3 replicas need 3 hubs"},
 	}
 	for _, tt := range tests {
