@@ -182,11 +182,13 @@ func (s *sharedStore) read(fold func([]line, bool), mine map[int]bool) error {
 }
 
 // keyOf is the key a record is decided on: for a decision its prompt
-// (the agent's identity, the task, the prompt); for a record on a
+// (the agent's identity, the task, the prompt), and for a vote on it
+// the same, so that two votes cast on two hubs at once are ordered (the
+// second sees the first and may complete the policy); for a record on a
 // decision, that decision's; for the rest (bare observations,
 // acknowledgements), one key for them all.
 func (s *sharedStore) keyOf(r record) string {
-	if r.Type == recDecision {
+	if r.Type == recDecision || r.Type == recVote {
 		id := nameID(r.Agent)
 		if r.URL != "" {
 			id = identity(r.URL, r.Tenant)

@@ -249,11 +249,15 @@ func (j *Journal) Append(lines []approvals.KeyedLine) ([]int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), j.timeout)
 	defer cancel()
 	var ns []int
+	mine := map[string]uint64{} // the last line this Append put on a subject: the next on it follows that one
 	for _, l := range lines {
 		subj := subjectPrefix + l.Key
 		j.mu.Lock()
 		exp := j.passed[subj]
 		j.mu.Unlock()
+		if seq, ok := mine[subj]; ok {
+			exp = seq
+		}
 		sum := sha256.Sum256(l.Raw)
 		m := &nats.Msg{Subject: subj, Data: l.Raw, Header: nats.Header{}}
 		m.Header.Set(jetstream.MsgIDHeader, hex.EncodeToString(sum[:16])) // a publish retried after a lost answer is stored once
@@ -268,6 +272,7 @@ func (j *Journal) Append(lines []approvals.KeyedLine) ([]int, error) {
 			return ns, err
 		}
 		ns = append(ns, int(ack.Sequence))
+		mine[subj] = ack.Sequence
 	}
 	return ns, nil
 }
