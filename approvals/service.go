@@ -354,6 +354,7 @@ func (s *Service) appendChecked(check func() ([]record, error)) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		recs, err := check()
+		n = 0 // a shared store checks again after another hub came first: a refusal then writes nothing
 		if err == nil {
 			n = len(recs)
 		}
