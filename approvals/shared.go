@@ -1,6 +1,7 @@
 package approvals
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -272,4 +273,19 @@ func (s *Service) settleUnsent() {
 func (s *Service) entryResult(id string) Result {
 	e, _ := s.Entry(id)
 	return e.Result
+}
+
+// RecordReachable reports whether the Service's shared record can be
+// reached and this process has read it to its end, when its SharedLog
+// tells (it has a Reachable method, as jetstore's does): nil for a
+// journal file, or a record that does not tell.
+func (s *Service) RecordReachable(ctx context.Context) error {
+	ss, ok := s.st.(*sharedStore)
+	if !ok {
+		return nil
+	}
+	if r, ok := ss.log.(interface{ Reachable(context.Context) error }); ok {
+		return r.Reachable(ctx)
+	}
+	return nil
 }
