@@ -69,3 +69,14 @@ func TestOpsOnNATS(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboardMovesToAnotherHubOnNATS: TestDashboardMovesToAnotherHubOfTheTeam
+// with the hubs' record in a real three-node JetStream cluster instead of
+// a shared file: alice's dashboard (--hub hub1,hub2) is on hub 2 once
+// hub 1 stops, its journal continues, and each question received exactly
+// one message.
+func TestDashboardMovesToAnotherHubOnNATS(t *testing.T) {
+	c := startNATSCluster(t)
+	fxs := teamOnNATS(t, c, agenttest.StartAgent(t))
+	movesToTheOtherHub(t, fxs[0], fxs[1])
+}
