@@ -58,7 +58,7 @@ func (o Options) chainKey() ed25519.PublicKey {
 // delivers them.
 func (s *Service) Chain() ChainStatus {
 	if s.onSharedRecord() {
-		return ChainStatus{Path: s.st.where(), Shared: sharedRecordWords(s.st.where())}
+		return ChainStatus{Path: s.st.where(), Shared: s.sharedWords()}
 	}
 	s.mu.Lock()
 	c := s.walk.status()

@@ -31,7 +31,15 @@ func sharedRecordWords(where string) string {
 // shared record.
 func (s *Service) onSharedRecord() bool {
 	_, ok := s.st.(*sharedStore)
-	return ok
+	return ok || s.o.HubRecord != ""
+}
+
+// sharedWords is ChainStatus.Shared of a Service on a shared record.
+func (s *Service) sharedWords() string {
+	if s.o.HubRecord != "" {
+		return s.o.HubRecord
+	}
+	return sharedRecordWords(s.st.where())
 }
 
 // SharedVerify is what VerifyShared found in a team's shared record.

@@ -84,6 +84,11 @@ type Options struct {
 	// Checkpoints, when set, make this Service sign the chain's head
 	// every Every records and on Checkpoint (a hub's journal; chain.go).
 	Checkpoints *Checkpoints
+	// HubRecord, for a Service attached to a hub (Hub) whose journal is a
+	// shared record, is what the hub says holds its lines instead of the
+	// hash chain (hub.Me.Record): the Service then walks no chain and its
+	// Chain says so, as the hub's does (chain_shared.go).
+	HubRecord string
 	// Shared, when set, keeps the journal in a store several hubs share
 	// (see SharedLog) instead of the file at JournalPath. The Service
 	// closes it.

@@ -59,3 +59,12 @@ func (h *Hub) checkpoint() {
 		h.log.Error("journal: the checkpoint at shutdown", "err", err)
 	}
 }
+
+// record is Me.Record: what holds the journal's lines when it is a
+// shared record, "" for a journal file.
+func (h *Hub) record() string {
+	if h.o.Journal.Shared == nil {
+		return ""
+	}
+	return h.svc.Chain().Shared
+}

@@ -61,7 +61,13 @@ func TestHubsOnNATSWithKeysStartAndDecide(t *testing.T) {
 	}
 	for round := range 2 {
 		fxs := teamOnNATS(t, c, ag, withKey)
-		raceRounds(t, ag, []*dash{fxs[0].attach("alice"), fxs[1].attach("dave"), fxs[2].attach("frank", asFrank)}, 3)
+		dashes := []*dash{fxs[0].attach("alice"), fxs[1].attach("dave"), fxs[2].attach("frank", asFrank)}
+		raceRounds(t, ag, dashes, 3)
+		for k, d := range dashes {
+			if ch := d.svc.Chain(); ch.Broken() || ch.Shared == "" {
+				t.Errorf("round %d, the dashboard on hub %d sees the record's chain as %+v, want it said to be the stream's order", round, k+1, ch)
+			}
+		}
 		for k, fx := range fxs {
 			ch := fx.h.Service().Chain()
 			if ch.Broken() || !strings.Contains(ch.Shared, jetstore.StreamName) {

@@ -262,6 +262,10 @@ type Me struct {
 	// JournalKey is the public key that signs the checkpoints of the
 	// hub's journal ("ed25519:BASE64"; a2atop journal verify --key).
 	JournalKey string `json:"journalKey,omitempty"`
+	// Record, when the hub keeps its journal in a shared record (NATS
+	// JetStream), says what holds its lines instead of the hash chain
+	// (approvals.ChainStatus.Shared); "" for a journal file.
+	Record string `json:"record,omitempty"`
 }
 
 // Allows reports whether the operator may act in role on agent.

@@ -10,9 +10,13 @@ import (
 // checked it while reading: "chain verified up to 11-29 20:02:00Z (42
 // records, signed to line 40)", or the first break no acceptance covers
 // (at which line, what was done, what to run, how it shows); "" while
-// the journal has no chained record.
+// the journal has no chained record; for a shared record (NATS
+// JetStream), that it is not chained and what holds it.
 func (j *Journal) chainLine() string {
 	th, c := j.ctx.Theme, j.chain
+	if c.Shared != "" {
+		return th.Muted.Render(sanitize.Line("not hash-chained: the team's record in NATS JetStream holds the lines in its stream's order · a2atop journal verify", j.w))
+	}
 	if b := c.First(true); b != nil {
 		st := th.Error
 		if b.Tail() {

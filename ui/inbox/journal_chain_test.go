@@ -66,6 +66,8 @@ func TestJournalChainLine(t *testing.T) {
 			"chain verified up to 11-29 19:59:00Z (3 records the hub sent; the hub checks the whole)"},
 		{"a break accepted", approvals.ChainStatus{Records: 9, Start: 1, HeadAt: at, Breaks: []approvals.ChainBreak{accepted}},
 			"chain verified up to 11-29 19:59:00Z (9 records) · 1 break(s) accepted"},
+		{"a shared record", approvals.ChainStatus{Shared: "the team's record … is not hash-chained"},
+			"not hash-chained: the team's record in NATS JetStream holds the lines in its stream's order · a2atop journal verify"},
 		{"a cut last line", approvals.ChainStatus{Records: 8, Start: 1, HeadAt: at, Breaks: []approvals.ChainBreak{cut}},
 			"chain broken at line 9 (cut) · a2atop journal verify · the journal ends in a line without its newline"},
 	} {
