@@ -88,6 +88,14 @@ func raceRounds(t *testing.T, ag *agenttest.Agent, dashes []*dash, n int) {
 // were refused naming its approver.
 func checkOneWon(t *testing.T, prompt int, dashes []*dash, outs []approvals.Outcome) {
 	t.Helper()
+	checkWinner(t, prompt, dashes, outs, false)
+}
+
+// checkWinner is checkOneWon; with comingBack, a loser may also be
+// refused because the record, coming back, did not take its append in
+// time ("not sent: the team's record is unreachable": nothing sent).
+func checkWinner(t *testing.T, prompt int, dashes []*dash, outs []approvals.Outcome, comingBack bool) {
+	t.Helper()
 	winner := ""
 	for k, o := range outs {
 		if o.Result == approvals.ResultAccepted {
@@ -101,7 +109,7 @@ func checkOneWon(t *testing.T, prompt int, dashes []*dash, outs []approvals.Outc
 		t.Fatalf("prompt %d: no decision accepted: %s", prompt, words(outs))
 	}
 	for k, o := range outs {
-		if o.Result == approvals.ResultAccepted {
+		if o.Result == approvals.ResultAccepted || (comingBack && o.Problem == approvals.ProblemRecord) {
 			continue
 		}
 		if o.Winner == nil || o.Winner.Approver != winner || !strings.HasPrefix(o.Words(), "decided by "+winner+" at ") {
@@ -198,7 +206,9 @@ func TestHubsOnNATSNoMajority(t *testing.T) {
 // decision is accepted, waiting before each round until no decision on
 // it is open anywhere (a decision refused while the record was out of
 // reach, that the store took later, is settled as not sent). A round
-// may still meet the record coming back: all refused, nothing sent.
+// may still meet the record coming back: all refused, nothing sent, or
+// one accepted and another refused as the record unreachable (its append
+// timed out on a loaded machine; seen twice in the whole hub suite).
 func decideOnceRecovered(t *testing.T, fxs []*fixture, dashes []*dash, i int, id a2a.TaskID) {
 	t.Helper()
 	for range 40 {
@@ -217,7 +227,7 @@ func decideOnceRecovered(t *testing.T, fxs []*fixture, dashes []*dash, i int, id
 		wg.Wait()
 		for _, o := range outs {
 			if o.Result == approvals.ResultAccepted {
-				checkOneWon(t, i, dashes, outs)
+				checkWinner(t, i, dashes, outs, true)
 				return
 			}
 		}
