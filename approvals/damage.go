@@ -39,10 +39,15 @@ var ErrJournalDamaged = errors.New("the journal has a damaged line that may hold
 // an operator.
 type Damage struct {
 	Path   string // the journal
-	Line   int    // 1-based line number
+	Line   int    // 1-based line number, in the whole journal (across segments)
 	Hash   string // "sha256:…" of the line's bytes: an acceptance holds for these bytes only
 	Reason string // what is wrong with it
 	Torn   bool
+
+	// File and FileLine are the file that holds the line and its number
+	// there: Path and Line, unless the journal was rotated (segments).
+	File     string
+	FileLine int
 
 	// What could be read from the line ("" when nothing could): its
 	// record type, the agent (by the name it has now), the task, the
@@ -121,7 +126,7 @@ func shown(s string) string {
 // Words says in one line what the line is and what it blocks, naming
 // the file and the line.
 func (d Damage) Words() string {
-	where := fmt.Sprintf("journal %s line %d", d.Path, d.Line)
+	where := d.where()
 	switch {
 	case d.Torn && !d.Blocks:
 		return where + " is a torn line (a crash during a write); it holds no decision, nothing is blocked"
@@ -134,6 +139,20 @@ func (d Damage) Words() string {
 	}
 	return fmt.Sprintf("%s is damaged (%s); it may hold a decision (%s): new decisions on %s are refused until an operator looks at it (a2atop journal check)",
 		where, d.Reason, d.Recovered(), d.Scope())
+}
+
+// where names the line: "journal PATH line N", and its line in its file
+// when that is another (a rotated journal: "(line 7 of the file)").
+func (d Damage) where() string {
+	w := fmt.Sprintf("journal %s line %d", d.Path, d.Line)
+	switch {
+	case d.FileLine == 0 || (d.File == d.Path && d.FileLine == d.Line):
+	case d.File == d.Path:
+		w += fmt.Sprintf(" (line %d of the file)", d.FileLine)
+	default:
+		w += fmt.Sprintf(" (line %d of the file %s)", d.FileLine, d.File)
+	}
+	return w
 }
 
 // Delivery says whether a torn decision reached its agent: unknown
@@ -180,6 +199,7 @@ func (s *Service) noteDamage(l line) {
 	f := recoverFields(l.raw)
 	d := &Damage{Path: s.st.where(), Line: l.n, Hash: lineHash(l.raw), Reason: l.err.Error(), Torn: l.torn,
 		Type: f["type"], TaskID: a2a.TaskID(f["task"]), MessageID: f["id"], AgentURL: f["url"]}
+	d.File, d.FileLine = s.fileLine(l.n)
 	s.scopeDamage(d, f["agent"], f["url"], f["tenant"])
 	s.addDamage(d)
 }
@@ -195,6 +215,7 @@ func (s *Service) noteOrphan(l line) {
 	}
 	d := &Damage{Path: s.st.where(), Line: l.n, Hash: lineHash(l.raw), Type: r.Type, TaskID: r.Task, MessageID: r.ID,
 		AgentURL: r.URL, Reason: fmt.Sprintf("a %s record of decision %s, which no readable line of the journal holds", r.Type, r.ID)}
+	d.File, d.FileLine = s.fileLine(l.n)
 	s.scopeDamage(d, r.Agent, r.URL, r.Tenant)
 	s.addDamage(d)
 }

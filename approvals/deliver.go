@@ -152,6 +152,10 @@ func (s *Service) commit(d *Decision) (Problem, error) {
 	})
 	if err != nil && p == ProblemNone {
 		p = ProblemJournal
+		if errors.Is(err, ErrRecordUnreachable) {
+			p = ProblemRecord
+			s.unsent.add(d.MessageID)
+		}
 	}
 	return p, err
 }

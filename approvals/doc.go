@@ -43,8 +43,13 @@
 // it was confirmed over (Decision.PriorID), not over one made since.
 //
 // The journal sits behind a small store (follow; check-and-append under
-// an exclusive hold); the file is one store, a team's shared store with
-// compare-and-set would be another.
+// an exclusive hold); the file is one store. A team's hubs share
+// another: a SharedLog (Options.Shared; NATS JetStream in
+// approvals/jetstore), on which each check-and-append is optimistic: it
+// reads what the others appended, checks, and appends each record on
+// its prompt's key only if nothing was appended on that key since;
+// otherwise it reads the winner and checks again, so a second decision
+// is refused with the first's words on every hub.
 //
 // # The journal
 //
@@ -99,6 +104,46 @@
 //     The vote that completes the policy is written with the decision it
 //     sends (same id, same hold), whose "votes" ([{"name","at","reason"}])
 //     are the votes it counted; see vote.go.
+//   - "segment": the first line of every segment after the first (see
+//     below). Fields: line (its own number in the whole journal), seg
+//     {seq, prev, carried, entries}.
+//   - "checkpoint": key, sig: a hub's Ed25519 signature of the chain's
+//     head (see The chain).
+//   - "chain-accepted": line, hash, approver, note: the hub was started,
+//     told to, on a chain broken at that line.
+//
+// # Segments
+//
+// With Options.Segment the file rotates: once the open segment is past
+// its size or age, the next write closes it, under the exclusive lock.
+// The new segment, written beside the journal and fsynced, begins with
+// a "segment" record and restates every open decision (and the settled
+// last decision on a task that may still wait at its prompt) as records
+// whose "carried" is the new segment's number; it is renamed over the
+// journal's path once the old one has its closed name, PATH.000001, …
+// (a hard link, so the journal's path always names a whole segment),
+// and the closed one is made read-only (0400) and never written again.
+// Line numbers run on across segments. A process following the file by
+// offset sees its file is no longer the path's, reads it to its end,
+// and goes on in the next segment past its header and restated records;
+// one that opens the journal reads the open segment alone (the earlier
+// entries count as forgotten, History reads them back), and MemoryAll
+// reads every segment, oldest first.
+//
+// # The chain
+//
+// Every record written since the chain exists also carries "seq" (its
+// place in the chain: 1, 2, …) and "prev" ("sha256:…" of the exact bytes
+// of the line before it, without the newline; none on the first line of
+// a journal), just before "sum". A hub signs a checkpoint every 100
+// records and when it stops: a "checkpoint" record whose "sig" is the
+// Ed25519 signature (standard base64) of
+// "a2atop-journal-checkpoint:SEQ:PREV" (its own seq and prev) by "key"
+// ("ed25519:" and the public key in standard base64), and keeps it in
+// JOURNAL.head too. VerifyJournal and Service.Chain walk the chain and
+// name each break: a record edited, removed, inserted, reordered, the
+// file cut, a checkpoint whose signature fails. A journal written before
+// the chain starts it at its first chained record. See chain.go.
 //
 // A decision with no outcome (a crash between the record and the send, or
 // during the send) and a decision whose latest outcome is "unknown" (a

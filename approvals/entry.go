@@ -82,6 +82,10 @@ type Entry struct {
 
 	States []StateChange // the agent's state changes, oldest first
 
+	// Lines are the journal lines of the entry's records, in order: what
+	// an auditor checks against the file's chain (chain.go).
+	Lines []LineRef
+
 	// Elsewhere is true when another process or another approver made
 	// the decision: a record this Service did not write, that another
 	// process appended while it was open or that names another approver.

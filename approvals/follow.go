@@ -33,6 +33,7 @@ type Refreshed struct {
 // the disk: the UI calls it from a tea.Cmd, on its tick.
 func (s *Service) Refresh() (Refreshed, error) {
 	err := s.st.follow(s.foldFrom)
+	s.settleUnsent()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := Refreshed{Changed: s.version != s.refreshed}

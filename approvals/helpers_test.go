@@ -141,7 +141,14 @@ func journalLines(t testing.TB, path string) []line {
 	}
 	defer st.close()
 	var out []line
-	if err := st.follow(func(ls []line, _ bool) { out = append(out, ls...) }); err != nil {
+	err = st.follow(func(ls []line, _ bool) {
+		for _, l := range ls {
+			if l.walkOnly == walkAll { // not the previous segment's last line, which seeds the chain
+				out = append(out, l)
+			}
+		}
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	return out

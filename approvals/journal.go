@@ -64,6 +64,11 @@ type fileStore struct {
 	partial []byte // the bytes after off: a last line without its newline
 	told    []byte // the partial line already passed on as torn, so it is passed once
 	read    int64  // bytes read in all, for tests: following costs what was appended
+	seg     segState
+
+	chain chainTail    // the file's last line, which the next record links to (chain.go)
+	next  chainTail    // the tail once the append under way is written
+	ckpt  *Checkpoints // nil: this writer signs no checkpoints
 }
 
 func lockPath(path string) string { return path + ".lock" }
@@ -74,7 +79,7 @@ func lockPath(path string) string { return path + ".lock" }
 // directory not the user's own, a directory others may write) is refused;
 // see statefile.
 func openFileStore(path string, readOnly bool, now func() time.Time) (*fileStore, error) {
-	s := &fileStore{path: path, now: now}
+	s := &fileStore{path: path, now: now, seg: segState{seq: 1}}
 	if readOnly {
 		return s, s.reopen()
 	}
@@ -149,11 +154,7 @@ func (s *fileStore) follow(fold func([]line, bool)) error {
 		return err
 	}
 	defer unlock()
-	lines, err := s.readNew(s.lk != nil)
-	if len(lines) > 0 {
-		fold(lines, false)
-	}
-	return err
+	return s.readNew(s.lk != nil, fold)
 }
 
 func (s *fileStore) update(fold func([]line, bool), check func() ([]record, error)) error {
@@ -167,11 +168,7 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 		return err
 	}
 	defer unlock()
-	lines, err := s.readNew(true)
-	if len(lines) > 0 {
-		fold(lines, false)
-	}
-	if err != nil {
+	if err := s.readNew(true, fold); err != nil {
 		return err
 	}
 	recs, err := check()
@@ -179,7 +176,7 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 		return err
 	}
 	buf, written, err := s.encode(recs)
-	if err != nil {
+	if err != nil || len(written) == 0 {
 		return err
 	}
 	if _, err := s.w.Write(buf); err != nil {
@@ -188,6 +185,8 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 	if err := s.w.Sync(); err != nil {
 		return fmt.Errorf("journal: fsync %s: %w", s.path, err)
 	}
+	s.chain = s.next
+	s.keepHead(written)
 	s.off += int64(len(s.partial) + len(buf))
 	s.n += len(written)
 	if len(s.partial) > 0 {
@@ -195,12 +194,14 @@ func (s *fileStore) update(fold func([]line, bool), check func() ([]record, erro
 	}
 	s.partial, s.told = nil, nil
 	fold(written, true)
+	s.rotateIfDue(written)
 	return nil
 }
 
 // encode makes the bytes of one append: a newline first when the file
 // ends in a torn line, then (when that line is not a record) a "torn"
-// record naming it, then recs; and the lines they will be.
+// record naming it, then recs, each linked into the chain (chain.go);
+// and the lines they will be.
 func (s *fileStore) encode(recs []record) ([]byte, []line, error) {
 	var buf []byte
 	n := s.n + 1
@@ -211,62 +212,67 @@ func (s *fileStore) encode(recs []record) ([]byte, []line, error) {
 		}
 		n++
 	}
-	written := make([]line, 0, len(recs))
-	for _, r := range recs {
-		b, err := encodeRecord(r)
-		if err != nil {
-			return nil, nil, err
-		}
-		r.V = formatVersion
-		written = append(written, line{n: n, raw: b, rec: r})
-		buf = append(append(buf, b...), '\n')
-		n++
-	}
-	return buf, written, nil
+	s.next = s.chain
+	b, written, err := chainRecords(&s.next, s.ckpt, recs, n, s.checkpointRecord)
+	return append(buf, b...), written, err
 }
 
-// readNew reads what was appended after off. Complete lines are parsed
-// and passed on once. A last line without its newline is kept for the
-// next read; when the caller holds the lock (no write can be under way)
-// it is passed on once as torn.
-func (s *fileStore) readNew(locked bool) ([]line, error) {
+// readFile reads what was appended to the segment s.r holds after off.
+// Complete lines are parsed and passed on once. A last line without its
+// newline is kept for the next read; when the caller holds the lock (no
+// write can be under way) it is passed on once as torn. closed is true
+// when s.r is no longer the journal's path: a closed segment, read to
+// its end (see readNew).
+func (s *fileStore) readFile(locked bool) (out []line, closed bool, err error) {
 	fi, err := s.r.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("journal: stat %s: %w", s.path, err)
+		return nil, false, fmt.Errorf("journal: stat %s: %w", s.path, err)
 	}
-	if pi, err := os.Lstat(s.path); err != nil || !os.SameFile(pi, fi) {
-		return nil, fmt.Errorf("journal: %s was moved or replaced since a2atop opened it; restart a2atop to read the file that is there now", s.path)
+	pi, err := os.Lstat(s.path)
+	if err != nil {
+		return nil, false, fmt.Errorf("journal: %s was moved or replaced since a2atop opened it; restart a2atop to read the file that is there now", s.path)
 	}
+	closed = !os.SameFile(pi, fi)
 	if fi.Size() < s.off {
-		return nil, fmt.Errorf("journal: %s is shorter than what was read from it (%d < %d bytes): it was truncated or rewritten; check it with a2atop journal check, then restart a2atop", s.path, fi.Size(), s.off)
+		return nil, false, fmt.Errorf("journal: %s is shorter than what was read from it (%d < %d bytes): it was truncated or rewritten; check it with a2atop journal check, then restart a2atop", s.path, fi.Size(), s.off)
 	}
 	buf := make([]byte, fi.Size()-s.off)
 	if _, err := s.r.ReadAt(buf, s.off); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("journal: read %s: %w", s.path, err)
+		return nil, false, fmt.Errorf("journal: read %s: %w", s.path, err)
 	}
 	s.read += int64(len(buf))
-	var out []line
 	for first := true; ; first = false {
 		i := bytes.IndexByte(buf, '\n')
 		if i < 0 {
 			break
 		}
 		raw := buf[:i]
+		if s.off == 0 {
+			if err := s.beginSegment(raw); err != nil {
+				return out, false, err
+			}
+			out = s.seedChain(out)
+		}
 		buf = buf[i+1:]
 		s.off += int64(i + 1)
 		s.n++
+		if s.seg.skip > 0 { // restated from the segment before, which was read: the chain's only
+			s.seg.skip--
+			out = s.chainRestated(out, s.n, raw)
+			continue
+		}
 		told := first && s.told != nil && bytes.Equal(raw, s.told)
-		if !told && len(bytes.TrimSpace(raw)) > 0 {
-			out = append(out, parseLine(s.n, raw, false))
+		if !told {
+			out = s.chainRead(out, s.n, raw, false)
 		}
 		s.told = nil
 	}
 	s.partial = bytes.Clone(buf)
 	if len(buf) > 0 && locked && !bytes.Equal(buf, s.told) {
-		out = append(out, parseLine(s.n+1, s.partial, true))
+		out = s.chainRead(out, s.n+1, s.partial, true)
 		s.told = s.partial
 	}
-	return out, nil
+	return out, closed, nil
 }
 
 // lock takes the lock file, exclusively or shared, waiting at most

@@ -15,13 +15,17 @@ import (
 // writeJournal writes n decisions, each with its outcome and the agent's
 // state change (3 records, as a typical accepted send leaves), and returns
 // the path and the file size.
-func writeJournal(b *testing.B, n int) (string, int64) {
+func writeJournal(b *testing.B, n int) (string, int64) { return writeSignedJournal(b, n, nil) }
+
+// writeSignedJournal is writeJournal with checkpoints signed by c.
+func writeSignedJournal(b *testing.B, n int, c *Checkpoints) (string, int64) {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "journal.jsonl")
 	st, err := openFileStore(path, false, time.Now)
 	if err != nil {
 		b.Fatal(err)
 	}
+	st.ckpt = c
 	st.w = noSync{st.w} // fsync per record is what Send pays; building the fixture need not
 	at := time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)
 	var recs []record

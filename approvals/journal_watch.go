@@ -53,14 +53,20 @@ type journalWatch struct {
 	w       *fsnotify.Watcher
 	path    string
 	log     *slog.Logger
-	dir     bool // the directory is watched (the file is not there)
-	overrun bool // an overflow was logged
+	dir     bool        // the directory is watched (the file is not there)
+	file    os.FileInfo // the file watched, to tell when a rotation renamed another over it
+	overrun bool        // an overflow was logged
 }
 
 // watch watches the file, or its directory while the file is not there.
 func (j *journalWatch) watch() error {
+	if j.file != nil { // a rotation: the watched file is now a closed segment
+		_ = j.w.Remove(j.path)
+		j.file = nil
+	}
 	err := j.w.Add(j.path)
 	if err == nil {
+		j.file, _ = os.Lstat(j.path)
 		if j.dir {
 			_ = j.w.Remove(filepath.Dir(j.path))
 			j.dir = false
@@ -81,8 +87,17 @@ func (j *journalWatch) watch() error {
 	return nil
 }
 
+// replaced reports whether the journal's path names another file than
+// the one watched: a rotation renamed the next segment over it (the
+// watched file only hears its link count and mode change).
+func (j *journalWatch) replaced() bool {
+	fi, err := os.Lstat(j.path)
+	return j.file != nil && err == nil && !os.SameFile(fi, j.file)
+}
+
 // relay passes on the events that touch the journal, coalesced, until
 // the watcher is closed or the watch cannot go on; then it closes ch.
+
 func (j *journalWatch) relay(ch chan<- struct{}) {
 	defer close(ch)
 	poke := func() {
@@ -97,10 +112,10 @@ func (j *journalWatch) relay(ch chan<- struct{}) {
 			if !ok {
 				return
 			}
-			if filepath.Clean(ev.Name) != j.path || ev.Op == fsnotify.Chmod {
+			if filepath.Clean(ev.Name) != j.path || (ev.Op == fsnotify.Chmod && !j.replaced()) {
 				continue
 			}
-			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) || ev.Op == fsnotify.Chmod {
 				if err := j.watch(); err != nil { // closing ch: the clock reads it from now on
 					j.log.Warn("journal: file-change notification lost; reading the journal on the clock", "err", err)
 					poke()

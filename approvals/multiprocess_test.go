@@ -23,7 +23,8 @@ const (
 	envDURL     = "A2ATOP_APPROVALS_DECIDE_URL"
 	envDTask    = "A2ATOP_APPROVALS_DECIDE_TASK"
 	envDBy      = "A2ATOP_APPROVALS_DECIDE_BY"
-	envDTear    = "A2ATOP_APPROVALS_DECIDE_TEAR" // "1": the decision's write stops halfway and the process dies
+	envDTear    = "A2ATOP_APPROVALS_DECIDE_TEAR"    // "1": the decision's write stops halfway and the process dies
+	envDSegment = "A2ATOP_APPROVALS_DECIDE_SEGMENT" // Options.Segment.Size in bytes
 )
 
 // tearingWriter writes the first half of what it is given, then kills its
@@ -60,7 +61,7 @@ func TestDecideChild(t *testing.T) {
 	snd := newSDKSender()
 	snd.add(t, "agent", os.Getenv(envDURL), "")
 	svc, err := Open(Options{JournalPath: os.Getenv(envDJournal), Sender: snd, Approver: os.Getenv(envDBy),
-		SendTimeout: 10 * time.Second, Agents: []Agent{{Name: "agent", URL: os.Getenv(envDURL)}}})
+		SendTimeout: 10 * time.Second, Agents: []Agent{{Name: "agent", URL: os.Getenv(envDURL)}}, Segment: segmentFromEnv()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,6 +156,10 @@ func TestTwoProcessesDecideOnePromptOnce(t *testing.T) {
 		if accepted != 1 || decided != 1 {
 			t.Fatalf("round %d: outcomes %+v / %+v, want one accepted and one already-decided", round, rs[0], rs[1])
 		}
+	}
+	// the processes wrote one chain between them, each linking under the lock
+	if c, err := VerifyJournal(nil, fx.path); err != nil || c.Broken() || c.Records < 2*rounds {
+		t.Fatalf("the journal the processes wrote: %v %+v", err, c)
 	}
 }
 

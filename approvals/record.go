@@ -21,6 +21,9 @@ const (
 	recTorn     = "torn" // a line that a write never finished, named by the next writer
 	recAck      = "ack"  // an operator resolved a damaged line after looking at it
 	recVote     = "vote" // one approver's vote under an agent's approval policy (vote.go)
+
+	recCheckpoint  = "checkpoint"     // a signature of the chain's head (chain.go)
+	recChainAccept = "chain-accepted" // the hub started on a broken chain, told to (chain.go)
 )
 
 // formatVersion is the "v" of the records written now: version 2 adds
@@ -63,7 +66,13 @@ type record struct {
 	Note     string           `json:"note,omitempty"`
 	Line     int              `json:"line,omitempty"`
 	Hash     string           `json:"hash,omitempty"`
-	Votes    []Voter          `json:"votes,omitempty"` // a decision that completed a policy: the votes it counted
+	Votes    []Voter          `json:"votes,omitempty"`   // a decision that completed a policy: the votes it counted
+	Seg      *segmentInfo     `json:"seg,omitempty"`     // a segment's first line (segment.go)
+	Carried  int              `json:"carried,omitempty"` // restated at the start of segment Carried
+	Key      string           `json:"key,omitempty"`     // a checkpoint: the public key that signed it
+	Sig      string           `json:"sig,omitempty"`     // a checkpoint: its signature
+	Seq      int              `json:"seq,omitempty"`     // the record's place in the chain (chain.go)
+	Prev     string           `json:"prev,omitempty"`    // "sha256:…" of the line before it
 	Sum      string           `json:"sum,omitempty"`
 }
 
@@ -94,6 +103,11 @@ type line struct {
 	rec  record // the record, when err is nil
 	err  error  // why the line is not a record
 	torn bool   // the last line, without its newline: a write that never finished
+	// walkOnly is a line the chain's walk takes but nothing folds: the
+	// header and restated records of a segment whose predecessor was read
+	// (restated), or the last line of the segment before the one a reader
+	// starts at (seed). See segment_chain.go.
+	walkOnly walkOnly
 }
 
 // parseLine reads one line back. A line is a record only if it is a
@@ -139,7 +153,7 @@ func checkSum(b []byte, sum string) error {
 
 func knownType(t string) bool {
 	switch t {
-	case recDecision, recRetry, recOutcome, recState, recTorn, recAck, recVote:
+	case recDecision, recRetry, recOutcome, recState, recTorn, recAck, recVote, recSegment, recCheckpoint, recChainAccept:
 		return true
 	}
 	return false

@@ -56,6 +56,10 @@ type Options struct {
 	// in (see Draft), so that they outlive the dashboard. "" = the
 	// journal's path + ".drafts"; attached to a hub, none unless set.
 	DraftsPath string
+	// Segment says when the journal file is closed and a new segment
+	// begun (see SegmentPolicy); the zero policy keeps one file. With
+	// MemoryAll every segment is read, oldest first.
+	Segment SegmentPolicy
 
 	// Team mode (see Hub). Hub, when set, attaches the Service to a
 	// team's hub: it keeps the hub's journal as Follow delivers it
@@ -77,6 +81,18 @@ type Options struct {
 	// how many records, how long it took (the store's hold, write and
 	// sync) and its error. It must not block or call back.
 	OnAppend func(records int, took time.Duration, err error)
+	// Checkpoints, when set, make this Service sign the chain's head
+	// every Every records and on Checkpoint (a hub's journal; chain.go).
+	Checkpoints *Checkpoints
+	// HubRecord, for a Service attached to a hub (Hub) whose journal is a
+	// shared record, is what the hub says holds its lines instead of the
+	// hash chain (hub.Me.Record): the Service then walks no chain and its
+	// Chain says so, as the hub's does (chain_shared.go).
+	HubRecord string
+	// Shared, when set, keeps the journal in a store several hubs share
+	// (see SharedLog) instead of the file at JournalPath. The Service
+	// closes it.
+	Shared SharedLog
 }
 
 // DefaultQuietPeriod is the quiet period used when Options leave it 0.
@@ -131,7 +147,10 @@ type Service struct {
 	refreshed      uint64   // version at the last Refresh
 	forgotten      int      // entries let go from memory (see forget)
 
+	walk chainWalk // the chain, checked as lines fold in (chain_service.go)
+
 	draftMu sync.Mutex // one change of the drafts file at a time in this process
+	unsent  unsent     // decisions refused for a shared record out of reach (shared.go)
 }
 
 // taskRef is a task of an agent, by the agent's identity.
@@ -143,7 +162,7 @@ type taskRef struct {
 // Open opens (or creates) the journal and loads it. It does not contact
 // any agent: call Reconcile to resolve what a crash left open.
 func Open(o Options) (*Service, error) {
-	if o.JournalPath == "" && o.Hub == nil {
+	if o.JournalPath == "" && o.Hub == nil && o.Shared == nil {
 		return nil, errors.New("approvals: no journal path; set the state directory")
 	}
 	o = o.withDefaults()
@@ -160,6 +179,13 @@ func Open(o Options) (*Service, error) {
 	s := &Service{o: o, log: o.Logger, st: st, book: newAgentBook(o.Agents), host: host, entries: map[string]*Entry{},
 		byPrompt: map[string][]string{}, tracked: map[taskRef]*Entry{}, inFlight: map[string]bool{},
 		inFlightPrompt: map[string]string{}, damage: map[int]*Damage{}, acks: map[ackKey]ack{}, votes: map[taskRef]*taskVotes{}, voteIDs: map[string]bool{}}
+	if err := s.useSegments(); err != nil {
+		st.close()
+		return nil, err
+	}
+	s.walk = newChainWalk(st.where(), o.chainKey())
+	s.walk.partial, s.walk.st.Partial = o.Hub != nil, o.Hub != nil
+	s.expectHead()
 	if err := st.follow(s.foldFrom); err != nil {
 		st.close()
 		return nil, err
@@ -217,11 +243,16 @@ func promptKey(agentID string, id a2a.TaskID, prompt string) string {
 func (s *Service) foldFrom(lines []line, mine bool) {
 	s.mu.Lock()
 	for _, l := range lines {
+		cl := chainLineOf(l)
+		if s.walkLine(l, cl) {
+			continue
+		}
 		if l.err != nil {
 			s.noteDamage(l)
 			continue
 		}
 		s.fold(l, mine)
+		s.noteLine(l, cl)
 	}
 	s.mu.Unlock()
 	s.publish(lines)
@@ -241,6 +272,11 @@ func (s *Service) fold(l line, mine bool) {
 		return
 	case recVote:
 		s.noteVote(r)
+		return
+	case recSegment:
+		s.noteSegment(r)
+		return
+	case recCheckpoint, recChainAccept: // the chain's own (Service.Chain)
 		return
 	}
 	if r.ID == "" {
@@ -324,6 +360,7 @@ func (s *Service) appendChecked(check func() ([]record, error)) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		recs, err := check()
+		n = 0 // a shared store checks again after another hub came first: a refusal then writes nothing
 		if err == nil {
 			n = len(recs)
 		}
@@ -415,5 +452,6 @@ func copyEntry(e *Entry) Entry {
 	c.Parts = append([]*a2a.Part(nil), e.Parts...)
 	c.Refs = append([]a2a.TaskID(nil), e.Refs...)
 	c.States = append([]StateChange(nil), e.States...)
+	c.Lines = append([]LineRef(nil), e.Lines...)
 	return c
 }

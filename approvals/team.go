@@ -309,6 +309,8 @@ func teamWords(p Problem) (words, bool) {
 		return words{"unknown: the hub stopped answering after it got the decision", "the hub reconciles it when it is back; the journal (4) shows the outcome"}, true
 	case ProblemMismatch:
 		return words{"the hub builds another message for this answer; nothing was sent", "open the prompt again and decide on what it shows now"}, true
+	case ProblemRecord:
+		return words{"not sent: the team's record is unreachable", "the hub reconnects by itself; decide again once the banner is gone"}, true
 	}
 	return words{}, false
 }
@@ -371,7 +373,14 @@ func openStore(o Options) (store, error) {
 	if o.Hub != nil {
 		return newMirrorStore(), nil
 	}
-	return openFileStore(o.JournalPath, o.ReadOnly, o.Now)
+	if o.Shared != nil {
+		return newSharedStore(o.Shared), nil
+	}
+	fs, err := openFileStore(o.JournalPath, o.ReadOnly, o.Now)
+	if fs != nil {
+		fs.ckpt = o.Checkpoints
+	}
+	return fs, err
 }
 
 // publish hands lines to Options.OnJournal.
@@ -379,9 +388,13 @@ func (s *Service) publish(lines []line) {
 	if s.o.OnJournal == nil || len(lines) == 0 {
 		return
 	}
-	out := make([]JournalLine, len(lines))
-	for i, l := range lines {
-		out[i] = JournalLine{N: l.n, Raw: l.raw, Torn: l.torn}
+	out := make([]JournalLine, 0, len(lines))
+	for _, l := range lines {
+		if l.walkOnly == walkAll {
+			out = append(out, JournalLine{N: l.n, Raw: l.raw, Torn: l.torn})
+		}
 	}
-	s.o.OnJournal(out)
+	if len(out) > 0 {
+		s.o.OnJournal(out)
+	}
 }

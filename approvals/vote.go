@@ -173,6 +173,7 @@ type voteRec struct {
 	Voter
 	id   string
 	kind Kind
+	rec  record // as journaled: a new segment restates it (segment_carry.go)
 }
 
 // taskVotes are the votes on a task's prompt: the latest prompt voted
@@ -197,7 +198,10 @@ func (s *Service) noteVote(r record) {
 		tv = &taskVotes{prompt: r.Prompt, dropped: dropped}
 		s.votes[ref] = tv
 	}
-	tv.list = append(tv.list, voteRec{Voter: Voter{Name: r.Approver, At: r.At, Reason: r.Reason}, id: r.ID, kind: r.Kind})
+	if r.Carried > 0 && tv.has(r.ID, r.Approver) { // restated, and read where it was first written too
+		return
+	}
+	tv.list = append(tv.list, voteRec{Voter: Voter{Name: r.Approver, At: r.At, Reason: r.Reason}, id: r.ID, kind: r.Kind, rec: r})
 	s.voteIDs[r.ID] = true
 	s.touched.add(r.Task)
 	s.forgetVotes()

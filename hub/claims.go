@@ -50,6 +50,7 @@ func (h *Hub) serveClaim(w http.ResponseWriter, r *http.Request, op *Operator) {
 			op.Name, held, h.o.ClaimTTL))
 		return
 	}
+	h.shareClaim(cl)
 	writeJSON(w, http.StatusOK, cl)
 }
 
@@ -80,6 +81,7 @@ func (h *Hub) serveRelease(w http.ResponseWriter, r *http.Request, op *Operator)
 		return
 	}
 	h.release(claimKey{c.Agent, string(c.Task), op.Name}, "closed")
+	h.unshareClaim(claimKey{c.Agent, string(c.Task), op.Name})
 	w.WriteHeader(http.StatusNoContent)
 }
 

@@ -43,9 +43,12 @@
 //     GET /v1/capture).
 //
 // No token reaches the log, the feed or an error. When one hub is not
-// enough, the journal and the claims move to a shared store with
-// compare-and-set; the journal is behind approvals' store, the claims
-// behind the feed log, so that move touches those two types.
+// enough, several hubs share one record: the journal is an
+// approvals.SharedLog (Journal.Shared; NATS JetStream in
+// approvals/jetstore, where the first decision on a prompt wins on every
+// hub by compare-and-set), and the claims are SharedClaims (Options.Claims,
+// a KV bucket with a TTL) that every hub applies to its own feed. Each
+// hub still watches every agent and numbers its own feed.
 //
 // hub may import the standard library, the SDK's a2a types,
 // r3labs/sse/v2, a2atop/model and a2atop/approvals. It never imports

@@ -23,6 +23,14 @@ import (
 func TestDashboardMovesToAnotherHubOfTheTeam(t *testing.T) {
 	first := newFixture(t)
 	second := newFixtureOn(t, first.ag, 100*time.Millisecond, func(o *hub.Options) { o.Journal.JournalPath = first.journal })
+	movesToTheOtherHub(t, first, second)
+}
+
+// movesToTheOtherHub attaches alice's dashboard to first, knowing
+// second, and checks that it moves to second when first stops (see
+// TestDashboardMovesToAnotherHubOfTheTeam).
+func movesToTheOtherHub(t *testing.T, first, second *fixture) {
+	t.Helper()
 	alice := first.attach("alice", func(o *hubclient.Options) { o.Others = []string{second.srv.URL} })
 
 	before := first.ag.Start("ask")

@@ -174,10 +174,17 @@ func newStreamID() string {
 // the hub has not read yet (another hub of the team wrote it to their
 // shared journal since this hub last followed it) is read first, so that
 // a dashboard that moves between the team's hubs is not taken for one
-// following another journal.
+// following another journal. A shared record is first read to the end
+// it has now (its consumer may still be delivering what another hub
+// appended).
 func (h *Hub) continues(n int, hash string) bool {
 	if n <= 0 || h.feed.journalAfter(n, hash) {
 		return n > 0
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), loopWait)
+	defer cancel()
+	if err := h.svc.RecordReachable(ctx); err != nil { // a shared record: read to its end first (its Read waits for nothing)
+		h.log.Warn("journal: the team's record is not read to its end", "err", err)
 	}
 	if _, err := h.svc.Refresh(); err != nil {
 		h.log.Error("journal: following", "err", err)

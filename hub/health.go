@@ -43,7 +43,8 @@ func (h *Hub) serveHealthz(w http.ResponseWriter, _ *http.Request) {
 }
 
 // serveReadyz is GET /readyz: 200 "ready" while the hub runs, its loop
-// answers and its last reading of the journal worked; else 503 with the
+// answers, its shared record (if it has one) can be reached and is read
+// to its end, and its last reading of the journal worked; else 503 with the
 // reason in words. It takes no token (a readiness probe has none) and
 // names no agent, operator or path.
 func (h *Hub) serveReadyz(w http.ResponseWriter, r *http.Request) {
@@ -74,6 +75,10 @@ func (h *Hub) notReady(ctx context.Context) string {
 	defer cancel()
 	if err := h.call(ctx, func() {}); err != nil {
 		return fmt.Sprintf("the hub's loop did not answer within %s (%v)", loopWait, err)
+	}
+	if err := h.svc.RecordReachable(ctx); err != nil {
+		h.log.Warn("/readyz: the team's record is unreachable", "err", err)
+		return "the team's record is unreachable (the hub's log has the error)"
 	}
 	if _, err := h.ready.lastFollow(); err != nil {
 		return "the journal cannot be read: the last attempt failed (the hub's log has the error)"

@@ -73,7 +73,8 @@ func (h *Hub) Handler() http.Handler {
 func (h *Hub) serveMe(w http.ResponseWriter, _ *http.Request, op *Operator) {
 	writeJSON(w, http.StatusOK, Me{Operator: op.Name, Approver: op.Name, Roles: op.Roles, Agents: h.o.Agents,
 		Templates: h.o.Journal.Templates, ChainKeys: h.o.Fleet.ChainKeys, TerminalPerAgent: h.o.Fleet.WithDefaults().MaxTerminalPerAgent, Epoch: h.feed.epoch,
-		Policies: h.o.Journal.Policies, Groups: op.Groups})
+		Policies: h.o.Journal.Policies, Groups: op.Groups,
+		JournalKey: h.journalKey(), Record: h.record()})
 }
 
 // logRequests logs each request's method, path, status and time; never

@@ -40,6 +40,9 @@ type Options struct {
 	Journal approvals.Options
 	// Operators are the people the hub serves, with their roles.
 	Operators []Operator
+	// Claims, when set, shares the claims with the team's other hubs
+	// (claims_shared.go); nil keeps them in this hub alone.
+	Claims SharedClaims
 	// Logger receives what the hub did; nil discards. Tokens never reach it.
 	Logger *slog.Logger
 	// Now is the clock; nil is time.Now.
@@ -84,6 +87,10 @@ type Options struct {
 	// MaxFeedsPerOperator is how many feed connections one operator may
 	// have open at once (one a dashboard); more are refused (429). 0 = 16.
 	MaxFeedsPerOperator int
+	// AcceptBrokenChain starts the hub on a journal whose hash chain is
+	// broken, and records in the journal that it did (chain.go).
+	AcceptBrokenChain bool
+
 	// DecisionBodyBytes bounds the decision bodies (up to 16 MiB each)
 	// the hub holds at once, every operator's together; a decision past
 	// it is refused (503) until others end. 0 = 32 MiB.
@@ -225,6 +232,10 @@ func Open(o Options) (*Hub, error) {
 		return nil, err
 	}
 	h.svc = svc
+	if err := h.checkChain(); err != nil {
+		svc.Close()
+		return nil, err
+	}
 	h.feed.mu.Lock() // the Service may publish from a goroutine of its own already
 	h.feed.holds = svc.Holds
 	h.feed.mu.Unlock()
@@ -239,10 +250,12 @@ func (h *Hub) Service() *approvals.Service { return h.svc }
 // Epoch names this run of the hub; every feed id starts with it.
 func (h *Hub) Epoch() string { return h.feed.epoch }
 
-// Close closes the feed's connections and the journal. Call it after
-// Run has returned (or instead of Run).
+// Close closes the feed's connections, signs a last checkpoint of the
+// journal's chain (with Journal.Checkpoints) and closes the journal.
+// Call it after Run has returned (or instead of Run).
 func (h *Hub) Close() error {
 	h.sse.Close()
+	h.checkpoint()
 	return h.svc.Close()
 }
 
@@ -265,7 +278,8 @@ func (h *Hub) Run(ctx context.Context) error {
 	watched := make(chan struct{})
 	go func() { h.o.Watchers.Run(wctx); close(watched) }()
 	var bg sync.WaitGroup
-	bg.Add(3)
+	bg.Add(4)
+	go func() { defer bg.Done(); h.followClaims(ctx) }()
 	go func() { defer bg.Done(); h.background(ctx) }()
 	go func() { defer bg.Done(); h.observer(ctx) }()
 	go func() { defer bg.Done(); h.reconciler(ctx) }()
@@ -466,10 +480,15 @@ func (h *Hub) background(ctx context.Context) {
 	every := min(time.Second, h.o.StallTimeout/4, h.o.ClaimTTL/4)
 	t := time.NewTicker(every)
 	defer t.Stop()
+	changes := h.svc.Changes() // nil for a journal file: the clock reads it
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-changes:
+			if _, err := h.svc.Refresh(); err != nil {
+				h.log.Error("journal: following", "err", err)
+			}
 		case <-t.C:
 			_, err := h.svc.Refresh()
 			if err != nil {

@@ -265,6 +265,13 @@ type Me struct {
 	// does (the hub counts them again when it records one).
 	Policies map[string]approvals.Policy `json:"policies,omitempty"`
 	Groups   []string                    `json:"groups,omitempty"`
+	// JournalKey is the public key that signs the checkpoints of the
+	// hub's journal ("ed25519:BASE64"; a2atop journal verify --key).
+	JournalKey string `json:"journalKey,omitempty"`
+	// Record, when the hub keeps its journal in a shared record (NATS
+	// JetStream), says what holds its lines instead of the hash chain
+	// (approvals.ChainStatus.Shared); "" for a journal file.
+	Record string `json:"record,omitempty"`
 }
 
 // Allows reports whether the operator may act in role on agent.

@@ -275,6 +275,7 @@ func (c *Client) OpenService(o approvals.Options) (*approvals.Service, error) {
 	}
 	o.Hub, o.Approver, o.Templates = c, me.Approver, me.Templates
 	o.Policies, o.Groups = me.Policies, map[string][]string{me.Approver: me.Groups}
+	o.HubRecord = me.Record
 	for _, a := range me.Agents {
 		o.Agents = append(o.Agents, approvals.Agent{Name: a.Name, URL: a.URL, Tenant: a.Tenant})
 	}

@@ -73,6 +73,9 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		}
 		defer stopPush()
 	}
+	if err := sharedElsewhere(cfg); err != nil {
+		return s.failf(exitUsage, "config: %v", err)
+	}
 	svc, err := approvals.Open(approvals.Options{
 		JournalPath: cfg.JournalPath,
 		Sender:      mgr,
@@ -84,6 +87,7 @@ func dashboard(ctx context.Context, s *session, started func(*a2aclient.Manager)
 		Logger:      log,
 		ReadOnly:    cfg.ReadOnly,
 		Memory:      cfg.JournalMemory,
+		Segment:     approvals.SegmentPolicy(cfg.JournalSegment),
 	})
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %v (set journal_path in the config)", cfg.JournalPath, err)

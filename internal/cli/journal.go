@@ -14,7 +14,9 @@ import (
 )
 
 const journalUsage = "usage: a2atop journal [--config FILE] [--since DURATION] [--format csv|jsonl] [--out FILE]\n" +
-	"       a2atop journal check [--config FILE] [--accept LINE]... [--note TEXT]"
+	"       a2atop journal check [--config FILE] [--accept LINE]... [--note TEXT]\n" +
+	"       a2atop journal verify [--config FILE] [--key FILE] [JOURNAL...]\n" +
+	"       a2atop journal migrate --to nats://HOST:4222[,URL...] [--replicas N] [--config FILE]"
 
 // lineList is a repeatable --accept LINE.
 type lineList []int
@@ -39,6 +41,9 @@ func (l *lineList) Set(s string) error {
 // blocks decisions, 1 when one does (or the journal cannot be read), 2 on
 // a usage error.
 func runJournal(ctx context.Context, args []string, st Streams) int {
+	if len(args) > 0 && args[0] == "verify" {
+		return runJournalVerify(args[1:], st)
+	}
 	o := newOptions("journal", st)
 	o.configFlag()
 	var accept lineList
@@ -46,6 +51,8 @@ func runJournal(ctx context.Context, args []string, st Streams) int {
 	note := o.fs.String("note", "", "what you found, kept in the journal with --accept")
 	var exp exportFlags
 	exp.register(o.fs)
+	var mig migrateFlags
+	mig.register(o)
 	pos, err := o.parse(args)
 	if err != nil {
 		return flagStatus(err)
@@ -53,12 +60,18 @@ func runJournal(ctx context.Context, args []string, st Streams) int {
 	if len(pos) == 0 {
 		return runJournalExport(o, exp)
 	}
+	if len(pos) == 1 && pos[0] == "migrate" {
+		return runJournalMigrate(ctx, o, mig)
+	}
 	if len(pos) != 1 || pos[0] != "check" {
 		return o.failf(exitUsage, "%s", journalUsage)
 	}
 	cfg, code := o.load(nil)
 	if cfg == nil {
 		return code
+	}
+	if err := sharedElsewhere(cfg); err != nil {
+		return o.failf(exitUsage, "config: %v", err)
 	}
 	s := o.open(cfg)
 	defer s.Close()
@@ -95,6 +108,7 @@ func printDamage(w io.Writer, svc *approvals.Service) bool {
 		}
 	}
 	path := sanitize.Line(svc.Path(), 300)
+	printSegments(w, svc)
 	switch {
 	case len(all) == 0:
 		fmt.Fprintf(w, "journal %s: every line reads back; nothing blocks decisions\n", path)
@@ -106,6 +120,7 @@ func printDamage(w io.Writer, svc *approvals.Service) bool {
 	}
 	for _, d := range all {
 		printLine(w, d)
+		printLineIn(w, d)
 	}
 	if open > 0 {
 		fmt.Fprintln(w, "after looking at a line: a2atop journal check --accept LINE [--note TEXT]")
@@ -165,6 +180,9 @@ func runJournalExport(o *options, exp exportFlags) int {
 	cfg, code := o.load(nil)
 	if cfg == nil {
 		return code
+	}
+	if err := sharedElsewhere(cfg); err != nil {
+		return o.failf(exitUsage, "config: %v", err)
 	}
 	s := o.open(cfg)
 	defer s.Close()

@@ -35,7 +35,7 @@ func (e *exportFlags) register(fs *flag.FlagSet) {
 // exportColumns are the columns of the CSV export, in order: who
 // decided what, when, what it achieved and what the agent did after.
 var exportColumns = []string{"decided_at", "approver", "agent", "task", "context", "kind", "reason", "payload",
-	"outcome", "outcome_at", "problem", "error", "attempts", "message_id", "prompt_state", "later_states", "agent_url", "votes"}
+	"outcome", "outcome_at", "problem", "error", "attempts", "message_id", "prompt_state", "later_states", "agent_url", "votes", "journal_lines"}
 
 // exportRecord is one journal entry as the export writes it.
 type exportRecord struct {
@@ -59,6 +59,36 @@ type exportRecord struct {
 	// Votes are, for a decision that completed an approval policy, the
 	// votes it counted: name, at, reason.
 	Votes []approvals.Voter `json:"votes,omitempty"`
+	// JournalLines are the journal lines the record rests on, for an
+	// auditor to check against the file's hash chain.
+	JournalLines []exportLine `json:"journal_lines,omitempty"`
+}
+
+// exportLine is one journal line of an export record: its number, its
+// seq in the chain (0 before the chain) and the SHA-256 of its bytes.
+type exportLine struct {
+	Line   int    `json:"line"`
+	Seq    int    `json:"seq,omitempty"`
+	SHA256 string `json:"sha256"`
+}
+
+// linesOf are the journal lines of an entry, as the export writes them.
+func linesOf(e approvals.Entry) []exportLine {
+	out := make([]exportLine, 0, len(e.Lines))
+	for _, l := range e.Lines {
+		out = append(out, exportLine{Line: l.Line, Seq: l.Seq, SHA256: l.HashText()})
+	}
+	return out
+}
+
+// linesCell is the CSV cell of the journal lines: "LINE:SEQ:sha256:HEX"
+// each, separated by "; ".
+func linesCell(ls []exportLine) string {
+	cells := make([]string, len(ls))
+	for i, l := range ls {
+		cells[i] = fmt.Sprintf("%d:%d:%s", l.Line, l.Seq, l.SHA256)
+	}
+	return strings.Join(cells, "; ")
 }
 
 // exportState is one state change the agent's task went through.
@@ -76,7 +106,7 @@ func recordOf(e approvals.Entry) exportRecord {
 	r := exportRecord{DecidedAt: e.DecidedAt.UTC(), Approver: e.Approver, Agent: e.Agent, Task: e.TaskID, Context: e.ContextID,
 		Kind: string(e.Kind), Reason: e.Reason, Payload: e.Parts, Outcome: string(e.Result), OutcomeAt: e.ResultAt.UTC(),
 		Problem: string(e.Problem), Error: e.Error, Attempts: e.Attempts, MessageID: e.MessageID,
-		PromptState: model.ShortState(e.PromptState), AgentURL: e.AgentURL, Votes: e.Votes}
+		PromptState: model.ShortState(e.PromptState), AgentURL: e.AgentURL, Votes: e.Votes, JournalLines: linesOf(e)}
 	if e.PromptState == "" {
 		r.PromptState = ""
 	}
@@ -158,7 +188,7 @@ func csvRow(r exportRecord) []string {
 	}
 	cells := []string{stamp(r.DecidedAt), r.Approver, r.Agent, string(r.Task), r.Context, r.Kind, r.Reason, payload,
 		r.Outcome, stamp(r.OutcomeAt), r.Problem, r.Error, attempts(r.Attempts), r.MessageID, r.PromptState,
-		strings.Join(states, "; "), r.AgentURL, votesCell(r.Votes)}
+		strings.Join(states, "; "), r.AgentURL, votesCell(r.Votes), linesCell(r.JournalLines)}
 	for i, c := range cells {
 		cells[i] = csvCell(c)
 	}

@@ -155,12 +155,16 @@ func noSuchAgent(cfg *config.Config, arg, usage string) string {
 // outcome. Exit: 0 accepted, 1 refused/unknown/unreachable, 2 bad input.
 func sendReply(ctx context.Context, s *session, agent config.Agent, taskArg string, kind approvals.Kind, f *replyFlags) int {
 	cfg, log, timeout := s.cfg, s.log, s.timeout
+	if err := sharedElsewhere(cfg); err != nil {
+		return s.failf(exitUsage, "config: %v", err)
+	}
 	mgr, code := s.manager()
 	if mgr == nil {
 		return code
 	}
 	svc, err := approvals.Open(approvals.Options{JournalPath: cfg.JournalPath, Sender: mgr, Approver: cfg.Approver, Agents: journalAgents(cfg),
-		Templates: cfg.Templates(), Policies: cfg.Policies(), Groups: cfg.Groups(), Logger: log, SendTimeout: timeout})
+		Templates: cfg.Templates(), Policies: cfg.Policies(), Groups: cfg.Groups(), Logger: log, SendTimeout: timeout,
+		Segment: approvals.SegmentPolicy(cfg.JournalSegment)})
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %v", cfg.JournalPath, err)
 	}

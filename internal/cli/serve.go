@@ -25,6 +25,10 @@ type serveFlags struct {
 	listen    string
 	insecure  bool
 	sshListen string // "" = no SSH (serve_ssh.go)
+	printKey  bool   // print the journal's public key and stop
+	broken    bool   // --accept-broken-chain
+	// clusterListen and peers run the embedded cluster (serve_store.go).
+	clusterListen, peers string
 }
 
 // runServe implements `a2atop serve [--config FILE] [--listen ADDR]
@@ -35,11 +39,23 @@ func runServe(ctx context.Context, args []string, st Streams) int {
 	o.configFlag()
 	var f serveFlags
 	o.fs.StringVar(&f.listen, "listen", defaultListen, "listen on `ADDR` (host:port); an address that is not loopback needs tls_cert_file and tls_key_file, or --insecure")
-	o.fs.BoolVar(&f.insecure, "insecure", false, "serve plain HTTP on an address that is not loopback: the operators' tokens then cross the network in clear")
+	o.fs.BoolVar(&f.insecure, "insecure", false, "serve plain HTTP on an address that is not loopback: the operators' tokens then cross the network in clear (and, with --cluster-listen beyond loopback, the embedded cluster's routes plain and unauthenticated)")
+	o.fs.BoolVar(&f.printKey, "print-key", false, "print the public key that verifies the journal's checkpoints (a2atop journal verify --key) and exit")
+	o.fs.BoolVar(&f.broken, "accept-broken-chain", false, "start on a journal whose hash chain is broken (a2atop journal verify), and record in it that you did")
+	f.storeFlags(o)
 	o.fs.StringVar(&f.sshListen, "ssh-listen", "", sshListenUsage)
 	urls, err := o.parse(args)
 	if err != nil {
 		return flagStatus(err)
+	}
+	if f.printKey {
+		cfg, code := o.load(urls)
+		if cfg == nil {
+			return code
+		}
+		s := o.open(cfg)
+		defer s.Close()
+		return s.printKey()
 	}
 	cfg, code := o.loadAgents(urls)
 	if cfg == nil {
@@ -97,11 +113,24 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 			return s.failf(exitUsage, "config: %v", err)
 		}
 	}
+	ckpt, err := s.hubCheckpoints()
+	if err != nil {
+		return s.failf(exitFailed, "%v", err)
+	}
+	sh, stopShared, err := s.sharedRecord(ctx, f)
+	if err != nil {
+		return s.failf(exitFailed, "the team's record: %v", err)
+	}
+	defer stopShared()
 	recv := s.pushReceiver(mgr)
 	h, err := hub.Open(hub.Options{Watchers: mgr, Agents: hubAgents(cfg.Agents), Fleet: cfg.FleetOptions(),
-		Operators: ops, Logger: log,
+		Operators: ops, Logger: log, AcceptBrokenChain: f.broken, Claims: sh.claims,
 		Journal: approvals.Options{JournalPath: cfg.JournalPath, Sender: mgr, Agents: journalAgents(cfg),
-			Templates: cfg.Templates(), Policies: cfg.Policies(), Logger: log, ReadOnly: cfg.ReadOnly, Memory: cfg.JournalMemory}})
+			Templates: cfg.Templates(), Policies: cfg.Policies(), Logger: log, ReadOnly: cfg.ReadOnly, Memory: cfg.JournalMemory,
+			Segment: approvals.SegmentPolicy(cfg.JournalSegment), Checkpoints: ckpt, Shared: sh.journal}})
+	if errors.Is(err, hub.ErrBrokenChain) {
+		return s.failf(exitFailed, "approvals journal %s: %v", cfg.JournalPath, err)
+	}
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %v (set journal_path in the config)", cfg.JournalPath, err)
 	}
@@ -134,7 +163,7 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 			served <- srv.Serve(ln)
 		}
 	}()
-	s.announce(url, f, operators)
+	s.announce(url, f, operators, h.Service().Path())
 	if acc != nil {
 		stopSSH, err := s.serveSSH(h.Handler(), f.sshListen, url, acc)
 		if err != nil {
@@ -162,10 +191,10 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 
 // announce says where the hub listens (stdout, one line), and in the log
 // and on stderr when it serves plain HTTP beyond loopback.
-func (s *session) announce(url string, f serveFlags, operators int) {
+func (s *session) announce(url string, f serveFlags, operators int, journal string) {
 	cfg, log := s.cfg, s.log
 	fmt.Fprintf(s.st.Out, "a2atop serve: hub on %s for %d agents and %d operators; journal %s\n",
-		url, len(cfg.Agents), operators, cfg.JournalPath)
+		url, len(cfg.Agents), operators, journal)
 	log.Info("hub listening", "url", url, logKeyAgents, len(cfg.Agents), "operators", operators, logKeyPath, cfg.Path)
 	if cfg.TLSCertFile == "" && !loopbackAddr(f.listen) {
 		const warn = "serving plain HTTP beyond loopback (--insecure): the operators' tokens cross the network in clear"

@@ -53,9 +53,11 @@ var commandDocs = []commandDoc{
 			"The host key's fingerprint (SHA256:...) is printed at every start; on an\n" +
 			"operator's first connection ssh shows the fingerprint of the key it is offered:\n" +
 			"answer yes only when it is the printed one"},
-	{"journal", "journal [--since D] [--format csv|jsonl] [--out FILE] | journal check [--accept LINE]... [--note TEXT]",
+	{"journal", "journal [--since D] [--format csv|jsonl] [--out FILE] | journal check [--accept LINE]... [--note TEXT] | journal verify [--key FILE] | journal migrate --to URL",
 		"write the journal for an audit (who, what, when, outcome, later states), oldest first;\n" +
-			"check lists damaged journal lines, exit 1 if one blocks decisions; --accept resolves one"},
+			"check lists damaged journal lines, exit 1 if one blocks decisions; --accept resolves one;\n" +
+			"verify walks the hash chain and signed checkpoints, exit 1 at the first break;\n" +
+			"migrate copies the journal file once into the team's NATS JetStream record, verified line by line"},
 	{"version", "version", "print the version"},
 	{"help", "help [COMMAND]", "print this text, or the usage of one command"},
 }

@@ -33,6 +33,10 @@ type Config struct {
 	// (a2atop journal export reads them all). Default 10,000
 	// (approvals.DefaultMemory).
 	JournalMemory int `toml:"journal_memory"`
+	// JournalSegment is when the journal file is closed (kept beside it,
+	// read-only, still read by a2atop journal) and a new one begun: at a
+	// size, an age or both. Default 64MiB.
+	JournalSegment JournalSegment `toml:"journal_segment"`
 	// LogPath is where logs go; nothing is logged to the terminal.
 	LogPath string `toml:"log_path"`
 	// Bell rings the terminal bell when a task enters the inbox.
@@ -91,6 +95,9 @@ type Config struct {
 	TLSKeyFile   string     `toml:"tls_key_file"`
 	HubTokenFile string     `toml:"hub_token_file"`
 	Operators    []Operator `toml:"operator"`
+	// Hub is the [hub] table: where a team's hubs keep their shared
+	// record (see store.go); empty for one hub on its journal file.
+	Hub Hub `toml:"hub"`
 
 	// Push notifications (see push.go): PushPublicURL is the base URL the
 	// agents reach a2atop's webhook at; PushListen is where it listens
@@ -274,6 +281,7 @@ func Default() *Config {
 		Theme:           "auto",
 		JournalPath:     filepath.Join(state, "journal.jsonl"),
 		JournalMemory:   10_000,
+		JournalSegment:  JournalSegment{Size: DefaultJournalSegmentSize},
 		LogPath:         filepath.Join(state, "a2atop.log"),
 		Bell:            true,
 		SweepInterval:   Duration{5 * time.Second},

@@ -155,7 +155,8 @@ func (c *Config) resolvePath(p string) string {
 func (c *Config) ExpandPaths() {
 	c.JournalPath = c.resolvePath(c.JournalPath)
 	c.LogPath = c.resolvePath(c.LogPath)
-	for _, p := range []*string{&c.TLSCertFile, &c.TLSKeyFile, &c.HubTokenFile} {
+	st := &c.Hub.Store
+	for _, p := range []*string{&c.TLSCertFile, &c.TLSKeyFile, &c.HubTokenFile, &st.CredsFile, &st.CAFile, &st.CertFile, &st.KeyFile} {
 		if *p != "" {
 			*p = c.resolvePath(*p)
 		}

@@ -91,6 +91,9 @@ func (c *Config) Validate() error {
 	if err := c.validateApprovers(); err != nil {
 		return err
 	}
+	if err := c.validateStore(); err != nil {
+		return err
+	}
 	return c.validateTeam()
 }
 

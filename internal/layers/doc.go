@@ -11,6 +11,9 @@
 // packages, not a2aclient (it reaches the agents through an interface),
 // and hubclient (its client) only hub, model, approvals and those;
 // push (the webhook for the agents' push notifications) only model;
+// approvals/jetstore (the team's journal in NATS JetStream) only
+// approvals and what it brings in; internal/natsembed (the embedded
+// NATS server) no a2atop package;
 // demo imports no a2atop package; a2atop/internal/cli, the commands, may import every
 // package, and only package main imports it. The packages for tests only
 // are never linked into the binary: internal/agenttest (the agents tests

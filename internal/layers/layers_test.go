@@ -107,6 +107,13 @@ func TestImportDirection(t *testing.T) {
 		"a2atop/hubclient": func(imp string) bool {
 			return imp == "a2atop/hub" || imp == "a2atop/model" || imp == "a2atop/approvals" || imp == vocabulary || internal(imp)
 		},
+		// The team's journal in NATS JetStream: the approvals seam it
+		// implements and what approvals brings in.
+		"a2atop/approvals/jetstore": func(imp string) bool {
+			return imp == "a2atop/approvals" || imp == "a2atop/model" || imp == vocabulary || internal(imp)
+		},
+		// The embedded NATS server: nats-server alone.
+		module + "/internal/natsembed": func(string) bool { return false },
 		// The agents tests run on loopback: the SDK alone, so that the
 		// tests of every package, model's included, may use them.
 		agenttest: func(string) bool { return false },

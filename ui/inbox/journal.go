@@ -37,6 +37,7 @@ type Journal struct {
 	conf    *confirm // "send again?" for an unknown or not-delivered decision
 	note    string   // Options.JournalNote
 	order   common.Sort
+	chain   approvals.ChainStatus // the journal's hash chain (journal_chain.go)
 }
 
 // The columns the journal sorts by: < and >, or the inbox's column
@@ -142,6 +143,7 @@ func (j *Journal) SetSize(w, h int) {
 func (j *Journal) reload() {
 	if v := j.svc.Version(); v != j.ver || j.all == nil {
 		j.all, j.ver, j.older = j.svc.Journal(), v, j.svc.Forgotten()
+		j.chain = j.svc.Chain()
 		j.show()
 	}
 }
@@ -431,6 +433,9 @@ func (j *Journal) View() string {
 	lines := []string{th.Title.Render("Journal") + th.Muted.Render(title)}
 	if j.note != "" {
 		lines = append(lines, th.Warn.Render(sanitize.Line(j.note, j.w)))
+	}
+	if c := j.chainLine(); c != "" {
+		lines = append(lines, c)
 	}
 	if j.conf != nil {
 		lines = append(lines, strings.Split(j.conf.view(th, j.w, j.h-len(lines), j.ctx.Now()), "\n")...)

@@ -1,0 +1,149 @@
+package config
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+)
+
+// Hub is the [hub] table: how several hubs of a team share one record
+// (the journal, the claims) in NATS JetStream. Either Store.NATS joins
+// an existing NATS cluster, or ClusterListen (with Peers) runs a NATS
+// server inside each hub, in its state directory, the hubs forming a
+// cluster among themselves. Neither: the hub keeps its journal file.
+type Hub struct {
+	// ClusterListen is where this hub's embedded NATS server listens for
+	// its peers (host:port, like "10.0.0.1:6222"); --cluster-listen.
+	ClusterListen string `toml:"cluster_listen"`
+	// Peers are the other hubs' cluster addresses; --peers.
+	Peers []string `toml:"peers"`
+	// Store is [hub.store]: an existing NATS cluster, and the replicas.
+	Store Store `toml:"store"`
+}
+
+// Store is the [hub.store] table.
+type Store struct {
+	// NATS are the servers of an existing NATS cluster with JetStream
+	// ("nats://n1:4222", or "tls://…").
+	NATS []string `toml:"nats"`
+	// Replicas is how many servers hold each record. 0 = 3.
+	Replicas int `toml:"replicas"`
+	// CredsFile is a NATS user credentials file; TokenEnv names the
+	// environment variable holding a NATS token.
+	CredsFile string `toml:"creds_file"`
+	TokenEnv  string `toml:"token_env"`
+	// CAFile, CertFile and KeyFile: TLS to the servers.
+	CAFile   string `toml:"ca_file"`
+	CertFile string `toml:"cert_file"`
+	KeyFile  string `toml:"key_file"`
+	// Token exists only to refuse a literal secret.
+	Token *string `toml:"token"`
+}
+
+// DefaultReplicas is the replicas of a store that does not say.
+const DefaultReplicas = 3
+
+// Shared reports whether the hub keeps its record in NATS JetStream
+// (external or embedded) rather than in its journal file.
+func (h Hub) Shared() bool { return len(h.Store.NATS) > 0 || h.ClusterListen != "" }
+
+// StoreReplicas is the replicas to keep: the configured number, or 3
+// (for an embedded cluster, at most its number of hubs).
+func (h Hub) StoreReplicas() int {
+	r := h.Store.Replicas
+	if r <= 0 {
+		r = DefaultReplicas
+		if h.ClusterListen != "" {
+			r = min(r, len(h.Peers)+1)
+		}
+	}
+	return r
+}
+
+// StoreToken reads the NATS token from the environment variable
+// token_env names; "" when none is named. An empty or unset variable is
+// an error naming it.
+func (c *Config) StoreToken() (string, error) {
+	env := c.Hub.Store.TokenEnv
+	if env == "" {
+		return "", nil
+	}
+	v := os.Getenv(env)
+	if v == "" {
+		return "", c.At("hub.store.token_env", fmt.Sprintf("the environment variable %s is not set or empty: export the NATS token in it", env))
+	}
+	return v, nil
+}
+
+// validateStore checks the [hub] table.
+func (c *Config) validateStore() error {
+	fail := func(key, format string, args ...any) error {
+		return &Error{File: c.Path, Line: c.lines.lineOf(key), Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	h, s := c.Hub, c.Hub.Store
+	switch {
+	case s.Token != nil:
+		return fail("hub.store.token", "secrets are not written in the config file: put the NATS token in an environment variable and name it with token_env, or use creds_file")
+	case len(s.NATS) > 0 && h.ClusterListen != "":
+		return fail("hub.cluster_listen", "choose one: [hub.store] nats joins an existing NATS cluster, cluster_listen runs one inside the hubs")
+	case len(h.Peers) > 0 && h.ClusterListen == "":
+		return fail("hub.peers", "set cluster_listen too: the address this hub's peers reach it at")
+	case s.Replicas < 0 || s.Replicas > 5:
+		return fail("hub.store.replicas", "must be 1 to 5 (JetStream keeps at most 5 replicas), not %d", s.Replicas)
+	case s.Replicas > 0 && !h.Shared():
+		return fail("hub.store.replicas", "set [hub.store] nats or cluster_listen too: replicas are of a shared record")
+	case (s.CertFile == "") != (s.KeyFile == ""):
+		return fail("hub.store.cert_file", "set both cert_file and key_file, or neither")
+	case h.ClusterListen != "" && (s.CredsFile != "" || s.TokenEnv != "" || s.CAFile != "" || s.CertFile != ""):
+		return fail("hub.store", "creds_file, token_env and the TLS files are for [hub.store] nats; the embedded cluster's hubs connect in process")
+	}
+	if _, set := c.lines["journal_segment"]; set && h.Shared() && c.JournalSegment != (JournalSegment{}) {
+		return fail("journal_segment", "segments are of the file journal only; this team's record is in NATS JetStream ([hub.store] nats or cluster_listen), whose stream does not rotate: remove journal_segment (or write \"off\")")
+	}
+	for i, u := range s.NATS {
+		if err := checkNATSURL(u); err != nil {
+			return fail(fmt.Sprintf("hub.store.nats[%d]", i+1), "%v", err)
+		}
+	}
+	if h.ClusterListen != "" {
+		if err := checkHostPort(h.ClusterListen); err != nil {
+			return fail("hub.cluster_listen", "%v", err)
+		}
+		if r := h.StoreReplicas(); r > len(h.Peers)+1 {
+			return fail("hub.store.replicas", "%d replicas need %d hubs; this cluster has %d (this hub and %d peers)", r, r, len(h.Peers)+1, len(h.Peers))
+		}
+	}
+	for i, p := range h.Peers {
+		if err := checkHostPort(p); err != nil {
+			return fail(fmt.Sprintf("hub.peers[%d]", i+1), "%v", err)
+		}
+	}
+	return nil
+}
+
+// checkNATSURL accepts nats://host:port and tls://host:port, without a
+// user or password in the URL.
+func checkNATSURL(raw string) error {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || u.Host == "":
+		return fmt.Errorf("%q is not a NATS URL like \"nats://n1:4222\"", shown(raw))
+	case u.Scheme != "nats" && u.Scheme != "tls":
+		return fmt.Errorf("%q: the scheme is nats or tls, not %q", shown(raw), u.Scheme)
+	case u.User != nil:
+		return fmt.Errorf("no user or password in the URL: name a creds_file or token_env instead")
+	}
+	return nil
+}
+
+// checkHostPort accepts host:port.
+func checkHostPort(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	n, perr := strconv.Atoi(port)
+	if err != nil || perr != nil || n <= 0 || n > 65535 || host == "" {
+		return fmt.Errorf("%q is not host:port (like \"10.0.0.1:6222\")", addr)
+	}
+	return nil
+}
