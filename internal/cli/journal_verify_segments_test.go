@@ -85,7 +85,7 @@ func TestJournalVerifyWalksEverySegment(t *testing.T) {
 	}
 
 	code, out = verify(t, journal) // an auditor who names the open segment alone
-	if code != exitFailed || !strings.Contains(out, fmt.Sprintf("%d closed segments lie beside it", len(files)-1)) ||
+	if code != exitFailed || !strings.Contains(out, fmt.Sprintf("%d closed segment(s) lie beside it", len(files)-1)) ||
 		!strings.Contains(out, "journal.jsonl.000001 … journal.jsonl, oldest first") {
 		t.Fatalf("the open segment alone: %d\n%s", code, out)
 	}
