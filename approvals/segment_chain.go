@@ -52,7 +52,7 @@ func SegmentFiles(path string) ([]string, error) {
 // header, a carried record) as the chain's tail and passes it on for the
 // walk only.
 func (s *fileStore) chainRestated(out []line, n int, raw []byte) []line {
-	l := parseLine(n, raw, false)
+	l := chainOnlyLine(n, raw)
 	s.chain.observe(raw, &l)
 	l.walkOnly = walkRestated
 	return append(out, l)
@@ -257,4 +257,19 @@ func linesIn(path string) int {
 			return n
 		}
 	}
+}
+
+// chainOnlyLine reads a line for the chain alone, with the walk's light
+// parse (chain_file.go): a restated line is read where it was first
+// written, and a new segment restates every open decision, so its parts
+// are not decoded again.
+func chainOnlyLine(n int, raw []byte) line {
+	c := parseChainLine(n, raw, false)
+	l := line{n: n, raw: raw}
+	if !c.rec {
+		l.err = errors.New(c.why)
+		return l
+	}
+	l.rec = record{Type: c.typ, Seq: c.seq, Prev: c.prev, At: c.at, Line: c.tornLine, Hash: c.tornHash, Key: c.key, Sig: c.sig, Approver: c.by}
+	return l
 }
