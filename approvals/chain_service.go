@@ -58,9 +58,8 @@ func (o Options) chainKey() ed25519.PublicKey {
 // delivers them.
 func (s *Service) Chain() ChainStatus {
 	s.mu.Lock()
-	c := s.walk.status()
-	s.mu.Unlock()
-	return s.inFiles(c)
+	defer s.mu.Unlock()
+	return s.inFiles(s.walk.status())
 }
 
 // Checkpoint signs the chain's head now (a hub, when it stops), unless

@@ -210,33 +210,64 @@ func (s *fileStore) keepSegmentHead(ckpt []byte) {
 	_ = statefile.WriteFile(headPath(s.path), ckpt)
 }
 
+// segView is what a Service knows of the journal's files to name a line
+// of its walk: the files read, with their first lines, and the segment
+// whose last line the walk started after.
+type segView struct {
+	files     []segmentFile
+	seed      segmentFile
+	seedLines int // the seed segment's lines, counted once a break is found there
+}
+
+// noteFiles copies the store's files, from fold: the store calls it
+// under its own lock. Callers hold s.mu.
+func (s *Service) noteFiles() {
+	if fs, ok := s.st.(*fileStore); ok {
+		s.segs.files = fs.seg.files
+		if s.segs.seed != fs.seg.seed {
+			s.segs.seed, s.segs.seedLines = fs.seg.seed, 0
+		}
+	}
+}
+
+// lineIn names the file that holds line n (numbered in the whole
+// journal) and its number there.
+func (v segView) lineIn(path string, n int) (string, int) {
+	for i := len(v.files) - 1; i >= 0; i-- {
+		if f := v.files[i]; f.first <= n {
+			return f.path, n - f.first + 1
+		}
+	}
+	return path, n
+}
+
 // inFiles names the lines of a Service's walk (numbered in the whole
 // journal, across segments) by the file that holds each and its line
-// there, as a walk of the files does. Callers hold neither s.mu nor the
-// store's (the store takes its own, then s.mu, when it folds).
+// there, as a walk of the files does. Callers hold s.mu.
 func (s *Service) inFiles(c ChainStatus) ChainStatus {
-	fs, ok := s.st.(*fileStore)
-	if !ok {
+	v, path := s.segs, s.st.where()
+	if len(v.files) == 0 {
 		return c
 	}
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
 	for i := range c.Breaks {
 		b := &c.Breaks[i]
-		if fs.seg.seed.path != "" && b.Line == fs.seg.seed.first {
-			b.Path, b.Line = fs.seg.seed.path, linesIn(fs.seg.seed.path)
+		if v.seed.path != "" && b.Line == v.seed.first {
+			if s.segs.seedLines == 0 {
+				s.segs.seedLines = linesIn(v.seed.path)
+			}
+			b.Path, b.Line = v.seed.path, s.segs.seedLines
 			continue
 		}
-		b.Path, b.Line = fs.lineIn(b.Line)
+		b.Path, b.Line = v.lineIn(path, b.Line)
 		if b.AcceptedLine > 0 {
-			_, b.AcceptedLine = fs.lineIn(b.AcceptedLine)
+			_, b.AcceptedLine = v.lineIn(path, b.AcceptedLine)
 		}
 	}
 	if c.Start > 0 {
-		c.StartPath, c.Start = fs.lineIn(c.Start)
+		c.StartPath, c.Start = v.lineIn(path, c.Start)
 	}
 	if c.SignedLine > 0 {
-		c.SignedPath, c.SignedLine = fs.lineIn(c.SignedLine)
+		c.SignedPath, c.SignedLine = v.lineIn(path, c.SignedLine)
 	}
 	return c
 }
