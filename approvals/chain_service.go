@@ -61,9 +61,8 @@ func (s *Service) Chain() ChainStatus {
 		return ChainStatus{Path: s.st.where(), Shared: s.sharedWords()}
 	}
 	s.mu.Lock()
-	c := s.walk.status()
-	s.mu.Unlock()
-	return s.inFiles(c)
+	defer s.mu.Unlock()
+	return s.inFiles(s.walk.status())
 }
 
 // Checkpoint signs the chain's head now (a hub, when it stops), unless

@@ -128,7 +128,12 @@
 // and goes on in the next segment past its header and restated records;
 // one that opens the journal reads the open segment alone (the earlier
 // entries count as forgotten, History reads them back), and MemoryAll
-// reads every segment, oldest first.
+// reads every segment, oldest first. The open votes are restated too.
+// The chain runs through the segments: the new segment's header links
+// to the closed segment's last line, and a reader that starts at the new
+// segment checks it against that line (segment_chain.go); a hub signs a
+// checkpoint after the restated records. VerifyJournal of SegmentFiles
+// walks them all.
 //
 // # The chain
 //

@@ -52,7 +52,7 @@ func SegmentFiles(path string) ([]string, error) {
 // header, a carried record) as the chain's tail and passes it on for the
 // walk only.
 func (s *fileStore) chainRestated(out []line, n int, raw []byte) []line {
-	l := parseLine(n, raw, false)
+	l := chainOnlyLine(n, raw)
 	s.chain.observe(raw, &l)
 	l.walkOnly = walkRestated
 	return append(out, l)
@@ -213,33 +213,64 @@ func (s *fileStore) keepSegmentHead(ckpt []byte) {
 	_ = statefile.WriteFile(headPath(s.path), ckpt)
 }
 
+// segView is what a Service knows of the journal's files to name a line
+// of its walk: the files read, with their first lines, and the segment
+// whose last line the walk started after.
+type segView struct {
+	files     []segmentFile
+	seed      segmentFile
+	seedLines int // the seed segment's lines, counted once a break is found there
+}
+
+// noteFiles copies the store's files, from fold: the store calls it
+// under its own lock. Callers hold s.mu.
+func (s *Service) noteFiles() {
+	if fs, ok := s.st.(*fileStore); ok {
+		s.segs.files = fs.seg.files
+		if s.segs.seed != fs.seg.seed {
+			s.segs.seed, s.segs.seedLines = fs.seg.seed, 0
+		}
+	}
+}
+
+// lineIn names the file that holds line n (numbered in the whole
+// journal) and its number there.
+func (v segView) lineIn(path string, n int) (string, int) {
+	for i := len(v.files) - 1; i >= 0; i-- {
+		if f := v.files[i]; f.first <= n {
+			return f.path, n - f.first + 1
+		}
+	}
+	return path, n
+}
+
 // inFiles names the lines of a Service's walk (numbered in the whole
 // journal, across segments) by the file that holds each and its line
-// there, as a walk of the files does. Callers hold neither s.mu nor the
-// store's (the store takes its own, then s.mu, when it folds).
+// there, as a walk of the files does. Callers hold s.mu.
 func (s *Service) inFiles(c ChainStatus) ChainStatus {
-	fs, ok := s.st.(*fileStore)
-	if !ok {
+	v, path := s.segs, s.st.where()
+	if len(v.files) == 0 {
 		return c
 	}
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
 	for i := range c.Breaks {
 		b := &c.Breaks[i]
-		if fs.seg.seed.path != "" && b.Line == fs.seg.seed.first {
-			b.Path, b.Line = fs.seg.seed.path, linesIn(fs.seg.seed.path)
+		if v.seed.path != "" && b.Line == v.seed.first {
+			if s.segs.seedLines == 0 {
+				s.segs.seedLines = linesIn(v.seed.path)
+			}
+			b.Path, b.Line = v.seed.path, s.segs.seedLines
 			continue
 		}
-		b.Path, b.Line = fs.lineIn(b.Line)
+		b.Path, b.Line = v.lineIn(path, b.Line)
 		if b.AcceptedLine > 0 {
-			_, b.AcceptedLine = fs.lineIn(b.AcceptedLine)
+			_, b.AcceptedLine = v.lineIn(path, b.AcceptedLine)
 		}
 	}
 	if c.Start > 0 {
-		c.StartPath, c.Start = fs.lineIn(c.Start)
+		c.StartPath, c.Start = v.lineIn(path, c.Start)
 	}
 	if c.SignedLine > 0 {
-		c.SignedPath, c.SignedLine = fs.lineIn(c.SignedLine)
+		c.SignedPath, c.SignedLine = v.lineIn(path, c.SignedLine)
 	}
 	return c
 }
@@ -260,4 +291,19 @@ func linesIn(path string) int {
 			return n
 		}
 	}
+}
+
+// chainOnlyLine reads a line for the chain alone, with the walk's light
+// parse (chain_file.go): a restated line is read where it was first
+// written, and a new segment restates every open decision, so its parts
+// are not decoded again.
+func chainOnlyLine(n int, raw []byte) line {
+	c := parseChainLine(n, raw, false)
+	l := line{n: n, raw: raw}
+	if !c.rec {
+		l.err = errors.New(c.why)
+		return l
+	}
+	l.rec = record{Type: c.typ, Seq: c.seq, Prev: c.prev, At: c.at, Line: c.tornLine, Hash: c.tornHash, Key: c.key, Sig: c.sig, Approver: c.by}
+	return l
 }

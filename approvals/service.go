@@ -148,6 +148,7 @@ type Service struct {
 	forgotten      int      // entries let go from memory (see forget)
 
 	walk chainWalk // the chain, checked as lines fold in (chain_service.go)
+	segs segView   // the journal's files as of the last fold, to name the walk's lines (segment_chain.go)
 
 	draftMu sync.Mutex // one change of the drafts file at a time in this process
 	unsent  unsent     // decisions refused for a shared record out of reach (shared.go)
@@ -242,6 +243,7 @@ func promptKey(agentID string, id a2a.TaskID, prompt string) string {
 // Options.OnJournal.
 func (s *Service) foldFrom(lines []line, mine bool) {
 	s.mu.Lock()
+	s.noteFiles()
 	for _, l := range lines {
 		cl := chainLineOf(l)
 		if s.walkLine(l, cl) {

@@ -151,6 +151,6 @@ func hintSegments(w io.Writer, files []string) {
 	if err != nil || len(all) < 2 {
 		return
 	}
-	fmt.Fprintf(w, "%d closed segments lie beside it, and the chain runs through them: verify %s … %s, oldest first (or no file: the configured journal, every segment)\n",
+	fmt.Fprintf(w, "%d closed segment(s) lie beside it, and the chain runs through them: verify %s … %s, oldest first (or no file: the configured journal, every segment)\n",
 		len(all)-1, sanitize.Line(filepath.Base(all[0]), 100), sanitize.Line(filepath.Base(files[0]), 100))
 }

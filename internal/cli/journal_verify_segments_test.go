@@ -15,10 +15,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/approvals"
+	"a2atop/demo"
 )
 
 // segmentedJournal writes n real records with a real Service that
@@ -85,7 +87,7 @@ func TestJournalVerifyWalksEverySegment(t *testing.T) {
 	}
 
 	code, out = verify(t, journal) // an auditor who names the open segment alone
-	if code != exitFailed || !strings.Contains(out, fmt.Sprintf("%d closed segments lie beside it", len(files)-1)) ||
+	if code != exitFailed || !strings.Contains(out, fmt.Sprintf("%d closed segment(s) lie beside it", len(files)-1)) ||
 		!strings.Contains(out, "journal.jsonl.000001 … journal.jsonl, oldest first") {
 		t.Fatalf("the open segment alone: %d\n%s", code, out)
 	}
@@ -164,5 +166,67 @@ func TestJournalExportAcrossSegments(t *testing.T) {
 	code, out, errOut = runCmd(context.Background(), "journal", "check", "--config", cfg)
 	if code != exitOK || !strings.Contains(out, fmt.Sprintf("read %d segments, journal.jsonl.000001 to journal.jsonl", len(files))) {
 		t.Fatalf("journal check: %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestServeSignsAcrossARotation: the real `a2atop serve` with
+// journal_segment = "64KiB" on a hub journal of about 70 KiB: the
+// approval through it closes the segment; once the hub stops, `journal
+// verify --config --key` with the key of `serve --print-key` walks both
+// segments clean, every checkpoint the hub's (the new segment's and the
+// shutdown's), nothing unsigned.
+func TestServeSignsAcrossARotation(t *testing.T) {
+	dir := isolate(t)
+	agents := startDemo(t, demo.Options{NoPlanner: true, Timings: quick})
+	base, err := os.ReadFile(writeHubConfig(t, dir, agents, 200*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "hub-segments.toml")
+	if err := os.WriteFile(cfg, append([]byte("journal_segment = \"64KiB\"\n"), base...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(dir, "hub-journal.jsonl")
+	padJournal(t, journal, 70)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errOut syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--config", cfg, "--listen", "127.0.0.1:0"}, Streams{Out: &out, Err: &errOut})
+	}()
+	var url string
+	eventually(t, "the hub listens", func() bool {
+		m := hubLine.FindStringSubmatch(out.String())
+		if m != nil {
+			url = m[1]
+		}
+		return m != nil
+	})
+	deploy := waitingTask(t, agents, demo.Deployer, "deploy 9f3c2e1 to staging", a2a.TaskStateAuthRequired)
+	t.Setenv("A2ATOP_HUB_TOKEN", tokenOf("alice"))
+	eventually(t, "the approval through the hub, once it holds the task", func() bool {
+		code, o, e := runCmd(context.Background(), "reply", "--hub", url, demo.Deployer, string(deploy), "--approve")
+		if code != exitOK && !strings.Contains(o+e, "task not found") {
+			t.Fatalf("reply --hub --approve: %d %s%s", code, o, e)
+		}
+		return code == exitOK
+	})
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Fatalf("serve = %d: %s", code, errOut.String())
+	}
+	if _, err := os.Stat(journal + ".000001"); err != nil {
+		t.Fatalf("the approval did not close the segment: %v", err)
+	}
+	code, printed, _ := runCmd(context.Background(), "serve", "--print-key", "--config", cfg)
+	keyFile := filepath.Join(dir, "hub.pub")
+	if err := os.WriteFile(keyFile, []byte(printed), 0o600); code != exitOK || err != nil {
+		t.Fatalf("serve --print-key: %d %v", code, err)
+	}
+	code, vout := verify(t, "--config", cfg, "--key", keyFile)
+	if code != exitOK || !strings.Contains(vout, "walked 2 segments in order, hub-journal.jsonl.000001 to hub-journal.jsonl") ||
+		!regexp.MustCompile(`checkpoints: [2-9] verify with ed25519:\S+ \(given with --key\)`).MatchString(vout) || strings.Contains(vout, "not signed yet") {
+		t.Fatalf("verify of the hub's rotated journal: %d %s", code, vout)
 	}
 }
