@@ -214,21 +214,29 @@ func (h *Hub) prepareError(d *approvals.Decision, err error) *refusal {
 	return h.refuse(d, http.StatusUnprocessableEntity, approvals.ProblemRejected, "%v; nothing was sent", err)
 }
 
+// take makes want the one being sent (or recorded) on its prompt when
+// none is, and returns it as mine; else it returns the one that is.
+func (h *Hub) take(key string, want *approvals.Decision) (mine, cur *deciding) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if cur = h.deciding[key]; cur != nil {
+		return nil, cur
+	}
+	mine = newDeciding(want)
+	h.deciding[key] = mine
+	return mine, nil
+}
+
 // first makes want the decision being sent on its prompt, or refuses it
 // with the one that is (after waiting a moment for that send to end).
 func (h *Hub) first(key string, want *approvals.Decision) (*deciding, *refusal) {
 	if want.Vote != nil {
 		return h.firstVote(key, want)
 	}
-	h.mu.Lock()
-	cur := h.deciding[key]
-	if cur == nil {
-		mine := newDeciding(want)
-		h.deciding[key] = mine
-		h.mu.Unlock()
+	mine, cur := h.take(key, want)
+	if mine != nil {
 		return mine, nil
 	}
-	h.mu.Unlock()
 	if cur.messageID == want.MessageID {
 		return nil, h.refuse(want, http.StatusConflict, approvals.ProblemInFlight, "decision %s is being sent already", want.MessageID)
 	}

@@ -35,15 +35,10 @@ func operatorGroups(ops []Operator, given map[string][]string) map[string][]stri
 // send timeouts); after two such waits it is refused, nothing recorded.
 func (h *Hub) firstVote(key string, want *approvals.Decision) (*deciding, *refusal) {
 	for range 2 {
-		h.mu.Lock()
-		cur := h.deciding[key]
-		if cur == nil {
-			mine := newDeciding(want)
-			h.deciding[key] = mine
-			h.mu.Unlock()
+		mine, cur := h.take(key, want)
+		if mine != nil {
 			return mine, nil
 		}
-		h.mu.Unlock()
 		if cur.messageID == want.MessageID {
 			return nil, h.refuse(want, http.StatusConflict, approvals.ProblemInFlight, "vote %s is being recorded already", want.MessageID)
 		}
