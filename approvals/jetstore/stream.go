@@ -77,14 +77,25 @@ func findOrCreate(ctx context.Context, js jetstream.JetStream, want jetstream.St
 		st, err = js.CreateStream(cctx, want)
 		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) { // another hub made it meanwhile
 			st, err = js.Stream(cctx, want.Name)
+			if errors.Is(err, jetstream.ErrStreamNotFound) {
+				err = errStreamPlacing
+			}
 		}
 	}
 	return st, err
 }
 
+// errStreamPlacing is a stream another hub has just made that the
+// cluster has not placed yet: it is "in use" to create and "not found"
+// to look up for a moment (three hubs starting at once; seen in CI).
+var errStreamPlacing = errors.New("the journal's stream is being placed by the cluster")
+
 // forming reports an error of a cluster that has no JetStream leader
-// yet, or a server that is starting.
+// yet, a server that is starting, or a stream being placed.
 func forming(err error) bool {
+	if errors.Is(err, errStreamPlacing) {
+		return true
+	}
 	var je jetstream.JetStreamError
 	if errors.As(err, &je) && je.APIError() != nil {
 		switch je.APIError().ErrorCode {
