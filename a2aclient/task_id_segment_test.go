@@ -202,8 +202,10 @@ func TestWatcherSkipsUnsendableTaskIDs(t *testing.T) {
 	ok := a.CreateInStore(t, a2a.TaskStateCompleted)
 	var log syncBuffer
 	_, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
-	c.waitFor(t, "the task with a good id, and two sweeps", 10*time.Second, func(evs []model.Event) bool {
-		return hasTask(evs, "a", ok, a2a.TaskStateCompleted) && g.Count("GET /tasks") >= 3
+	c.waitFor(t, "the task with a good id, two sweeps and the agent's health after them", 10*time.Second, func(evs []model.Event) bool {
+		h := lastHealth(evs, "a")
+		return hasTask(evs, "a", ok, a2a.TaskStateCompleted) && g.Count("GET /tasks") >= 3 &&
+			h != nil && h.State != model.HealthConnecting
 	})
 	for _, e := range c.snapshot() {
 		if e.Kind == model.EventTask && slices.Contains(unsendable, e.Task.ID) {
