@@ -26,21 +26,27 @@ type statusLine struct {
 	until time.Time
 	// pressed is true once a key or a click came after the text was set.
 	pressed bool
+	// byFleet marks an aside: a notice the fleet made on its own.
+	byFleet bool
 }
 
-// errorHold is how long a refusal or a failure stays against the
-// notices the fleet makes on its own ("… left Active": aside), while no
-// key is pressed: long enough to be read. Any other text, or an aside
-// once a key was pressed, replaces it at once.
+// errorHold is how long the answer to what the person did (a refusal, a
+// failure, or what their approve did: "the agent took the message")
+// stays against the notices the fleet makes on its own ("… left
+// Active": aside), while no key is pressed: long enough to be read. Any
+// other answer, or an aside once a key was pressed, replaces it at once.
+// (The task an approve moves on leaves its pane within the same frame:
+// without the hold, the approver never saw what their approve did.)
 const errorHold = 4 * time.Second
 
-// aside shows a notice the fleet made on its own, unless an error shown
-// a moment ago is still being read.
+// aside shows a notice the fleet made on its own, unless the answer to
+// what the person did, shown a moment ago, is still being read.
 func (s *statusLine) aside(text string, now time.Time) {
-	if s.err && s.text != "" && !s.pressed && now.Sub(s.at) < errorHold {
+	if s.text != "" && !s.byFleet && !s.pressed && now.Sub(s.at) < errorHold {
 		return
 	}
 	s.set(text, false, now)
+	s.byFleet = true
 }
 
 // set shows text for a while. Notices name tasks, states and errors

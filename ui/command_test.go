@@ -188,6 +188,31 @@ func TestThemeAndExportCommands(t *testing.T) {
 	}
 }
 
+// TestWhatAnApproveDidOutlastsTheFleetsNotices: tried over SSH as a new
+// user would, "approve → deployer · 9c8bae5d: the agent took the
+// message" was never drawn: the deploy left Interrupted within the same
+// frame and its aside replaced the answer. The answer to what the person
+// did holds against asides as an error does.
+func TestWhatAnApproveDidOutlastsTheFleetsNotices(t *testing.T) {
+	clk := newClock()
+	m, _ := newTestModel(t, Options{Now: clk.Now})
+	sized(m, 120, 40)
+	took := "approve → deployer · 9c8bae5d: the agent took the message"
+	m.Update(common.StatusMsg{Text: took})
+	m.Update(common.StatusMsg{Text: "deployer · 9c8bae5d left Interrupted (now working); Interrupted is empty now", Aside: true})
+	if m.status.text != took {
+		t.Fatalf("the fleet's notice replaced what the approve did: %q", m.status.text)
+	}
+	if v := m.View(); !strings.Contains(v, "the agent took the message") {
+		t.Fatalf("the footer does not say what the approve did:\n%s", v)
+	}
+	clk.add(errorHold)
+	m.Update(common.StatusMsg{Text: "later", Aside: true})
+	if m.status.text != "later" {
+		t.Fatalf("the answer held past errorHold: %q", m.status.text)
+	}
+}
+
 // TestAnErrorOutlastsTheFleetsNotices: tried as a new user would, the
 // answer to a mistyped command was replaced within a second by a task
 // leaving a pane. A refusal now stays against the fleet's own notices
@@ -226,6 +251,10 @@ func TestAnErrorOutlastsTheFleetsNotices(t *testing.T) {
 	m.Update(common.StatusMsg{Text: "much later", Aside: true})
 	if m.status.text != "much later" {
 		t.Fatalf("the error held past errorHold: %q", m.status.text)
+	}
+	m.Update(common.StatusMsg{Text: "deployer · 9c8bae5d left Active (now completed)", Aside: true})
+	if m.status.text != "deployer · 9c8bae5d left Active (now completed)" {
+		t.Fatalf("a newer aside did not replace the older: %q", m.status.text)
 	}
 }
 
