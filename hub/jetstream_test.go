@@ -23,6 +23,9 @@ func racePrompts() int {
 	if n, err := strconv.Atoi(os.Getenv("A2ATOP_RACE_PROMPTS")); err == nil && n > 0 {
 		return n
 	}
+	if raceEnabled {
+		return 60 // the plain run races the 200; this one looks for data races
+	}
 	return 200
 }
 
