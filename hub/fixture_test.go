@@ -380,3 +380,26 @@ func withFourEyes(o *hub.Options, release ...string) {
 		}
 	}
 }
+
+// claims reports whether the dashboard shows who's claim on the task,
+// what it is doing ("answering", "approving").
+func (d *dash) claims(id a2a.TaskID, who, what string) bool {
+	for _, c := range d.cl.ClaimsOn("agent", id) {
+		if c.Operator == who && c.What == what {
+			return true
+		}
+	}
+	return false
+}
+
+// waitUntil waits until cond holds: a thousand tries, 10 ms apart.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for range 1000 {
+		if cond() {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s: never happened", what)
+}
