@@ -34,21 +34,7 @@ func signCard(t *testing.T, card *a2a.AgentCard, key *ecdsa.PrivateKey, kid stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key},
-		(&jose.SignerOptions{}).WithType("JOSE").WithHeader("kid", kid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	jws, err := signer.Sign(payload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	compact, err := jws.DetachedCompactSerialize()
-	if err != nil {
-		t.Fatal(err)
-	}
-	prot, _, _ := strings.Cut(compact, "..")
-	_, sig, _ := strings.Cut(compact, "..")
+	prot, sig := detachedES256(t, payload, key, kid)
 	card.Signatures = []a2a.AgentCardSignature{{Protected: prot, Signature: sig}}
 }
 
