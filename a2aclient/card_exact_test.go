@@ -19,6 +19,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
+	"a2atop/internal/cardtest"
 	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
@@ -179,32 +180,13 @@ func signCardJSON(t *testing.T, doc map[string]any, key *ecdsa.PrivateKey, kid s
 	if err != nil {
 		t.Fatal(err)
 	}
-	prot, sig := detachedES256(t, payload, key, kid)
+	prot, sig := cardtest.Detached(t, payload, key, kid, "JOSE")
 	doc["signatures"] = []map[string]string{{"protected": prot, "signature": sig}}
 	out, err := json.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return out
-}
-
-func detachedES256(t *testing.T, payload []byte, key *ecdsa.PrivateKey, kid string) (string, string) {
-	t.Helper()
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key},
-		(&jose.SignerOptions{}).WithType("JOSE").WithHeader("kid", kid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	jws, err := signer.Sign(payload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	compact, err := jws.DetachedCompactSerialize()
-	if err != nil {
-		t.Fatal(err)
-	}
-	prot, sig, _ := strings.Cut(compact, "..")
-	return prot, sig
 }
 
 // A card in A2A 0.3's shape goes through the SDK's conversion to 1.0: a
@@ -265,12 +247,12 @@ func TestExtendedCardMustVerify(t *testing.T) {
 			a.Card.Skills = []a2a.AgentSkill{{ID: "status", Name: "status", Tags: []string{"ops"}}}
 			ext := *a.Card
 			ext.Skills = []a2a.AgentSkill{{ID: "status", Name: "status", Tags: []string{"ops"}}, {ID: "deploy", Name: "deploy", Tags: []string{"ops"}}}
-			signCard(t, a.Card, key, "k1")
+			cardtest.Sign(t, a.Card, key, "k1", "JOSE")
 			switch tc {
 			case "signed":
-				signCard(t, &ext, key, "k1")
+				cardtest.Sign(t, &ext, key, "k1", "JOSE")
 			case "tampered", "tampered-lax":
-				signCard(t, &ext, key, "k1")
+				cardtest.Sign(t, &ext, key, "k1", "JOSE")
 				ext.Skills = append(ext.Skills, a2a.AgentSkill{ID: "wipe", Name: "wipe", Tags: []string{"ops"}})
 			}
 			a.Extended = &ext
@@ -334,7 +316,7 @@ func TestSignedCardReadOtherwiseThanSigned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prot, sig := detachedES256(t, payload, key, "k1")
+	prot, sig := cardtest.Detached(t, payload, key, "k1", "JOSE")
 	doc["signatures"] = []map[string]string{{"protected": prot, "signature": sig}}
 	body = replaceOnce(`"schemes":{"key":[]}`, `"schemes":{"key":[],"other":[]}`)(mustJSON(t, doc))
 	o := fast("a", a.URL())

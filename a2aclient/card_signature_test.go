@@ -13,44 +13,13 @@ import (
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
-	"github.com/gowebpki/jcs"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/cardtest"
 	"a2atop/internal/sdktest"
 	"a2atop/model"
 )
-
-// signCard signs card as a provider would: the card without signatures,
-// in RFC 8785 form, a detached ES256 JWS with kid.
-func signCard(t *testing.T, card *a2a.AgentCard, key *ecdsa.PrivateKey, kid string) {
-	t.Helper()
-	card.Signatures = nil
-	b, err := json.Marshal(card)
-	if err != nil {
-		t.Fatal(err)
-	}
-	payload, err := jcs.Transform(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key},
-		(&jose.SignerOptions{}).WithType("JOSE").WithHeader("kid", kid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	jws, err := signer.Sign(payload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	compact, err := jws.DetachedCompactSerialize()
-	if err != nil {
-		t.Fatal(err)
-	}
-	prot, _, _ := strings.Cut(compact, "..")
-	_, sig, _ := strings.Cut(compact, "..")
-	card.Signatures = []a2a.AgentCardSignature{{Protected: prot, Signature: sig}}
-}
 
 func ecKey(t *testing.T) *ecdsa.PrivateKey {
 	t.Helper()
@@ -91,14 +60,14 @@ func TestCardSignatures(t *testing.T) {
 		words string
 		ok    bool
 	}{
-		{"signed", func(c *a2a.AgentCard) { signCard(t, c, good, "key-1") }, "signed ✓ (key key-1)", true},
+		{"signed", func(c *a2a.AgentCard) { cardtest.Sign(t, c, good, "key-1", "JOSE") }, "signed ✓ (key key-1)", true},
 		{"unsigned", func(c *a2a.AgentCard) {}, "unsigned", false},
 		{"tampered", func(c *a2a.AgentCard) {
-			signCard(t, c, good, "key-1")
+			cardtest.Sign(t, c, good, "key-1", "JOSE")
 			c.SupportedInterfaces[0].URL = strings.Replace(c.SupportedInterfaces[0].URL, "/invoke", "/invoke?evil", 1)
 		}, "signature invalid: the card does not match its signature", false},
-		{"wrong-key", func(c *a2a.AgentCard) { signCard(t, c, other, "key-1") }, "signature invalid: the card does not match its signature", false},
-		{"unknown-kid", func(c *a2a.AgentCard) { signCard(t, c, other, "key-9") }, `signature invalid: signed with key "key-9", which is not among the pinned keys`, false},
+		{"wrong-key", func(c *a2a.AgentCard) { cardtest.Sign(t, c, other, "key-1", "JOSE") }, "signature invalid: the card does not match its signature", false},
+		{"unknown-kid", func(c *a2a.AgentCard) { cardtest.Sign(t, c, other, "key-9", "JOSE") }, `signature invalid: signed with key "key-9", which is not among the pinned keys`, false},
 	} {
 		for _, pin := range []string{"jwks", "file"} {
 			for _, require := range []bool{false, true} {
@@ -141,7 +110,7 @@ func TestCardSignatures(t *testing.T) {
 func TestCardSignatureWithoutPinnedKeys(t *testing.T) {
 	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
 	a.Stop()
-	signCard(t, a.Card, ecKey(t), "key-1")
+	cardtest.Sign(t, a.Card, ecKey(t), "key-1", "JOSE")
 	a.Start()
 	_, c := runManager(t, []AgentOptions{fast("a", a.URL())}, Options{})
 	c.waitFor(t, "not checked", 5*time.Second, func(evs []model.Event) bool {

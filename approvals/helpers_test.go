@@ -10,6 +10,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"a2atop/internal/agenttest"
 	"a2atop/model"
 )
 
@@ -171,4 +172,29 @@ func recordTypes(recs []record, id string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// production is alice's and bob's processes on the fixture's journal
+// and a production deploy that asks them, as the fleet holds it.
+func (fx *voteFixture) production(t *testing.T) (alice, bob *Service, id a2a.TaskID, mt *model.Task) {
+	t.Helper()
+	alice, bob = fx.open(t, "alice"), fx.open(t, "bob")
+	id = fx.ag.Start("deploy production")
+	return alice, bob, id, fx.asking(t, id, 0)
+}
+
+// voted is svc's approval, "ok", recorded as a vote that sends nothing.
+func voted(t *testing.T, svc *Service, mt *model.Task) {
+	t.Helper()
+	if o := vote(t, svc, mt, KindApprove, "ok"); o.Result != ResultVoted {
+		t.Fatalf("%s: %s", svc.Approver(), o.Words())
+	}
+}
+
+// noneSent checks that the agent received no message on the task.
+func noneSent(t *testing.T, ag *agenttest.Agent, id a2a.TaskID) {
+	t.Helper()
+	if n := ag.OnTask(id); n != 0 {
+		t.Errorf("the agent received %d messages, want none", n)
+	}
 }

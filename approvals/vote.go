@@ -29,6 +29,24 @@ type Voter struct {
 	Reason string    `json:"reason"`
 }
 
+// Signed is the vote as a list of votes names it, in local time:
+// `alice 14:02 "rollout window ok"`.
+func (v Voter) Signed() string { return v.Name + " " + v.when() }
+
+// Words is the vote in words, what saying what it did ("approved",
+// "denied"): `alice approved 14:02 "rollout window ok"`.
+func (v Voter) Words(what string) string { return v.Name + " " + what + " " + v.when() }
+
+// when is the vote's time (local) and its reason: `14:02 "rollout
+// window ok"`.
+func (v Voter) when() string {
+	s := v.At.Local().Format("15:04")
+	if v.Reason != "" {
+		s += " " + strconv.Quote(v.Reason)
+	}
+	return s
+}
+
 // Tally is where the votes of a prompt stand for one vote: the side it
 // is on, the votes counted on that side with it (it last), how many are
 // needed, and whether it completes the policy (and so is sent).

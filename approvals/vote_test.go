@@ -127,9 +127,7 @@ func approversSent(t *testing.T, ag *agenttest.Agent, id a2a.TaskID) [][]string 
 // vote sends nothing, the second sends the approval once, naming both.
 func TestTwoProcessesApproveOnceWithBothNames(t *testing.T) {
 	fx := newVoteFixture(t, fourEyes)
-	alice, bob := fx.open(t, "alice"), fx.open(t, "bob")
-	id := fx.ag.Start("deploy production")
-	mt := fx.asking(t, id, 0)
+	alice, bob, id, mt := fx.production(t)
 
 	o := vote(t, alice, mt, KindApprove, "rollout window ok")
 	if o.Result != ResultVoted || o.Words() != "your vote is 1 of 2: nothing is sent yet" {
@@ -190,21 +188,15 @@ func TestOnePersonVotesOnce(t *testing.T) {
 	if o.Result != ResultRefused || o.Problem != ProblemVoted || !errors.Is(o.Err, ErrAlreadyVoted) {
 		t.Errorf("a second vote prepared before the first: %s (%v)", o.Words(), o.Err)
 	}
-	if n := fx.ag.OnTask(id); n != 0 {
-		t.Errorf("the agent received %d messages, want none", n)
-	}
+	noneSent(t, fx.ag, id)
 }
 
 // TestDenyAnySendsAtOnce: with deny = "any", one denial is sent at
 // once, even after an approval.
 func TestDenyAnySendsAtOnce(t *testing.T) {
 	fx := newVoteFixture(t, fourEyes)
-	alice, bob := fx.open(t, "alice"), fx.open(t, "bob")
-	id := fx.ag.Start("deploy production")
-	mt := fx.asking(t, id, 0)
-	if o := vote(t, alice, mt, KindApprove, "ok"); o.Result != ResultVoted {
-		t.Fatalf("alice: %s", o.Words())
-	}
+	alice, bob, id, mt := fx.production(t)
+	voted(t, alice, mt)
 	o := vote(t, bob, mt, KindDeny, "not during the freeze")
 	if o.Result != ResultAccepted || o.Votes == nil || !o.Votes.Complete || o.Votes.Names() != "bob" {
 		t.Fatalf("bob's denial: %s (%v) %+v", o.Words(), o.Err, o.Votes)
@@ -220,9 +212,7 @@ func TestDenyMajorityIsAVote(t *testing.T) {
 	pol := fourEyes
 	pol.Deny = DenyMajority
 	fx := newVoteFixture(t, pol)
-	alice, bob := fx.open(t, "alice"), fx.open(t, "bob")
-	id := fx.ag.Start("deploy production")
-	mt := fx.asking(t, id, 0)
+	alice, bob, id, mt := fx.production(t)
 	if o := vote(t, alice, mt, KindDeny, "freeze"); o.Result != ResultVoted || o.Words() != "your vote is 1 of 2: nothing is sent yet" {
 		t.Fatalf("alice's denial: %s (%v)", o.Words(), o.Err)
 	}
@@ -238,12 +228,8 @@ func TestDenyMajorityIsAVote(t *testing.T) {
 // the next one is 1 of 2 again and nothing is sent.
 func TestOldVoteDoesNotCount(t *testing.T) {
 	fx := newVoteFixture(t, fourEyes)
-	alice, bob := fx.open(t, "alice"), fx.open(t, "bob")
-	id := fx.ag.Start("deploy production")
-	mt := fx.asking(t, id, 0)
-	if o := vote(t, alice, mt, KindApprove, "ok"); o.Result != ResultVoted {
-		t.Fatalf("alice: %s", o.Words())
-	}
+	alice, bob, id, mt := fx.production(t)
+	voted(t, alice, mt)
 	fx.clock.add(31 * time.Minute)
 	o := vote(t, bob, mt, KindApprove, "ok too")
 	if o.Result != ResultVoted || o.Votes.Names() != "bob" {
@@ -252,9 +238,7 @@ func TestOldVoteDoesNotCount(t *testing.T) {
 	if vs := bob.VotesOn(bob.ItemFor(mt)); vs.Expired != 1 || len(vs.Approvals) != 1 {
 		t.Errorf("votes: %+v, want alice's expired and bob's counted", vs)
 	}
-	if n := fx.ag.OnTask(id); n != 0 {
-		t.Errorf("the agent received %d messages, want none", n)
-	}
+	noneSent(t, fx.ag, id)
 	// Alice's expired vote no longer stands for her: she may vote again.
 	if o := vote(t, alice, mt, KindApprove, "still ok"); o.Result != ResultAccepted {
 		t.Errorf("alice again: %s (%v)", o.Words(), o.Err)
@@ -269,9 +253,7 @@ func TestChangedPromptDropsVotes(t *testing.T) {
 	alice, bob := fx.open(t, "alice"), fx.open(t, "bob")
 	id := fx.ag.Start("deploy production")
 	first := fx.asking(t, id, 0)
-	if o := vote(t, alice, first, KindApprove, "ok"); o.Result != ResultVoted {
-		t.Fatalf("alice: %s", o.Words())
-	}
+	voted(t, alice, first)
 	fx.ag.Reask(id)
 	second := fx.asking(t, id, 1)
 	if _, err := bob.Refresh(); err != nil {
@@ -284,9 +266,7 @@ func TestChangedPromptDropsVotes(t *testing.T) {
 	if o := vote(t, bob, second, KindApprove, "ok"); o.Result != ResultVoted || o.Votes.Names() != "bob" {
 		t.Fatalf("bob on the new prompt: %s (%v)", o.Words(), o.Err)
 	}
-	if n := fx.ag.OnTask(id); n != 0 {
-		t.Errorf("the agent received %d messages, want none", n)
-	}
+	noneSent(t, fx.ag, id)
 }
 
 // TestStagingStaysOneClick: a prompt no rule matches needs one
@@ -356,9 +336,7 @@ func TestRefusedApprovalIsVotedAgain(t *testing.T) {
 	defer cut.Close()
 	id := fx.ag.Start("deploy production")
 	mt := fx.asking(t, id, 0)
-	if o := vote(t, alice, mt, KindApprove, "ok"); o.Result != ResultVoted {
-		t.Fatalf("alice: %s", o.Words())
-	}
+	voted(t, alice, mt)
 	o := vote(t, cut, mt, KindApprove, "ok")
 	if o.Result != ResultRefused || o.Votes == nil || !o.Votes.Complete {
 		t.Fatalf("bob's completing vote, unable to reach the agent: %s (%v)", o.Words(), o.Err)

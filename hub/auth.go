@@ -38,6 +38,17 @@ type Operator struct {
 	Groups    []string
 }
 
+// people counts the operators by name: an operator may have more than
+// one entry (`a2atop serve` adds one with the token of its SSH
+// sessions), each the same person.
+func people(ops []Operator) int {
+	names := make(map[string]bool, len(ops))
+	for _, op := range ops {
+		names[op.Name] = true
+	}
+	return len(names)
+}
+
 // HashToken is the hash an Operator keeps of its token.
 func HashToken(token string) [sha256.Size]byte { return sha256.Sum256([]byte(token)) }
 

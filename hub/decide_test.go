@@ -95,39 +95,22 @@ func TestClaimsInform(t *testing.T) {
 	for _, d := range []*dash{alice, bob} {
 		d.waitFor("the question", func(f *model.Fleet) bool { return d.inInbox(f, id) })
 	}
-	claimed := func(d *dash, who string) bool {
-		for _, c := range d.cl.ClaimsOn("agent", id) {
-			if c.Operator == who && c.What == "answering" {
-				return true
-			}
-		}
-		return false
-	}
-	eventually := func(what string, cond func() bool) {
-		t.Helper()
-		for range 1000 {
-			if cond() {
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		t.Fatalf("%s: never happened", what)
-	}
+	claimed := func(d *dash, who string) bool { return d.claims(id, who, "answering") }
 	if err := alice.cl.Claim(context.Background(), "agent", id, "answering"); err != nil {
 		t.Fatal(err)
 	}
-	eventually("bob sees alice answering", func() bool { return claimed(bob, "alice") })
-	eventually("carol, who only watches, sees it too", func() bool { return claimed(carol, "alice") })
+	waitUntil(t, "bob sees alice answering", func() bool { return claimed(bob, "alice") })
+	waitUntil(t, "carol, who only watches, sees it too", func() bool { return claimed(carol, "alice") })
 	if err := alice.cl.Release(context.Background(), "agent", id); err != nil {
 		t.Fatal(err)
 	}
-	eventually("the claim released", func() bool { return !claimed(bob, "alice") })
+	waitUntil(t, "the claim released", func() bool { return !claimed(bob, "alice") })
 
 	if err := bob.cl.Claim(context.Background(), "agent", id, "answering"); err != nil {
 		t.Fatal(err)
 	}
-	eventually("alice sees bob answering", func() bool { return claimed(alice, "bob") })
-	eventually("bob's claim ends unrenewed", func() bool { return !claimed(alice, "bob") })
+	waitUntil(t, "alice sees bob answering", func() bool { return claimed(alice, "bob") })
+	waitUntil(t, "bob's claim ends unrenewed", func() bool { return !claimed(alice, "bob") })
 	if err := carol.cl.Claim(context.Background(), "agent", id, "answering"); err == nil || !strings.Contains(err.Error(), "403") {
 		t.Errorf("carol's claim: %v, want 403", err)
 	}
@@ -136,7 +119,7 @@ func TestClaimsInform(t *testing.T) {
 		t.Fatal(err)
 	}
 	late := fx.attach("carol")
-	eventually("a late dashboard sees the claim", func() bool { return claimed(late, "alice") })
+	waitUntil(t, "a late dashboard sees the claim", func() bool { return claimed(late, "alice") })
 }
 
 // TestNoteLeftGoesToTheHubsJournal: a task that left the inbox while an

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -328,4 +329,77 @@ func (fx *fixture) waitHub(what string, cond func(*model.Fleet) bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	fx.t.Fatalf("%s: never happened on the hub", what)
+}
+
+// inboxesHold waits until every dashboard's inbox holds every task.
+func inboxesHold(what string, dashes []*dash, ids ...a2a.TaskID) {
+	for _, d := range dashes {
+		d.t.Helper()
+		for _, id := range ids {
+			d.waitFor(what, func(f *model.Fleet) bool { return d.inInbox(f, id) })
+		}
+	}
+}
+
+// atOnce runs send(i) for every i below n, each on its own goroutine,
+// all released at the same moment, and waits for them; during (nil:
+// nothing) runs once they are released.
+func atOnce(n int, send func(i int), during func()) {
+	var start, sent sync.WaitGroup
+	start.Add(1)
+	for i := range n {
+		sent.Add(1)
+		go func() {
+			defer sent.Done()
+			start.Wait()
+			send(i)
+		}()
+	}
+	start.Done()
+	if during != nil {
+		during()
+	}
+	sent.Wait()
+}
+
+// sendAtOnce sends decs[i] from dashes[i], all at the same moment, and
+// returns their outcomes in the same order.
+func sendAtOnce(dashes []*dash, decs []*approvals.Decision) []approvals.Outcome {
+	outs := make([]approvals.Outcome, len(decs))
+	atOnce(len(decs), func(i int) { outs[i] = dashes[i].svc.Send(context.Background(), decs[i]) }, nil)
+	return outs
+}
+
+// withFourEyes puts the fourEyes policy on the fixture's agent and the
+// operators named in group release.
+func withFourEyes(o *hub.Options, release ...string) {
+	o.Journal.Policies = map[string]approvals.Policy{"agent": fourEyes}
+	for i := range o.Operators {
+		if slices.Contains(release, o.Operators[i].Name) {
+			o.Operators[i].Groups = []string{"release"}
+		}
+	}
+}
+
+// claims reports whether the dashboard shows who's claim on the task,
+// what it is doing ("answering", "approving").
+func (d *dash) claims(id a2a.TaskID, who, what string) bool {
+	for _, c := range d.cl.ClaimsOn("agent", id) {
+		if c.Operator == who && c.What == what {
+			return true
+		}
+	}
+	return false
+}
+
+// waitUntil waits until cond holds: a thousand tries, 10 ms apart.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for range 1000 {
+		if cond() {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s: never happened", what)
 }

@@ -283,7 +283,7 @@ func (h *Hub) Run(ctx context.Context) error {
 	go func() { defer bg.Done(); h.background(ctx) }()
 	go func() { defer bg.Done(); h.observer(ctx) }()
 	go func() { defer bg.Done(); h.reconciler(ctx) }()
-	h.log.Info("hub running", "agents", len(h.o.Agents), "operators", len(h.o.Operators), "epoch", h.feed.epoch)
+	h.log.Info("hub running", "agents", len(h.o.Agents), "operators", people(h.o.Operators), "epoch", h.feed.epoch)
 
 	h.loop(ctx)
 	stopWatchers()

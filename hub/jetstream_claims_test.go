@@ -32,37 +32,20 @@ func TestClaimsOnEveryHub(t *testing.T) {
 	for _, d := range []*dash{alice, dave, frank} {
 		d.waitFor("the deploy", func(f *model.Fleet) bool { return d.inInbox(f, id) })
 	}
-	claimed := func(d *dash, who string) bool {
-		for _, c := range d.cl.ClaimsOn("agent", id) {
-			if c.Operator == who && c.What == "approving" {
-				return true
-			}
-		}
-		return false
-	}
-	eventually := func(what string, cond func() bool) {
-		t.Helper()
-		for range 1000 {
-			if cond() {
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		t.Fatalf("%s: never happened", what)
-	}
+	claimed := func(d *dash, who string) bool { return d.claims(id, who, "approving") }
 	if err := alice.cl.Claim(context.Background(), "agent", id, "approving"); err != nil {
 		t.Fatal(err)
 	}
-	eventually("dave, on another hub, sees alice approving", func() bool { return claimed(dave, "alice") })
-	eventually("frank, on the third hub, sees it too", func() bool { return claimed(frank, "alice") })
+	waitUntil(t, "dave, on another hub, sees alice approving", func() bool { return claimed(dave, "alice") })
+	waitUntil(t, "frank, on the third hub, sees it too", func() bool { return claimed(frank, "alice") })
 	if err := alice.cl.Release(context.Background(), "agent", id); err != nil {
 		t.Fatal(err)
 	}
-	eventually("the release reaches the other hubs", func() bool { return !claimed(dave, "alice") && !claimed(frank, "alice") })
+	waitUntil(t, "the release reaches the other hubs", func() bool { return !claimed(dave, "alice") && !claimed(frank, "alice") })
 
 	if err := dave.cl.Claim(context.Background(), "agent", id, "approving"); err != nil {
 		t.Fatal(err)
 	}
-	eventually("alice sees dave approving", func() bool { return claimed(alice, "dave") })
-	eventually("dave's claim ends unrenewed on every hub", func() bool { return !claimed(alice, "dave") && !claimed(frank, "dave") })
+	waitUntil(t, "alice sees dave approving", func() bool { return claimed(alice, "dave") })
+	waitUntil(t, "dave's claim ends unrenewed on every hub", func() bool { return !claimed(alice, "dave") && !claimed(frank, "dave") })
 }

@@ -51,32 +51,7 @@ func raceRounds(t *testing.T, ag *agenttest.Agent, dashes []*dash, n int) {
 	t.Helper()
 	for done := 0; done < n; {
 		batch := min(raceBatch, n-done)
-		ids := make([]a2a.TaskID, batch)
-		for i := range ids {
-			ids[i] = ag.Start("deploy")
-		}
-		for _, d := range dashes {
-			for _, id := range ids {
-				d.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return d.inInbox(f, id) })
-			}
-		}
-		outs := make([][]approvals.Outcome, batch)
-		var start, sent sync.WaitGroup
-		start.Add(1)
-		for i, id := range ids {
-			outs[i] = make([]approvals.Outcome, len(dashes))
-			for k, d := range dashes {
-				dec := d.prepare(id, approvals.Input{Kind: approvals.KindApprove})
-				sent.Add(1)
-				go func() {
-					defer sent.Done()
-					start.Wait()
-					outs[i][k] = d.svc.Send(context.Background(), dec)
-				}()
-			}
-		}
-		start.Done()
-		sent.Wait()
+		ids, outs := raceWhile(t, ag, dashes, batch, nil)
 		for i, id := range ids {
 			checkOneWon(t, done+i, dashes, outs[i])
 			if got := ag.OnTask(id); got != 1 {
@@ -247,31 +222,19 @@ func raceWhile(t *testing.T, ag *agenttest.Agent, dashes []*dash, n int, during 
 	for i := range ids {
 		ids[i] = ag.Start("deploy")
 	}
-	for _, d := range dashes {
-		for _, id := range ids {
-			d.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return d.inInbox(f, id) })
-		}
-	}
+	inboxesHold("the deploy reaches the inbox", dashes, ids...)
 	outs := make([][]approvals.Outcome, n)
-	var start, sent sync.WaitGroup
-	start.Add(1)
+	decs := make([][]*approvals.Decision, n)
 	for i, id := range ids {
-		outs[i] = make([]approvals.Outcome, len(dashes))
+		outs[i], decs[i] = make([]approvals.Outcome, len(dashes)), make([]*approvals.Decision, len(dashes))
 		for k, d := range dashes {
-			dec := d.prepare(id, approvals.Input{Kind: approvals.KindApprove})
-			sent.Add(1)
-			go func() {
-				defer sent.Done()
-				start.Wait()
-				outs[i][k] = d.svc.Send(context.Background(), dec)
-			}()
+			decs[i][k] = d.prepare(id, approvals.Input{Kind: approvals.KindApprove})
 		}
 	}
-	start.Done()
-	if during != nil {
-		during()
-	}
-	sent.Wait()
+	atOnce(n*len(dashes), func(j int) {
+		i, k := j/len(dashes), j%len(dashes)
+		outs[i][k] = dashes[k].svc.Send(context.Background(), decs[i][k])
+	}, during)
 	return ids, outs
 }
 

@@ -2,7 +2,6 @@ package hub_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -11,7 +10,6 @@ import (
 	"a2atop/approvals/jetstore"
 	"a2atop/hub"
 	"a2atop/internal/agenttest"
-	"a2atop/model"
 )
 
 // fourEyesOnNATS is a team of three hubs on the cluster's record with
@@ -19,12 +17,7 @@ import (
 func fourEyesOnNATS(t *testing.T, c *natsCluster, ag *agenttest.Agent) []*fixture {
 	t.Helper()
 	return teamOnNATS(t, c, ag, func(_ *jetstore.Store, o *hub.Options) {
-		o.Journal.Policies = map[string]approvals.Policy{"agent": fourEyes}
-		for i := range o.Operators {
-			if o.Operators[i].Name == "alice" || o.Operators[i].Name == "dave" {
-				o.Operators[i].Groups = []string{"release"}
-			}
-		}
+		withFourEyes(o, "alice", "dave")
 	})
 }
 
@@ -42,9 +35,7 @@ func TestVotesOnTwoHubsOnNATS(t *testing.T) {
 	alice, dave := fxs[0].attach("alice"), fxs[1].attach("dave")
 	for round := range 11 {
 		id := ag.Start("deploy production")
-		for _, d := range []*dash{alice, dave} {
-			d.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return d.inInbox(f, id) })
-		}
+		inboxesHold("the deploy reaches the inbox", []*dash{alice, dave}, id)
 		decs := []*approvals.Decision{alice.prepare(id, approvals.Input{Kind: approvals.KindApprove, Reason: "a"}),
 			dave.prepare(id, approvals.Input{Kind: approvals.KindApprove, Reason: "d"})}
 		outs := make([]approvals.Outcome, 2)
@@ -53,18 +44,7 @@ func TestVotesOnTwoHubsOnNATS(t *testing.T) {
 			dave.waitVotes(id, "1 of 2 · alice ")
 			outs[1] = dave.svc.Send(context.Background(), dave.prepare(id, approvals.Input{Kind: approvals.KindApprove, Reason: "d"}))
 		} else {
-			var start, done sync.WaitGroup
-			start.Add(1)
-			for i, d := range []*dash{alice, dave} {
-				done.Add(1)
-				go func() {
-					defer done.Done()
-					start.Wait()
-					outs[i] = d.svc.Send(context.Background(), decs[i])
-				}()
-			}
-			start.Done()
-			done.Wait()
+			outs = sendAtOnce([]*dash{alice, dave}, decs)
 		}
 		results := map[approvals.Result]int{}
 		for _, o := range outs {

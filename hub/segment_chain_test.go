@@ -35,14 +35,9 @@ func TestHubSignsAcrossRotations(t *testing.T) {
 			if journal != "" {
 				o.Journal.JournalPath = journal
 			}
-			o.Journal.Policies = map[string]approvals.Policy{"agent": fourEyes}
+			withFourEyes(o, "alice", "dave")
 			o.Journal.Checkpoints = &approvals.Checkpoints{Key: key, Every: 3}
 			o.Journal.Segment = approvals.SegmentPolicy{Size: 2 << 10}
-			for i := range o.Operators {
-				if o.Operators[i].Name == "alice" || o.Operators[i].Name == "dave" {
-					o.Operators[i].Groups = []string{"release"}
-				}
-			}
 		}
 	}
 	fx := newFixture(t, opts(""))

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -55,24 +54,10 @@ func TestSimultaneousApprovalsOneWins(t *testing.T) {
 	alice, dave := fx.attach("alice"), fx.attach("dave")
 	for round := range 50 {
 		id := fx.ag.Start("deploy")
-		for _, d := range []*dash{alice, dave} {
-			d.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return d.inInbox(f, id) })
-		}
+		inboxesHold("the deploy reaches the inbox", []*dash{alice, dave}, id)
 		decs := []*approvals.Decision{alice.prepare(id, approvals.Input{Kind: approvals.KindApprove}),
 			dave.prepare(id, approvals.Input{Kind: approvals.KindApprove})}
-		outs := make([]approvals.Outcome, 2)
-		var start, done sync.WaitGroup
-		start.Add(1)
-		for i, d := range []*dash{alice, dave} {
-			done.Add(1)
-			go func() {
-				defer done.Done()
-				start.Wait()
-				outs[i] = d.svc.Send(context.Background(), decs[i])
-			}()
-		}
-		start.Done()
-		done.Wait()
+		outs := sendAtOnce([]*dash{alice, dave}, decs)
 		accepted, refused := 0, -1
 		for i, o := range outs {
 			switch {

@@ -44,14 +44,9 @@ func (c *hubClock) add(d time.Duration) {
 func newVoteHub(t *testing.T, clock *hubClock) *fixture {
 	t.Helper()
 	return newFixture(t, func(o *hub.Options) {
-		o.Journal.Policies = map[string]approvals.Policy{"agent": fourEyes}
+		withFourEyes(o, "alice", "dave")
 		if clock != nil {
 			o.Journal.Now = clock.Now
-		}
-		for i := range o.Operators {
-			if o.Operators[i].Name == "alice" || o.Operators[i].Name == "dave" {
-				o.Operators[i].Groups = []string{"release"}
-			}
 		}
 	})
 }
@@ -61,6 +56,16 @@ func newVoteHub(t *testing.T, clock *hubClock) *fixture {
 func (d *dash) voteOn(id a2a.TaskID, kind approvals.Kind, reason string) approvals.Outcome {
 	d.t.Helper()
 	return d.svc.Send(context.Background(), d.prepare(id, approvals.Input{Kind: kind, Reason: reason}))
+}
+
+// voteFirst is d's approval, "ok", the first of two: it is recorded,
+// nothing is sent, and other's inbox shows it.
+func (d *dash) voteFirst(id a2a.TaskID, other *dash) {
+	d.t.Helper()
+	if o := d.voteOn(id, approvals.KindApprove, "ok"); o.Result != approvals.ResultVoted {
+		d.t.Fatalf("%s: %s (%v)", d.me.Operator, o.Words(), o.Err)
+	}
+	other.waitVotes(id, "1 of 2 · "+d.me.Operator+" ")
 }
 
 // waitVotes waits until the dashboard's journal shows the votes row.
@@ -104,9 +109,7 @@ func TestTwoOperatorsApproveOneProductionPrompt(t *testing.T) {
 	fx := newVoteHub(t, nil)
 	alice, dave := fx.attach("alice"), fx.attach("dave")
 	id := fx.ag.Start("deploy production")
-	for _, d := range []*dash{alice, dave} {
-		d.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return d.inInbox(f, id) })
-	}
+	inboxesHold("the deploy reaches the inbox", []*dash{alice, dave}, id)
 	o := alice.voteOn(id, approvals.KindApprove, "rollout window ok")
 	if o.Result != approvals.ResultVoted || o.Words() != "your vote is 1 of 2: nothing is sent yet" {
 		t.Fatalf("alice's vote: %s (%v)", o.Words(), o.Err)
@@ -139,24 +142,10 @@ func TestSimultaneousLastVotesSendOnce(t *testing.T) {
 	alice, dave := fx.attach("alice"), fx.attach("dave")
 	for round := range 20 {
 		id := fx.ag.Start("deploy production")
-		for _, d := range []*dash{alice, dave} {
-			d.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return d.inInbox(f, id) })
-		}
+		inboxesHold("the deploy reaches the inbox", []*dash{alice, dave}, id)
 		decs := []*approvals.Decision{alice.prepare(id, approvals.Input{Kind: approvals.KindApprove, Reason: "a"}),
 			dave.prepare(id, approvals.Input{Kind: approvals.KindApprove, Reason: "d"})}
-		outs := make([]approvals.Outcome, 2)
-		var start, done sync.WaitGroup
-		start.Add(1)
-		for i, d := range []*dash{alice, dave} {
-			done.Add(1)
-			go func() {
-				defer done.Done()
-				start.Wait()
-				outs[i] = d.svc.Send(context.Background(), decs[i])
-			}()
-		}
-		start.Done()
-		done.Wait()
+		outs := sendAtOnce([]*dash{alice, dave}, decs)
 		results := map[approvals.Result]int{}
 		for _, o := range outs {
 			results[o.Result]++
@@ -178,9 +167,7 @@ func TestOperatorVotesOnce(t *testing.T) {
 	fx := newVoteHub(t, nil)
 	here, there := fx.attach("alice"), fx.attach("alice")
 	id := fx.ag.Start("deploy production")
-	for _, d := range []*dash{here, there} {
-		d.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return d.inInbox(f, id) })
-	}
+	inboxesHold("the deploy reaches the inbox", []*dash{here, there}, id)
 	early := there.prepare(id, approvals.Input{Kind: approvals.KindApprove, Reason: "me again"})
 	if o := here.voteOn(id, approvals.KindApprove, "ok"); o.Result != approvals.ResultVoted {
 		t.Fatalf("the first vote: %s (%v)", o.Words(), o.Err)
@@ -211,13 +198,8 @@ func TestDenialSendsAtOnce(t *testing.T) {
 	fx := newVoteHub(t, nil)
 	alice, dave := fx.attach("alice"), fx.attach("dave")
 	id := fx.ag.Start("deploy production")
-	for _, d := range []*dash{alice, dave} {
-		d.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return d.inInbox(f, id) })
-	}
-	if o := alice.voteOn(id, approvals.KindApprove, "ok"); o.Result != approvals.ResultVoted {
-		t.Fatalf("alice: %s (%v)", o.Words(), o.Err)
-	}
-	dave.waitVotes(id, "1 of 2 · alice ")
+	inboxesHold("the deploy reaches the inbox", []*dash{alice, dave}, id)
+	alice.voteFirst(id, dave)
 	o := dave.voteOn(id, approvals.KindDeny, "not during the freeze")
 	if o.Result != approvals.ResultAccepted || o.Votes == nil || o.Votes.Names() != "dave" {
 		t.Fatalf("dave's denial: %s (%v) %+v", o.Words(), o.Err, o.Votes)
@@ -235,13 +217,8 @@ func TestOldVoteIsNotCounted(t *testing.T) {
 	fx := newVoteHub(t, clock)
 	alice, dave := fx.attach("alice"), fx.attach("dave")
 	id := fx.ag.Start("deploy production")
-	for _, d := range []*dash{alice, dave} {
-		d.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return d.inInbox(f, id) })
-	}
-	if o := alice.voteOn(id, approvals.KindApprove, "ok"); o.Result != approvals.ResultVoted {
-		t.Fatalf("alice: %s (%v)", o.Words(), o.Err)
-	}
-	dave.waitVotes(id, "1 of 2 · alice ")
+	inboxesHold("the deploy reaches the inbox", []*dash{alice, dave}, id)
+	alice.voteFirst(id, dave)
 	clock.add(31 * time.Minute)
 	o := dave.voteOn(id, approvals.KindApprove, "ok too")
 	if o.Result != approvals.ResultVoted || o.Votes == nil || o.Votes.Names() != "dave" {
@@ -259,13 +236,8 @@ func TestChangedPromptDropsItsVotes(t *testing.T) {
 	fx := newVoteHub(t, nil)
 	alice, dave := fx.attach("alice"), fx.attach("dave")
 	id := fx.ag.Start("deploy production")
-	for _, d := range []*dash{alice, dave} {
-		d.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return d.inInbox(f, id) })
-	}
-	if o := alice.voteOn(id, approvals.KindApprove, "ok"); o.Result != approvals.ResultVoted {
-		t.Fatalf("alice: %s (%v)", o.Words(), o.Err)
-	}
-	dave.waitVotes(id, "1 of 2 · alice ")
+	inboxesHold("the deploy reaches the inbox", []*dash{alice, dave}, id)
+	alice.voteFirst(id, dave)
 	fx.ag.Reask(id)
 	row := dave.waitVotes(id, "0 of 2")
 	if !strings.Contains(row, "the prompt changed: 1 earlier vote dropped") {
@@ -288,14 +260,7 @@ func TestChangedPromptDropsItsVotes(t *testing.T) {
 // the first approval; an approver outside the release group may not
 // vote (the dashboard knows it from /v1/me and says so).
 func TestStagingPromptStaysOneClick(t *testing.T) {
-	fx := newFixture(t, func(o *hub.Options) {
-		o.Journal.Policies = map[string]approvals.Policy{"agent": fourEyes}
-		for i := range o.Operators {
-			if o.Operators[i].Name == "alice" {
-				o.Operators[i].Groups = []string{"release"}
-			}
-		}
-	})
+	fx := newFixture(t, func(o *hub.Options) { withFourEyes(o, "alice") })
 	alice, dave := fx.attach("alice"), fx.attach("dave")
 	id := fx.ag.Start("deploy staging")
 	alice.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return alice.inInbox(f, id) })
@@ -331,12 +296,7 @@ func TestVotesOutliveTheHub(t *testing.T) {
 	fx.stop()
 	again := newFixtureOn(t, fx.ag, 100*time.Millisecond, func(o *hub.Options) {
 		o.Journal.JournalPath = fx.journal
-		o.Journal.Policies = map[string]approvals.Policy{"agent": fourEyes}
-		for i := range o.Operators {
-			if o.Operators[i].Name == "alice" || o.Operators[i].Name == "dave" {
-				o.Operators[i].Groups = []string{"release"}
-			}
-		}
+		withFourEyes(o, "alice", "dave")
 	})
 	dave := again.attach("dave")
 	dave.waitFor("the deploy reaches the inbox", func(f *model.Fleet) bool { return dave.inInbox(f, id) })

@@ -14,6 +14,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"a2atop/model"
+	"a2atop/ui/internal/uitest"
 	"a2atop/ui/theme"
 )
 
@@ -55,15 +56,7 @@ var fixtureAgents = []struct{ name, url, binding, version string }{
 
 // taskEvent is a snapshot event for the fixture.
 func taskEvent(agent string, id a2a.TaskID, state a2a.TaskState, ago time.Duration, text string, refs ...a2a.TaskID) model.Event {
-	ts := testNow.Add(-ago)
-	t := &a2a.Task{ID: id, ContextID: "ctx-" + model.ShortID(id), Status: a2a.TaskStatus{State: state, Timestamp: &ts}}
-	if text != "" {
-		msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart(text))
-		msg.ID = "msg-" + model.ShortID(id)
-		msg.ReferenceTasks = refs
-		t.Status.Message = msg
-	}
-	return model.Event{Kind: model.EventTask, Agent: agent, Source: model.SourceStream, At: ts, Task: t}
+	return uitest.TaskEvent(testNow, agent, id, state, ago, text, refs...)
 }
 
 // fixtureEvents is a fleet in every interesting state.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,18 +18,6 @@ func paneIDs(m *Model, c model.Class) []string {
 		out = append(out, model.ShortID(t.Key.ID))
 	}
 	return out
-}
-
-func sameList(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestSortByEveryColumn: each column's key sorts the panes by it, again
@@ -56,7 +45,7 @@ func TestSortByEveryColumn(t *testing.T) {
 		press(m, tc.keys...)
 		clk.add(2 * time.Second) // a pane sorted here is sorted again after tasks.ResortEvery
 		resort(m)
-		if got := paneIDs(m, tc.pane); !sameList(got, tc.want) {
+		if got := paneIDs(m, tc.pane); !slices.Equal(got, tc.want) {
 			t.Errorf("after %v (%s): %v, want %v", tc.keys, tasksOf(m).Sort().Label(), got, tc.want)
 		}
 	}
@@ -167,7 +156,7 @@ func TestAgentsSortByColumn(t *testing.T) {
 		}
 		return out
 	}
-	if got := names(); !sameList(got, []string{"code-reviewer", "deployer", "legacy-intake", "planner", "test-runner"}) {
+	if got := names(); !slices.Equal(got, []string{"code-reviewer", "deployer", "legacy-intake", "planner", "test-runner"}) {
 		t.Fatalf("by name: %v", got)
 	}
 	press(m, "A")

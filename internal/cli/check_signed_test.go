@@ -16,37 +16,17 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	jose "github.com/go-jose/go-jose/v4"
-	"github.com/gowebpki/jcs"
+
+	"a2atop/internal/cardtest"
 )
 
 // signedCardJSON signs card with key as kid "k1" (a detached ES256 JWS
 // over its RFC 8785 form) and returns the JSON an agent serves.
 func signedCardJSON(t *testing.T, card *a2a.AgentCard, key *ecdsa.PrivateKey) []byte {
 	t.Helper()
+	cardtest.Sign(t, card, key, "k1", "")
 	b, err := json.Marshal(card)
 	if err != nil {
-		t.Fatal(err)
-	}
-	payload, err := jcs.Transform(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key},
-		(&jose.SignerOptions{}).WithHeader("kid", "k1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	jws, err := signer.Sign(payload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	compact, err := jws.DetachedCompactSerialize()
-	if err != nil {
-		t.Fatal(err)
-	}
-	prot, sig, _ := strings.Cut(compact, "..")
-	card.Signatures = []a2a.AgentCardSignature{{Protected: prot, Signature: sig}}
-	if b, err = json.Marshal(card); err != nil {
 		t.Fatal(err)
 	}
 	return b

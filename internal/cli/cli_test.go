@@ -72,6 +72,28 @@ func writeConfig(t *testing.T, dir string, agents []demo.Agent) string {
 	return path
 }
 
+// twoApprovers writes the configs of alice and bob on the demo's
+// agents, top (TOML, "" for none) first: the deployer's staging prompts
+// take two approvals that say why.
+func twoApprovers(t *testing.T, dir string, agents []demo.Agent, top string) (alice, bob string) {
+	t.Helper()
+	fleet := top
+	for _, a := range agents {
+		fleet += "[[agent]]\nname = \"" + a.Name + "\"\nurl = \"" + a.URL + "\"\n"
+		if a.Name == demo.Deployer {
+			fleet += "[agent.approval]\nrequire_reason = true\n[[agent.approval.rule]]\nwhen = { environment = \"staging\" }\nrequired = 2\n"
+		}
+	}
+	configFor := func(approver string) string {
+		path := filepath.Join(dir, approver+".toml")
+		if err := os.WriteFile(path, []byte("approver = \""+approver+"\"\n"+fleet), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	return configFor("alice"), configFor("bob")
+}
+
 func TestUsageAndVersion(t *testing.T) {
 	isolate(t)
 	ctx := context.Background()

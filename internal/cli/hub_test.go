@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -78,11 +79,18 @@ var hubLine = regexp.MustCompile(`hub on (https?://\S+) for`)
 // startHub runs `a2atop serve` in this process and returns its URL.
 func startHub(t *testing.T, cfg string, args ...string) string {
 	t.Helper()
+	return startHubOut(t, cfg, &syncBuffer{}, args...)
+}
+
+// startHubOut is startHub with its stdout kept. It returns once serve
+// has said where it listens: the hub, and with --ssh-listen SSH too.
+func startHubOut(t *testing.T, cfg string, out *syncBuffer, args ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, errOut syncBuffer
+	var errOut syncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, append([]string{"serve", "--config", cfg, "--listen", "127.0.0.1:0"}, args...), Streams{Out: &out, Err: &errOut})
+		done <- run(ctx, append([]string{"serve", "--config", cfg, "--listen", "127.0.0.1:0"}, args...), Streams{Out: out, Err: &errOut})
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -90,9 +98,10 @@ func startHub(t *testing.T, cfg string, args ...string) string {
 			t.Errorf("serve = %d, stderr %q", code, errOut.String())
 		}
 	})
+	ssh := slices.Contains(args, "--ssh-listen")
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
-		if m := hubLine.FindStringSubmatch(out.String()); m != nil {
+		if m := hubLine.FindStringSubmatch(out.String()); m != nil && (!ssh || sshLine.MatchString(out.String())) {
 			return m[1]
 		}
 		select {

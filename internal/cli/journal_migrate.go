@@ -3,11 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"a2atop/approvals"
-	"a2atop/approvals/jetstore"
 	"a2atop/internal/sanitize"
 )
 
@@ -35,27 +33,15 @@ func runJournalMigrate(ctx context.Context, o *options, f migrateFlags) int {
 	}
 	s := o.open(cfg)
 	defer s.Close()
-	tok, err := cfg.StoreToken()
-	if err != nil {
-		return s.failf(exitUsage, "config: %v", err)
-	}
 	replicas := f.replicas
 	if replicas <= 0 {
 		replicas = cfg.Hub.StoreReplicas()
 	}
-	st := cfg.Hub.Store
-	host, _ := os.Hostname()
-	store, err := jetstore.Open(ctx, jetstore.Config{URLs: strings.Split(f.to, ","), Replicas: replicas, Token: tok, CredsFile: st.CredsFile,
-		CAFile: st.CAFile, CertFile: st.CertFile, KeyFile: st.KeyFile, Name: "a2atop journal migrate " + host, Logger: s.log})
-	if err != nil {
-		return s.failf(exitFailed, "%s", sanitize.Line(err.Error(), 500))
+	j, done, code := s.openRecord(ctx, cfg, strings.Split(f.to, ","), replicas, "migrate")
+	if j == nil {
+		return code
 	}
-	defer store.Close()
-	j, err := store.Journal(ctx)
-	if err != nil {
-		return s.failf(exitFailed, "%s", sanitize.Line(err.Error(), 500))
-	}
-	defer j.Close()
+	defer done()
 	m, err := approvals.Migrate(cfg.JournalPath, j)
 	if err != nil {
 		return s.failf(exitFailed, "%s", sanitize.Line(err.Error(), 500))

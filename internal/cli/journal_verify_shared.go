@@ -4,11 +4,9 @@ import (
 	"context"
 	"crypto/ed25519"
 	"fmt"
-	"os"
 	"time"
 
 	"a2atop/approvals"
-	"a2atop/approvals/jetstore"
 	"a2atop/internal/config"
 	"a2atop/internal/sanitize"
 )
@@ -28,25 +26,13 @@ func verifyShared(o *options, cfg *config.Config, key ed25519.PublicKey) int {
 	}
 	s := o.open(cfg)
 	defer s.Close()
-	tok, err := cfg.StoreToken()
-	if err != nil {
-		return s.failf(exitUsage, "config: %v", err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	st := cfg.Hub.Store
-	host, _ := os.Hostname()
-	store, err := jetstore.Open(ctx, jetstore.Config{URLs: st.NATS, Replicas: cfg.Hub.StoreReplicas(), Token: tok, CredsFile: st.CredsFile,
-		CAFile: st.CAFile, CertFile: st.CertFile, KeyFile: st.KeyFile, Name: "a2atop journal verify " + host, Logger: s.log})
-	if err != nil {
-		return s.failf(exitFailed, "%s", sanitize.Line(err.Error(), 500))
+	j, done, code := s.openRecord(ctx, cfg, cfg.Hub.Store.NATS, cfg.Hub.StoreReplicas(), "verify")
+	if j == nil {
+		return code
 	}
-	defer store.Close()
-	j, err := store.Journal(ctx)
-	if err != nil {
-		return s.failf(exitFailed, "%s", sanitize.Line(err.Error(), 500))
-	}
-	defer j.Close()
+	defer done()
 	v, err := approvals.VerifyShared(key, j)
 	if err != nil {
 		return s.failf(exitFailed, "%s", sanitize.Line(err.Error(), 500))

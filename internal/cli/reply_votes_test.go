@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,21 +19,7 @@ import (
 func TestReplyVotes(t *testing.T) {
 	dir := isolate(t)
 	agents := startDemo(t, demo.Options{NoPlanner: true, Timings: quick})
-	var fleet strings.Builder
-	for _, a := range agents {
-		fleet.WriteString("[[agent]]\nname = \"" + a.Name + "\"\nurl = \"" + a.URL + "\"\n")
-		if a.Name == demo.Deployer {
-			fleet.WriteString("[agent.approval]\nrequire_reason = true\n[[agent.approval.rule]]\nwhen = { environment = \"staging\" }\nrequired = 2\n")
-		}
-	}
-	configFor := func(approver string) string {
-		path := filepath.Join(dir, approver+".toml")
-		if err := os.WriteFile(path, []byte("approver = \""+approver+"\"\n"+fleet.String()), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	alice, bob := configFor("alice"), configFor("bob")
+	alice, bob := twoApprovers(t, dir, agents, "")
 	deploy := waitingTask(t, agents, demo.Deployer, "deploy 9f3c2e1 to staging", a2a.TaskStateAuthRequired)
 	ctx := context.Background()
 	tests := []struct {

@@ -18,6 +18,7 @@ import (
 
 	"a2atop/demo"
 	"a2atop/internal/agenttest"
+	"a2atop/internal/ptytest"
 	"a2atop/model"
 )
 
@@ -69,7 +70,7 @@ func startOnSilentTerminal(t *testing.T, env []string, args ...string) *termProc
 
 func startTerminal(t *testing.T, silent bool, env []string, args ...string) *termProc {
 	t.Helper()
-	master, slave := openPTY(t, 120, 40)
+	master, slave := ptytest.Open(t, 120, 40)
 	p := &termProc{master: master, slave: slave, read: make(chan struct{}), exited: make(chan struct{}), silent: silent}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCommandChild$", "-test.count=1")
 	p.cmd = cmd
@@ -244,30 +245,6 @@ func tail(s string) string {
 		return "…" + s[len(s)-2000:]
 	}
 	return s
-}
-
-// openPTY opens a pseudo-terminal cols by rows and returns its two ends.
-func openPTY(t *testing.T, cols, rows uint16) (master, slave *os.File) {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.IoctlSetWinsize(int(s.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: cols, Row: rows}); err != nil {
-		t.Fatal(err)
-	}
-	return m, s
 }
 
 // everySignal is what ends a run: SIGTERM, SIGINT and SIGHUP sent by

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
@@ -107,36 +106,6 @@ func startSSHHubWith(t *testing.T, dir string, agents []demo.Agent, extra, alice
 	}
 	h.addr, h.fingerprint = m[1], m[2]
 	return h, keys
-}
-
-// startHubOut is startHub with its stdout kept.
-func startHubOut(t *testing.T, cfg string, out *syncBuffer, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	var errOut syncBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, append([]string{"serve", "--config", cfg, "--listen", "127.0.0.1:0"}, args...), Streams{Out: out, Err: &errOut})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if code := <-done; code != exitOK {
-			t.Errorf("serve = %d, stderr %q", code, errOut.String())
-		}
-	})
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if m := hubLine.FindStringSubmatch(out.String()); m != nil && sshLine.MatchString(out.String()) {
-			return m[1]
-		}
-		select {
-		case code := <-done:
-			t.Fatalf("serve ended with %d: %s", code, errOut.String())
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	t.Fatalf("serve never said where it listens: %q %q", out.String(), errOut.String())
-	return ""
 }
 
 // clientConfig signs in with key and accepts only the host key whose

@@ -264,11 +264,11 @@ func goListImports(t *testing.T) []string {
 
 // TestBinaryLinksNoTestHelpers checks that the a2atop binary never links
 // the packages that exist for tests only: the OpenID provider, the
-// certificates, the agents (agenttest, sdktest) and the feed follower
-// tests run against.
+// certificates, the signed cards, the pseudo-terminals, the agents
+// (agenttest, sdktest) and the feed follower tests run against.
 func TestBinaryLinksNoTestHelpers(t *testing.T) {
 	for _, dep := range goList(t, "-deps", module) {
-		if dep == module+"/internal/oidctest" || dep == module+"/internal/testcert" || dep == agenttest || dep == sdktest || dep == feedtest ||
+		if dep == module+"/internal/oidctest" || dep == module+"/internal/testcert" || dep == module+"/internal/ptytest" || dep == module+"/internal/cardtest" || dep == agenttest || dep == sdktest || dep == feedtest ||
 			strings.HasPrefix(dep, "github.com/zitadel/oidc/v3/pkg/op") {
 			t.Errorf("the a2atop binary links %s, which is for tests only", dep)
 		}

@@ -1,43 +1,16 @@
 package sshd
 
 import (
-	"bytes"
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"io"
-	"log/slog"
 	"net"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	gossh "golang.org/x/crypto/ssh"
 )
-
-// shown is the smallest program: it draws one word until it quits.
-type shown struct{}
-
-func (shown) Init() tea.Cmd                       { return nil }
-func (shown) Update(tea.Msg) (tea.Model, tea.Cmd) { return shown{}, nil }
-func (shown) View() string                        { return "ready" }
-
-// lockedBuffer is a log sink the test reads while the server writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
 
 // freezer forwards TCP between a client and the server until frozen:
 // then it moves no byte either way and closes nothing, as a network
@@ -71,28 +44,12 @@ func (f *freezer) pipe(dst, src net.Conn) {
 // without a FIN stops answering keepalives; its session is closed (its
 // program's done runs: the claims released) and logged as such.
 func TestKeepaliveClosesAVanishedClient(t *testing.T) {
-	key, _, err := HostKey(filepath.Join(t.TempDir(), HostKeyFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, priv, _ := ed25519.GenerateKey(rand.Reader)
-	client, _ := gossh.NewSignerFromKey(priv)
-	var log lockedBuffer
 	done := make(chan struct{})
-	srv, err := New(Options{HostKey: key, Operators: []Operator{{Name: "alice", Keys: []gossh.PublicKey{client.PublicKey()}}},
-		Logger: slog.New(slog.NewTextHandler(&log, nil)), Keepalive: 200 * time.Millisecond,
+	fx := serve(t, Options{Keepalive: 200 * time.Millisecond,
 		Dashboard: func(Session) (tea.Model, []tea.ProgramOption, func(), error) {
 			return shown{}, nil, func() { close(done) }, nil
 		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { srv.Close() })
+	log := fx.log
 
 	front, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -114,7 +71,7 @@ func TestKeepaliveClosesAVanishedClient(t *testing.T) {
 		if err != nil {
 			return
 		}
-		s, err := net.Dial("tcp", ln.Addr().String())
+		s, err := net.Dial("tcp", fx.ln.Addr().String())
 		if err != nil {
 			return
 		}
@@ -124,34 +81,7 @@ func TestKeepaliveClosesAVanishedClient(t *testing.T) {
 		go f.pipe(s, c)
 		go f.pipe(c, s)
 	}()
-	cl, err := gossh.Dial("tcp", front.Addr().String(), &gossh.ClientConfig{User: "alice", Auth: []gossh.AuthMethod{gossh.PublicKeys(client)},
-		HostKeyCallback: gossh.FixedHostKey(key.PublicKey()), Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	sess, err := cl.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sess.RequestPty("xterm", 24, 80, nil); err != nil {
-		t.Fatal(err)
-	}
-	out, _ := sess.StdoutPipe()
-	stdin, _ := sess.StdinPipe() // held open: a client at its keys
-	defer stdin.Close()
-	if err := sess.Shell(); err != nil {
-		t.Fatal(err)
-	}
-	var seen bytes.Buffer
-	buf := make([]byte, 4096)
-	for !strings.Contains(seen.String(), "ready") {
-		n, err := out.Read(buf)
-		seen.Write(buf[:n])
-		if err != nil {
-			t.Fatalf("the session drew %q, then %v", seen.String(), err)
-		}
-	}
+	shell(t, fx.dial(t, front.Addr().String()))
 	f.once.Do(func() { close(f.frozen) })
 	select {
 	case <-done:
@@ -168,49 +98,13 @@ func TestKeepaliveClosesAVanishedClient(t *testing.T) {
 // TestShutdownEndsSessions: Shutdown closes every session, waits for
 // their programs' done, and logs why they ended.
 func TestShutdownEndsSessions(t *testing.T) {
-	key, _, err := HostKey(filepath.Join(t.TempDir(), HostKeyFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, priv, _ := ed25519.GenerateKey(rand.Reader)
-	client, _ := gossh.NewSignerFromKey(priv)
-	var log lockedBuffer
 	done := make(chan struct{})
-	srv, err := New(Options{HostKey: key, Operators: []Operator{{Name: "alice", Keys: []gossh.PublicKey{client.PublicKey()}}},
-		Logger: slog.New(slog.NewTextHandler(&log, nil)),
+	fx := serve(t, Options{
 		Dashboard: func(Session) (tea.Model, []tea.ProgramOption, func(), error) {
 			return shown{}, nil, func() { close(done) }, nil
 		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.Serve(ln) }()
-	cl, err := gossh.Dial("tcp", ln.Addr().String(), &gossh.ClientConfig{User: "alice", Auth: []gossh.AuthMethod{gossh.PublicKeys(client)},
-		HostKeyCallback: gossh.FixedHostKey(key.PublicKey()), Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	sess, _ := cl.NewSession()
-	_ = sess.RequestPty("xterm", 24, 80, nil)
-	out, _ := sess.StdoutPipe()
-	stdin, _ := sess.StdinPipe()
-	defer stdin.Close()
-	if err := sess.Shell(); err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 4096)
-	for seen := ""; !strings.Contains(seen, "ready"); {
-		n, err := out.Read(buf)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seen += string(buf[:n])
-	}
+	srv, log := fx.srv, fx.log
+	shell(t, fx.dial(t, ""))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(ctx); err != nil {
@@ -229,27 +123,11 @@ func TestShutdownEndsSessions(t *testing.T) {
 // TestStartTimeout: a connection that sends nothing, and one that signs
 // in but never starts a session, are closed after StartTimeout.
 func TestStartTimeout(t *testing.T) {
-	key, _, err := HostKey(filepath.Join(t.TempDir(), HostKeyFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, priv, _ := ed25519.GenerateKey(rand.Reader)
-	client, _ := gossh.NewSignerFromKey(priv)
-	var log lockedBuffer
-	srv, err := New(Options{HostKey: key, Operators: []Operator{{Name: "alice", Keys: []gossh.PublicKey{client.PublicKey()}}},
-		Logger: slog.New(slog.NewTextHandler(&log, nil)), StartTimeout: 300 * time.Millisecond,
+	fx := serve(t, Options{StartTimeout: 300 * time.Millisecond,
 		Dashboard: func(Session) (tea.Model, []tea.ProgramOption, func(), error) { return shown{}, nil, func() {}, nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { srv.Close() })
+	log := fx.log
 
-	silent, err := net.Dial("tcp", ln.Addr().String())
+	silent, err := net.Dial("tcp", fx.ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,12 +137,7 @@ func TestStartTimeout(t *testing.T) {
 		t.Fatalf("a silent connection was not closed: %v", err)
 	}
 
-	cl, err := gossh.Dial("tcp", ln.Addr().String(), &gossh.ClientConfig{User: "alice", Auth: []gossh.AuthMethod{gossh.PublicKeys(client)},
-		HostKeyCallback: gossh.FixedHostKey(key.PublicKey()), Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := fx.dial(t, "")
 	ended := make(chan error, 1)
 	go func() { ended <- cl.Wait() }()
 	select {

@@ -23,23 +23,17 @@ func targetOf(t *model.Task) cancelTarget {
 	return cancelTarget{key: t.Key, state: t.State, text: t.Text}
 }
 
-// skipped is a marked task the cancel leaves alone, and why.
-type skipped struct {
-	key model.TaskKey
-	why string
-}
-
 // cancelDialog is the question asked before CancelTask: of one task, or
 // of every marked one (many), with the marked tasks it skips.
 type cancelDialog struct {
 	targets []cancelTarget
-	skipped []skipped
+	skipped []Skip
 	many    bool
 	answer  Confirm
 }
 
 func (c *cancelDialog) skip(k model.TaskKey, why string) {
-	c.skipped = append(c.skipped, skipped{key: k, why: why})
+	c.skipped = append(c.skipped, Skip{Key: k, Why: why})
 }
 
 // view is the dialog centred in w×h cells.
@@ -95,7 +89,7 @@ func (c *cancelDialog) manyView(ctx *Context, w, h int) string {
 	if len(c.skipped) > 0 {
 		rows = append(rows, th.Warn.Render("skipped ("+strconv.Itoa(len(c.skipped))+"): nothing is sent to them"))
 		for _, s := range c.skipped {
-			rows = append(rows, th.Muted.Render(sanitize.Line(Pad(s.key.Agent, aw)+" "+Pad(ShortIDText(s.key.ID), 8)+" "+s.why, inner)))
+			rows = append(rows, th.Muted.Render(sanitize.Line(Pad(s.Key.Agent, aw)+" "+Pad(ShortIDText(s.Key.ID), 8)+" "+s.Why, inner)))
 		}
 	}
 	head := []string{th.DialogTitle.Render("Cancel " + Plural(len(c.targets), "task") + "?"), ""}

@@ -1,9 +1,7 @@
 package common
 
 import (
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -41,25 +39,18 @@ const FilterNote = "filter: free text, agent:NAME, state:input-required, class:t
 // typed into a filter can reach the list's actions. Build it with
 // NewFilter; the zero value is not usable.
 type Filter struct {
-	keys    FilterKeys
-	th      *theme.Theme
-	of      string // the list it filters, for the footer: "tasks", "the inbox"
-	input   textinput.Model
-	text    string // the filter in effect
-	parsed  model.Filter
-	editing bool
-	agents  func() []string // the names agent: may start; nil: not checked
+	keys   FilterKeys
+	th     *theme.Theme
+	of     string // the list it filters, for the footer: "tasks", "the inbox"
+	line   TypedLine
+	text   string // the filter in effect
+	parsed model.Filter
+	agents func() []string // the names agent: may start; nil: not checked
 }
 
 // NewFilter builds an empty filter of the list named of.
 func NewFilter(th *theme.Theme, keys FilterKeys, of string) Filter {
-	in := textinput.New()
-	in.Cursor.SetMode(cursor.CursorStatic)
-	in.Prompt = "/"
-	in.PromptStyle = th.Prompt
-	in.TextStyle = th.Text
-	in.CharLimit = 256
-	return Filter{keys: keys, th: th, of: of, input: in}
+	return Filter{keys: keys, th: th, of: of, line: NewTypedLine(th, "/", 256)}
 }
 
 // SetWidth gives the input the room the footer leaves it in w cells:
@@ -69,15 +60,13 @@ func (f *Filter) SetWidth(w int) {
 	if rest := w - lipgloss.Width(f.hint()) - 4; rest >= 10 {
 		w = rest + 2
 	}
-	f.input.Width = min(max(w-4, 1), 60)
+	f.line.Input.Width = min(max(w-4, 1), 60)
 }
 
 // hint is what the filter's keys do while it is typed, and what it
 // filters.
 func (f *Filter) hint() string {
-	th := f.th
-	return th.HelpKey.Render(f.keys.Keep.Help().Key) + " " + th.HelpDesc.Render("keep") + th.HelpSep.Render(" • ") +
-		th.HelpKey.Render(f.keys.Clear.Help().Key) + " " + th.HelpDesc.Render("clear") + th.Muted.Render(" · filters "+f.of)
+	return TypingHint(f.th, f.keys.Keep, f.keys.Clear, " · filters "+f.of)
 }
 
 // CheckAgents has the filter check its agent: tokens against the names
@@ -117,10 +106,12 @@ func (f *Filter) Problem() string {
 }
 
 // Opens reports whether msg opens the filter.
-func (f *Filter) Opens(msg tea.KeyMsg) bool { return !f.editing && key.Matches(msg, f.keys.Open) }
+func (f *Filter) Opens(msg tea.KeyMsg) bool {
+	return !f.line.Editing() && key.Matches(msg, f.keys.Open)
+}
 
 // Editing reports whether the filter is being typed.
-func (f *Filter) Editing() bool { return f.editing }
+func (f *Filter) Editing() bool { return f.line.Editing() }
 
 // Active reports whether a filter is in effect.
 func (f *Filter) Active() bool { return f.text != "" }
@@ -136,13 +127,10 @@ func (f *Filter) Text() string { return f.text }
 // takes every key. It reports whether the key was the filter's, and
 // whether the filter in effect changed (the list shows other rows).
 func (f *Filter) Key(msg tea.KeyMsg) (handled, changed bool, cmd tea.Cmd) {
-	if !f.editing {
+	if !f.line.Editing() {
 		switch {
 		case key.Matches(msg, f.keys.Open):
-			f.editing = true
-			f.input.SetValue(f.text)
-			f.input.CursorEnd()
-			return true, false, f.input.Focus()
+			return true, false, f.line.Open(f.text)
 		case key.Matches(msg, f.keys.Clear) && f.text != "":
 			return true, f.set(""), nil
 		}
@@ -150,25 +138,20 @@ func (f *Filter) Key(msg tea.KeyMsg) (handled, changed bool, cmd tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, f.keys.Clear):
-		f.close()
+		f.line.Close()
 		return true, f.set(""), nil
 	case key.Matches(msg, f.keys.Keep):
-		f.close()
+		f.line.Close()
 		return true, false, nil
 	}
-	f.input, cmd = f.input.Update(msg)
-	return true, f.set(f.input.Value()), cmd
+	text, cmd := f.line.Type(msg)
+	return true, f.set(text), cmd
 }
 
 // Set puts text in effect, as if typed and kept.
 func (f *Filter) Set(text string) bool {
-	f.close()
+	f.line.Close()
 	return f.set(text)
-}
-
-func (f *Filter) close() {
-	f.editing = false
-	f.input.Blur()
 }
 
 // set puts s in effect and reports whether that changed the filter.
@@ -189,8 +172,8 @@ func (f *Filter) set(s string) bool {
 func (f *Filter) Footnote(w int) (string, bool) {
 	th := f.th
 	problem := f.Problem()
-	if f.editing {
-		line, hint := f.input.View(), f.hint()
+	if f.line.Editing() {
+		line, hint := f.line.Input.View(), f.hint()
 		if problem != "" {
 			hint = th.Error.Render(problem)
 		}

@@ -89,6 +89,22 @@ func (r *Results) Add(k model.TaskKey, o Outcome, words string) {
 	r.rows = append(r.rows, resultRow{key: k, outcome: o, words: words})
 }
 
+// Skip is a marked task an action on many leaves alone, and why.
+type Skip struct {
+	Key model.TaskKey
+	Why string
+}
+
+// NewResultsSkipping lists keys as pending under title, then the skips
+// as Skipped, each with why.
+func NewResultsSkipping(title string, keys []model.TaskKey, skips []Skip) *Results {
+	r := NewResults(title, keys)
+	for _, s := range skips {
+		r.Add(s.Key, Skipped, s.Why)
+	}
+	return r
+}
+
 // Set records what happened to task k; it reports whether k is one of
 // the list's tasks.
 func (r *Results) Set(k model.TaskKey, o Outcome, words string) bool {

@@ -5,6 +5,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"a2atop/model"
 )
 
 // SortKeys move a list's sort to the previous or next column (k9s's <
@@ -24,11 +26,15 @@ func DefaultSortKeys() SortKeys {
 
 // SortColumn is one column a list sorts by: its name as the header
 // writes it, the key that sorts by it, and its first direction (Desc:
-// newest, largest or last first).
+// newest, largest or last first). Indexed says that the model keeps
+// the rows in this column's order (model.Query's Sort By), so the list
+// reads them in order rather than sorting them itself.
 type SortColumn struct {
-	Name string
-	Key  key.Binding
-	Desc bool
+	Name    string
+	Key     key.Binding
+	Desc    bool
+	Indexed bool
+	By      model.SortBy
 }
 
 // Sort is which column a list is sorted by, and which way. Build it with
@@ -44,6 +50,29 @@ func NewSort(cols []SortColumn, col int) Sort {
 	s := Sort{cols: cols}
 	s.Set(col, cols[col].Desc)
 	return s
+}
+
+// NewSortBy sorts by the column of cols the model keeps in order by,
+// in its first direction (column 0 when none is).
+func NewSortBy(cols []SortColumn, by model.SortBy) Sort {
+	col := 0
+	for i, c := range cols {
+		if c.Indexed && c.By == by {
+			col = i
+			break
+		}
+	}
+	return NewSort(cols, col)
+}
+
+// ModelOrder is the model's order of the column sorted by, and whether
+// the model keeps it (SortColumn.Indexed); model.SortUpdated and false
+// for a column the list sorts itself.
+func (s Sort) ModelOrder() (model.SortBy, bool) {
+	if len(s.cols) == 0 || !s.cols[s.col].Indexed {
+		return model.SortUpdated, false
+	}
+	return s.cols[s.col].By, true
 }
 
 // Set sorts by column col in direction desc.

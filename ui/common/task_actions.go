@@ -287,10 +287,7 @@ func (a *TaskActions) send(d *cancelDialog) tea.Cmd {
 		a.ctx.Say("canceling " + TaskName(keys[0]) + "…")
 		return cmds[0]
 	}
-	a.results = NewResults("cancel", keys)
-	for _, s := range d.skipped {
-		a.results.Add(s.key, Skipped, s.why)
-	}
+	a.results = NewResultsSkipping("cancel", keys, d.skipped)
 	a.ctx.Say("canceling " + Plural(len(keys), "task") + "…")
 	return tea.Batch(cmds...)
 }

@@ -175,12 +175,12 @@ func (v *Screen) SetSize(w, h int) {
 }
 
 // Capturing is true while the cancel asks or the search is typed.
-func (v *Screen) Capturing() bool { return v.act.Confirming() || v.search.editing }
+func (v *Screen) Capturing() bool { return v.act.Confirming() || v.search.typed.Editing() }
 
 // OpensText reports whether msg opens the search, so that a paste
 // starting with it is typed into it.
 func (v *Screen) OpensText(msg tea.KeyMsg) bool {
-	return !v.act.Confirming() && !v.search.editing && key.Matches(msg, v.keys.Search.Open)
+	return !v.act.Confirming() && !v.search.typed.Editing() && key.Matches(msg, v.keys.Search.Open)
 }
 
 // Footnote is the search: being typed, or kept with its matches.

@@ -4,9 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -41,23 +39,17 @@ func DefaultSearchKeys() SearchKeys {
 // lists' / keeps the rows that match), a search (every line stays, the
 // cursor moves to the lines that hold the text).
 type textSearch struct {
-	keys    SearchKeys
-	input   textinput.Model
-	editing bool
-	query   string // lower case
-	lines   []int  // the lines that hold it
-	cur     int    // the current one, in lines
+	keys  SearchKeys
+	typed common.TypedLine
+	query string // lower case
+	lines []int  // the lines that hold it
+	cur   int    // the current one, in lines
 }
 
 func newTextSearch(th *theme.Theme, keys SearchKeys) textSearch {
-	in := textinput.New()
-	in.Cursor.SetMode(cursor.CursorStatic)
-	in.Prompt = "search: "
-	in.PromptStyle = th.Prompt
-	in.TextStyle = th.Text
-	in.CharLimit = 128
-	in.Width = 40
-	return textSearch{keys: keys, input: in}
+	s := textSearch{keys: keys, typed: common.NewTypedLine(th, "search: ", 128)}
+	s.typed.Input.Width = 40
+	return s
 }
 
 // active reports whether a search is in effect.
@@ -68,26 +60,21 @@ func (s *textSearch) active() bool { return s.query != "" }
 // (the drawing is searched again).
 func (s *textSearch) key(msg tea.KeyMsg) (handled, changed, moved bool, cmd tea.Cmd) {
 	k := s.keys
-	if s.editing {
+	if s.typed.Editing() {
 		switch {
 		case key.Matches(msg, k.Keep):
-			s.editing = false
-			s.input.Blur()
+			s.typed.Close()
 			return true, false, false, nil
 		case key.Matches(msg, k.Clear):
-			s.editing = false
-			s.input.Blur()
+			s.typed.Close()
 			return true, s.set(""), false, nil
 		}
-		s.input, cmd = s.input.Update(msg)
-		return true, s.set(s.input.Value()), true, cmd
+		text, cmd := s.typed.Type(msg)
+		return true, s.set(text), true, cmd
 	}
 	switch {
 	case key.Matches(msg, k.Open):
-		s.editing = true
-		s.input.SetValue(s.query)
-		s.input.CursorEnd()
-		return true, false, false, s.input.Focus()
+		return true, false, false, s.typed.Open(s.query)
 	case key.Matches(msg, k.Clear) && s.active():
 		return true, s.set(""), false, nil
 	case key.Matches(msg, k.Next) && len(s.lines) > 0:
@@ -172,11 +159,9 @@ func highlight(plain, q string, style lipgloss.Style) string {
 // place among the matches. It says "search" and "in this task" so that
 // it reads apart from the lists' filter.
 func (s *textSearch) footnote(th *theme.Theme, w int, of string) (string, bool) {
-	if s.editing {
-		hint := th.HelpKey.Render(s.keys.Keep.Help().Key) + " " + th.HelpDesc.Render("keep") + th.HelpSep.Render(" • ") +
-			th.HelpKey.Render(s.keys.Clear.Help().Key) + " " + th.HelpDesc.Render("clear") +
-			th.Muted.Render(" · searches the text of "+of+", "+s.count())
-		line := s.input.View()
+	if s.typed.Editing() {
+		hint := common.TypingHint(th, s.keys.Keep, s.keys.Clear, " · searches the text of "+of+", "+s.count())
+		line := s.typed.Input.View()
 		if lipgloss.Width(line)+2+lipgloss.Width(hint) <= w {
 			line += "  " + hint
 		}

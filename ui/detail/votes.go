@@ -2,7 +2,6 @@ package detail
 
 import (
 	"fmt"
-	"strconv"
 
 	"a2atop/approvals"
 	"a2atop/internal/sanitize"
@@ -47,9 +46,5 @@ func (v *Screen) voteFields(b *common.Section, t *model.Task) {
 
 // voter is one vote in words: "alice approved 14:02 "rollout window ok"".
 func voter(vt approvals.Voter, what string) string {
-	s := vt.Name + " " + what + " " + vt.At.Local().Format("15:04")
-	if vt.Reason != "" {
-		s += " " + strconv.Quote(vt.Reason)
-	}
-	return sanitize.Line(s, common.MaxLineText)
+	return sanitize.Line(vt.Words(what), common.MaxLineText)
 }

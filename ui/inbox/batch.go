@@ -33,16 +33,10 @@ type planned struct {
 type batchPlan struct {
 	kind    approvals.Kind
 	plans   []planned
-	skipped []skippedTask
+	skipped []common.Skip
 	reach   []string // for each agent of plans that cannot be reached now, the warning (reachWords)
 	answer  common.Confirm
 	from    mode // where n/esc returns to
-}
-
-// skippedTask is a marked task the answer leaves alone, and why.
-type skippedTask struct {
-	key model.TaskKey
-	why string
 }
 
 // batching reports whether the dialog open answers the marked tasks.
@@ -140,7 +134,7 @@ func (m *Inbox) prepareBatch(in approvals.Input, from mode) tea.Cmd {
 			}
 		}
 		if why != "" {
-			p.skipped = append(p.skipped, skippedTask{key: k, why: why})
+			p.skipped = append(p.skipped, common.Skip{Key: k, Why: why})
 			continue
 		}
 		d, err := m.svc.Prepare(*it, in)
@@ -152,7 +146,7 @@ func (m *Inbox) prepareBatch(in approvals.Input, from mode) tea.Cmd {
 			m.rerr = err.Error()
 			return nil
 		case err != nil:
-			p.skipped = append(p.skipped, skippedTask{key: k, why: err.Error()})
+			p.skipped = append(p.skipped, common.Skip{Key: k, Why: err.Error()})
 			continue
 		}
 		taken[it.Key()] = k
@@ -214,11 +208,11 @@ func (m *Inbox) leafFor(k model.TaskKey, kind approvals.Kind) (*approvals.Item, 
 }
 
 // skippedWords names the first reasons a batch was skipped for.
-func skippedWords(s []skippedTask) string {
+func skippedWords(s []common.Skip) string {
 	if len(s) == 0 {
 		return "nothing was marked"
 	}
-	text := keyName(s[0].key) + ": " + s[0].why
+	text := keyName(s[0].Key) + ": " + s[0].Why
 	if len(s) > 1 {
 		text += fmt.Sprintf(" (and %d more)", len(s)-1)
 	}
@@ -252,11 +246,8 @@ func (m *Inbox) sendBatch(p *batchPlan) tea.Cmd {
 		keys = append(keys, pl.key)
 		cmds = append(cmds, sendCmd(m.svc, pl.key, pl.d, fromInbox))
 	}
-	res := common.NewResults(string(p.kind), keys)
+	res := common.NewResultsSkipping(string(p.kind), keys, p.skipped)
 	res.Note = "each decision is in the journal (4)"
-	for _, s := range p.skipped {
-		res.Add(s.key, common.Skipped, s.why)
-	}
 	if p.kind == approvals.KindReply {
 		m.draftsSent(keys)
 		for _, k := range keys {

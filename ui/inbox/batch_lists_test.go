@@ -42,7 +42,7 @@ func TestABatchListsEachTaskOnce(t *testing.T) {
 			}
 		}
 		for _, s := range m.plan.skipped {
-			note(s.key, "skipped")
+			note(s.Key, "skipped")
 		}
 		if len(seen) != len(order) {
 			t.Errorf("%v: %d of the %d marked tasks are listed: %v", order, len(seen), len(order), seen)

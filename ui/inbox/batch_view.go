@@ -78,7 +78,7 @@ func (p *batchPlan) view(th *theme.Theme, w, h int, now time.Time) string {
 	if len(p.skipped) > 0 {
 		skipped = append(skipped, th.Warn.Render(fmt.Sprintf("skipped (%d): nothing is sent to them", len(p.skipped))))
 		for _, s := range p.skipped {
-			skipped = append(skipped, th.Muted.Render(sanitize.Line(keyName(s.key)+" — "+s.why, inner)))
+			skipped = append(skipped, th.Muted.Render(sanitize.Line(keyName(s.Key)+" — "+s.Why, inner)))
 		}
 	}
 	var pay []string

@@ -118,7 +118,7 @@ func NewInbox(ctx common.Context, svc *approvals.Service, o Options) *Inbox {
 	m.resultKeys = m.keys.Results
 	m.filter = common.NewFilter(ctx.Theme, m.keys.Filter, "the inbox")
 	m.filter.CheckAgents(common.FleetAgents(&m.ctx))
-	m.order = common.NewSort(m.keys.SortBy.columns(), sortOf(o.Sort))
+	m.order = common.NewSortBy(m.keys.SortBy.columns(), o.Sort)
 	m.loadDrafts()
 	m.refresh()
 	return m

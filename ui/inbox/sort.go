@@ -35,31 +35,16 @@ func DefaultSortKeys() SortKeys {
 }
 
 func (k SortKeys) columns() []common.SortColumn {
-	return []common.SortColumn{{Name: "AGENT", Key: k.Agent}, {Name: "ID", Key: k.ID}, {Name: "STATE", Key: k.State},
-		{Name: "AGE", Key: k.Age, Desc: true}, {Name: "UPD", Key: k.Updated, Desc: true}, {Name: "TEXT", Key: k.Text}}
-}
-
-// sortOf is the column a model order starts the inbox with.
-func sortOf(s model.SortBy) int {
-	switch s {
-	case model.SortAge:
-		return colAge
-	case model.SortAgent:
-		return colAgent
-	}
-	return colUpdated
+	return []common.SortColumn{{Name: "AGENT", Key: k.Agent, Indexed: true, By: model.SortAgent}, {Name: "ID", Key: k.ID}, {Name: "STATE", Key: k.State},
+		{Name: "AGE", Key: k.Age, Desc: true, Indexed: true, By: model.SortAge},
+		{Name: "UPD", Key: k.Updated, Desc: true, Indexed: true, By: model.SortUpdated}, {Name: "TEXT", Key: k.Text}}
 }
 
 // queueSort is the order the queue is asked for: the model's for the
 // columns it keeps, newest first for the others (sorted here).
 func (m *Inbox) queueSort() model.SortBy {
-	switch m.order.Col() {
-	case colAge:
-		return model.SortAge
-	case colAgent:
-		return model.SortAgent
-	}
-	return model.SortUpdated
+	by, _ := m.order.ModelOrder()
+	return by
 }
 
 // ordered puts the queue's chains in the order of the sort: the model's
@@ -68,7 +53,7 @@ func (m *Inbox) queueSort() model.SortBy {
 // ties. A chain stays whole, root to leaf.
 func (m *Inbox) ordered(items []approvals.Item) []approvals.Item {
 	col := m.order.Col()
-	native := col == colAge || col == colAgent || col == colUpdated
+	_, native := m.order.ModelOrder()
 	if native && !m.order.Reversed() {
 		return items
 	}

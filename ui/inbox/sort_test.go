@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,25 +35,13 @@ func TestInboxSortsByColumn(t *testing.T) {
 		if tc.key != "" {
 			drive(m, tc.key)
 		}
-		if got := order(); !sameStrings(got, tc.want) {
+		if got := order(); !slices.Equal(got, tc.want) {
 			t.Errorf("after %q: %v, want %v", tc.key, got, tc.want)
 		}
 		if got := m.sortLabel(); got != tc.label {
 			t.Errorf("after %q the title says %q, want %q", tc.key, got, tc.label)
 		}
 	}
-}
-
-func sameStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestJournalSorts: the journal sorts by its columns and says so.

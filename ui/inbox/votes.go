@@ -2,7 +2,6 @@ package inbox
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -46,10 +45,10 @@ func (m *Inbox) voteLines(it approvals.Item) []string {
 	}
 	lines := []string{th.Label.Render(sanitize.Line(head, m.w))}
 	for _, v := range vs.Approvals {
-		lines = append(lines, sanitize.Line("  ✓ "+voterWords(v, "approved"), m.w))
+		lines = append(lines, sanitize.Line("  ✓ "+v.Words("approved"), m.w))
 	}
 	for _, v := range vs.Denials {
-		lines = append(lines, sanitize.Line("  ✗ "+voterWords(v, "denied"), m.w))
+		lines = append(lines, sanitize.Line("  ✗ "+v.Words("denied"), m.w))
 	}
 	if vs.Dropped > 0 {
 		lines = append(lines, th.Warn.Render(sanitize.Line(droppedWords(vs.Dropped), m.w)))
@@ -61,14 +60,6 @@ func (m *Inbox) voteLines(it approvals.Item) []string {
 		lines = append(lines, th.Muted.Render(sanitize.Line(fmt.Sprintf("you %s at %s: your vote counts once", kindWord(kind), v.At.Local().Format("15:04")), m.w)))
 	}
 	return lines
-}
-
-func voterWords(v approvals.Voter, what string) string {
-	s := v.Name + " " + what + " " + v.At.Local().Format("15:04")
-	if v.Reason != "" {
-		s += " " + strconv.Quote(v.Reason)
-	}
-	return s
 }
 
 func droppedWords(n int) string {
@@ -195,10 +186,7 @@ func (c *confirm) yesWord() string {
 func votesLine(votes []approvals.Voter) string {
 	parts := make([]string, len(votes))
 	for i, v := range votes {
-		parts[i] = v.Name + " " + v.At.Local().Format("15:04")
-		if v.Reason != "" {
-			parts[i] += " " + strconv.Quote(v.Reason)
-		}
+		parts[i] = v.Signed()
 	}
 	return strings.Join(parts, ", ")
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/model"
+	"a2atop/ui/internal/uitest"
 )
 
 // The test fixture's pieces the sort's tests use, as ui's fixture has
@@ -30,13 +31,5 @@ func (c *clock) add(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.U
 // taskEvent is a task of agent in state, updated ago before testNow,
 // with text (naming refs) as its status message.
 func taskEvent(agent string, id a2a.TaskID, state a2a.TaskState, ago time.Duration, text string, refs ...a2a.TaskID) model.Event {
-	ts := testNow.Add(-ago)
-	t := &a2a.Task{ID: id, ContextID: "ctx-" + model.ShortID(id), Status: a2a.TaskStatus{State: state, Timestamp: &ts}}
-	if text != "" {
-		msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart(text))
-		msg.ID = "msg-" + model.ShortID(id)
-		msg.ReferenceTasks = refs
-		t.Status.Message = msg
-	}
-	return model.Event{Kind: model.EventTask, Agent: agent, Source: model.SourceStream, At: ts, Task: t}
+	return uitest.TaskEvent(testNow, agent, id, state, ago, text, refs...)
 }

@@ -84,7 +84,7 @@ type Screen struct {
 // is in effect.
 func New(ctx *common.Context, keys KeyMap, act common.TaskActions, sort model.SortBy, hideAfter time.Duration, views []SavedView) *Screen {
 	v := &Screen{ctx: ctx, keys: keys, act: act, focus: model.ClassActive, hideAfter: hideAfter,
-		sort:   common.NewSort(keys.SortBy.columns(), sortColumnOf(sort)),
+		sort:   common.NewSortBy(keys.SortBy.columns(), sort),
 		filter: common.NewFilter(ctx.Theme, keys.Filter, "tasks"), shown: showAll, isShown: true, seekRows: true} // the first screen
 	v.filter.CheckAgents(common.FleetAgents(ctx))
 	v.rows = v.source()

@@ -45,21 +45,11 @@ func DefaultSortKeys() SortKeys {
 // columns are the sort's columns with their keys and first directions.
 func (k SortKeys) columns() []common.SortColumn {
 	return []common.SortColumn{
-		{Name: "AGENT", Key: k.Agent}, {Name: "ID", Key: k.ID}, {Name: "STATE", Key: k.State},
-		{Name: "UPD", Key: k.Updated, Desc: true}, {Name: "AGE", Key: k.Age, Desc: true},
+		{Name: "AGENT", Key: k.Agent, Indexed: true, By: model.SortAgent}, {Name: "ID", Key: k.ID}, {Name: "STATE", Key: k.State},
+		{Name: "UPD", Key: k.Updated, Desc: true, Indexed: true, By: model.SortUpdated},
+		{Name: "AGE", Key: k.Age, Desc: true, Indexed: true, By: model.SortAge},
 		{Name: "STATUS", Key: k.Status}, {Name: "HINT", Key: k.Hint},
 	}
-}
-
-// sortColumnOf is the column an Options.Sort starts with.
-func sortColumnOf(s model.SortBy) int {
-	switch s {
-	case model.SortAge:
-		return colAge
-	case model.SortAgent:
-		return colAgent
-	}
-	return colUpdated
 }
 
 // rowSource is where a pane's rows come from for the sort in effect:
@@ -82,21 +72,14 @@ const resortEvery = time.Second
 // sourceFor is the row source of a sort over query q.
 func sourceFor(s common.Sort, q model.Query, now func() time.Time) rowSource {
 	rev := s.Reversed()
-	switch s.Col() {
-	case colUpdated:
-		q.Sort = model.SortUpdated
+	by, indexed := s.ModelOrder()
+	q.Sort = by
+	switch {
+	case indexed:
 		return modelRows{q: q, reverse: rev}
-	case colAge:
-		q.Sort = model.SortAge
-		return modelRows{q: q, reverse: rev}
-	case colAgent:
-		q.Sort = model.SortAgent
-		return modelRows{q: q, reverse: rev}
-	case colState:
-		q.Sort = model.SortUpdated
+	case s.Col() == colState:
 		return stateRows{q: q, reverse: rev}
 	}
-	q.Sort = model.SortUpdated
 	return &sortedRows{q: q, col: s.Col(), desc: s.Desc(), now: now, lists: map[model.Class]*sortedList{}}
 }
 

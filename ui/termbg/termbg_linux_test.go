@@ -13,7 +13,8 @@ import (
 
 	_ "github.com/charmbracelet/bubbletea" // its init is what must ask nothing
 	"github.com/charmbracelet/lipgloss"
-	"golang.org/x/sys/unix"
+
+	"a2atop/internal/ptytest"
 )
 
 // TestChild is the process the tests below start on a pseudo-terminal
@@ -44,22 +45,8 @@ func TestNothingAsksTheTerminalAtStart(t *testing.T) {
 // asks for the background. It returns what the child wrote.
 func runChild(t *testing.T, mode, answer string) string {
 	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
+	m, s := ptytest.Open(t, 0, 0)
 	defer m.Close()
-	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestChild$", "-test.count=1")
 	// CI= : termenv asks no terminal anything while CI is set (its
 	// isTTY), as it is in .ci/run.

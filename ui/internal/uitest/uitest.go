@@ -9,8 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
+
+	"a2atop/model"
 )
 
 // keyTypes are the named keys tests press; any other name is typed as
@@ -98,4 +101,18 @@ func CheckFrame(t *testing.T, out string, w, h int, exact bool) {
 			t.Errorf("line %d is %d cells wide (> %d): %q", i, n, w, l)
 		}
 	}
+}
+
+// TaskEvent is a stream's snapshot of a task of agent in state, updated
+// ago before now, with text (naming refs) as its status message.
+func TaskEvent(now time.Time, agent string, id a2a.TaskID, state a2a.TaskState, ago time.Duration, text string, refs ...a2a.TaskID) model.Event {
+	ts := now.Add(-ago)
+	t := &a2a.Task{ID: id, ContextID: "ctx-" + model.ShortID(id), Status: a2a.TaskStatus{State: state, Timestamp: &ts}}
+	if text != "" {
+		msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart(text))
+		msg.ID = "msg-" + model.ShortID(id)
+		msg.ReferenceTasks = refs
+		t.Status.Message = msg
+	}
+	return model.Event{Kind: model.EventTask, Agent: agent, Source: model.SourceStream, At: ts, Task: t}
 }
