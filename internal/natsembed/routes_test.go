@@ -199,4 +199,3 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 	t.Fatalf("%s: not within 60s", what)
 }
-
