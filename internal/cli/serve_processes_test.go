@@ -611,6 +611,9 @@ func TestServeClusterProcessFailoverFigures(t *testing.T) {
 
 // pct is the p-th percentile of ds (nearest rank).
 func pct(ds []time.Duration, p int) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
 	s := append([]time.Duration(nil), ds...)
 	for i := range s {
 		for j := i + 1; j < len(s); j++ {
