@@ -327,9 +327,6 @@ func TestServeClusterProcessKilledMidSends(t *testing.T) {
 		}
 		t.Logf("prompt %d: %s before the failover; sent again", i, o.Words())
 		dec := sendUntilAccepted(t, alice, ids[i])
-		if dec == nil {
-			continue
-		}
 		known = append(known, dec.MessageID)
 	}
 
@@ -405,25 +402,32 @@ func waitLong(t *testing.T, what string, cond func() bool) {
 
 // sendUntilAccepted decides on the prompt through the dashboard's hub
 // until the hub takes it: while the cluster elects the stream's new
-// leader, or before a hub just restarted has seen the task, the hub
-// refuses, in words, having sent nothing.
+// leader, before a hub just restarted has seen the task, or while an
+// attempt it refused as unrecorded (and that landed after all) is
+// being settled, the hub refuses, in words, having sent nothing.
 func sendUntilAccepted(t *testing.T, d *clusterDash, id a2a.TaskID) *approvals.Decision {
 	t.Helper()
+	landed := 0
+	defer func() {
+		if landed > 0 {
+			t.Logf("a decision on %s: an attempt refused as unrecorded landed later; refused %d times \"being sent\" until the hub settled it", id, landed)
+		}
+	}()
 	for end := time.Now().Add(90 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		dec := d.prepare(t, id)
 		o := d.svc.Send(context.Background(), dec)
 		if o.Result == approvals.ResultAccepted {
 			return dec
 		}
-		if o.Winner != nil && o.Winner.Approver == "alice" {
-			// An earlier attempt whose append the hub could not confirm
-			// in time reached the stream after all: the prompt is
-			// decided, "being sent", until the record settles it.
-			t.Logf("a decision on %s: %s", id, o.Words())
-			return nil
-		}
 		notYet := strings.HasPrefix(o.Words(), "not sent: the team's record is unreachable") || // the stream's leader is being elected
-			(o.Err != nil && strings.Contains(o.Err.Error(), "the hub does not know task")) // a hub just restarted has not swept it yet
+			(o.Err != nil && strings.Contains(o.Err.Error(), "the hub does not know task")) || // a hub just restarted has not swept it yet
+			// An earlier attempt the hub refused as unrecorded landed after
+			// all: "being sent" until the hub settles it refused (nothing
+			// was sent), a moment later.
+			(o.Winner != nil && o.Winner.Approver == d.op && o.Winner.Result == approvals.ResultPending)
+		if notYet && o.Winner != nil {
+			landed++
+		}
 		if !notYet || time.Now().After(end) {
 			t.Fatalf("a decision on %s through %s: %s (%v)", id, d.cl.URL(), o.Words(), o.Err)
 		}
@@ -569,7 +573,6 @@ func TestServeClusterProcessFailoverFigures(t *testing.T) {
 	urls := team.urls()
 	id := team.ag.Start("ask")
 	var failover, decided, rejoin []time.Duration
-	ambiguous := 0 // kills after which an append the hub could not confirm reached the stream
 	const kills = 20
 	for n := range kills {
 		k := n % 3
@@ -593,19 +596,15 @@ func TestServeClusterProcessFailoverFigures(t *testing.T) {
 		}
 		failover = append(failover, time.Since(start))
 		_ = d.cl.Release(context.Background(), "agent", id)
-		if sendUntilAccepted(t, d, prompt) != nil {
-			decided = append(decided, time.Since(start))
-		} else {
-			ambiguous++
-		}
+		sendUntilAccepted(t, d, prompt)
+		decided = append(decided, time.Since(start))
 		start = time.Now()
 		team.hubs[k].start(t)
 		team.hubs[k].wait(t)
 		rejoin = append(rejoin, time.Since(start))
 	}
 	t.Logf("dashboard failover after kill -9 of its hub (%d kills): p50 %s p99 %s max %s", kills, pct(failover, 50), pct(failover, 99), pct(failover, 100))
-	t.Logf("its first decision accepted through another hub after the kill (%d kills; %d more left the prompt decided by an append the hub could not confirm): p50 %s p99 %s max %s",
-		len(decided), ambiguous, pct(decided, 50), pct(decided, 99), pct(decided, 100))
+	t.Logf("its first decision accepted through another hub after the kill: p50 %s p99 %s max %s", pct(decided, 50), pct(decided, 99), pct(decided, 100))
 	t.Logf("killed hub restarted to serving (rejoined the cluster): p50 %s p99 %s max %s", pct(rejoin, 50), pct(rejoin, 99), pct(rejoin, 100))
 }
 
