@@ -24,6 +24,7 @@ import (
 	"a2atop/internal/agenttest"
 	"a2atop/internal/natsembed"
 	"a2atop/internal/testcert"
+	"a2atop/model"
 )
 
 // clusterHub is one `a2atop serve --cluster-listen … --peers …` run as
@@ -414,7 +415,7 @@ func sendUntilAccepted(t *testing.T, d *clusterDash, id a2a.TaskID) *approvals.D
 		}
 	}()
 	for end := time.Now().Add(90 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		dec := d.prepare(t, id)
+		dec := d.prepareAgain(t, id)
 		o := d.svc.Send(context.Background(), dec)
 		if o.Result == approvals.ResultAccepted {
 			return dec
@@ -432,6 +433,26 @@ func sendUntilAccepted(t *testing.T, d *clusterDash, id a2a.TaskID) *approvals.D
 			t.Fatalf("a decision on %s through %s: %s (%v)", id, d.cl.URL(), o.Words(), o.Err)
 		}
 	}
+}
+
+// prepareAgain prepares a reply on the prompt, confirmed again when the
+// prompt already has a decision in the record (one refused, nothing
+// sent).
+func (d *clusterDash) prepareAgain(t *testing.T, id a2a.TaskID) *approvals.Decision {
+	t.Helper()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	it, _ := d.svc.ItemOf(d.fleet, model.TaskKey{Agent: "agent", ID: id})
+	in := approvals.Input{Kind: approvals.KindReply, Text: "main"}
+	dec, err := d.svc.Prepare(it, in)
+	if errors.Is(err, approvals.ErrAlreadyDecided) {
+		in.Again = true
+		dec, err = d.svc.Prepare(it, in)
+	}
+	if err != nil {
+		t.Fatalf("%s prepares on %s: %v", d.op, id, err)
+	}
+	return dec
 }
 
 // sendKilling sends decs, five at a time, and calls kill once the
@@ -573,6 +594,7 @@ func TestServeClusterProcessFailoverFigures(t *testing.T) {
 	urls := team.urls()
 	id := team.ag.Start("ask")
 	var failover, decided, rejoin []time.Duration
+	stuck := 0 // dashboards refused as following another journal
 	const kills = 20
 	for n := range kills {
 		k := n % 3
@@ -590,20 +612,28 @@ func TestServeClusterProcessFailoverFigures(t *testing.T) {
 			if d.cl.URL() == urls[k] {
 				continue
 			}
-			if err = d.cl.Claim(context.Background(), "agent", id, "answering"); err == nil {
+			if err = d.cl.Claim(context.Background(), "agent", id, "answering"); err == nil || strings.Contains(err.Error(), "is not the one this dashboard followed") {
 				break
 			}
 		}
-		failover = append(failover, time.Since(start))
-		_ = d.cl.Release(context.Background(), "agent", id)
-		sendUntilAccepted(t, d, prompt)
-		decided = append(decided, time.Since(start))
+		if err != nil {
+			// The hub it moved to had not yet read the stream as far as
+			// the dashboard had: it is taken for another journal, and
+			// the dashboard is stuck until restarted (see the note).
+			t.Errorf("kill %d: %v", n, err)
+			stuck++
+		} else {
+			failover = append(failover, time.Since(start))
+			_ = d.cl.Release(context.Background(), "agent", id)
+			sendUntilAccepted(t, d, prompt)
+			decided = append(decided, time.Since(start))
+		}
 		start = time.Now()
 		team.hubs[k].start(t)
 		team.hubs[k].wait(t)
 		rejoin = append(rejoin, time.Since(start))
 	}
-	t.Logf("dashboard failover after kill -9 of its hub (%d kills): p50 %s p99 %s max %s", kills, pct(failover, 50), pct(failover, 99), pct(failover, 100))
+	t.Logf("dashboard failover after kill -9 of its hub (%d kills, %d dashboards stuck): p50 %s p99 %s max %s", kills, stuck, pct(failover, 50), pct(failover, 99), pct(failover, 100))
 	t.Logf("its first decision accepted through another hub after the kill: p50 %s p99 %s max %s", pct(decided, 50), pct(decided, 99), pct(decided, 100))
 	t.Logf("killed hub restarted to serving (rejoined the cluster): p50 %s p99 %s max %s", pct(rejoin, 50), pct(rejoin, 99), pct(rejoin, 100))
 }
