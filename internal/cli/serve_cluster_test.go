@@ -261,10 +261,10 @@ func TestServeStoreUnreachable(t *testing.T) {
 	}
 }
 
-// TestServeClusterBeyondLoopbackNeedsInsecure: the embedded cluster's
-// routes are plain and unauthenticated, so a cluster address beyond
-// loopback is refused without --insecure, in words, before anything
-// listens.
+// TestServeClusterBeyondLoopbackNeedsInsecure: without the routes' TLS
+// files the embedded cluster's routes are plain and unauthenticated, so
+// a cluster address beyond loopback is refused without --insecure, in
+// words, before anything listens.
 func TestServeClusterBeyondLoopbackNeedsInsecure(t *testing.T) {
 	ag := agenttest.StartAgent(t)
 	cfg := writeHubConfig(t, t.TempDir(), []demo.Agent{{Name: "agent", URL: ag.URL}}, time.Second)
