@@ -29,6 +29,7 @@ type serveFlags struct {
 	broken    bool   // --accept-broken-chain
 	// clusterListen and peers run the embedded cluster (serve_store.go).
 	clusterListen, peers string
+	routes               routeFlags // the routes' TLS files (serve_routes.go)
 }
 
 // runServe implements `a2atop serve [--config FILE] [--listen ADDR]
@@ -39,7 +40,7 @@ func runServe(ctx context.Context, args []string, st Streams) int {
 	o.configFlag()
 	var f serveFlags
 	o.fs.StringVar(&f.listen, "listen", defaultListen, "listen on `ADDR` (host:port); an address that is not loopback needs tls_cert_file and tls_key_file, or --insecure")
-	o.fs.BoolVar(&f.insecure, "insecure", false, "serve plain HTTP on an address that is not loopback: the operators' tokens then cross the network in clear (and, with --cluster-listen beyond loopback, the embedded cluster's routes plain and unauthenticated)")
+	o.fs.BoolVar(&f.insecure, "insecure", false, "serve plain HTTP on an address that is not loopback: the operators' tokens then cross the network in clear (and, with --cluster-listen beyond loopback and no cluster_cert_file, the embedded cluster's routes plain and unauthenticated)")
 	o.fs.BoolVar(&f.printKey, "print-key", false, "print the public key that verifies the journal's checkpoints (a2atop journal verify --key) and exit")
 	o.fs.BoolVar(&f.broken, "accept-broken-chain", false, "start on a journal whose hash chain is broken (a2atop journal verify), and record in it that you did")
 	f.storeFlags(o)

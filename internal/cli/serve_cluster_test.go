@@ -172,13 +172,15 @@ type clusterDash struct {
 	fleet *model.Fleet
 }
 
-func attachDash(t *testing.T, url, op string) *clusterDash {
+// attachDash attaches op's dashboard to the hub at url; others are the
+// team's other hubs it fails over to.
+func attachDash(t *testing.T, url, op string, others ...string) *clusterDash {
 	t.Helper()
 	tok := tokenOf(op)
 	if op == "carol" {
 		tok = carolToken
 	}
-	cl, err := hubclient.New(hubclient.Options{URL: url, Token: tok, MinBackoff: 50 * time.Millisecond, MaxBackoff: 500 * time.Millisecond})
+	cl, err := hubclient.New(hubclient.Options{URL: url, Others: others, Token: tok, MinBackoff: 50 * time.Millisecond, MaxBackoff: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,10 +261,10 @@ func TestServeStoreUnreachable(t *testing.T) {
 	}
 }
 
-// TestServeClusterBeyondLoopbackNeedsInsecure: the embedded cluster's
-// routes are plain and unauthenticated, so a cluster address beyond
-// loopback is refused without --insecure, in words, before anything
-// listens.
+// TestServeClusterBeyondLoopbackNeedsInsecure: without the routes' TLS
+// files the embedded cluster's routes are plain and unauthenticated, so
+// a cluster address beyond loopback is refused without --insecure, in
+// words, before anything listens.
 func TestServeClusterBeyondLoopbackNeedsInsecure(t *testing.T) {
 	ag := agenttest.StartAgent(t)
 	cfg := writeHubConfig(t, t.TempDir(), []demo.Agent{{Name: "agent", URL: ag.URL}}, time.Second)

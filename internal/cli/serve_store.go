@@ -18,6 +18,7 @@ import (
 func (f *serveFlags) storeFlags(o *options) {
 	o.fs.StringVar(&f.clusterListen, "cluster-listen", "", "run a NATS server with JetStream inside this hub, its peers' routes on `ADDR` (host:port); the hubs share one record ([hub] cluster_listen)")
 	o.fs.StringVar(&f.peers, "peers", "", "the other hubs' cluster addresses, `A,B` (host:port each; [hub] peers)")
+	f.routes.flags(o)
 }
 
 // shared is the team's record a hub keeps with the others: the journal
@@ -61,11 +62,15 @@ func (s *session) sharedRecord(ctx context.Context, f serveFlags) (sh shared, st
 		if len(h.Store.NATS) > 0 {
 			return shared{}, stop, fmt.Errorf("--cluster-listen runs the hubs' own NATS cluster; the config's [hub.store] nats names another: choose one")
 		}
-		if !loopbackAddr(h.ClusterListen) && !f.insecure {
-			return shared{}, stop, fmt.Errorf("%s is not a loopback address, and the embedded cluster's routes are plain TCP without authentication: anyone who reaches it could join the cluster and read or write the team's record; add --insecure for a network you trust (for others, run NATS with TLS and route authentication and name it in [hub.store] nats)", h.ClusterListen)
+		routes, err := s.clusterRoutes(f.routes)
+		if err != nil {
+			return shared{}, stop, err
+		}
+		if !loopbackAddr(h.ClusterListen) && !routes.TLS() && !f.insecure {
+			return shared{}, stop, fmt.Errorf("%s is not a loopback address, and the embedded cluster's routes are plain TCP without authentication: anyone who reaches it could join the cluster and read or write the team's record; set cluster_ca_file, cluster_cert_file and cluster_key_file in [hub] (TLS with mutual verification between the hubs), or add --insecure for a network you trust", h.ClusterListen)
 		}
 		srv, err := natsembed.Start(natsembed.Options{Dir: filepath.Join(filepath.Dir(s.cfg.JournalPath), "cluster"),
-			ClusterListen: h.ClusterListen, Peers: h.Peers, Logger: s.log})
+			ClusterListen: h.ClusterListen, Peers: h.Peers, Logger: s.log, Routes: routes})
 		if err != nil {
 			return shared{}, stop, err
 		}

@@ -156,7 +156,8 @@ func (c *Config) ExpandPaths() {
 	c.JournalPath = c.resolvePath(c.JournalPath)
 	c.LogPath = c.resolvePath(c.LogPath)
 	st := &c.Hub.Store
-	for _, p := range []*string{&c.TLSCertFile, &c.TLSKeyFile, &c.HubTokenFile, &st.CredsFile, &st.CAFile, &st.CertFile, &st.KeyFile} {
+	for _, p := range []*string{&c.TLSCertFile, &c.TLSKeyFile, &c.HubTokenFile, &st.CredsFile, &st.CAFile, &st.CertFile, &st.KeyFile,
+		&c.Hub.ClusterCAFile, &c.Hub.ClusterCertFile, &c.Hub.ClusterKeyFile, &c.Hub.ClusterPasswordFile} {
 		if *p != "" {
 			*p = c.resolvePath(*p)
 		}

@@ -19,6 +19,18 @@ type Hub struct {
 	ClusterListen string `toml:"cluster_listen"`
 	// Peers are the other hubs' cluster addresses; --peers.
 	Peers []string `toml:"peers"`
+	// ClusterCAFile, ClusterCertFile and ClusterKeyFile make the routes
+	// between the hubs TLS with mutual verification (cluster.go):
+	// this hub's certificate, presented both ways, and the CA that signs
+	// every hub's; --cluster-ca-file, --cluster-cert-file,
+	// --cluster-key-file. All three or none.
+	ClusterCAFile   string `toml:"cluster_ca_file"`
+	ClusterCertFile string `toml:"cluster_cert_file"`
+	ClusterKeyFile  string `toml:"cluster_key_file"`
+	// ClusterPasswordFile or ClusterPasswordEnv hold the password every
+	// route presents (at most one).
+	ClusterPasswordFile string `toml:"cluster_password_file"`
+	ClusterPasswordEnv  string `toml:"cluster_password_env"`
 	// Store is [hub.store]: an existing NATS cluster, and the replicas.
 	Store Store `toml:"store"`
 }
@@ -98,6 +110,9 @@ func (c *Config) validateStore() error {
 		return fail("hub.store.cert_file", "set both cert_file and key_file, or neither")
 	case h.ClusterListen != "" && (s.CredsFile != "" || s.TokenEnv != "" || s.CAFile != "" || s.CertFile != ""):
 		return fail("hub.store", "creds_file, token_env and the TLS files are for [hub.store] nats; the embedded cluster's hubs connect in process")
+	}
+	if err := c.validateCluster(); err != nil {
+		return err
 	}
 	if _, set := c.lines["journal_segment"]; set && h.Shared() && c.JournalSegment != (JournalSegment{}) {
 		return fail("journal_segment", "segments are of the file journal only; this team's record is in NATS JetStream ([hub.store] nats or cluster_listen), whose stream does not rotate: remove journal_segment (or write \"off\")")

@@ -26,6 +26,10 @@ func TestHubStoreErrorsNameLineAndKey(t *testing.T) {
 		{"bad listen", "[hub]\ncluster_listen = \"6222\"\n", 2, "hub.cluster_listen", "not host:port"},
 		{"segments on nats", "journal_segment = \"64MiB\"\n[hub.store]\nnats = [\"nats://n1:4222\"]\n", 1, "journal_segment", "the file journal only"},
 		{"segments on the embedded cluster", "journal_segment = \"7d\"\n[hub]\ncluster_listen = \"127.0.0.1:6222\"\n", 1, "journal_segment", "does not rotate"},
+		{"cluster cert without the CA", "[hub]\ncluster_listen = \"10.0.0.1:6222\"\ncluster_cert_file = \"hub.crt\"\ncluster_key_file = \"hub.key\"\n", 1, "hub.cluster_ca_file", "go together"},
+		{"cluster key without the cert", "[hub]\ncluster_ca_file = \"ca.crt\"\ncluster_key_file = \"hub.key\"\n", 1, "hub.cluster_cert_file", "hub.cluster_cert_file is missing"},
+		{"cluster password twice", "[hub]\ncluster_password_file = \"pw\"\ncluster_password_env = \"PW\"\n", 2, "hub.cluster_password_file", "not both"},
+		{"cluster keys with nats", "[hub]\ncluster_ca_file = \"ca.crt\"\ncluster_cert_file = \"hub.crt\"\ncluster_key_file = \"hub.key\"\n[hub.store]\nnats = [\"nats://n1:4222\"]\n", 6, "hub.store.nats", "use its ca_file"},
 		{"replicas beyond the hubs", "[hub]\ncluster_listen = \"10.0.0.1:6222\"\npeers = [\"10.0.0.2:6222\"]\n[hub.store]\nreplicas = 3\n", 5, "hub.store.replicas", "3 replicas need 3 hubs"},
 	}
 	for _, tt := range tests {
@@ -68,13 +72,16 @@ func TestHubStoreAccepted(t *testing.T) {
 // TestHubStorePathsExpand: the store's files are taken as the other
 // secret files are: "~/" is home, a relative name is beside the config.
 func TestHubStorePathsExpand(t *testing.T) {
-	c, err := Parse([]byte("[hub.store]\nnats = [\"tls://n1:4222\"]\ncreds_file = \"hub.creds\"\nca_file = \"~/ca.pem\"\ncert_file = \"c.pem\"\nkey_file = \"/k.pem\"\n"), "/etc/a2atop/config.toml")
+	c, err := Parse([]byte("[hub]\ncluster_ca_file = \"ca.crt\"\ncluster_cert_file = \"~/hub.crt\"\ncluster_key_file = \"/hub.key\"\ncluster_password_file = \"pw\"\n[hub.store]\nnats = [\"tls://n1:4222\"]\ncreds_file = \"hub.creds\"\nca_file = \"~/ca.pem\"\ncert_file = \"c.pem\"\nkey_file = \"/k.pem\"\n"), "/etc/a2atop/config.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	c.ExpandPaths()
 	home, _ := os.UserHomeDir()
 	st := c.Hub.Store
+	if h := c.Hub; h.ClusterCAFile != "/etc/a2atop/ca.crt" || h.ClusterCertFile != filepath.Join(home, "hub.crt") || h.ClusterKeyFile != "/hub.key" || h.ClusterPasswordFile != "/etc/a2atop/pw" {
+		t.Fatalf("cluster paths: %+v", h)
+	}
 	if st.CredsFile != "/etc/a2atop/hub.creds" || st.CAFile != filepath.Join(home, "ca.pem") || st.CertFile != "/etc/a2atop/c.pem" || st.KeyFile != "/k.pem" {
 		t.Fatalf("paths: %+v", st)
 	}

@@ -40,6 +40,9 @@ type Options struct {
 	// StartWait bounds the wait for the server to take connections.
 	// 0 = 30s.
 	StartWait time.Duration
+	// Routes secure the routes between the hubs (routes.go); the zero
+	// value leaves them plain and unauthenticated, for loopback.
+	Routes Routes
 }
 
 // Server is a running embedded NATS server.
@@ -122,6 +125,10 @@ func (o Options) serverOptions() (*server.Options, error) {
 		}
 		opts.Routes = append(opts.Routes, &url.URL{Scheme: "nats-route", Host: p})
 	}
+	if o.ClientListen != "" && !loopbackHost(opts.Host) {
+		return nil, fmt.Errorf("embedded NATS server: client listen %q is not a loopback address: the hub's own connection stays on this machine", o.ClientListen)
+	}
+	o.Routes.apply(opts)
 	return opts, nil
 }
 

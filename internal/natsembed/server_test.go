@@ -14,15 +14,7 @@ import (
 // taking no client connections, form a JetStream cluster that keeps a
 // journal of three replicas, reached in process.
 func TestThreeNodesFormACluster(t *testing.T) {
-	var routes []string
-	for range 3 {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		routes = append(routes, ln.Addr().String())
-		ln.Close()
-	}
+	routes := freeAddrs(t, 3)
 	var srvs []*natsembed.Server
 	for i := range 3 {
 		var peers []string
@@ -49,6 +41,21 @@ func TestThreeNodesFormACluster(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// freeAddrs picks n loopback addresses nothing listens on.
+func freeAddrs(t *testing.T, n int) []string {
+	t.Helper()
+	var out []string
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ln.Addr().String())
+		defer ln.Close()
+	}
+	return out
 }
 
 func open(ctx context.Context, s *natsembed.Server) error {

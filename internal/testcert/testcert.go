@@ -67,6 +67,19 @@ func (ca *CA) Server(t testing.TB) tls.Certificate {
 	})
 }
 
+// Peer issues a certificate for 127.0.0.1, ::1 and localhost valid both
+// as a TLS server's and a TLS client's, as a cluster's routes need (each
+// node dials some peers and is dialed by the others).
+func (ca *CA) Peer(t testing.TB, name string) tls.Certificate {
+	t.Helper()
+	return ca.issue(t, &x509.Certificate{
+		Subject:     pkix.Name{CommonName: name},
+		DNSNames:    []string{"localhost"},
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
+	})
+}
+
 // Client issues a client certificate for name.
 func (ca *CA) Client(t testing.TB, name string) tls.Certificate {
 	t.Helper()
