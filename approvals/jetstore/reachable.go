@@ -27,7 +27,7 @@ func (j *Journal) Reachable(ctx context.Context) error {
 	wait := time.Until(dl)
 	info, err := j.stream.Info(ctx)
 	if errors.Is(err, context.DeadlineExceeded) { // nats.go's words: "context deadline exceeded"
-		err = fmt.Errorf("no server answered within %s", wait.Round(100*time.Millisecond))
+		err = fmt.Errorf("no server answered within %s", wait.Round(time.Second))
 	}
 	if err != nil {
 		return fmt.Errorf("%w (%s: %v)", ErrUnreachable, j.where, err)
