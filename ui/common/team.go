@@ -131,7 +131,7 @@ func (c Context) RecordDown() string {
 		return ""
 	}
 	return "not sent: the hub cannot reach the team's record (NATS JetStream) since " + since.UTC().Format("15:04:05Z") +
-		"; decisions are refused until it is back, and the hub retries by itself"
+		"; the hub retries by itself"
 }
 
 // TeamWhy is why the hub at url is unreachable, without the words that
