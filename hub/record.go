@@ -74,7 +74,7 @@ func (h *Hub) noteRecord(err error, now time.Time) {
 	}
 	r := Record{Reachable: err == nil, Since: now}
 	if err != nil {
-		r.Why = recordWhy(err)
+		r.Why = recordWhy(err, h.o.Journal.Shared.Where())
 		h.feed.record = &r
 	} else {
 		h.feed.record = nil
@@ -88,10 +88,11 @@ func (h *Hub) noteRecord(err error, now time.Time) {
 	h.log.Info("the team's record is reachable again: decisions are taken; the dashboards are told", "after", now.Sub(was.Since).Round(time.Millisecond).String())
 }
 
-// recordWhy is why the record cannot be reached, without the words every
-// such error starts with ("not sent: the team's record is unreachable"),
-// which the dashboards say themselves.
-func recordWhy(err error) string {
+// recordWhy is why the record at where cannot be reached: the cause,
+// then where, so that a banner cut at its end keeps the cause; without
+// the words every such error starts with ("not sent: the team's record
+// is unreachable"), which the dashboards say themselves.
+func recordWhy(err error, where string) string {
 	why := err.Error()
 	if errors.Is(err, approvals.ErrRecordUnreachable) {
 		why = strings.TrimPrefix(why, approvals.ErrRecordUnreachable.Error())
@@ -99,6 +100,9 @@ func recordWhy(err error) string {
 		if strings.HasPrefix(why, "(") && strings.HasSuffix(why, ")") {
 			why = why[1 : len(why)-1]
 		}
+	}
+	if cause, ok := strings.CutPrefix(why, where+": "); ok && where != "" {
+		why = cause + " (" + where + ")"
 	}
 	if why == "" {
 		return "no reason given"
