@@ -126,9 +126,13 @@ func TestTheRecordLostIsSaidAndDecisionsRefused(t *testing.T) {
 	press(m, "2")
 	selectRow(t, m, idQuestion)
 	press(m, "r")
-	if inboxMode(m) || !strings.Contains(footerOf(m), "not sent: the hub cannot reach the team's record (NATS JetStream) since") {
+	if inboxMode(m) || !strings.Contains(footerOf(m), "not sent: the team's record is unreachable at the hub since ") {
 		t.Errorf("r with the record lost: dialog %v, footer %q", inboxMode(m), footerOf(m))
 	}
+	if f := footerOf(sized(m, 80, 24)); !strings.HasSuffix(f, "; retrying") {
+		t.Errorf("at 80 columns the refusal is cut: %q", f)
+	}
+	sized(m, 160, 40)
 	press(m, "1", "c")
 	if !confirming(m) {
 		t.Errorf("c with the record lost asks nothing (a cancel needs no record): footer %q", footerOf(m))

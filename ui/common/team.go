@@ -130,8 +130,9 @@ func (c Context) RecordDown() string {
 	if up {
 		return ""
 	}
-	return "not sent: the hub cannot reach the team's record (NATS JetStream) since " + since.UTC().Format("15:04:05Z") +
-		"; the hub retries by itself"
+	// The hub's own words for a decision it refuses so, then since when:
+	// 79 cells, a footer of 80 holds it; the banner says the rest.
+	return "not sent: the team's record is unreachable at the hub since " + since.UTC().Format("15:04:05Z") + "; retrying"
 }
 
 // TeamWhy is why the hub at url is unreachable, without the words that
