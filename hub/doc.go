@@ -48,7 +48,10 @@
 // approvals/jetstore, where the first decision on a prompt wins on every
 // hub by compare-and-set), and the claims are SharedClaims (Options.Claims,
 // a KV bucket with a TTL) that every hub applies to its own feed. Each
-// hub still watches every agent and numbers its own feed.
+// hub still watches every agent and numbers its own feed. A hub looks at
+// its shared record every second and tells its feed when it loses it
+// and when it has it back (EventRecord, SnapshotBegin.Record; record.go):
+// the dashboards draw the banner while it refuses decisions.
 //
 // hub may import the standard library, the SDK's a2a types,
 // r3labs/sse/v2, a2atop/model and a2atop/approvals. It never imports

@@ -342,7 +342,7 @@ func (s *subscriber) snapshot(reason string) uint64 {
 		}
 	}
 	s.publish(EventSnapshotBegin, "", encode(SnapshotBegin{Epoch: s.h.feed.epoch, Agents: agents / 2, Tasks: tasks,
-		Lines: len(lines), Claims: len(claims.Claims), Reason: reason, JournalFrom: from, JournalTrimmed: snap.trimmed}))
+		Lines: len(lines), Claims: len(claims.Claims), Reason: reason, JournalFrom: from, JournalTrimmed: snap.trimmed, Record: snap.record}))
 	s.pieces(EventAgents, snap.agents, may)
 	s.pieces(EventTasks, snap.tasks, may)
 	s.chunks(EventJournal, `{"lines":[`, lines, `]}`)

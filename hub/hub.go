@@ -283,6 +283,8 @@ func (h *Hub) Run(ctx context.Context) error {
 	go func() { defer bg.Done(); h.background(ctx) }()
 	go func() { defer bg.Done(); h.observer(ctx) }()
 	go func() { defer bg.Done(); h.reconciler(ctx) }()
+	bg.Add(1)
+	go func() { defer bg.Done(); h.watchRecord(ctx) }() // record.go
 	h.log.Info("hub running", "agents", len(h.o.Agents), "operators", people(h.o.Operators), "epoch", h.feed.epoch)
 
 	h.loop(ctx)

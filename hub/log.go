@@ -43,6 +43,7 @@ type feedLog struct {
 	wake    chan struct{} // closed when an entry is appended
 	journal []jline       // the journal lines held (see trimJournal), in order
 	claims  map[claimKey]Claim
+	record  *Record // the team's record unreachable since, and why; nil while reachable (record.go)
 	// limit is how many journal entries the log holds lines of besides
 	// the open decisions (the Service's journal_memory), -1 for all;
 	// groups is how many entries it holds lines of; trimmed is the

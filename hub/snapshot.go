@@ -152,6 +152,7 @@ type snapshot struct {
 	journal []jline
 	trimmed int // the last journal line the log let go (0 for none)
 	claims  []Claim
+	record  *Record // SnapshotBegin.Record
 }
 
 // snapshot builds the snapshot of now. It runs on the loop (the fleet's
@@ -183,6 +184,7 @@ func (h *Hub) snapshot() *snapshot {
 	s.next = h.feed.next
 	s.journal = h.feed.journal[:len(h.feed.journal):len(h.feed.journal)]
 	s.trimmed = h.feed.trimmed
+	s.record = h.feed.record
 	for _, c := range h.feed.claims {
 		s.claims = append(s.claims, c)
 	}

@@ -47,6 +47,10 @@ const (
 	// not see (another agent's), so that a resume starts after them:
 	// Position.
 	EventPosition = "position"
+	// EventRecord says the hub lost the team's record (a shared journal
+	// in NATS JetStream) or has it back: Record. A snapshot says where it
+	// stands in SnapshotBegin.Record.
+	EventRecord = "record"
 )
 
 // Hello is the data of EventHello.
@@ -83,6 +87,23 @@ type SnapshotBegin struct {
 	// client that followed lines up to before it is sent the held lines
 	// from the start (JournalFrom 0).
 	JournalTrimmed int `json:"journalTrimmed,omitempty"`
+	// Record is, while the hub cannot reach the team's record, since
+	// when and why; nil while it can, and for a journal file.
+	Record *Record `json:"record,omitempty"`
+}
+
+// Record is the data of EventRecord: whether the hub can reach the
+// team's record it keeps its journal in (a shared record: NATS
+// JetStream). While it cannot, the hub refuses every decision ("not
+// sent: the team's record is unreachable"), sends nothing, and tries
+// again by itself.
+type Record struct {
+	Reachable bool `json:"reachable"`
+	// Since is when the hub saw the record go, or come back, by its
+	// clock.
+	Since time.Time `json:"since"`
+	// Why says why it cannot be reached, in words ("" while it can).
+	Why string `json:"why,omitempty"`
 }
 
 // SnapshotEnd is the data of EventSnapshotEnd.

@@ -3,7 +3,8 @@ package hubclient
 // Changed is closed at the next change of what a dashboard reads of the
 // hub besides its events: the feed up or down and why (Connected), the
 // team's claims (ClaimsVersion), the claims this client holds, who the
-// operator is (Me), and the journal lines the Service followed. Each
+// operator is (Me), whether the hub can reach the team's record
+// (RecordReachable), and the journal lines the Service followed. Each
 // change closes it and puts a new one in its place, so a dashboard
 // takes the channel, then reads the state, then waits: it sleeps until
 // the hub's state changes and misses none. It is nil once Run has

@@ -85,7 +85,8 @@ type Client struct {
 	claims    map[claimKey]hub.Claim
 	held      map[claimKey]bool // the claims this client made and has not released
 	claimsVer uint64
-	diverged  error // the hub's journal is not the one followed
+	diverged  error       // the hub's journal is not the one followed
+	record    *hub.Record // the hub cannot reach the team's record: since when, why; nil while it can (record.go)
 	syncOnce  sync.Once
 	picture   time.Time // when the feed last delivered something
 }

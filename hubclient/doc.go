@@ -17,7 +17,9 @@
 // agent stale (a health event each, naming the hub and the next
 // attempt), refuses writes (nothing is sent that the hub could not
 // check), and reconnects. A feed that stays silent for three heartbeats
-// is taken for dead. The operator token is sent to the hub's URL only
+// is taken for dead. When the hub says it cannot reach the team's
+// record (a shared journal in NATS JetStream), RecordReachable says so,
+// since when and why, until the hub says it is back. The operator token is sent to the hub's URL only
 // (redirects are not followed) and never appears in an error or a log.
 //
 // hubclient may import the standard library, the SDK's a2a types,

@@ -274,6 +274,7 @@ func (fc *feedConn) apply(name string, data []byte) error {
 		fc.snapshot = true
 		c.setPosition("") // a snapshot cut short is started over
 		fc.resyncing, fc.resync = c.checkJournal(b.JournalFrom, b.JournalTrimmed), nil
+		c.setRecord(b.Record)
 		c.log.Info("feed: snapshot", "reason", b.Reason, "agents", b.Agents, "tasks", b.Tasks, "lines", b.Lines)
 	case hub.EventSnapshotEnd:
 		fc.snapshot = false
@@ -311,6 +312,8 @@ func (fc *feedConn) apply(name string, data []byte) error {
 		c.dropClaim(claimKey{r.Agent, string(r.Task), r.Operator})
 	case hub.EventResync:
 		c.log.Warn("feed: the hub is sending a fresh snapshot", "reason", string(data))
+	case hub.EventRecord:
+		return c.applyRecord(data)
 	case hub.EventPosition:
 	default:
 		c.log.Debug("feed: an event this a2atop does not know", "event", name)

@@ -25,6 +25,7 @@ type teamState struct {
 	why       string          // why it is down
 	downSince time.Time       // when the dashboard saw it go
 	claims    uint64          // ClaimsVersion at the last look
+	record    recordSeen      // the team's record as the hub said at the last look (record.go)
 	changed   <-chan struct{} // closed at the next change of the hub's state, taken before the last look (team_wait.go)
 }
 
@@ -37,7 +38,7 @@ func (m *Model) readTeam() {
 	}
 	m.watchTeam()
 	up, why := tm.Connected()
-	m.team = teamState{seen: true, up: up || why == "", why: why, claims: tm.ClaimsVersion(), changed: m.team.changed}
+	m.team = teamState{seen: true, up: up || why == "", why: why, claims: tm.ClaimsVersion(), changed: m.team.changed, record: m.lookRecord()}
 	if !m.team.up {
 		m.team.downSince = m.ctx.Now()
 	}
@@ -61,6 +62,7 @@ func (m *Model) checkTeam() {
 			m.screens[viewDetail], _ = m.screens[viewDetail].Update(common.ClaimsChangedMsg{}) // its claim line
 		}
 	}
+	m.checkRecord()
 	was := m.team.up
 	switch {
 	case !up && why == "": // still opening the first time: not news
@@ -80,12 +82,16 @@ func (m *Model) checkTeam() {
 }
 
 // teamBannerLines is the banner of an unreachable hub: what is shown is
-// the last picture, stale, and nothing is sent until it is back; none
-// while the hub is up.
+// the last picture, stale, and nothing is sent until it is back; while
+// the hub is up, the banner of its record if it cannot reach it
+// (record.go).
 func (m *Model) teamBannerLines() []string {
 	tm := m.ctx.Team
-	if tm == nil || m.team.up {
+	if tm == nil {
 		return nil
+	}
+	if m.team.up {
+		return m.recordBannerLines()
 	}
 	since := m.team.downSince.UTC().Format("15:04:05Z")
 	why := sanitize.Line(common.TeamWhy(tm.URL(), m.team.why), common.MaxLineText)

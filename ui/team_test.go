@@ -56,7 +56,8 @@ type teamHub struct {
 	clk     *clock
 	addr    string
 	journal string
-	end     func() // stops the hub's Run and closes it
+	shared  approvals.SharedLog // the team's record the hub keeps its journal in; nil: the file journal
+	end     func()              // stops the hub's Run and closes it
 
 	mu  sync.Mutex
 	srv *httptest.Server
@@ -64,7 +65,14 @@ type teamHub struct {
 
 func newTeamHub(t *testing.T, clk *clock) *teamHub {
 	t.Helper()
-	th := &teamHub{t: t, clk: clk, journal: filepath.Join(t.TempDir(), "journal.jsonl")}
+	return newTeamHubOn(t, clk, nil)
+}
+
+// newTeamHubOn is newTeamHub keeping its journal in the team's record
+// shared (nil: a journal file).
+func newTeamHubOn(t *testing.T, clk *clock, shared approvals.SharedLog) *teamHub {
+	t.Helper()
+	th := &teamHub{t: t, clk: clk, journal: filepath.Join(t.TempDir(), "journal.jsonl"), shared: shared}
 	th.open()
 	th.srv = httptest.NewServer(th.h.Handler())
 	th.addr = th.srv.Listener.Addr().String()
@@ -90,7 +98,7 @@ func (th *teamHub) open() {
 		ops = append(ops, hub.Operator{Name: name, TokenHash: hub.HashToken(tok), Roles: teamRoles[name]})
 	}
 	h, err := hub.Open(hub.Options{Watchers: fixtureWatchers{mgr, make(chan model.Event, 64)}, Agents: agents, Operators: ops, Now: th.clk.Now,
-		Journal:   approvals.Options{JournalPath: th.journal, Sender: mgr, Now: th.clk.Now},
+		Journal:   approvals.Options{JournalPath: th.journal, Shared: th.shared, Sender: mgr, Now: th.clk.Now},
 		Heartbeat: time.Second, StallTimeout: 5 * time.Second})
 	if err != nil {
 		th.t.Fatal(err)

@@ -2,6 +2,7 @@ package jetstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -22,14 +23,18 @@ func (j *Journal) Reachable(ctx context.Context) error {
 		ctx, cancel = context.WithTimeout(ctx, reachWait)
 		defer cancel()
 	}
+	dl, _ := ctx.Deadline()
+	wait := time.Until(dl)
 	info, err := j.stream.Info(ctx)
+	if errors.Is(err, context.DeadlineExceeded) { // nats.go's words: "context deadline exceeded"
+		err = fmt.Errorf("no server answered within %s", wait.Round(time.Second))
+	}
 	if err != nil {
 		return fmt.Errorf("%w (%s: %v)", ErrUnreachable, j.where, err)
 	}
 	if why := quorumLost(info.Cluster, info.Config.Replicas); why != "" {
 		return fmt.Errorf("%w (%s: %s)", ErrUnreachable, j.where, why)
 	}
-	dl, _ := ctx.Deadline()
 	if err := j.waitFor(ctx, info.State.LastSeq, time.Until(dl)); err != nil {
 		return fmt.Errorf("%w (%s: this hub has not read the record to its end, line %d)", ErrUnreachable, j.where, info.State.LastSeq)
 	}

@@ -22,8 +22,16 @@ import (
 // loopback port, in this process, and returns its client URL.
 func startJetStream(t *testing.T) string {
 	t.Helper()
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, JetStream: true,
-		StoreDir: t.TempDir(), NoSigs: true, NoLog: true})
+	return jetStreamOn(t, t.TempDir(), server.RANDOM_PORT).ClientURL()
+}
+
+// jetStreamOn is startJetStream keeping its state in dir, on port
+// (server.RANDOM_PORT: one at random): stopped, it starts again with
+// the same record on the same port.
+func jetStreamOn(t *testing.T, dir string, port int) *server.Server {
+	t.Helper()
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: port, JetStream: true,
+		StoreDir: dir, NoSigs: true, NoLog: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +40,7 @@ func startJetStream(t *testing.T) string {
 		t.Fatal("nats-server did not start")
 	}
 	t.Cleanup(s.Shutdown)
-	return s.ClientURL()
+	return s
 }
 
 // TestJournalVerifyOnTheTeamsRecord: a hub's signed file journal is

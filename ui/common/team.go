@@ -3,6 +3,7 @@ package common
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
@@ -76,8 +77,9 @@ func (c Context) MayAnywhere(role string) bool {
 }
 
 // Refusal says why a write in role to agent is refused now, "" when it
-// may go: read-only here, the operator's roles on a hub, or the hub
-// unreachable (the dashboard then sends nothing until it is back).
+// may go: read-only here, the operator's roles on a hub, the hub
+// unreachable (the dashboard then sends nothing until it is back), or,
+// for a decision, the team's record unreachable at the hub (RecordDown).
 func (c Context) Refusal(agent, role string) string {
 	switch {
 	case !c.Writable(agent):
@@ -87,7 +89,10 @@ func (c Context) Refusal(agent, role string) string {
 	case !c.Team.May(agent, role):
 		return "operator " + c.Team.Operator() + " may not " + role + " on agent " + agent + " (the hub's roles): nothing is sent"
 	}
-	return c.TeamDown()
+	if w := c.TeamDown(); w != "" || role == RoleCancel { // a cancel goes to the agent: it needs no record
+		return w
+	}
+	return c.RecordDown()
 }
 
 // TeamDown says, while the hub's feed is down, that nothing is sent and
@@ -101,6 +106,33 @@ func (c Context) TeamDown() string {
 		return ""
 	}
 	return "not sent: the hub at " + c.Team.URL() + " is unreachable (" + TeamWhy(c.Team.URL(), why) + "); nothing is sent until it is back"
+}
+
+// TeamRecord is a hub that says whether it can reach the team's record
+// it keeps its journal in (a shared journal in NATS JetStream), and when
+// it cannot, since when (by the hub's clock) and why: while it cannot,
+// the hub refuses every decision and sends nothing, and tries again by
+// itself. *hubclient.Client satisfies it; a hub that does not say is
+// taken to reach its record.
+type TeamRecord interface {
+	RecordReachable() (bool, time.Time, string)
+}
+
+// RecordDown says, while the hub cannot reach the team's record, that a
+// decision is not sent and why; "" when it can, or says nothing of it,
+// and without a hub.
+func (c Context) RecordDown() string {
+	tr, ok := c.Team.(TeamRecord)
+	if !ok {
+		return ""
+	}
+	up, since, _ := tr.RecordReachable()
+	if up {
+		return ""
+	}
+	// The hub's own words for a decision it refuses so, then since when:
+	// 79 cells, a footer of 80 holds it; the banner says the rest.
+	return "not sent: the team's record is unreachable at the hub since " + since.UTC().Format("15:04:05Z") + "; retrying"
 }
 
 // TeamWhy is why the hub at url is unreachable, without the words that
