@@ -72,7 +72,8 @@ type leaser struct {
 // lease is one agent's lease held by this hub, and its watcher.
 type lease struct {
 	rev   uint64
-	until time.Time // when it lapses in the store, at the latest
+	until time.Time   // when it lapses in the store, at the latest
+	lapse *time.Timer // stops the watcher then, however long the store takes to answer
 	stop  context.CancelFunc
 }
 
@@ -122,8 +123,7 @@ func (l *leaser) tick(ctx context.Context, now time.Time) (back bool) {
 			l.h.log.Warn("watch leases: the team's record is unreachable; the leases held are given up when they would lapse", "hub", l.id, "err", err)
 		}
 		l.unreachable = true
-		l.lapse(now)
-		return false
+		return false // each lease's timer stops its watcher when it would lapse
 	}
 	back, l.unreachable = l.unreachable, false
 	hubs := 1
@@ -142,17 +142,22 @@ func (l *leaser) tick(ctx context.Context, now time.Time) (back bool) {
 func (l *leaser) renew(now time.Time) {
 	for _, agent := range l.heldAgents() {
 		le := l.lease(agent)
+		if le == nil {
+			continue
+		}
 		key := leaseKey(agent)
+		sent := time.Now()
 		next, ok, err := l.store.Update(key, []byte(l.id), le.rev)
 		switch {
 		case ok:
 			l.mu.Lock()
-			le.rev, le.until = next, now.Add(l.ttl)
+			if l.held[agent] == le {
+				le.rev, le.until = next, sent.Add(l.ttl)
+				le.lapse.Reset(time.Until(le.until))
+			}
 			l.mu.Unlock()
 		case err != nil:
-			if !now.Before(le.until) {
-				l.drop(agent, "lapsed: the team's record did not answer its renewal", "err", err)
-			}
+			// le.lapse stops the watcher when the lease would lapse.
 		default:
 			// Another revision: ours if a renewal whose answer was lost
 			// did write it, else the lease lapsed and maybe another
@@ -165,16 +170,6 @@ func (l *leaser) renew(now time.Time) {
 				continue
 			}
 			l.drop(agent, "lost", "holder", string(v))
-		}
-	}
-}
-
-// lapse stops the watchers whose leases have lapsed by now, the store
-// not having answered their renewals.
-func (l *leaser) lapse(now time.Time) {
-	for _, agent := range l.heldAgents() {
-		if !now.Before(l.lease(agent).until) {
-			l.drop(agent, "lapsed: the team's record is unreachable")
 		}
 	}
 }
@@ -249,7 +244,11 @@ func (l *leaser) rotated() []string {
 func (l *leaser) start(agent string, rev uint64, now time.Time) {
 	ctx, stop := context.WithCancel(l.h.context())
 	l.mu.Lock()
-	l.held[agent] = &lease{rev: rev, until: now.Add(l.ttl), stop: stop}
+	le := &lease{rev: rev, until: now.Add(l.ttl), stop: stop}
+	le.lapse = time.AfterFunc(time.Until(le.until), func() {
+		l.dropIf(agent, le, "lapsed: the team's record did not answer its renewals")
+	})
+	l.held[agent] = le
 	prev := l.runs[agent]
 	done := make(chan struct{})
 	l.runs[agent] = done
@@ -274,14 +273,21 @@ func (l *leaser) start(agent string, rev uint64, now time.Time) {
 
 // drop stops the agent's watcher: its lease is no longer this hub's.
 func (l *leaser) drop(agent, why string, attrs ...any) {
+	l.dropIf(agent, nil, why, attrs...)
+}
+
+// dropIf is drop if the lease held is still want (nil: whichever).
+func (l *leaser) dropIf(agent string, want *lease, why string, attrs ...any) {
 	l.mu.Lock()
 	le := l.held[agent]
+	if le == nil || want != nil && le != want {
+		l.mu.Unlock()
+		return
+	}
 	delete(l.held, agent)
 	l.n.Store(int64(len(l.held)))
 	l.mu.Unlock()
-	if le == nil {
-		return
-	}
+	le.lapse.Stop()
 	le.stop()
 	l.h.log.Warn("watch lease "+why, append([]any{"agent", agent, "hub", l.id}, attrs...)...)
 }
@@ -294,10 +300,15 @@ func (l *leaser) release(agent, why string) {
 		return
 	}
 	l.mu.Lock()
+	if l.held[agent] != le {
+		l.mu.Unlock()
+		return
+	}
 	delete(l.held, agent)
 	l.n.Store(int64(len(l.held)))
 	done := l.runs[agent]
 	l.mu.Unlock()
+	le.lapse.Stop()
 	le.stop()
 	if done != nil {
 		select {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -206,7 +207,9 @@ func waitFleets(t *testing.T, fxs []*fixture, agents []*countedAgent) {
 				t.Fatal(err)
 			}
 			return ok
-		}, func() string { return fmt.Sprintf("missing %s; watching %v; the hub's log:\n%s", missing, fx.h.Watching(), tail(fx.log.String(), 40)) })
+		}, func() string {
+			return fmt.Sprintf("missing %s; watching %v; the hub's log:\n%s", missing, fx.h.Watching(), tail(fx.log.String(), 40))
+		})
 	}
 }
 
@@ -388,5 +391,155 @@ func TestTeamTakesOverAStoppedHub(t *testing.T) {
 	}
 	if !slices.ContainsFunc(live, func(fx *fixture) bool { return len(fx.h.Watching()) > 0 }) {
 		t.Error("no hub watches anything")
+	}
+}
+
+// tcpProxy forwards loopback connections to a NATS server until cut:
+// then it closes them and every new one at once, until restored.
+type tcpProxy struct {
+	ln     net.Listener
+	target string
+
+	mu    sync.Mutex
+	cut   bool
+	conns []net.Conn
+}
+
+func startProxy(t *testing.T, target string) *tcpProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &tcpProxy{ln: ln, target: target}
+	go p.serve()
+	t.Cleanup(func() { ln.Close(); p.setCut(true) })
+	return p
+}
+
+func (p *tcpProxy) url() string { return "nats://" + p.ln.Addr().String() }
+
+func (p *tcpProxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		if p.cut {
+			p.mu.Unlock()
+			c.Close()
+			continue
+		}
+		s, err := net.Dial("tcp", p.target)
+		if err != nil {
+			p.mu.Unlock()
+			c.Close()
+			continue
+		}
+		p.conns = append(p.conns, c, s)
+		p.mu.Unlock()
+		go func() { _, _ = io.Copy(s, c); s.Close(); c.Close() }()
+		go func() { _, _ = io.Copy(c, s); s.Close(); c.Close() }()
+	}
+}
+
+// setCut cuts (true) or restores the proxy.
+func (p *tcpProxy) setCut(on bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cut = on
+	if on {
+		for _, c := range p.conns {
+			c.Close()
+		}
+		p.conns = nil
+	}
+}
+
+// A hub that loses the team's record (its NATS servers out of reach)
+// stops watching its agents when their leases would lapse, before the
+// other hubs take them over (no agent has two watchers for longer than
+// a renewal), and takes leases again when the record is back.
+func TestTeamHubThatLosesTheStoreStopsWatching(t *testing.T) {
+	agents := startCountedAgents(t, 6)
+	c := startNATSCluster(t)
+	proxy := startProxy(t, c.opts[0].ClientListen)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	st, err := jetstore.Open(ctx, jetstore.Config{URLs: []string{proxy.url()}, Token: natsToken, Replicas: 3, Name: "hub3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	j, err := st.Journal(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fxs := []*fixture{teamHub(t, c, agents, "hub1"), teamHub(t, c, agents, "hub2"), teamHubOn(t, st, j, agents, "hub3")}
+	waitSpread(t, fxs, agents)
+	waitFleets(t, fxs, agents)
+	held := fxs[2].h.Watching()
+	if len(held) == 0 {
+		t.Fatal("hub3 watches nothing before the cut")
+	}
+
+	proxy.setCut(true)
+	cutAt := time.Now()
+	// Until the others hold every agent: the longest any agent had two
+	// watchers, and when hub3 stopped watching.
+	var overlap, stopped time.Duration
+	twice := map[string]time.Time{}
+	others := []*fixture{fxs[0], fxs[1], nil}
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		now := time.Now()
+		for a, hs := range watchers(fxs) {
+			if len(hs) > 1 {
+				if _, ok := twice[a]; !ok {
+					twice[a] = now
+				}
+				overlap = max(overlap, now.Sub(twice[a]))
+			} else {
+				delete(twice, a)
+			}
+		}
+		if stopped == 0 && len(fxs[2].h.Watching()) == 0 {
+			stopped = now.Sub(cutAt)
+		}
+		if len(watchers(others)) == len(agents) && stopped > 0 {
+			break
+		}
+		if now.After(deadline) {
+			t.Fatalf("after the cut: hub3 watches %v, the others %v", fxs[2].h.Watching(), watchers(others))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Logf("cut from the record, hub3 stopped watching %v after %s; the longest an agent had two watchers: %s",
+		held, stopped.Round(time.Millisecond), overlap.Round(time.Millisecond))
+	if overlap >= leaseTTL/3 {
+		t.Errorf("an agent had two watchers for %s after hub3 lost the record (a renewal is %s)", overlap, leaseTTL/3)
+	}
+	if !strings.Contains(fxs[2].log.String(), "watch lease lapsed") {
+		t.Errorf("hub3 did not log its leases lapsing:\n%s", tail(fxs[2].log.String(), 30))
+	}
+
+	proxy.setCut(false)
+	waitSpread(t, fxs, agents)
+	waitCond(t, "hub3 watches again", func() bool { return len(fxs[2].h.Watching()) > 0 })
+	late := map[string]a2a.TaskID{}
+	for _, a := range agents {
+		late[a.name] = a.ag.Start("deploy")
+	}
+	waitFleets(t, fxs, agents)
+	for _, fx := range fxs {
+		fx.waitHub("the deploys started after the record came back, on every hub", func(f *model.Fleet) bool {
+			for name, id := range late {
+				if tk := f.Task(model.TaskKey{Agent: name, ID: id}); tk == nil || tk.State != a2a.TaskStateAuthRequired {
+					return false
+				}
+			}
+			return true
+		})
 	}
 }

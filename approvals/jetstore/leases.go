@@ -54,7 +54,9 @@ func (s *Store) Leases(ctx context.Context, ttl time.Duration) (*Leases, error) 
 		return nil, fmt.Errorf("%s: the watch leases' bucket %s keeps a lease %s, this hub's lease_ttl is %s: give every hub of the team the same lease_ttl (or remove the bucket: nats kv del %s)",
 			s.where, LeasesBucket, st.TTL(), ttl, LeasesBucket)
 	}
-	return &Leases{kv: kv, ttl: ttl, timeout: s.c.Timeout}, nil
+	// A request waits a third of a lease at most: a hub renews every
+	// third, and one that cannot must know it before its leases lapse.
+	return &Leases{kv: kv, ttl: ttl, timeout: min(s.c.Timeout, ttl/3)}, nil
 }
 
 // TTL is how long a lease lasts after its last write.
