@@ -274,6 +274,21 @@ func TestTeamWatchesEachAgentOnce(t *testing.T) {
 			t.Errorf("%s is watched by hubs %v", name, hs)
 		}
 	}
+	for i, fx := range fxs {
+		// The hub logs the leases it takes; /metrics counts them, and
+		// what it asked each agent.
+		if !strings.Contains(fx.log.String(), `msg="watch lease taken" agent=`) {
+			t.Errorf("hub %d did not log the leases it took", i+1)
+		}
+		status, scrape := fx.get("/metrics", tokens["carol"])
+		held := fmt.Sprintf("a2atop_hub_leases_held %d\n", len(fx.h.Watching()))
+		mine := fx.h.Watching()[0]
+		lists := fmt.Sprintf(`a2atop_hub_agent_calls_total{agent=%q,op="ListTasks"}`, mine)
+		watched := fmt.Sprintf(`a2atop_hub_agent_watched{agent=%q} 1`, mine)
+		if status != http.StatusOK || !strings.Contains(scrape, held) || !strings.Contains(scrape, lists) || !strings.Contains(scrape, watched) {
+			t.Errorf("hub %d's /metrics (%d) lacks %q, %q or %q:\n%s", i+1, status, held, lists, watched, scrape)
+		}
+	}
 
 	// A task the agents start now reaches every hub, from whichever
 	// watches its agent.
