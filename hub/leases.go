@@ -107,6 +107,9 @@ func (l *leaser) run(ctx context.Context, reachable func()) {
 		}
 		select {
 		case <-ctx.Done():
+			if !l.unreachable { // the others count this hub out of the share at once
+				_ = l.store.Delete(presenceKey(l.id), 0)
+			}
 			l.releaseAll("the hub is stopping")
 			l.wg.Wait()
 			return

@@ -99,14 +99,16 @@ const leaseTTL = 3 * time.Second
 func teamHub(t *testing.T, c *natsCluster, agents []*countedAgent, name string, mod ...func(*jetstore.Store, *hub.Options)) *fixture {
 	t.Helper()
 	st, j := c.shared(t, name)
-	return teamHubOn(t, st, j, agents, name, mod...)
+	return teamHubOn(t, st, j, agents, name, leaseTTL, mod...)
 }
 
-func teamHubOn(t *testing.T, st *jetstore.Store, j *jetstore.Journal, agents []*countedAgent, name string, mod ...func(*jetstore.Store, *hub.Options)) *fixture {
+// teamHubOn is teamHub on a store already open, its leases lasting ttl.
+func teamHubOn(t *testing.T, st *jetstore.Store, j *jetstore.Journal, agents []*countedAgent, name string, ttl time.Duration,
+	mod ...func(*jetstore.Store, *hub.Options)) *fixture {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	ls, err := st.Leases(ctx, leaseTTL)
+	ls, err := st.Leases(ctx, ttl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,7 +493,7 @@ func TestTeamHubThatLosesTheStoreStopsWatching(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fxs := []*fixture{teamHub(t, c, agents, "hub1"), teamHub(t, c, agents, "hub2"), teamHubOn(t, st, j, agents, "hub3")}
+	fxs := []*fixture{teamHub(t, c, agents, "hub1"), teamHub(t, c, agents, "hub2"), teamHubOn(t, st, j, agents, "hub3", leaseTTL)}
 	waitSpread(t, fxs, agents)
 	waitFleets(t, fxs, agents)
 	held := fxs[2].h.Watching()

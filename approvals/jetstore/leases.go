@@ -100,7 +100,8 @@ func (l *Leases) Update(key string, value []byte, rev uint64) (uint64, bool, err
 	return next, err == nil, err
 }
 
-// Delete gives up the lease at key if its revision is still rev.
+// Delete gives up the lease at key if its revision is still rev (0:
+// whatever it is).
 func (l *Leases) Delete(key string, rev uint64) error {
 	ctx, cancel := context.WithTimeout(context.Background(), l.timeout)
 	defer cancel()
