@@ -65,6 +65,11 @@ type leaser struct {
 	runs map[string]chan struct{}
 	n    atomic.Int64 // len(held), for /metrics
 
+	// gaveUp are the leases given up whose delete did not go through,
+	// and when they lapse: until then the key still names this hub, and
+	// is not taken back for it (leaser goroutine only).
+	gaveUp map[string]time.Time
+
 	wg          sync.WaitGroup
 	unreachable bool // the last tick did not reach the store
 }
@@ -78,7 +83,8 @@ type lease struct {
 }
 
 func newLeaser(h *Hub, store SharedLeases, w AgentWatchers, id string) *leaser {
-	l := &leaser{h: h, store: store, w: w, id: id, ttl: store.TTL(), held: map[string]*lease{}, runs: map[string]chan struct{}{}}
+	l := &leaser{h: h, store: store, w: w, id: id, ttl: store.TTL(), held: map[string]*lease{}, runs: map[string]chan struct{}{},
+		gaveUp: map[string]time.Time{}}
 	for _, a := range h.o.Agents {
 		l.agents = append(l.agents, a.Name)
 	}
@@ -198,6 +204,8 @@ func (l *leaser) take(ctx context.Context, now time.Time, hubs int) {
 			continue
 		case v == nil:
 			free = append(free, agent)
+		case string(v) == l.id && now.Before(l.gaveUp[agent]):
+			// given up, its delete lost: it lapses by itself
 		case string(v) == l.id: // a take whose answer was lost did write it
 			l.start(agent, rev, now)
 			holders[l.id]++
@@ -322,6 +330,9 @@ func (l *leaser) release(agent, why string) {
 	var err error
 	if !l.unreachable {
 		err = l.store.Delete(leaseKey(agent), le.rev)
+	}
+	if err != nil || l.unreachable {
+		l.gaveUp[agent] = le.until
 	}
 	l.h.log.Info("watch lease given up", "agent", agent, "hub", l.id, "why", why, "err", err)
 }

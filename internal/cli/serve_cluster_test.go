@@ -31,8 +31,10 @@ func TestServeEmbeddedClusterRace(t *testing.T) {
 	var urls []string
 	var wg sync.WaitGroup
 	urlCh := make([]chan string, 3)
+	var dirs []string
 	for i := range 3 {
 		dir := t.TempDir()
+		dirs = append(dirs, dir)
 		cfg := writeHubConfig(t, dir, []demo.Agent{{Name: "agent", URL: ag.URL}}, 100*time.Millisecond)
 		var peers []string
 		for j := range 3 {
@@ -100,6 +102,17 @@ func TestServeEmbeddedClusterRace(t *testing.T) {
 				}
 			}
 		}
+	}
+	// One of the hubs took the agent's watch lease, and said so in its log.
+	took := 0
+	for _, dir := range dirs {
+		b, _ := os.ReadFile(filepath.Join(dir, "hub.log"))
+		if strings.Contains(string(b), `msg="watch lease taken" agent=agent hub=`) {
+			took++
+		}
+	}
+	if took == 0 {
+		t.Error("no hub logged taking the agent's watch lease")
 	}
 }
 
