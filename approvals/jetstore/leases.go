@@ -34,6 +34,7 @@ func (s *Store) Leases(ctx context.Context, ttl time.Duration) (*Leases, error) 
 		return nil, fmt.Errorf("a watch lease of %s is too short: at least 1s", ttl)
 	}
 	var kv jetstream.KeyValue
+	var st jetstream.KeyValueStatus
 	err := s.whileForming(ctx, func(ctx context.Context) (err error) {
 		kv, err = s.js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: LeasesBucket,
 			Description: "a2atop: which hub watches each agent, for a while after its last renewal",
@@ -41,12 +42,11 @@ func (s *Store) Leases(ctx context.Context, ttl time.Duration) (*Leases, error) 
 		if errors.Is(err, jetstream.ErrBucketExists) { // another hub made it
 			kv, err = s.js.KeyValue(ctx, LeasesBucket)
 		}
+		if err == nil { // a bucket just made may not answer yet while the cluster places it
+			st, err = kv.Status(ctx)
+		}
 		return err
 	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: the watch leases' bucket %s: %w", s.where, LeasesBucket, err)
-	}
-	st, err := kv.Status(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the watch leases' bucket %s: %w", s.where, LeasesBucket, err)
 	}

@@ -105,14 +105,20 @@ func TestServeEmbeddedClusterRace(t *testing.T) {
 	}
 	// One of the hubs took the agent's watch lease, and said so in its log.
 	took := 0
+	var leases []string
 	for _, dir := range dirs {
 		b, _ := os.ReadFile(filepath.Join(dir, "hub.log"))
-		if strings.Contains(string(b), `msg="watch lease taken" agent=agent hub=`) {
+		if strings.Contains(string(b), `msg="watch lease taken" cmd=serve agent=agent hub=`) {
 			took++
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.Contains(l, "lease") || strings.Contains(l, "record") {
+				leases = append(leases, l)
+			}
 		}
 	}
 	if took == 0 {
-		t.Error("no hub logged taking the agent's watch lease")
+		t.Errorf("no hub logged taking the agent's watch lease; what the hubs logged of their leases and record:\n%s", strings.Join(leases, "\n"))
 	}
 }
 
