@@ -560,3 +560,32 @@ func TestTeamHubThatLosesTheStoreStopsWatching(t *testing.T) {
 		})
 	}
 }
+
+// A task larger than the events' stream takes in one message (a log of
+// BigChunks × BigChunkBytes, past NATS's 1 MiB) reaches every hub still:
+// as the task the watching hub's fleet holds, or without its history and
+// artifacts, as MaxEventBytes has the feed do.
+func TestTeamSharesATaskTooLargeForTheStream(t *testing.T) {
+	agents := startCountedAgents(t, 2)
+	c := startNATSCluster(t)
+	fxs := []*fixture{teamHub(t, c, agents, "hub1"), teamHub(t, c, agents, "hub2")}
+	waitSpread(t, fxs, agents)
+	waitFleets(t, fxs, agents)
+	var big []model.TaskKey
+	for _, a := range agents {
+		big = append(big, model.TaskKey{Agent: a.name, ID: a.ag.Begin("big")})
+	}
+	for i, fx := range fxs {
+		fx.waitHub(fmt.Sprintf("the big tasks completed on hub %d", i+1), func(f *model.Fleet) bool {
+			for _, k := range big {
+				if tk := f.Task(k); tk == nil || tk.State != a2a.TaskStateCompleted {
+					return false
+				}
+			}
+			return true
+		})
+		if l := fx.log.String(); strings.Contains(l, "not published") || strings.Contains(l, "too large for the events' stream") {
+			t.Errorf("hub %d could not publish the big tasks:\n%s", i+1, tail(l, 30))
+		}
+	}
+}
