@@ -59,11 +59,10 @@ func (m *Manager) Run(ctx context.Context) {
 	m.runOnce.Do(func() {
 		var wg sync.WaitGroup
 		for _, name := range m.order {
-			w := m.watchers[name]
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				w.run(ctx)
+				_ = m.RunAgent(ctx, name)
 			}()
 		}
 		wg.Wait()

@@ -103,6 +103,7 @@ func (w *watcher) stream(ctx context.Context, id a2a.TaskID) {
 		sub := w.opened(id, stop)
 		got := 0
 		var serr error
+		w.calls.add("SubscribeToTask")
 		for ev, err := range cl.SubscribeToTask(sctx, &a2a.SubscribeToTaskRequest{ID: id, Tenant: w.o.Tenant}) {
 			if err != nil {
 				serr = err

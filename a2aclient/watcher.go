@@ -62,6 +62,10 @@ type watcher struct {
 	streamErrAt  time.Time
 	push         pushState // push notifications (push.go)
 
+	running atomic.Bool // run is under way (RunAgent)
+	ran     atomic.Bool // run has been called (RunAgent)
+	calls   callCounts  // the requests made, by operation (Manager.Calls)
+
 	overflow      atomic.Bool
 	overflowed    chan struct{} // signalled when overflow is set, to wake sleep
 	dirty         map[a2a.TaskID]struct{}
@@ -332,6 +336,7 @@ func (w *watcher) call(ctx context.Context, op string, f func(ctx context.Contex
 	if cl == nil {
 		return &Error{Agent: w.o.Name, Op: op, URL: w.o.URL, Err: errNotConnected, red: w.c.red}
 	}
+	w.calls.add(op)
 	ctx, cancel := context.WithTimeout(ctx, w.o.CallTimeout)
 	defer cancel()
 	ctx, pr := edge.WithProbe(ctx)

@@ -47,11 +47,25 @@
 // approvals.SharedLog (Journal.Shared; NATS JetStream in
 // approvals/jetstore, where the first decision on a prompt wins on every
 // hub by compare-and-set), and the claims are SharedClaims (Options.Claims,
-// a KV bucket with a TTL) that every hub applies to its own feed. Each
-// hub still watches every agent and numbers its own feed. A hub looks at
-// its shared record every second and tells its feed when it loses it
-// and when it has it back (EventRecord, SnapshotBegin.Record; record.go):
-// the dashboards draw the banner while it refuses decisions.
+// a KV bucket with a TTL) that every hub applies to its own feed. A hub
+// looks at its shared record every second and tells its feed when it
+// loses it and when it has it back (EventRecord, SnapshotBegin.Record;
+// record.go): the dashboards draw the banner while it refuses decisions.
+// With
+// Options.Team each agent is watched once for the whole team: a hub
+// runs the watchers only of the agents it holds a watch lease on
+// (SharedLeases, a KV bucket; leases.go), renewed by compare-and-set on
+// the lease's revision every third of its TTL and given up, its watcher
+// stopped, when it would lapse; the hubs split the agents (a hub takes
+// an agent no one holds while it holds fewer than its share), and take
+// over those of a hub that dies once its leases lapse. The watching hub
+// publishes its watchers' events to a stream (SharedEvents; team.go),
+// and every hub applies every other hub's to its own fleet, so any hub
+// serves any dashboard the whole fleet. GetTask, CancelTask, the capture
+// and the decisions go from whichever hub is asked straight to the
+// agent (every hub holds the credentials; a Get is not a watch). Each
+// hub still numbers its own feed: a dashboard that moves to another hub
+// gets a snapshot there.
 //
 // hub may import the standard library, the SDK's a2a types,
 // r3labs/sse/v2, a2atop/model and a2atop/approvals. It never imports

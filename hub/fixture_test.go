@@ -49,6 +49,7 @@ type syncBuffer = agenttest.Buffer
 type fixture struct {
 	t       *testing.T
 	ag      *agenttest.Agent
+	mgr     *a2aclient.Manager
 	h       *hub.Hub
 	srv     *httptest.Server
 	journal string
@@ -66,15 +67,34 @@ func newFixture(t *testing.T, mod ...func(*hub.Options)) *fixture {
 // sweep.
 func newFixtureOn(t *testing.T, ag *agenttest.Agent, sweep time.Duration, mod ...func(*hub.Options)) *fixture {
 	t.Helper()
-	fx := &fixture{t: t, ag: ag, journal: filepath.Join(t.TempDir(), "journal.jsonl"), log: &syncBuffer{}}
-	mgr := a2aclient.New([]a2aclient.AgentOptions{{Name: "agent", URL: ag.URL, SweepInterval: sweep,
-		Subscribe: true, MaxStreams: 64}}, a2aclient.Options{})
+	return newFixtureAgents(t, []namedAgent{{"agent", ag}}, sweep, mod...)
+}
+
+// namedAgent is an agent the hub names name.
+type namedAgent struct {
+	name string
+	ag   *agenttest.Agent
+}
+
+// newFixtureAgents is newFixtureOn on several agents (fx.ag is the
+// first).
+func newFixtureAgents(t *testing.T, agents []namedAgent, sweep time.Duration, mod ...func(*hub.Options)) *fixture {
+	t.Helper()
+	fx := &fixture{t: t, ag: agents[0].ag, journal: filepath.Join(t.TempDir(), "journal.jsonl"), log: &syncBuffer{}}
+	var aos []a2aclient.AgentOptions
+	var has []hub.Agent
+	for _, a := range agents {
+		aos = append(aos, a2aclient.AgentOptions{Name: a.name, URL: a.ag.URL, SweepInterval: sweep, Subscribe: true, MaxStreams: 64})
+		has = append(has, hub.Agent{Name: a.name, URL: a.ag.URL})
+	}
+	mgr := a2aclient.New(aos, a2aclient.Options{})
+	fx.mgr = mgr
 	var ops []hub.Operator
 	for name, tok := range tokens {
 		ops = append(ops, hub.Operator{Name: name, TokenHash: hub.HashToken(tok), Roles: roles[name]})
 	}
 	logger := slog.New(slog.NewTextHandler(fx.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	o := hub.Options{Watchers: mgr, Agents: []hub.Agent{{Name: "agent", URL: ag.URL}}, Operators: ops, Logger: logger,
+	o := hub.Options{Watchers: mgr, Agents: has, Operators: ops, Logger: logger,
 		Journal:   approvals.Options{JournalPath: fx.journal, Sender: mgr, SendTimeout: 5 * time.Second, Logger: logger},
 		Heartbeat: time.Second, StallTimeout: 5 * time.Second}
 	for _, m := range mod {

@@ -43,6 +43,11 @@ type Options struct {
 	// Claims, when set, shares the claims with the team's other hubs
 	// (claims_shared.go); nil keeps them in this hub alone.
 	Claims SharedClaims
+	// Team, when set, has this hub watch only the agents it holds a
+	// watch lease on, and apply the other hubs' watchers' events to its
+	// fleet (leases.go, team.go); Watchers must then be AgentWatchers.
+	// nil watches every agent here.
+	Team *Team
 	// Logger receives what the hub did; nil discards. Tokens never reach it.
 	Logger *slog.Logger
 	// Now is the clock; nil is time.Now.
@@ -193,6 +198,8 @@ type Hub struct {
 	subs subscribers
 	gate gate
 
+	team *team // nil for a hub that watches every agent itself
+
 	metrics *metrics  // GET /metrics (metrics.go)
 	ready   readiness // GET /readyz (health.go)
 
@@ -221,6 +228,13 @@ func Open(o Options) (*Hub, error) {
 		h.fleet.AddAgent(a.Name, a.URL)
 		h.byID[identity(a.URL, a.Tenant)] = a.Name
 		h.agents[a.Name] = true
+	}
+	if o.Team != nil {
+		tm, err := newTeam(h, o.Team)
+		if err != nil {
+			return nil, err
+		}
+		h.team = tm
 	}
 	h.metrics = newMetrics(h)
 	jo := o.Journal
@@ -276,7 +290,11 @@ func (h *Hub) Run(ctx context.Context) error {
 
 	wctx, stopWatchers := context.WithCancel(ctx)
 	watched := make(chan struct{})
-	go func() { h.o.Watchers.Run(wctx); close(watched) }()
+	if h.team != nil {
+		go func() { h.team.run(wctx); close(watched) }()
+	} else {
+		go func() { h.o.Watchers.Run(wctx); close(watched) }()
+	}
 	var bg sync.WaitGroup
 	bg.Add(4)
 	go func() { defer bg.Done(); h.followClaims(ctx) }()
@@ -297,16 +315,25 @@ func (h *Hub) Run(ctx context.Context) error {
 			h.log.Info("hub stopped")
 			return nil
 		case <-h.o.Watchers.Events():
+		case <-h.remote():
 		case f := <-h.calls:
 			f()
 		}
 	}
 }
 
+// remote is where the other hubs' events arrive; nil for a hub alone.
+func (h *Hub) remote() <-chan []model.Event {
+	if h.team == nil {
+		return nil
+	}
+	return h.team.in
+}
+
 // loop applies the watchers' events in batches and runs what call hands
 // it, until ctx ends.
 func (h *Hub) loop(ctx context.Context) {
-	events := h.o.Watchers.Events()
+	events, remote := h.o.Watchers.Events(), h.remote()
 	tick := time.NewTicker(5 * time.Second)
 	defer tick.Stop()
 	batch := make([]model.Event, 0, 256)
@@ -316,7 +343,9 @@ func (h *Hub) loop(ctx context.Context) {
 			return
 		case ev := <-events:
 			batch = h.gather(append(batch[:0], ev), events)
-			h.ingest(batch)
+			h.ingest(batch, true)
+		case evs := <-remote:
+			h.ingest(h.gatherRemote(evs, remote), false)
 		case f := <-h.calls:
 			f()
 		case <-tick.C:
@@ -358,6 +387,20 @@ func (h *Hub) gather(batch []model.Event, events <-chan model.Event) []model.Eve
 	return batch
 }
 
+// gatherRemote adds to first the other hubs' batches waiting, at most
+// maxBatch events in all.
+func (h *Hub) gatherRemote(first []model.Event, remote <-chan []model.Event) []model.Event {
+	for len(first) < maxBatch {
+		select {
+		case more := <-remote:
+			first = append(first, more...)
+		default:
+			return first
+		}
+	}
+	return first
+}
+
 // errStopped is what a call answers once the hub has stopped.
 var errStopped = errors.New("the hub is stopping")
 
@@ -384,11 +427,15 @@ func (h *Hub) Inspect(ctx context.Context, f func(*model.Fleet)) error {
 
 // ingest applies a batch of watcher events to the fleet and puts them
 // on the feed, one entry per agent and chunk. The events are encoded
-// before Apply: the fleet owns their pointers afterwards.
-func (h *Hub) ingest(batch []model.Event) {
-	var c chunker
-	c.max = h.o.ChunkBytes
-	var big []model.TaskKey
+// before Apply: the fleet owns their pointers afterwards. own events are
+// this hub's watchers': a hub of a team publishes them to the others
+// (an event too large for the events' stream goes as the task the fleet
+// holds, as one too large for the feed does).
+func (h *Hub) ingest(batch []model.Event, own bool) {
+	var c, p chunker
+	c.max, p.max = h.o.ChunkBytes, h.o.ChunkBytes
+	pub := own && h.team != nil
+	var big, bigPub []model.TaskKey
 	for i := range batch {
 		ev := &batch[i]
 		data := encode(EventOf(*ev))
@@ -398,6 +445,11 @@ func (h *Hub) ingest(batch []model.Event) {
 			continue
 		}
 		c.add(ev.Agent, data)
+		if pub && len(data) > h.team.pubMax() {
+			bigPub = append(bigPub, keyOf(ev))
+		} else if pub {
+			p.add(ev.Agent, data)
+		}
 		h.cache.touch(ev)
 	}
 	res := h.fleet.Apply(batch)
@@ -410,11 +462,32 @@ func (h *Hub) ingest(batch []model.Event) {
 				c.add(k.Agent, data)
 			}
 		}
+		if pub {
+			bigPub = append(bigPub, k)
+		}
+	}
+	for _, k := range bigPub {
+		t := h.fleet.Task(k)
+		if t == nil {
+			continue
+		}
+		data := encode(taskEvent(t))
+		if len(data) > h.team.pubMax() {
+			data = encode(slim(t))
+		}
+		if len(data) > h.team.pubMax() {
+			h.log.Warn("a task too large for the events' stream is left to the other hubs' next resync", "agent", k.Agent, "bytes", len(data))
+			continue
+		}
+		p.add(k.Agent, data)
 	}
 	if res.Evicted > 0 {
 		h.cache.sweep = true
 	}
 	h.feed.append(c.entries(EventEvents)...)
+	if pub {
+		h.team.publish(p.entries(EventEvents))
+	}
 	if len(res.Left) > 0 {
 		h.observe()
 	}

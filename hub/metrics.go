@@ -65,9 +65,56 @@ func newMetrics(h *Hub) *metrics {
 			Help: "Claims held on prompts, every operator's."},
 			func() float64 { return float64(h.claimCount()) }),
 		&fleetCollector{h: h},
+		&callCollector{h: h},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if h.team != nil {
+		l := h.team.l
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "a2atop_hub_leases_held",
+			Help: "Watch leases this hub holds: the agents it watches for the team."},
+			func() float64 { return float64(l.n.Load()) }))
+	}
 	return m
+}
+
+// CallCounter is what Watchers may count (*a2aclient.Manager does): the
+// requests made to an agent, by operation, since they started.
+type CallCounter interface {
+	Calls(agent string) map[string]uint64
+}
+
+// callCollector reads, when scraped, each agent's requests by operation
+// and, in a team, whether this hub watches it.
+type callCollector struct{ h *Hub }
+
+var (
+	agentCallsDesc = prometheus.NewDesc("a2atop_hub_agent_calls_total",
+		"Requests this hub made to the agent, by operation (ListTasks, GetTask, SubscribeToTask, SendMessage, ...).", []string{"agent", "op"}, nil)
+	agentWatchedDesc = prometheus.NewDesc("a2atop_hub_agent_watched",
+		"1 while this hub holds the agent's watch lease (watches it for the team), else 0.", []string{"agent"}, nil)
+)
+
+func (c *callCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- agentCallsDesc
+	ch <- agentWatchedDesc
+}
+
+func (c *callCollector) Collect(ch chan<- prometheus.Metric) {
+	cc, _ := c.h.o.Watchers.(CallCounter)
+	for _, a := range c.h.o.Agents {
+		if cc != nil {
+			for op, n := range cc.Calls(a.Name) {
+				ch <- prometheus.MustNewConstMetric(agentCallsDesc, prometheus.CounterValue, float64(n), a.Name, op)
+			}
+		}
+		if c.h.team != nil {
+			w := 0.0
+			if c.h.team.l.holds(a.Name) {
+				w = 1
+			}
+			ch <- prometheus.MustNewConstMetric(agentWatchedDesc, prometheus.GaugeValue, w, a.Name)
+		}
+	}
 }
 
 // decided counts a decision the hub answered.

@@ -5,7 +5,9 @@
 // append wins on every hub at once; each append is acknowledged once a
 // majority of the stream's replicas hold it, before anything is sent.
 // Journal implements approvals.SharedLog; the hub's claims are a KV
-// bucket with a TTL (Claims).
+// bucket with a TTL (Claims), and so are the watch leases that have each
+// agent watched by one hub at a time (Leases); the watching hub
+// publishes its watchers' events to a stream kept for a while (Events).
 //
 // It may import the standard library, github.com/nats-io/nats.go,
 // a2atop/approvals (for the seam's types) and a2atop/internal/secretfile

@@ -125,7 +125,7 @@ func serve(ctx context.Context, s *session, f serveFlags, ops []hub.Operator, st
 	defer stopShared()
 	recv := s.pushReceiver(mgr)
 	h, err := hub.Open(hub.Options{Watchers: mgr, Agents: hubAgents(cfg.Agents), Fleet: cfg.FleetOptions(),
-		Operators: ops, Logger: log, AcceptBrokenChain: f.broken, Claims: sh.claims,
+		Operators: ops, Logger: log, AcceptBrokenChain: f.broken, Claims: sh.claims, Team: sh.team,
 		Journal: approvals.Options{JournalPath: cfg.JournalPath, Sender: mgr, Agents: journalAgents(cfg),
 			Templates: cfg.Templates(), Policies: cfg.Policies(), Logger: log, ReadOnly: cfg.ReadOnly, Memory: cfg.JournalMemory,
 			Segment: approvals.SegmentPolicy(cfg.JournalSegment), Checkpoints: ckpt, Shared: sh.journal}})

@@ -31,8 +31,10 @@ func TestServeEmbeddedClusterRace(t *testing.T) {
 	var urls []string
 	var wg sync.WaitGroup
 	urlCh := make([]chan string, 3)
+	var dirs []string
 	for i := range 3 {
 		dir := t.TempDir()
+		dirs = append(dirs, dir)
 		cfg := writeHubConfig(t, dir, []demo.Agent{{Name: "agent", URL: ag.URL}}, 100*time.Millisecond)
 		var peers []string
 		for j := range 3 {
@@ -100,6 +102,23 @@ func TestServeEmbeddedClusterRace(t *testing.T) {
 				}
 			}
 		}
+	}
+	// One of the hubs took the agent's watch lease, and said so in its log.
+	took := 0
+	var leases []string
+	for _, dir := range dirs {
+		b, _ := os.ReadFile(filepath.Join(dir, "hub.log"))
+		if strings.Contains(string(b), `msg="watch lease taken" cmd=serve agent=agent hub=`) {
+			took++
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.Contains(l, "lease") || strings.Contains(l, "record") {
+				leases = append(leases, l)
+			}
+		}
+	}
+	if took == 0 {
+		t.Errorf("no hub logged taking the agent's watch lease; what the hubs logged of their leases and record:\n%s", strings.Join(leases, "\n"))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"a2atop/approvals"
 	"a2atop/approvals/jetstore"
@@ -21,12 +22,22 @@ func (f *serveFlags) storeFlags(o *options) {
 	f.routes.flags(o)
 }
 
-// shared is the team's record a hub keeps with the others: the journal
-// and the claims; nil for one hub on its journal file.
+// shared is the team's record a hub keeps with the others: the journal,
+// the claims, the watch leases and the watchers' events; nil for one hub
+// on its journal file, which watches every agent itself.
 type shared struct {
 	journal approvals.SharedLog
 	claims  hub.SharedClaims
+	team    *hub.Team
 }
+
+// The events' stream keeps this long of the watchers' events, within
+// this size (a hub that takes an agent over sweeps it whole; the
+// stream is no record).
+const (
+	eventsMaxAge   = 10 * time.Minute
+	eventsMaxBytes = 256 << 20
+)
 
 // sharedRecord opens the team's shared record when the config or the
 // flags name one: the embedded cluster (its server started in this
@@ -95,8 +106,22 @@ func (s *session) sharedRecord(ctx context.Context, f serveFlags) (sh shared, st
 		stop()
 		return shared{}, func() {}, err
 	}
-	s.log.Info("the team's record is shared", "store", j.Where(), "replicas", jc.Replicas)
-	return shared{journal: j, claims: cl}, stop, nil
+	ttl := h.LeaseTTL.Duration
+	if ttl <= 0 {
+		ttl = hub.DefaultLeaseTTL
+	}
+	ls, err := st.Leases(ctx, ttl)
+	if err != nil {
+		stop()
+		return shared{}, func() {}, err
+	}
+	evs, err := st.Events(ctx, eventsMaxAge, eventsMaxBytes)
+	if err != nil {
+		stop()
+		return shared{}, func() {}, err
+	}
+	s.log.Info("the team's record is shared", "store", j.Where(), "replicas", jc.Replicas, "lease_ttl", ttl.String())
+	return shared{journal: j, claims: cl, team: &hub.Team{Leases: ls, Events: evs}}, stop, nil
 }
 
 // sharedElsewhere refuses, for a command that would decide on or read

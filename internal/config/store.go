@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"time"
 )
 
 // Hub is the [hub] table: how several hubs of a team share one record
@@ -31,6 +32,11 @@ type Hub struct {
 	// route presents (at most one).
 	ClusterPasswordFile string `toml:"cluster_password_file"`
 	ClusterPasswordEnv  string `toml:"cluster_password_env"`
+	// LeaseTTL is how long a hub's watch lease on an agent lasts after
+	// its last renewal (renewed every third of it): how long the agents
+	// of a hub that died go unwatched, at most. 0 = 6s. Every hub of a
+	// team needs the same.
+	LeaseTTL Duration `toml:"lease_ttl"`
 	// Store is [hub.store]: an existing NATS cluster, and the replicas.
 	Store Store `toml:"store"`
 }
@@ -104,6 +110,10 @@ func (c *Config) validateStore() error {
 		return fail("hub.peers", "set cluster_listen too: the address this hub's peers reach it at")
 	case s.Replicas < 0 || s.Replicas > 5:
 		return fail("hub.store.replicas", "must be 1 to 5 (JetStream keeps at most 5 replicas), not %d", s.Replicas)
+	case h.LeaseTTL.Duration != 0 && !h.Shared():
+		return fail("hub.lease_ttl", "set [hub.store] nats or cluster_listen too: watch leases are shared by a team's hubs")
+	case h.LeaseTTL.Duration != 0 && (h.LeaseTTL.Duration < time.Second || h.LeaseTTL.Duration > time.Minute):
+		return fail("hub.lease_ttl", "must be from 1s to 1m, not %s", h.LeaseTTL.Duration)
 	case s.Replicas > 0 && !h.Shared():
 		return fail("hub.store.replicas", "set [hub.store] nats or cluster_listen too: replicas are of a shared record")
 	case (s.CertFile == "") != (s.KeyFile == ""):

@@ -109,7 +109,10 @@ func (o Options) serverOptions() (*server.Options, error) {
 		ServerName: "a2atop-" + strings.NewReplacer(":", "-", "[", "", "]", "").Replace(o.ClusterListen),
 		JetStream:  true, StoreDir: filepath.Join(o.Dir, "nats"), SyncAlways: true,
 		NoSigs: true, Host: "127.0.0.1", Port: server.RANDOM_PORT,
-		Cluster: server.ClusterOpts{Name: ClusterName, Host: host, Port: port},
+		// NoAdvertise: the servers do not tell their clients of each
+		// other's client ports; a hub connects in process, or to the
+		// servers it names, and stays there.
+		Cluster: server.ClusterOpts{Name: ClusterName, Host: host, Port: port, NoAdvertise: true},
 	}
 	if o.ClientListen != "" {
 		if opts.Host, opts.Port, err = splitAddr("client listen", o.ClientListen); err != nil {
