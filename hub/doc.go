@@ -51,8 +51,7 @@
 // looks at its shared record every second and tells its feed when it
 // loses it and when it has it back (EventRecord, SnapshotBegin.Record;
 // record.go): the dashboards draw the banner while it refuses decisions.
-// With
-// Options.Team each agent is watched once for the whole team: a hub
+// With Options.Team each agent is watched once for the whole team: a hub
 // runs the watchers only of the agents it holds a watch lease on
 // (SharedLeases, a KV bucket; leases.go), renewed by compare-and-set on
 // the lease's revision every third of its TTL and given up, its watcher
