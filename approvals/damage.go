@@ -230,7 +230,7 @@ func (s *Service) scopeDamage(d *Damage, name, rawURL, tenant string) {
 		return
 	}
 	rs := s.book.resolve(name, rawURL, tenant)
-	known := s.book.nameOf(rs.id) != ""
+	known := s.book.nameOf(rs.id) != "" || s.seenAgents[rs.id]
 	for _, e := range s.entries {
 		known = known || e.agentID == rs.id
 	}

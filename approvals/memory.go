@@ -1,6 +1,9 @@
 package approvals
 
-import "slices"
+import (
+	"crypto/sha256"
+	"slices"
+)
 
 // DefaultMemory is how many entries (decisions and observations) a
 // Service keeps in memory when Options.Memory is 0: the journal view's
@@ -108,4 +111,32 @@ func (s *Service) Holds(messageID string) bool {
 		return true
 	}
 	return s.holdsVote(messageID)
+}
+
+// idKey is a decision's messageId as Options.Check keeps it: the first
+// 16 bytes of its SHA-256, whatever the id's length.
+type idKey [16]byte
+
+// noteSeen keeps, with Options.Check, the id of a decision read and the
+// agent it names. Callers hold s.mu.
+func (s *Service) noteSeen(id, agentID string) {
+	if s.seen == nil {
+		return
+	}
+	sum := sha256.Sum256([]byte(id))
+	s.seen[idKey(sum[:16])] = struct{}{}
+	s.seenAgents[agentID] = true
+}
+
+// orphan reports whether a record of the decision id, which memory does
+// not hold, is of a decision no readable line holds (damage): when no
+// entry left memory, or, with Options.Check, when no decision of that id
+// was read. Otherwise it may be of a decision let go. Callers hold s.mu.
+func (s *Service) orphan(id string) bool {
+	if s.seen == nil {
+		return s.forgotten == 0
+	}
+	sum := sha256.Sum256([]byte(id))
+	_, ok := s.seen[idKey(sum[:16])]
+	return !ok
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 	"testing"
 	"time"
 
@@ -159,5 +160,79 @@ func TestForgottenEntriesStayInTheFile(t *testing.T) {
 	}
 	if d := s.Damage(); len(d) != 0 {
 		t.Errorf("a later record of a decision let go from memory was taken for damage: %+v", d)
+	}
+}
+
+// TestCheckReadsTheWholeJournalWithinItsMemory: a journal check
+// (Options.Check) reads every segment from the oldest while it holds no
+// more entries than its memory, and still finds the one record whose
+// decision no line holds, among records of decisions it let go (an
+// outcome, a late state), which are not damage. Before Check, a bounded
+// memory took every record of a decision not in memory for one let go,
+// so journal check held every entry (MemoryAll) to find such a record.
+func TestCheckReadsTheWholeJournalWithinItsMemory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	w, err := Open(Options{JournalPath: path, Approver: "ops@test", Memory: 4, Segment: SegmentPolicy{Size: 4 << 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	open := decisionRecord("m-open") // no outcome: pending
+	open.Task = "t-open"
+	if err := w.write(open); err != nil {
+		t.Fatal(err)
+	}
+	const n = 60
+	for i := range n {
+		r := decisionRecord(fmt.Sprintf("m%02d", i))
+		r.Task = a2a.TaskID(fmt.Sprintf("t%02d", i))
+		if err := w.write(r); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.write(record{Type: recOutcome, ID: r.ID, Result: ResultAccepted, Via: "send", Attempt: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if i == n/4 { // an outcome of a decision no line holds: its line was lost
+			if err := w.write(record{Type: recOutcome, ID: "m-lost", Agent: "deployer", Task: "t-lost", Result: ResultAccepted, Via: "send", Attempt: 1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	late := record{Type: recState, ID: "m01", Agent: "deployer", Task: "t01", From: a2a.TaskStateWorking, To: a2a.TaskStateCompleted, Source: "fleet"}
+	if err := w.write(late); err != nil {
+		t.Fatal(err)
+	}
+
+	all, err := Open(Options{JournalPath: path, ReadOnly: true, Memory: MemoryAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer all.Close()
+	if len(all.Segments()) < 3 {
+		t.Fatalf("the journal has %d segments; the test wants several", len(all.Segments()))
+	}
+	want := all.Damage()
+	if len(want) != 1 || want[0].MessageID != "m-lost" {
+		t.Fatalf("reading every entry: damage %+v; want the one outcome of m-lost", want)
+	}
+
+	const memory = 8
+	chk, err := Open(Options{JournalPath: path, ReadOnly: true, Check: true, Memory: memory})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer chk.Close()
+	if got := chk.Damage(); len(got) != 1 || got[0].Line != want[0].Line || got[0].MessageID != "m-lost" ||
+		!strings.Contains(got[0].Reason, "no readable line") || got[0].AllAgents {
+		t.Errorf("check within a memory of %d: damage %+v; want line %d, the outcome of m-lost, blocking deployer alone", memory, got, want[0].Line)
+	}
+	if got := len(chk.Journal()); got > memory+memory/4+1 {
+		t.Errorf("check holds %d entries in memory; want at most %d (its memory, a quarter more, the open decision)", got, memory+memory/4+1)
+	}
+	if _, ok := chk.Entry("m-open"); !ok {
+		t.Error("check let go of the open decision")
+	}
+	if got, want := len(chk.Segments()), len(all.Segments()); got != want {
+		t.Errorf("check read %d segments; want all %d", got, want)
 	}
 }

@@ -24,7 +24,7 @@ func (s *Service) useSegments() error {
 			fs.seg.warn(err)
 		}
 	}
-	if s.o.memoryLimit() < 0 {
+	if s.o.memoryLimit() < 0 || s.o.Check {
 		return fs.readFromFirst()
 	}
 	return nil
@@ -37,6 +37,7 @@ func (s *Service) useSegments() error {
 func (s *Service) noteSegment(r record) {
 	if r.Seg != nil && r.Seg.Entries > 0 {
 		s.forgotten += r.Seg.Entries
+		s.seen, s.seenAgents = nil, nil // the decisions of those entries are not read: a record of one is no orphan
 	}
 }
 

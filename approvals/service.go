@@ -52,6 +52,12 @@ type Options struct {
 	// the journal file: History reads it back. 0 = DefaultMemory;
 	// MemoryAll keeps every one.
 	Memory int
+	// Check reads the whole journal, every segment from the oldest, as
+	// MemoryAll does, while it holds in memory no more entries than
+	// Memory says: a record of a decision no readable line holds is found
+	// all the same, from the ids of the decisions read (16 bytes each).
+	// For a2atop journal check, which would otherwise hold every entry.
+	Check bool
 	// DraftsPath is the file replies written and kept, not sent, are kept
 	// in (see Draft), so that they outlive the dashboard. "" = the
 	// journal's path + ".drafts"; attached to a hub, none unless set.
@@ -146,6 +152,12 @@ type Service struct {
 	touched        touchLog // the tasks whose decisions changed, for QueueCache
 	refreshed      uint64   // version at the last Refresh
 	forgotten      int      // entries let go from memory (see forget)
+	// seen holds, with Options.Check, the ids of the decisions read and
+	// seenAgents the agents they name, so that a record of a decision let
+	// go from memory is told from one of a decision no line holds. nil
+	// otherwise, and once a segment says entries before it are not read.
+	seen       map[idKey]struct{}
+	seenAgents map[string]bool
 
 	walk chainWalk // the chain, checked as lines fold in (chain_service.go)
 	segs segView   // the journal's files as of the last fold, to name the walk's lines (segment_chain.go)
@@ -180,6 +192,9 @@ func Open(o Options) (*Service, error) {
 	s := &Service{o: o, log: o.Logger, st: st, book: newAgentBook(o.Agents), host: host, entries: map[string]*Entry{},
 		byPrompt: map[string][]string{}, tracked: map[taskRef]*Entry{}, inFlight: map[string]bool{},
 		inFlightPrompt: map[string]string{}, damage: map[int]*Damage{}, acks: map[ackKey]ack{}, votes: map[taskRef]*taskVotes{}, voteIDs: map[string]bool{}}
+	if o.Check {
+		s.seen, s.seenAgents = map[idKey]struct{}{}, map[string]bool{}
+	}
 	if err := s.useSegments(); err != nil {
 		st.close()
 		return nil, err
@@ -292,7 +307,7 @@ func (s *Service) fold(l line, mine bool) {
 	e := s.entries[r.ID]
 	if e == nil {
 		if r.Type != recDecision {
-			if s.forgotten == 0 { // else it may be of a decision let go from memory: check reads them all
+			if s.orphan(r.ID) {
 				s.noteOrphan(l)
 			}
 			return
@@ -303,6 +318,7 @@ func (s *Service) fold(l line, mine bool) {
 		}
 		s.resolveAgent(e, r)
 		s.entries[r.ID] = e
+		s.noteSeen(r.ID, e.agentID)
 		s.order = append(s.order, e)
 		k := promptKey(e.agentID, r.Task, r.Prompt)
 		s.byPrompt[k] = append(s.byPrompt[k], r.ID)

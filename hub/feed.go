@@ -149,11 +149,15 @@ type Stats struct {
 	Waiting int
 	// Position is the seq of the log's last event.
 	Position uint64
+	// Window and WindowBytes are the events the replay window holds and
+	// their data (bounded by Options.Window and WindowBytes).
+	Window, WindowBytes int
 }
 
 // Stats says what the feed is doing now.
 func (h *Hub) Stats() Stats {
 	st := Stats{Position: h.feed.position()}
+	st.Window, st.WindowBytes = h.feed.held()
 	for _, s := range h.subs.all() {
 		st.Subscribers++
 		if s.writing.Load() != 0 {

@@ -164,6 +164,13 @@ func (l *feedLog) position() uint64 {
 	return l.next - 1
 }
 
+// held is how many entries the window holds and their data's bytes.
+func (l *feedLog) held() (n, bytes int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.entries), l.bytes
+}
+
 // lineHash is the hash of the journal line numbered n, "" when the log
 // holds no such line.
 func (l *feedLog) lineHash(n int) string {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -97,7 +98,10 @@ func TestSoakHub(t *testing.T) {
 	d := &dashboard{fleet: fleet, svc: svc, events: cl.Events(), do: make(chan func()), answered: map[string]bool{}, hub: cl}
 	loopDone := make(chan struct{})
 	go func() { d.loop(ctx); close(loopDone) }()
-	ch := &chaos{agents: agents, t: t}
+	ch := &chaos{agents: agents, t: t, describe: func() string {
+		st := h.Stats()
+		return fmt.Sprintf("the hub's replay window: %d events, %.1f MiB; feed position %d", st.Window, float64(st.WindowBytes)/(1<<20), st.Position)
+	}}
 	tm := &visitors{t: t, url: url}
 	soakRun(t, ch, d, func(dur time.Duration) {
 		vctx, vcancel := context.WithTimeout(ctx, dur)

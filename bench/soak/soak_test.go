@@ -143,6 +143,9 @@ func soakRun(t *testing.T, ch *chaos, d *dashboard, run func(time.Duration), sla
 	run(warm)
 	rest0 := ch.rest(d)
 	writeHeapProfile(t, "warm")
+	if ch.describe != nil {
+		t.Logf("warm: %s", ch.describe())
+	}
 	before := rest0.use
 	decided0 := d.sent.Load()
 	t.Logf("after warm-up (%s): %s; %d tasks in the fleet, %d decisions sent", warm, before, rest0.tasks, d.sent.Load())
@@ -152,6 +155,9 @@ func soakRun(t *testing.T, ch *chaos, d *dashboard, run func(time.Duration), sla
 	run(half)
 	restMid := ch.rest(d)
 	writeHeapProfile(t, "mid")
+	if ch.describe != nil {
+		t.Logf("mid: %s", ch.describe())
+	}
 	mid, decidedMid := restMid.use, d.sent.Load()
 	t.Logf("after the first half (%s): %s; %d tasks in the fleet, %d decisions sent", time.Since(start).Round(time.Second), mid, restMid.tasks, decidedMid)
 	run(*duration - warm - half)
@@ -159,6 +165,9 @@ func soakRun(t *testing.T, ch *chaos, d *dashboard, run func(time.Duration), sla
 	after := rest1.use
 	t.Logf("at the end (%s): %s; %d tasks in the fleet, %d decisions sent", time.Since(start).Round(time.Second), after, rest1.tasks, d.sent.Load())
 	writeHeapProfile(t, "end")
+	if ch.describe != nil {
+		t.Logf("end: %s", ch.describe())
+	}
 
 	// The slope: between the last two counts the heap may grow by
 	// perDecision a decision and midSlack, whatever the decisions made.
@@ -342,6 +351,9 @@ type chaos struct {
 	t                       *testing.T
 	started, failed         atomic.Int64
 	restarts, wiped, floods atomic.Int64
+	// describe, when set, says what else the process holds at a point
+	// of rest (the hub's replay window), for the log.
+	describe func() string
 }
 
 // run churns for d: tasks at soak.rate a second on the agents but

@@ -76,7 +76,7 @@ func runJournal(ctx context.Context, args []string, st Streams) int {
 	s := o.open(cfg)
 	defer s.Close()
 	svc, err := approvals.Open(approvals.Options{JournalPath: cfg.JournalPath, Approver: cfg.Approver,
-		Agents: journalAgents(cfg), Logger: s.log, ReadOnly: len(accept) == 0, Memory: approvals.MemoryAll})
+		Agents: journalAgents(cfg), Logger: s.log, ReadOnly: len(accept) == 0, Check: true, Memory: checkMemory})
 	if err != nil {
 		return s.failf(exitFailed, "approvals journal %s: %s", cfg.JournalPath, sanitize.Line(err.Error(), 500))
 	}
@@ -96,6 +96,11 @@ func runJournal(ctx context.Context, args []string, st Streams) int {
 	}
 	return exitOK
 }
+
+// checkMemory is how many entries journal check holds besides the open
+// decisions while it reads the whole journal (approvals Options.Check):
+// what it prints is the damage, which it finds without the entries.
+const checkMemory = 256
 
 // printDamage lists the journal's lines that are not records and
 // reports whether any blocks decisions.
