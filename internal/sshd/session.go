@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -156,14 +158,19 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if w <= 0 || h <= 0 {
 		w, h = defaultWidth, defaultHeight
 	}
+	// One writer for the renderer and the dashboard's own sequences (the
+	// title, a notification, OSC 52), which a Cmd writes from a goroutine
+	// of its own: the session's writer is not safe for concurrent writes
+	// (the race detector saw the title and a notification race on it).
+	out := &lockedWriter{w: sess}
 	m, opts, done, err := s.o.Dashboard(Session{Context: g.ctx, Operator: g.operator, Screen: g.screen,
-		Width: w, Height: h, Renderer: renderer(sess, pty.Term), Input: g.in, Output: sess})
+		Width: w, Height: h, Renderer: renderer(sess, pty.Term), Input: g.in, Output: out})
 	if err != nil {
 		s.refuse(sess, g.operator, g.fingerprint, addr(sess.RemoteAddr()), err.Error())
 		return nil
 	}
 	g.done = done
-	opts = append(opts, tea.WithInput(g.in), tea.WithOutput(sess), tea.WithoutSignalHandler())
+	opts = append(opts, tea.WithInput(g.in), tea.WithOutput(out), tea.WithoutSignalHandler())
 	p := s.o.NewProgram(fitted{m}, opts...)
 	context.AfterFunc(g.ctx, func() {
 		p.Quit()
@@ -229,4 +236,16 @@ func addr(a net.Addr) string {
 		return ""
 	}
 	return a.String()
+}
+
+// lockedWriter serializes the writes of several goroutines to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
