@@ -207,7 +207,7 @@ func TestServeSignsAcrossARotation(t *testing.T) {
 	t.Setenv("A2ATOP_HUB_TOKEN", tokenOf("alice"))
 	eventually(t, "the approval through the hub, once it holds the task", func() bool {
 		code, o, e := runCmd(context.Background(), "reply", "--hub", url, demo.Deployer, string(deploy), "--approve")
-		if code != exitOK && !strings.Contains(o+e, "task not found") {
+		if code != exitOK && !strings.Contains(o+e, "task not found") && !strings.Contains(o+e, "no longer waits for an answer") { // the hub's fleet has not caught up
 			t.Fatalf("reply --hub --approve: %d %s%s", code, o, e)
 		}
 		return code == exitOK

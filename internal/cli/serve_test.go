@@ -137,7 +137,14 @@ func TestWatchAndReplyThroughTheHub(t *testing.T) {
 	var wout, werr syncBuffer
 	done := make(chan int, 1)
 	go func() { done <- run(wctx, []string{"watch", "--jsonl", "--hub", url}, Streams{Out: &wout, Err: &werr}) }()
-	eventually(t, "watch --hub prints the deploy", func() bool { return strings.Contains(wout.String(), string(deploy)) })
+	eventually(t, "watch --hub prints the deploy waiting for approval", func() bool { // the hub has caught up with the agent
+		for _, line := range strings.Split(wout.String(), "\n") {
+			if strings.Contains(line, string(deploy)) && strings.Contains(strings.ToUpper(line), "AUTH_REQUIRED") {
+				return true
+			}
+		}
+		return false
+	})
 
 	t.Setenv("A2ATOP_HUB_TOKEN", tokenOf("bob"))
 	code, out, errOut := runCmd(ctx, "reply", "--hub", url, demo.Deployer, string(deploy)[:8], "--approve")
