@@ -155,6 +155,12 @@ func startProcessTeam(t *testing.T) *processTeam {
 	if testing.Short() {
 		t.Skip("three hub processes forming a JetStream cluster: not with -short")
 	}
+	if raceEnabled {
+		// The plain run has them; under the race detector the three
+		// race-built hubs take minutes, and the hub's own code runs under
+		// it in package hub's team tests (in process, the same paths).
+		t.Skip("three race-built hub processes: the plain run has this test")
+	}
 	isolate(t)
 	team := &processTeam{ag: agenttest.StartAgent(t), ca: testcert.NewCA(t, "team")}
 	routes := loopbackPorts(t, 3)
