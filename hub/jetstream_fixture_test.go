@@ -44,19 +44,19 @@ func freePorts(t *testing.T, n int) []string {
 
 func startNATSCluster(t *testing.T) *natsCluster {
 	t.Helper()
-	routes, clients := freePorts(t, 3), freePorts(t, 3)
 	c := &natsCluster{t: t, nodes: make([]*natsembed.Server, 3)}
-	for i := range 3 {
-		var peers []string
-		for j := range 3 {
-			if j != i {
-				peers = append(peers, routes[j])
-			}
+	// A free port picked here may be taken by another package's test
+	// before the server binds it (go test runs two packages at once): a
+	// cluster that does not start is started again on other ports, twice.
+	var err error
+	for try := 0; try < 3; try++ {
+		if err = c.startOn(freePorts(t, 3), freePorts(t, 3)); err == nil {
+			break
 		}
-		c.opts = append(c.opts, natsembed.Options{Dir: t.TempDir(), ClusterListen: routes[i], Peers: peers, ClientListen: clients[i], Token: natsToken})
+		t.Logf("the NATS cluster did not start (%v); again on other ports", err)
 	}
-	for i := range 3 {
-		c.start(i)
+	if err != nil {
+		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		for i := range c.nodes {
@@ -64,6 +64,32 @@ func startNATSCluster(t *testing.T) *natsCluster {
 		}
 	})
 	return c
+}
+
+// startOn starts the three nodes on routes and clients, or stops the
+// ones it started and says why not.
+func (c *natsCluster) startOn(routes, clients []string) error {
+	c.opts = nil
+	for i := range 3 {
+		var peers []string
+		for j := range 3 {
+			if j != i {
+				peers = append(peers, routes[j])
+			}
+		}
+		c.opts = append(c.opts, natsembed.Options{Dir: c.t.TempDir(), ClusterListen: routes[i], Peers: peers, ClientListen: clients[i], Token: natsToken})
+	}
+	for i := range 3 {
+		s, err := natsembed.Start(c.opts[i])
+		if err != nil {
+			for j := range i {
+				c.stop(j)
+			}
+			return err
+		}
+		c.nodes[i] = s
+	}
+	return nil
 }
 
 func (c *natsCluster) start(i int) {
