@@ -73,19 +73,7 @@ func TestServeEmbeddedClusterRace(t *testing.T) {
 				d.waitInbox(t, id)
 			}
 		}
-		outs := make([][]approvals.Outcome, len(ids))
-		var start, sent sync.WaitGroup
-		start.Add(1)
-		for i, id := range ids {
-			outs[i] = make([]approvals.Outcome, len(dashes))
-			for k, d := range dashes {
-				dec := d.prepare(t, id)
-				sent.Add(1)
-				go func() { defer sent.Done(); start.Wait(); outs[i][k] = d.svc.Send(context.Background(), dec) }()
-			}
-		}
-		start.Done()
-		sent.Wait()
+		outs := raceAll(t, dashes, ids)
 		for i, id := range ids {
 			if got := ag.OnTask(id); got != 1 {
 				t.Fatalf("prompt %d: the agent received %d replies, want exactly 1", n+i, got)
