@@ -13,6 +13,7 @@ import (
 // The raw capture of one agent holds at most edge.CaptureBytes however large
 // its answers: big answers push old exchanges out, the newest stays.
 func TestCaptureRingBoundedByBytes(t *testing.T) {
+	skipUnderRace(t, "a bound in bytes")
 	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
 	id := a.Send(t, "big:300000")
 	a.Stored(t, id, a2a.TaskStateInputRequired)
@@ -38,6 +39,7 @@ func TestCaptureRingBoundedByBytes(t *testing.T) {
 // In a fleet the rings share captureFleetBytes: each agent of forty
 // holds its share, not edge.CaptureBytes.
 func TestCaptureRingsShareTheFleetsBytes(t *testing.T) {
+	skipUnderRace(t, "a bound in bytes")
 	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
 	id := a.Send(t, "big:300000")
 	a.Stored(t, id, a2a.TaskStateInputRequired)

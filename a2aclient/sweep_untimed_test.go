@@ -66,6 +66,7 @@ func (c *collector) rounds(agent string) int {
 // rounds (30 a minute). A change to one of those tasks is still seen.
 // (Rounds are counted by the watcher's health event after each.)
 func TestIdleAgentWithUntimedTasksCostsFewListings(t *testing.T) {
+	skipUnderRace(t, "a count of listings")
 	a := sdktest.Start(t, sdktest.JSONRPC, false, nil)
 	seed(a, t, a2a.TaskStateCompleted, 2000, ago(time.Hour))
 	seed(a, t, a2a.TaskStateWorking, 300, ago(30*time.Minute))
@@ -141,6 +142,7 @@ func (s untimedFirstStore) List(ctx context.Context, req *a2a.ListTasksRequest) 
 // the first page without news owe a complete listing, which runs within
 // a few sweep intervals (no full resync in this test to find it).
 func TestChangeBehindUntimedTasksIsSeen(t *testing.T) {
+	skipUnderRace(t, "a sweep over hundreds of seeded tasks")
 	a := sdktest.StartStore(t, sdktest.JSONRPC, false, nil, func(m *taskstore.InMemory) taskstore.Store { return untimedFirstStore{m} })
 	seed(a, t, a2a.TaskStateCompleted, 200, ago(time.Hour))
 	running := seed(a, t, a2a.TaskStateWorking, 20, ago(30*time.Minute))

@@ -566,6 +566,7 @@ func TestTeamHubThatLosesTheStoreStopsWatching(t *testing.T) {
 // as the task the watching hub's fleet holds, or without its history and
 // artifacts, as MaxEventBytes has the feed do.
 func TestTeamSharesATaskTooLargeForTheStream(t *testing.T) {
+	skipUnderRace(t, "a size split")
 	agents := startCountedAgents(t, 2)
 	c := startNATSCluster(t)
 	fxs := []*fixture{teamHub(t, c, agents, "hub1"), teamHub(t, c, agents, "hub2")}

@@ -306,6 +306,7 @@ func TestDecisionBodiesShareABudget(t *testing.T) {
 // what a request holds while it runs is bounded. The figures go to the
 // test's log (go test -v).
 func TestFloodByAnOperatorStaysBounded(t *testing.T) {
+	skipUnderRace(t, "a heap bound")
 	// The log goes to a file in a2atop serve: not to this process's heap.
 	fx := newFixture(t, func(o *hub.Options) { o.Logger, o.Journal.Logger = nil, nil })
 	alice := fx.attach("alice")

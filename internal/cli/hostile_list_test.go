@@ -19,6 +19,7 @@ import (
 // listed untouched, and the heap bounded all along: before the bounds the
 // first took the command to 2 GB in 45 s.
 func TestTasksJSONEndlessListings(t *testing.T) {
+	skipUnderRace(t, "a heap bound against endless listings")
 	dir := isolate(t)
 	agents := startDemo(t, demo.Options{NoPlanner: true})
 	id := startTask(t, agents[0].URL)
