@@ -2,9 +2,11 @@ package model
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
@@ -153,4 +155,43 @@ func TestRetainTerminalPerAgent(t *testing.T) {
 	if f.Agent("a").Counts[ClassActive] != 50 {
 		t.Errorf("active tasks = %d", f.Agent("a").Counts[ClassActive])
 	}
+}
+
+// TestRetainEvictedUnqueried runs tasks through to their end in a fleet
+// nobody queries (the hub's: it applies and serves, it never asks for a
+// pane) and checks that the evicted ones are let go: their tasks and
+// snapshots unreachable after a GC, the pane bookkeeping (the tasks
+// changed since the last query, the slots) no larger than what is held.
+// Before, every task the fleet ever held stayed listed as changed until
+// a query that never came, with its last snapshot and history.
+func TestRetainEvictedUnqueried(t *testing.T) {
+	const keep, n = 5, 3000
+	f := NewFleet(Options{MaxTerminalPerAgent: keep})
+	var gone []weak.Pointer[a2a.Task]
+	for i := range n {
+		id := a2a.TaskID(fmt.Sprint("t", i))
+		ask := withHistory(snap("a", id, a2a.TaskStateInputRequired, i), textMsg(strings.Repeat("q", 200)))
+		gone = append(gone, weak.Make(ask.Task))
+		f.Apply([]Event{ask})
+		f.Apply([]Event{status("a", id, a2a.TaskStateCompleted, i, textMsg("done"))})
+	}
+	if got := f.Len(); got != keep {
+		t.Fatalf("the fleet holds %d tasks, want %d", got, keep)
+	}
+	// The slots are as many as the fleet ever held at once: keep, and
+	// the task that evicted the oldest.
+	if len(f.dirty) > f.Len() || len(f.slots) > f.Len()+1 {
+		t.Errorf("after %d tasks through a fleet that holds %d: %d listed as changed, %d slots", n, f.Len(), len(f.dirty), len(f.slots))
+	}
+	runtime.GC()
+	alive := 0
+	for _, p := range gone[:n-keep] {
+		if p.Value() != nil {
+			alive++
+		}
+	}
+	if alive > 0 {
+		t.Errorf("%d of the %d evicted tasks' snapshots are still reachable", alive, n-keep)
+	}
+	checkInvariants(t, f)
 }

@@ -150,6 +150,20 @@ func (f *Fleet) dropViews(keep func(v *view) bool) {
 	f.views = slices.DeleteFunc(f.views, func(v *view) bool { return !keep(v) })
 }
 
+// syncUnqueried keeps the tasks changed since the last query (and the
+// slots of those evicted) from piling up in a fleet nobody queries, or
+// queries seldom: the hub's applies and serves, it never asks for a
+// pane, and each task it ever held, evicted or not, stayed listed with
+// its last snapshot and history. With no view to keep up to date sync
+// only clears the marks; past a burst's size sync drops the views, as
+// the next query would. So the list holds at most a burst, and an
+// evicted task is let go after the Apply that evicted it.
+func (f *Fleet) syncUnqueried() {
+	if len(f.views) == 0 || len(f.dirty) > max(4096, f.ntasks/4) {
+		f.sync()
+	}
+}
+
 // sync re-indexes the tasks changed since the last query: each is
 // removed from every view under the key it was indexed with and, unless
 // evicted, inserted under its current key where it matches.
