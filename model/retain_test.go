@@ -194,4 +194,26 @@ func TestRetainEvictedUnqueried(t *testing.T) {
 		t.Errorf("%d of the %d evicted tasks' snapshots are still reachable", alive, n-keep)
 	}
 	checkInvariants(t, f)
+
+	// A fleet queried once, and not since: the list outgrows neither
+	// the fleet nor minDirty.
+	g := NewFleet(Options{MaxTerminalPerAgent: keep})
+	g.Apply([]Event{snap("a", "first", a2a.TaskStateWorking, 0)})
+	if g.Count(ClassActive, Query{}) != 1 {
+		t.Fatal("the first task is not shown")
+	}
+	most := 0
+	for i := range n {
+		id := a2a.TaskID(fmt.Sprint("t", i))
+		g.Apply([]Event{withHistory(snap("a", id, a2a.TaskStateInputRequired, i), textMsg(strings.Repeat("q", 200)))})
+		g.Apply([]Event{status("a", id, a2a.TaskStateCompleted, i, textMsg("done"))})
+		most = max(most, len(g.dirty))
+	}
+	if most > max(minDirty, g.Len())+1 {
+		t.Errorf("a fleet queried once listed up to %d tasks as changed; it holds %d", most, g.Len())
+	}
+	if got := g.Count(ClassTerminal, Query{}); got != keep {
+		t.Errorf("%d ended tasks shown, want %d", got, keep)
+	}
+	checkInvariants(t, g)
 }

@@ -155,14 +155,20 @@ func (f *Fleet) dropViews(keep func(v *view) bool) {
 // queries seldom: the hub's applies and serves, it never asks for a
 // pane, and each task it ever held, evicted or not, stayed listed with
 // its last snapshot and history. With no view to keep up to date sync
-// only clears the marks; past a burst's size sync drops the views, as
-// the next query would. So the list holds at most a burst, and an
-// evicted task is let go after the Apply that evicted it.
+// only clears the marks, and an evicted task is let go after the Apply
+// that evicted it. With views, the list is replayed into them once it
+// is longer than the fleet (and minDirty): what the next query would
+// do, each task once, so the list, and the evicted tasks it keeps,
+// never outgrow what the fleet holds.
 func (f *Fleet) syncUnqueried() {
-	if len(f.views) == 0 || len(f.dirty) > max(4096, f.ntasks/4) {
+	if len(f.views) == 0 || len(f.dirty) > max(minDirty, f.ntasks) {
 		f.sync()
 	}
 }
+
+// minDirty is how many changed tasks a queried fleet lists before Apply
+// brings its views up to date itself.
+const minDirty = 1024
 
 // sync re-indexes the tasks changed since the last query: each is
 // removed from every view under the key it was indexed with and, unless
