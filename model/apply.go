@@ -53,6 +53,7 @@ func (f *Fleet) Apply(batch []Event) ApplyResult {
 	}
 	f.evictOverfull()
 	f.trimOverBudget()
+	f.syncUnqueried()
 	res := f.res
 	for i, t := range f.touched {
 		in := t.Class == ClassInterrupted && !t.removed

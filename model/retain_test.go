@@ -2,9 +2,11 @@ package model
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
@@ -153,4 +155,65 @@ func TestRetainTerminalPerAgent(t *testing.T) {
 	if f.Agent("a").Counts[ClassActive] != 50 {
 		t.Errorf("active tasks = %d", f.Agent("a").Counts[ClassActive])
 	}
+}
+
+// TestRetainEvictedUnqueried runs tasks through to their end in a fleet
+// nobody queries (the hub's: it applies and serves, it never asks for a
+// pane) and checks that the evicted ones are let go: their tasks and
+// snapshots unreachable after a GC, the pane bookkeeping (the tasks
+// changed since the last query, the slots) no larger than what is held.
+// Before, every task the fleet ever held stayed listed as changed until
+// a query that never came, with its last snapshot and history.
+func TestRetainEvictedUnqueried(t *testing.T) {
+	const keep, n = 5, 3000
+	f := NewFleet(Options{MaxTerminalPerAgent: keep})
+	var gone []weak.Pointer[a2a.Task]
+	for i := range n {
+		id := a2a.TaskID(fmt.Sprint("t", i))
+		ask := withHistory(snap("a", id, a2a.TaskStateInputRequired, i), textMsg(strings.Repeat("q", 200)))
+		gone = append(gone, weak.Make(ask.Task))
+		f.Apply([]Event{ask})
+		f.Apply([]Event{status("a", id, a2a.TaskStateCompleted, i, textMsg("done"))})
+	}
+	if got := f.Len(); got != keep {
+		t.Fatalf("the fleet holds %d tasks, want %d", got, keep)
+	}
+	// The slots are as many as the fleet ever held at once: keep, and
+	// the task that evicted the oldest.
+	if len(f.dirty) > f.Len() || len(f.slots) > f.Len()+1 {
+		t.Errorf("after %d tasks through a fleet that holds %d: %d listed as changed, %d slots", n, f.Len(), len(f.dirty), len(f.slots))
+	}
+	runtime.GC()
+	alive := 0
+	for _, p := range gone[:n-keep] {
+		if p.Value() != nil {
+			alive++
+		}
+	}
+	if alive > 0 {
+		t.Errorf("%d of the %d evicted tasks' snapshots are still reachable", alive, n-keep)
+	}
+	checkInvariants(t, f)
+
+	// A fleet queried once, and not since: the list outgrows neither
+	// the fleet nor minDirty.
+	g := NewFleet(Options{MaxTerminalPerAgent: keep})
+	g.Apply([]Event{snap("a", "first", a2a.TaskStateWorking, 0)})
+	if g.Count(ClassActive, Query{}) != 1 {
+		t.Fatal("the first task is not shown")
+	}
+	most := 0
+	for i := range n {
+		id := a2a.TaskID(fmt.Sprint("t", i))
+		g.Apply([]Event{withHistory(snap("a", id, a2a.TaskStateInputRequired, i), textMsg(strings.Repeat("q", 200)))})
+		g.Apply([]Event{status("a", id, a2a.TaskStateCompleted, i, textMsg("done"))})
+		most = max(most, len(g.dirty))
+	}
+	if most > max(minDirty, g.Len())+1 {
+		t.Errorf("a fleet queried once listed up to %d tasks as changed; it holds %d", most, g.Len())
+	}
+	if got := g.Count(ClassTerminal, Query{}); got != keep {
+		t.Errorf("%d ended tasks shown, want %d", got, keep)
+	}
+	checkInvariants(t, g)
 }

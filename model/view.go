@@ -150,6 +150,26 @@ func (f *Fleet) dropViews(keep func(v *view) bool) {
 	f.views = slices.DeleteFunc(f.views, func(v *view) bool { return !keep(v) })
 }
 
+// syncUnqueried keeps the tasks changed since the last query (and the
+// slots of those evicted) from piling up in a fleet nobody queries, or
+// queries seldom: the hub's applies and serves, it never asks for a
+// pane, and each task it ever held, evicted or not, stayed listed with
+// its last snapshot and history. With no view to keep up to date sync
+// only clears the marks, and an evicted task is let go after the Apply
+// that evicted it. With views, the list is replayed into them once it
+// is longer than the fleet (and minDirty): what the next query would
+// do, each task once, so the list, and the evicted tasks it keeps,
+// never outgrow what the fleet holds.
+func (f *Fleet) syncUnqueried() {
+	if len(f.views) == 0 || len(f.dirty) > max(minDirty, f.ntasks) {
+		f.sync()
+	}
+}
+
+// minDirty is how many changed tasks a queried fleet lists before Apply
+// brings its views up to date itself.
+const minDirty = 1024
+
 // sync re-indexes the tasks changed since the last query: each is
 // removed from every view under the key it was indexed with and, unless
 // evicted, inserted under its current key where it matches.
