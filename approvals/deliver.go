@@ -147,7 +147,7 @@ func (s *Service) commit(d *Decision) (Problem, error) {
 		if p, err = s.admit(d); err != nil {
 			return nil, err
 		}
-		rec.Host, rec.PID, rec.Until = s.host, os.Getpid(), s.o.Now().UTC().Add(2*s.o.SendTimeout+sendMargin)
+		rec.Host, rec.PID, rec.Svc, rec.Until = s.host, os.Getpid(), s.id, s.o.Now().UTC().Add(2*s.o.SendTimeout+sendMargin)
 		return []record{rec}, nil
 	})
 	if err != nil && p == ProblemNone {
@@ -204,17 +204,23 @@ func (s *Service) admit(d *Decision) (Problem, error) {
 	return ProblemNone, nil
 }
 
-// sendingElsewhere reports whether another process recorded e and may be
-// sending it now: it is pending, that process's send window (its
+// sendingElsewhere reports whether another Service recorded e and may
+// be sending it now: it is pending, that Service's send window (its
 // timeouts for the check and the send) has not passed, and, when it ran
-// on this host, it is still running. Otherwise e is open like any
-// decision a crash left pending. Callers hold s.mu.
+// on this host, it is still running: its process, or, in this process
+// (two hubs in one process), the Service itself, still open. Otherwise
+// e is open like any decision a crash left pending. A record written
+// before Services had ids names only its process: one of this process
+// counts as this Service's own, as it did then. Callers hold s.mu.
 func (s *Service) sendingElsewhere(e *Entry) bool {
 	if e.self || e.Result != ResultPending || !s.o.Now().Before(e.until) {
 		return false
 	}
 	if e.host != "" && e.host == s.host {
-		return e.pid != os.Getpid() && processAlive(e.pid)
+		if e.pid == os.Getpid() {
+			return e.svc != "" && e.svc != s.id && serviceOpen(e.svc)
+		}
+		return processAlive(e.pid)
 	}
 	return true
 }

@@ -73,13 +73,15 @@
 //     of its status message, that the operator answered), state (the
 //     task's state when decided), parts (the a2a parts exactly as sent),
 //     reason, approver (user@host), refs (referenceTaskIds; a follow-up
-//     names the ended task), attempt 1, and the writer's host, pid and
-//     until (its send is over by then).
+//     names the ended task), attempt 1, and the writer's host, pid, svc
+//     (its Service's random id, as two Services may share a process;
+//     absent in records written before it) and until (its send is over
+//     by then).
 //   - "retry": an operator confirmed sending the same decision again,
 //     with the same messageId: the very message decided, so approver is
 //     still the decision's (whose name and time it carries) and by is
 //     who sent it again. Fields: agent, url, task, approver, by, attempt
-//     (2, 3, …), host, pid, until. (Retries written before "by" named
+//     (2, 3, …), host, pid, svc, until. (Retries written before "by" named
 //     the one who sent it again as approver.)
 //   - "outcome": what the send achieved. Fields: agent, url, task, result
 //     ("accepted", "refused", "unknown", "not-delivered", "superseded"),

@@ -96,6 +96,7 @@ type Entry struct {
 	self    bool      // this Service wrote the decision
 	host    string    // the host and process that wrote its last decision or retry record
 	pid     int       //
+	svc     string    // the id of the Service that wrote it, in its process ("" in records before ids)
 	until   time.Time // that process's send is over by then (see sendingElsewhere)
 }
 
@@ -161,7 +162,7 @@ func (e *Entry) applyRecord(r record) {
 		e.Kind, e.Prompt, e.PromptState = r.Kind, r.Prompt, r.State
 		e.Parts, e.Reason, e.Approver, e.DecidedAt = r.Parts, r.Reason, r.Approver, r.At
 		e.Refs, e.Attempts, e.Votes = r.Refs, max(r.Attempt, 1), r.Votes
-		e.Result, e.host, e.pid, e.until = ResultPending, r.Host, r.PID, r.Until
+		e.Result, e.host, e.pid, e.svc, e.until = ResultPending, r.Host, r.PID, r.Svc, r.Until
 	case recRetry:
 		e.Attempts = max(r.Attempt, e.Attempts+1)
 		e.RetriedBy = r.By
@@ -169,7 +170,7 @@ func (e *Entry) applyRecord(r record) {
 			e.RetriedBy = r.Approver
 		}
 		e.Result, e.ResultAt, e.Problem, e.Error, e.Via = ResultPending, r.At, "", "", ""
-		e.host, e.pid, e.until = r.Host, r.PID, r.Until
+		e.host, e.pid, e.svc, e.until = r.Host, r.PID, r.Svc, r.Until
 	case recOutcome:
 		e.Result, e.ResultAt, e.Problem, e.Error, e.Via = r.Result, r.At, r.Problem, r.Error, r.Via
 	case recState:

@@ -55,6 +55,7 @@ type record struct {
 	Attempt  int              `json:"attempt,omitempty"`
 	Host     string           `json:"host,omitempty"`
 	PID      int              `json:"pid,omitempty"`
+	Svc      string           `json:"svc,omitempty"` // the writing Service's id in its process (see sendingElsewhere)
 	Until    time.Time        `json:"until,omitzero"`
 	Result   Result           `json:"result,omitempty"`
 	Problem  Problem          `json:"problem,omitempty"`

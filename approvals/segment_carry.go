@@ -96,12 +96,12 @@ func restate(e *Entry) []record {
 	d := base
 	d.Type, d.At, d.Context, d.Kind, d.Prompt, d.State = recDecision, e.DecidedAt, e.ContextID, e.Kind, e.Prompt, e.PromptState
 	d.Parts, d.Reason, d.Approver, d.Refs, d.Attempt = e.Parts, e.Reason, e.Approver, e.Refs, 1
-	d.Host, d.PID, d.Until, d.Votes = e.host, e.pid, e.until, e.Votes
+	d.Host, d.PID, d.Svc, d.Until, d.Votes = e.host, e.pid, e.svc, e.until, e.Votes
 	out := []record{d}
 	if e.Attempts > 1 {
 		r := base
 		r.Type, r.At, r.Approver, r.By, r.Attempt = recRetry, e.ResultAt, e.Approver, e.RetriedBy, e.Attempts
-		r.Host, r.PID, r.Until = e.host, e.pid, e.until
+		r.Host, r.PID, r.Svc, r.Until = e.host, e.pid, e.svc, e.until
 		out = append(out, r)
 	}
 	if e.Result != ResultPending {

@@ -132,6 +132,7 @@ type Service struct {
 	st   store
 	book agentBook
 	host string // os.Hostname, recorded with each decision
+	id   string // this Service's id in its process, recorded with each decision (see sendingElsewhere)
 
 	mu       sync.Mutex
 	entries  map[string]*Entry   // decisions by messageId
@@ -189,7 +190,7 @@ func Open(o Options) (*Service, error) {
 		return nil, err
 	}
 	host, _ := os.Hostname()
-	s := &Service{o: o, log: o.Logger, st: st, book: newAgentBook(o.Agents), host: host, entries: map[string]*Entry{},
+	s := &Service{o: o, log: o.Logger, st: st, book: newAgentBook(o.Agents), host: host, id: newServiceID(), entries: map[string]*Entry{},
 		byPrompt: map[string][]string{}, tracked: map[taskRef]*Entry{}, inFlight: map[string]bool{},
 		inFlightPrompt: map[string]string{}, damage: map[int]*Damage{}, acks: map[ackKey]ack{}, votes: map[taskRef]*taskVotes{}, voteIDs: map[string]bool{}}
 	if o.Check {
@@ -209,6 +210,7 @@ func Open(o Options) (*Service, error) {
 	s.mu.Lock()
 	s.loaded, s.fresh, s.freshDamage, s.refreshed = true, nil, nil, s.version
 	s.mu.Unlock()
+	markServiceOpen(s.id)
 	return s, nil
 }
 
@@ -236,7 +238,10 @@ func (o Options) withDefaults() Options {
 }
 
 // Close closes the journal file.
-func (s *Service) Close() error { return s.st.close() }
+func (s *Service) Close() error {
+	closeService(s.id)
+	return s.st.close()
+}
 
 // ReadOnly reports whether the journal was opened for reading only.
 func (s *Service) ReadOnly() bool { return s.o.ReadOnly }

@@ -143,7 +143,7 @@ func (s *Service) commitVote(d *Decision) (*Decision, Problem, error) {
 		}
 		dec := record{Type: recDecision, ID: c.MessageID, At: c.At, Agent: c.Agent, Task: c.TaskID, Context: c.ContextID,
 			Kind: c.Kind, Prompt: c.Prompt, State: c.State, Parts: c.Message.Parts, Reason: c.Reason, Approver: c.Approver,
-			Attempt: 1, Votes: c.Vote.Votes, Host: s.host, PID: os.Getpid(), Until: s.o.Now().UTC().Add(2*s.o.SendTimeout + sendMargin)}
+			Attempt: 1, Votes: c.Vote.Votes, Host: s.host, PID: os.Getpid(), Svc: s.id, Until: s.o.Now().UTC().Add(2*s.o.SendTimeout + sendMargin)}
 		return []record{vote, dec}, nil
 	})
 	if err != nil && prob == ProblemNone {

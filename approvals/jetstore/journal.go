@@ -245,9 +245,12 @@ func (j *Journal) Read(fn func([]approvals.JournalLine)) error {
 // refuses the append when another hub's came first. It returns once
 // the consumer has delivered each appended record (and the one that
 // came first, after a conflict).
+//
+// An append whose answer was lost (a timeout while the stream elects a
+// leader, a connection cut between the publish and its ack) is resolved
+// before Append answers (publish): the person is never told "not sent"
+// of a record that is in the stream.
 func (j *Journal) Append(lines []approvals.KeyedLine) ([]int, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), j.timeout)
-	defer cancel()
 	var ns []int
 	mine := map[string]uint64{} // the last line this Append put on a subject: the next on it follows that one
 	for _, l := range lines {
@@ -258,23 +261,116 @@ func (j *Journal) Append(lines []approvals.KeyedLine) ([]int, error) {
 		if seq, ok := mine[subj]; ok {
 			exp = seq
 		}
-		sum := sha256.Sum256(l.Raw)
-		m := &nats.Msg{Subject: subj, Data: l.Raw, Header: nats.Header{}}
-		m.Header.Set(jetstream.MsgIDHeader, hex.EncodeToString(sum[:16])) // a publish retried after a lost answer is stored once
-		ack, err := j.js.PublishMsg(ctx, m, jetstream.WithExpectStream(StreamName), jetstream.WithExpectLastSequencePerSubject(exp))
-		if conflict(err) {
-			return ns, j.conflicted(ctx, subj, exp)
-		}
+		seq, err := j.publish(subj, l.Raw, exp)
 		if err != nil {
-			return ns, fmt.Errorf("%w (%s: %v); nothing was sent", ErrUnreachable, j.where, err)
-		}
-		if err := j.waitFor(ctx, ack.Sequence, j.timeout); err != nil {
 			return ns, err
 		}
-		ns = append(ns, int(ack.Sequence))
-		mine[subj] = ack.Sequence
+		ctx, cancel := context.WithTimeout(context.Background(), j.timeout)
+		err = j.waitFor(ctx, seq, j.timeout)
+		cancel()
+		if err != nil {
+			return ns, err
+		}
+		ns = append(ns, int(seq))
+		mine[subj] = seq
 	}
 	return ns, nil
+}
+
+// publish appends raw on subj after the record exp and returns its
+// sequence. The record carries a Nats-Msg-Id made of its content, and a
+// publish whose answer does not come is sent again with the same id
+// until the timeout has passed: JetStream stores it once and answers a
+// repeat of one it holds with that record's sequence (a duplicate).
+// When no answer came by then, it reads back the first record on subj
+// after exp to learn whether the append landed. A refusal because
+// another record came first is checked the same way: the record that
+// came first may be this one, landed by an attempt whose answer was
+// lost.
+func (j *Journal) publish(subj string, raw []byte, exp uint64) (uint64, error) {
+	sum := sha256.Sum256(raw)
+	id := hex.EncodeToString(sum[:16])
+	deadline := time.Now().Add(j.timeout)
+	attempt := max(j.timeout/4, 100*time.Millisecond)
+	var last error
+	for tries := 0; ; tries++ {
+		m := &nats.Msg{Subject: subj, Data: raw, Header: nats.Header{}}
+		m.Header.Set(jetstream.MsgIDHeader, id)
+		ctx, cancel := context.WithTimeout(context.Background(), min(attempt, max(time.Until(deadline), 10*time.Millisecond)))
+		ack, err := j.js.PublishMsg(ctx, m, jetstream.WithExpectStream(StreamName), jetstream.WithExpectLastSequencePerSubject(exp))
+		cancel()
+		if err == nil {
+			if tries > 0 {
+				j.log.Debug("journal stream: an append answered after a retry", "subject", subj, "seq", ack.Sequence, "duplicate", ack.Duplicate)
+			}
+			return ack.Sequence, nil
+		}
+		if conflict(err) {
+			return j.cameFirst(subj, exp, id)
+		}
+		last = err
+		if refused(err) {
+			if tries == 0 { // JetStream answered no to the only attempt: nothing landed
+				return 0, fmt.Errorf("%w (%s: %v); nothing was sent", ErrUnreachable, j.where, err)
+			}
+			break // an earlier attempt may have landed: read it back
+		}
+		if !time.Now().Add(100 * time.Millisecond).Before(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	seq, landed, err := j.readBack(subj, exp, id)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%w (%s: %v; whether the decision was recorded cannot be read back: %v); nothing was sent", ErrUnreachable, j.where, last, err)
+	case landed:
+		j.log.Debug("journal stream: an append whose answer was lost is in the stream", "subject", subj, "seq", seq)
+		return seq, nil
+	}
+	return 0, fmt.Errorf("%w (%s: %v); nothing was sent", ErrUnreachable, j.where, last)
+}
+
+// cameFirst answers an append refused because a record came first on
+// subj after exp: when that record is this one (an earlier attempt
+// landed) the append succeeded; otherwise it is a conflict.
+func (j *Journal) cameFirst(subj string, exp uint64, id string) (uint64, error) {
+	if seq, landed, err := j.readBack(subj, exp, id); err == nil && landed {
+		return seq, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), j.timeout)
+	defer cancel()
+	return 0, j.conflicted(ctx, subj, exp)
+}
+
+// readBack reads the first record on subj after exp and reports whether
+// it is the one whose Nats-Msg-Id is id, and its sequence.
+func (j *Journal) readBack(subj string, exp uint64, id string) (uint64, bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), j.timeout)
+	defer cancel()
+	m, err := j.stream.GetMsg(ctx, exp+1, jetstream.WithGetMsgSubject(subj))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return m.Sequence, m.Header.Get(jetstream.MsgIDHeader) == id, nil
+}
+
+// refused reports an answer of JetStream that says the append was not
+// stored (a refusal other than the stream being unavailable), as
+// opposed to no answer at all.
+func refused(err error) bool {
+	var je jetstream.JetStreamError
+	if !errors.As(err, &je) || je.APIError() == nil {
+		return false
+	}
+	switch je.APIError().Code {
+	case 503: // no leader for now: an earlier attempt may still land
+		return false
+	}
+	return true
 }
 
 // conflicted waits until the consumer has delivered the record that
