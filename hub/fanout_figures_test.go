@@ -76,7 +76,9 @@ func logFanout(t *testing.T, setup string, agents []*countedAgent, fxs []*fixtur
 	var readers []*fanoutReader
 	for i := range fanoutReaders {
 		op := ops[i%len(ops)]
-		readers = append(readers, startFanoutReader(t, fxs[i%len(fxs)], op.token))
+		r := startFanoutReader(t, fxs[i%len(fxs)], op.token)
+		r.hub = i % len(fxs)
+		readers = append(readers, r)
 	}
 	for _, r := range readers {
 		select {
@@ -99,31 +101,60 @@ func logFanout(t *testing.T, setup string, agents []*countedAgent, fxs []*fixtur
 	for _, id := range tasks {
 		asked[id] = 1
 	}
-	var took []time.Duration
+	// took is every delivery; watching and other split them by whether
+	// the dashboard's hub watches the event's agent; first is, for each
+	// event, its first dashboard's: how long it took to leave the hubs.
+	var took, watching, other, first []time.Duration
 	for e := range fanoutEvents {
 		id := tasks[e%len(tasks)]
 		asked[id]++
 		key := fanoutKey(id, fmt.Sprintf("approve deploy of 9f3c2e%d to staging?", asked[id]))
+		watchedBy := map[int]bool{}
+		for i, fx := range fxs {
+			watchedBy[i] = slices.Contains(fx.h.Watching(), owner[id].name)
+		}
 		start := time.Now()
 		owner[id].ag.Reask(id)
+		var got []time.Duration
 		for _, r := range readers {
 			at, ok := r.wait(key, 30*time.Second)
 			if !ok {
 				t.Fatalf("event %d (%s) never reached a dashboard", e+1, key)
 			}
-			took = append(took, at.Sub(start))
+			d := at.Sub(start)
+			got = append(got, d)
+			if watchedBy[r.hub] {
+				watching = append(watching, d)
+			} else {
+				other = append(other, d)
+			}
 		}
+		took = append(took, got...)
+		first = append(first, slices.Min(got))
 	}
-	slices.Sort(took)
-	q := func(p int) time.Duration { return took[min(len(took)-1, len(took)*p/100)].Round(10 * time.Microsecond) }
-	t.Logf("feed fan-out, %s, %d dashboards (hubclient over HTTP/SSE), %d events, agent's status change to each dashboard: p50 %s, p99 %s, max %s (%d deliveries)",
-		setup, fanoutReaders, fanoutEvents, q(50), q(99), took[len(took)-1].Round(10*time.Microsecond), len(took))
+	t.Logf("feed fan-out, %s, %d dashboards (hubclient over HTTP/SSE), %d events, agent's status change to each dashboard: %s (%d deliveries)",
+		setup, fanoutReaders, fanoutEvents, quantiles(took), len(took))
+	if len(fxs) > 1 {
+		t.Logf("  dashboards on the hub that watches the agent: %s (%d); on the other hubs: %s (%d)", quantiles(watching), len(watching), quantiles(other), len(other))
+	}
+	t.Logf("  each event's first dashboard: %s", quantiles(first))
+}
+
+// quantiles are p50, p99 and max of ds.
+func quantiles(ds []time.Duration) string {
+	if len(ds) == 0 {
+		return "none"
+	}
+	ds = slices.Sorted(slices.Values(ds))
+	q := func(p int) time.Duration { return ds[min(len(ds)-1, len(ds)*p/100)].Round(10 * time.Microsecond) }
+	return fmt.Sprintf("p50 %s, p99 %s, max %s", q(50), q(99), ds[len(ds)-1].Round(10*time.Microsecond))
 }
 
 // fanoutReader is a dashboard that notes when it first receives each
 // prompt of each task.
 type fanoutReader struct {
-	cl *hubclient.Client
+	cl  *hubclient.Client
+	hub int // the index of its hub
 
 	mu   sync.Mutex
 	seen map[string]time.Time
