@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -104,7 +105,10 @@ func logFanout(t *testing.T, setup string, agents []*countedAgent, fxs []*fixtur
 	// took is every delivery; watching and other split them by whether
 	// the dashboard's hub watches the event's agent; first is, for each
 	// event, its first dashboard's: how long it took to leave the hubs.
-	var took, watching, other, first []time.Duration
+	// hop is, for each delivery on another hub, its time after the
+	// event's first delivery on the watching hub: the events' stream and
+	// the other hub's apply and feed.
+	var took, watching, other, first, hop []time.Duration
 	for e := range fanoutEvents {
 		id := tasks[e%len(tasks)]
 		asked[id]++
@@ -131,13 +135,30 @@ func logFanout(t *testing.T, setup string, agents []*countedAgent, fxs []*fixtur
 		}
 		took = append(took, got...)
 		first = append(first, slices.Min(got))
+		var onWatching []time.Duration
+		for i, r := range readers {
+			if watchedBy[r.hub] {
+				onWatching = append(onWatching, got[i])
+			}
+		}
+		if len(onWatching) > 0 && len(onWatching) < len(got) {
+			for i, r := range readers {
+				if !watchedBy[r.hub] {
+					hop = append(hop, got[i]-slices.Min(onWatching))
+				}
+			}
+		}
 	}
 	t.Logf("feed fan-out, %s, %d dashboards (hubclient over HTTP/SSE), %d events, agent's status change to each dashboard: %s (%d deliveries)",
 		setup, fanoutReaders, fanoutEvents, quantiles(took), len(took))
 	if len(fxs) > 1 {
 		t.Logf("  dashboards on the hub that watches the agent: %s (%d); on the other hubs: %s (%d)", quantiles(watching), len(watching), quantiles(other), len(other))
+		t.Logf("  on the other hubs, after the event's first dashboard on the watching hub: %s", quantiles(hop))
 	}
 	t.Logf("  each event's first dashboard: %s", quantiles(first))
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		t.Logf("  load average at the end (1, 5, 15 min; this machine's, every process): %s", strings.Join(strings.Fields(string(b))[:3], " "))
+	}
 }
 
 // quantiles are p50, p99 and max of ds.
