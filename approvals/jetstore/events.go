@@ -37,8 +37,15 @@ type Events struct {
 }
 
 // Events opens (creating it when there is none) the events' stream,
-// keeping maxAge of them within maxBytes, on the store's replicas.
+// keeping maxAge of them within maxBytes, on the store's replicas. A
+// stream another hub made with other limits is updated to these (it is
+// no record: shorter limits only drop older events sooner), and the
+// change is logged with both: every hub of a team needs the same limits,
+// the last one started sets them.
 func (s *Store) Events(ctx context.Context, maxAge time.Duration, maxBytes int64) (*Events, error) {
+	if maxAge <= 0 || maxBytes <= 0 {
+		return nil, fmt.Errorf("jetstore: the events' stream needs limits, not an age of %s and %d bytes", maxAge, maxBytes)
+	}
 	maxMsg := int(s.nc.MaxPayload()) - 1024 // room for the headers
 	cfg := jetstream.StreamConfig{Name: EventsStream,
 		Description: "a2atop: what the hubs' watchers saw, for a while",
@@ -46,8 +53,23 @@ func (s *Store) Events(ctx context.Context, maxAge time.Duration, maxBytes int64
 		MaxAge: maxAge, MaxBytes: maxBytes, MaxMsgSize: int32(maxMsg), Storage: jetstream.FileStorage,
 		Replicas: s.c.Replicas, Duplicates: time.Minute}
 	err := s.whileForming(ctx, func(ctx context.Context) error {
-		_, err := findOrCreate(ctx, s.js, cfg, s.c.Timeout)
-		return err
+		st, err := findOrCreate(ctx, s.js, cfg, s.c.Timeout)
+		if err != nil {
+			return err
+		}
+		got := st.CachedInfo().Config
+		if got.MaxAge == maxAge && got.MaxBytes == maxBytes {
+			return nil
+		}
+		upd := got
+		upd.MaxAge, upd.MaxBytes = maxAge, maxBytes
+		if _, err := s.js.UpdateStream(ctx, upd); err != nil {
+			return fmt.Errorf("it keeps %s within %d bytes; changing it to %s within %d bytes (this hub's events_max_age, events_max_bytes) was refused: %w",
+				got.MaxAge, got.MaxBytes, maxAge, maxBytes, err)
+		}
+		s.c.Logger.Warn("the events' stream had other limits: changed to this hub's (every hub of a team needs the same events_max_age and events_max_bytes)",
+			"stream", EventsStream, "max_age", maxAge.String(), "max_bytes", maxBytes, "was_max_age", got.MaxAge.String(), "was_max_bytes", got.MaxBytes)
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: the events' stream %s: %w", s.where, EventsStream, err)

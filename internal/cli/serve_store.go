@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"a2atop/approvals"
 	"a2atop/approvals/jetstore"
@@ -30,14 +29,6 @@ type shared struct {
 	claims  hub.SharedClaims
 	team    *hub.Team
 }
-
-// The events' stream keeps this long of the watchers' events, within
-// this size (a hub that takes an agent over sweeps it whole; the
-// stream is no record).
-const (
-	eventsMaxAge   = 10 * time.Minute
-	eventsMaxBytes = 256 << 20
-)
 
 // sharedRecord opens the team's shared record when the config or the
 // flags name one: the embedded cluster (its server started in this
@@ -115,12 +106,17 @@ func (s *session) sharedRecord(ctx context.Context, f serveFlags) (sh shared, st
 		stop()
 		return shared{}, func() {}, err
 	}
-	evs, err := st.Events(ctx, eventsMaxAge, eventsMaxBytes)
+	// The events' stream keeps this long of the watchers' events, within
+	// this size ([hub.store] events_max_age, events_max_bytes; a hub that
+	// takes an agent over sweeps it whole: the stream is no record).
+	maxAge, maxBytes := h.EventsLimits()
+	evs, err := st.Events(ctx, maxAge, maxBytes)
 	if err != nil {
 		stop()
 		return shared{}, func() {}, err
 	}
-	s.log.Info("the team's record is shared", "store", j.Where(), "replicas", jc.Replicas, "lease_ttl", ttl.String())
+	s.log.Info("the team's record is shared", "store", j.Where(), "replicas", jc.Replicas, "lease_ttl", ttl.String(),
+		"events_max_age", maxAge.String(), "events_max_bytes", config.ByteSize(maxBytes).String())
 	return shared{journal: j, claims: cl, team: &hub.Team{Leases: ls, Events: evs}}, stop, nil
 }
 

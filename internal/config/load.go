@@ -179,7 +179,7 @@ var wrongType = regexp.MustCompile(`^cannot decode TOML (\w+) into struct field 
 var goTypeWords = map[string]string{
 	"bool": "true or false", "string": "a quoted string", "int": "a whole number", "int64": "a whole number",
 	"[]string": `a list of strings, like ["a", "b"]`, "config.Duration": `a duration string like "5s"`,
-	"*config.Duration": `a duration string like "5s"`, "*bool": "true or false",
+	"*config.Duration": `a duration string like "5s"`, "*bool": "true or false", "config.ByteSize": `a size string like "256MiB"`,
 	"[]config.Agent": "[[agent]] tables", "[]config.Header": "[[agent.auth.headers]] tables",
 	"config.Auth": "an [agent.auth] table", "*config.Approval": "an [agent.approval] table",
 	"[]config.Operator": "[[operator]] tables", "[]config.ApprovalRule": "[[agent.approval.rule]] tables",

@@ -6,7 +6,10 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/pelletier/go-toml/v2/unstable"
 )
 
 // Hub is the [hub] table: how several hubs of a team share one record
@@ -58,6 +61,72 @@ type Store struct {
 	KeyFile  string `toml:"key_file"`
 	// Token exists only to refuse a literal secret.
 	Token *string `toml:"token"`
+	// EventsMaxAge and EventsMaxBytes bound the stream of the watchers'
+	// events (A2ATOP_EVENTS) every hub applies: how long it keeps them,
+	// within what size, the oldest going first. It is no record (a hub
+	// that takes an agent over sweeps it whole): these bound how long a
+	// hub cut off from the cluster may be away and still catch up from
+	// where it was. 0 = 10m and 256MiB. Every hub of a team needs the
+	// same (the last one started sets the stream's).
+	EventsMaxAge   Duration `toml:"events_max_age"`
+	EventsMaxBytes ByteSize `toml:"events_max_bytes"`
+}
+
+// The events' stream's limits when the config does not say, and the
+// bounds of what it may say.
+const (
+	DefaultEventsMaxAge   = 10 * time.Minute
+	DefaultEventsMaxBytes = 256 << 20
+	minEventsMaxAge       = time.Minute
+	maxEventsMaxAge       = 7 * 24 * time.Hour
+	minEventsMaxBytes     = 8 << 20
+)
+
+// EventsLimits are the events' stream's age and size: the configured
+// ones, or the defaults.
+func (h Hub) EventsLimits() (maxAge time.Duration, maxBytes int64) {
+	maxAge, maxBytes = h.Store.EventsMaxAge.Duration, int64(h.Store.EventsMaxBytes)
+	if maxAge <= 0 {
+		maxAge = DefaultEventsMaxAge
+	}
+	if maxBytes <= 0 {
+		maxBytes = DefaultEventsMaxBytes
+	}
+	return maxAge, maxBytes
+}
+
+// ByteSize is a size written in TOML as a string with its unit ("256MiB",
+// "1GiB", "512KiB"); a whole number is taken as bytes.
+type ByteSize int64
+
+// UnmarshalText parses a size. The error is a go-toml parser error, so
+// that it names the file, line and key.
+func (b *ByteSize) UnmarshalText(text []byte) error {
+	n, ok, err := parseSize(strings.TrimSpace(string(text)))
+	if !ok && err == nil {
+		err = fmt.Errorf("%q has no unit: write a size like \"256MiB\" (KiB, MiB or GiB)", shown(string(text)))
+	}
+	if err != nil {
+		return &unstable.ParserError{Highlight: text, Message: err.Error()}
+	}
+	*b = ByteSize(n)
+	return nil
+}
+
+// MarshalText writes the size as it is read, in its largest whole unit.
+func (b ByteSize) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
+
+// String is the size in its largest whole unit ("256MiB"); "0" for none.
+func (b ByteSize) String() string {
+	if b <= 0 {
+		return "0"
+	}
+	for _, u := range sizeUnits {
+		if int64(b)%u.n == 0 {
+			return fmt.Sprintf("%d%s", int64(b)/u.n, u.name)
+		}
+	}
+	return fmt.Sprintf("%dB", int64(b))
 }
 
 // DefaultReplicas is the replicas of a store that does not say.
@@ -116,6 +185,16 @@ func (c *Config) validateStore() error {
 		return fail("hub.lease_ttl", "must be from 1s to 1m, not %s", h.LeaseTTL.Duration)
 	case s.Replicas > 0 && !h.Shared():
 		return fail("hub.store.replicas", "set [hub.store] nats or cluster_listen too: replicas are of a shared record")
+	case (s.EventsMaxAge.Duration != 0 || s.EventsMaxBytes != 0) && !h.Shared():
+		key := "hub.store.events_max_age"
+		if s.EventsMaxAge.Duration == 0 {
+			key = "hub.store.events_max_bytes"
+		}
+		return fail(key, "set [hub.store] nats or cluster_listen too: the events' stream is shared by a team's hubs")
+	case s.EventsMaxAge.Duration != 0 && (s.EventsMaxAge.Duration < minEventsMaxAge || s.EventsMaxAge.Duration > maxEventsMaxAge):
+		return fail("hub.store.events_max_age", "must be from 1m to 168h (7 days), not %s: the stream keeps the watchers' events that long, for a hub that was away to catch up", s.EventsMaxAge.Duration)
+	case s.EventsMaxBytes != 0 && s.EventsMaxBytes < minEventsMaxBytes:
+		return fail("hub.store.events_max_bytes", "must be 8MiB or more, not %s: smaller, the stream would drop the watchers' events before every hub has them", s.EventsMaxBytes)
 	case (s.CertFile == "") != (s.KeyFile == ""):
 		return fail("hub.store.cert_file", "set both cert_file and key_file, or neither")
 	case h.ClusterListen != "" && (s.CredsFile != "" || s.TokenEnv != "" || s.CAFile != "" || s.CertFile != ""):

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestHubStoreErrorsNameLineAndKey(t *testing.T) {
@@ -84,5 +85,81 @@ func TestHubStorePathsExpand(t *testing.T) {
 	}
 	if st.CredsFile != "/etc/a2atop/hub.creds" || st.CAFile != filepath.Join(home, "ca.pem") || st.CertFile != "/etc/a2atop/c.pem" || st.KeyFile != "/k.pem" {
 		t.Fatalf("paths: %+v", st)
+	}
+}
+
+// TestHubStoreEventsLimits: events_max_age and events_max_bytes are read
+// as the other keys are, the defaults when they are not set.
+func TestHubStoreEventsLimits(t *testing.T) {
+	c, err := parse(t, "[hub.store]\nnats = [\"nats://n1:4222\"]\nevents_max_age = \"30m\"\nevents_max_bytes = \"1GiB\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if age, size := c.Hub.EventsLimits(); age != 30*time.Minute || size != 1<<30 {
+		t.Fatalf("limits %s %d, want 30m and 1GiB", age, size)
+	}
+	if s := c.Hub.Store.EventsMaxBytes.String(); s != "1GiB" {
+		t.Fatalf("events_max_bytes shown as %q", s)
+	}
+	c, err = parse(t, "[hub]\ncluster_listen = \"127.0.0.1:6222\"\n[hub.store]\nevents_max_bytes = \"512MiB\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if age, size := c.Hub.EventsLimits(); age != DefaultEventsMaxAge || size != 512<<20 {
+		t.Fatalf("limits %s %d, want the default age and 512MiB", age, size)
+	}
+	c, err = parse(t, "[hub.store]\nnats = [\"nats://n1:4222\"]\nevents_max_bytes = 67108864\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, size := c.Hub.EventsLimits(); size != 64<<20 {
+		t.Fatalf("events_max_bytes as a whole number: %d, want 64MiB in bytes", size)
+	}
+	c, err = parse(t, "[hub.store]\nnats = [\"nats://n1:4222\"]\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if age, size := c.Hub.EventsLimits(); age != 10*time.Minute || size != 256<<20 {
+		t.Fatalf("default limits %s %d, want 10m and 256MiB", age, size)
+	}
+}
+
+func TestHubStoreEventsLimitsRefused(t *testing.T) {
+	const nats = "[hub.store]\nnats = [\"nats://n1:4222\"]\n"
+	tests := []struct {
+		name, doc string
+		line      int
+		key, msg  string
+	}{
+		{"age too short", nats + "events_max_age = \"10s\"\n", 3, "hub.store.events_max_age", "from 1m to 168h"},
+		{"age too long", nats + "events_max_age = \"720h\"\n", 3, "hub.store.events_max_age", "from 1m to 168h"},
+		{"size too small", nats + "events_max_bytes = \"1MiB\"\n", 3, "hub.store.events_max_bytes", "8MiB or more"},
+		{"age without a store", "[hub.store]\nevents_max_age = \"1h\"\n", 2, "hub.store.events_max_age", "set [hub.store] nats or cluster_listen"},
+		{"size without a store", "[hub.store]\nevents_max_bytes = \"1GiB\"\n", 2, "hub.store.events_max_bytes", "set [hub.store] nats or cluster_listen"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parse(t, tt.doc)
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("got %v, want a config error", err)
+			}
+			if ce.Line != tt.line || ce.Key != tt.key || !strings.Contains(ce.Msg, tt.msg) {
+				t.Fatalf("got %s:%d %s: %s; want line %d key %s saying %q", ce.File, ce.Line, ce.Key, ce.Msg, tt.line, tt.key, tt.msg)
+			}
+		})
+	}
+	// What does not parse is refused by the decoder, with the line.
+	for _, tt := range []struct{ value, msg string }{
+		{`events_max_bytes = "256MB"`, `"256MB" is not a size in KiB, MiB or GiB`},
+		{`events_max_bytes = "256"`, `has no unit`},
+		{`events_max_bytes = "-1GiB"`, `not a size`},
+		{`events_max_age = "ten minutes"`, `invalid duration`},
+	} {
+		_, err := parse(t, nats+tt.value+"\n")
+		key := "hub.store." + strings.Fields(tt.value)[0]
+		if err == nil || !strings.Contains(err.Error(), tt.msg) || !strings.HasPrefix(err.Error(), "test.toml:3: "+key+": ") {
+			t.Errorf("%s: got %v, want test.toml:3: %s: saying %q", tt.value, err, key, tt.msg)
+		}
 	}
 }
