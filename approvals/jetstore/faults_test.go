@@ -82,6 +82,18 @@ func TestRefusedAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	nc.Close()
+	short := startServer(t, true)
+	nc, err = nats.Connect(short)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ = jetstream.New(nc)
+	if _, err := js.CreateStream(context.Background(), jetstream.StreamConfig{Name: jetstore.StreamName,
+		Subjects: []string{"a2atop.journal.>"}, Storage: jetstream.FileStorage, Replicas: 1, DenyDelete: true, DenyPurge: true,
+		Duplicates: time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	nc.Close()
 	tests := []struct {
 		name string
 		c    jetstore.Config
@@ -91,6 +103,7 @@ func TestRefusedAtStart(t *testing.T) {
 		{"no jetstream", jetstore.Config{URLs: []string{plain}}, []string{plain, "without JetStream"}},
 		{"replicas", jetstore.Config{URLs: []string{single}, Replicas: 3}, []string{single, "cannot keep 3 replicas", "replicas"}},
 		{"wrong stream", jetstore.Config{URLs: []string{wrong}, Replicas: 1}, []string{wrong, "storage", "File"}},
+		{"short duplicates window", jetstore.Config{URLs: []string{short}, Replicas: 1}, []string{short, "duplicates window of 1s", "at least 2m0s"}},
 		{"newer hubs' stream", jetstore.Config{URLs: []string{newer}, Replicas: 1}, []string{newer, "journal format 3", "reads format 2", "newer a2atop"}},
 	}
 	for _, tt := range tests {

@@ -28,7 +28,8 @@ const (
 
 // streamConfig is the configuration the journal's stream must have: all
 // the records, kept for ever, on files, never deleted or purged, on
-// replicas servers.
+// replicas servers, with a duplicates window (at least) well beyond the
+// time an append takes to learn whether it landed (Journal.settleWithin).
 func streamConfig(replicas int) jetstream.StreamConfig {
 	return jetstream.StreamConfig{
 		Name:        StreamName,
@@ -140,6 +141,8 @@ func checkStream(got, want jetstream.StreamConfig, where string) error {
 		return bad("storage", got.Storage, want.Storage)
 	case got.MaxMsgs > 0 || got.MaxBytes > 0 || got.MaxAge > 0 || got.MaxMsgsPerSubject > 0:
 		return bad("limits (max msgs, bytes, age, per subject)", fmt.Sprint(got.MaxMsgs, got.MaxBytes, got.MaxAge, got.MaxMsgsPerSubject), "none")
+	case got.Duplicates < want.Duplicates:
+		return bad("a duplicates window of", got.Duplicates, fmt.Sprintf("at least %s (an append whose answer was lost is published again with its message id, and must be stored once)", want.Duplicates))
 	case !got.DenyDelete || !got.DenyPurge:
 		return bad("deny delete, deny purge", fmt.Sprint(got.DenyDelete, got.DenyPurge), "true true")
 	case got.Replicas != want.Replicas:
