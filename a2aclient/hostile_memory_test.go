@@ -50,7 +50,8 @@ var attackPages = map[string]int64{agenttest.ListTokens: 400, agenttest.ListOpen
 // lasts; and the healthy agent beside it is untouched. The consumer is a
 // model.Fleet, as in the dashboard. Each attack runs until the agent has
 // offered attackPages pages, or its row has shown the bound for a second,
-// or 20 s passed; with A2ATOP_ATTACK_SECONDS=N, for N seconds whatever
+// or 60 s passed (a loaded machine decodes 4 MiB pages slowly: 25 of them
+// took 21 s with other suites running); with A2ATOP_ATTACK_SECONDS=N, for N seconds whatever
 // happens (for the figures in BENCHMARKS.md).
 func TestHostileListingMemoryBounded(t *testing.T) {
 	skipUnderRace(t, "a memory bound")
@@ -95,7 +96,7 @@ func TestHostileListingMemoryBounded(t *testing.T) {
 			resetRSSPeak()
 			s := agenttest.SampleHeap()
 			start := time.Now()
-			limit, pages := 20*time.Second, attackPages[mode]
+			limit, pages := 60*time.Second, attackPages[mode]
 			fixed, _ := strconv.Atoi(os.Getenv("A2ATOP_ATTACK_SECONDS"))
 			if fixed > 0 {
 				limit, pages = time.Duration(fixed)*time.Second, 1<<62
