@@ -180,22 +180,30 @@ func newStreamID() string {
 // a dashboard that moves between the team's hubs is not taken for one
 // following another journal. A shared record is first read to the end
 // it has now (its consumer may still be delivering what another hub
-// appended).
-func (h *Hub) continues(n int, hash string) bool {
+// appended). When the record cannot be read to its end (unreachable, or
+// its stream electing a leader) the answer is not known: err says why,
+// and the connection is refused for now rather than answered from line
+// 0, which the dashboard would take for another journal.
+func (h *Hub) continues(n int, hash string) (bool, error) {
 	if n <= 0 || h.feed.journalAfter(n, hash) {
-		return n > 0
+		return n > 0, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), loopWait)
 	defer cancel()
 	if err := h.svc.RecordReachable(ctx); err != nil { // a shared record: read to its end first (its Read waits for nothing)
-		h.log.Warn("journal: the team's record is not read to its end", "err", err)
+		h.log.Warn("journal: the team's record is not read to its end; a dashboard past this hub's journal is asked to come back", "err", err)
+		return false, err
 	}
 	if _, err := h.svc.Refresh(); err != nil {
 		h.log.Error("journal: following", "err", err)
-		return false
+		return false, err
 	}
-	return h.feed.journalAfter(n, hash)
+	return h.feed.journalAfter(n, hash), nil
 }
+
+// feedRetryAfter is the Retry-After of a feed refused while the hub
+// cannot read the team's record to its end.
+const feedRetryAfter = "2"
 
 // serveFeed is GET /v1/feed.
 func (h *Hub) serveFeed(w http.ResponseWriter, r *http.Request, op *Operator) {
@@ -210,8 +218,17 @@ func (h *Hub) serveFeed(w http.ResponseWriter, r *http.Request, op *Operator) {
 	lastID := r.Header.Get("Last-Event-ID")
 	from, resumed := h.feed.resumeFrom(lastID)
 	q := r.URL.Query()
-	if n, err := strconv.Atoi(q.Get("journal")); err == nil && h.continues(n, q.Get("journal_hash")) {
-		s.jsent = n
+	if n, err := strconv.Atoi(q.Get("journal")); err == nil {
+		ok, err := h.continues(n, q.Get("journal_hash"))
+		if err != nil {
+			w.Header().Set("Retry-After", feedRetryAfter)
+			writeError(w, http.StatusServiceUnavailable, "this hub cannot read the team's record to its end now ("+err.Error()+
+				"), so it cannot tell whether your dashboard's journal continues it; try another hub of the team, or again in a moment")
+			return
+		}
+		if ok {
+			s.jsent = n
+		}
 	}
 	h.sse.CreateStream(s.id)
 	h.subs.add(s)
