@@ -230,6 +230,16 @@ func (h *Hub) serveFeed(w http.ResponseWriter, r *http.Request, op *Operator) {
 			s.jsent = n
 		}
 	}
+	var across *crossResume
+	reason := snapshotReason(lastID, h.feed.epoch)
+	if !resumed && lastID != "" && (q.Get("journal") == "" || s.jsent > 0) { // another hub's id of the team (shared.go)
+		var why string
+		if across, why = h.feed.resumeAcross(ctx, lastID); across != nil {
+			from, resumed = across.from, true
+		} else if why != "" {
+			reason = why
+		}
+	}
 	h.sse.CreateStream(s.id)
 	h.subs.add(s)
 	defer h.subs.remove(s)
@@ -239,10 +249,10 @@ func (h *Hub) serveFeed(w http.ResponseWriter, r *http.Request, op *Operator) {
 	r2.Header.Del("Last-Event-ID")
 	q.Set("stream", s.id)
 	r2.URL.RawQuery = q.Encode()
-	h.log.Info("feed: connected", "operator", op.Name, "resumed", resumed, "subscribers", h.subs.Len())
+	h.log.Info("feed: connected", "operator", op.Name, "resumed", resumed, "from another hub", across != nil, "subscribers", h.subs.Len())
 
 	pumped := make(chan struct{})
-	go func() { defer close(pumped); s.pump(from, resumed, snapshotReason(lastID, h.feed.epoch)) }()
+	go func() { defer close(pumped); s.pump(from, resumed, reason, across) }()
 	h.sse.ServeHTTP(&timedWriter{ResponseWriter: w, s: s}, r2)
 	cancel()
 	h.sse.RemoveStream(s.id)
@@ -265,7 +275,7 @@ func snapshotReason(lastID, epoch string) string {
 // pump publishes the connection's feed: hello, a snapshot unless it
 // resumes, then every entry of the log from its place on, with a
 // comment when the feed is idle. It ends with the connection.
-func (s *subscriber) pump(pos uint64, resumed bool, reason string) {
+func (s *subscriber) pump(pos uint64, resumed bool, reason string, across *crossResume) {
 	select {
 	case <-s.readyc:
 	case <-s.ctx.Done():
@@ -275,6 +285,9 @@ func (s *subscriber) pump(pos uint64, resumed bool, reason string) {
 	s.publish(EventHello, "", encode(Hello{Epoch: s.h.feed.epoch, Operator: s.op.Name, Resumed: resumed, HeartbeatMS: hbEvery.Milliseconds()}))
 	if !resumed {
 		pos = s.snapshot(reason)
+	}
+	if across != nil {
+		s.resumeState(across)
 	}
 	hb := time.NewTimer(hbEvery)
 	defer hb.Stop()
@@ -295,15 +308,16 @@ func (s *subscriber) pump(pos uint64, resumed bool, reason string) {
 			}
 			continue
 		}
-		skipped := false
+		skipped, last := false, entry{}
 		for i := 0; i < len(es); i++ {
 			if s.ctx.Err() != nil {
 				return
 			}
 			e := es[i]
 			pos = e.seq + 1
-			if skipped = !s.op.may(e.agent, RoleWatch); skipped {
-				continue
+			last = e
+			if skipped = !s.op.may(e.agent, RoleWatch) || across != nil && e.seq < across.boundary && e.name != EventEvents; skipped {
+				continue // (what resumeState sent as it stands)
 			}
 			if e.name == EventJournal {
 				s.jsent = max(s.jsent, e.jmax)
@@ -313,13 +327,14 @@ func (s *subscriber) pump(pos uint64, resumed bool, reason string) {
 				i += n - 1
 				e = es[i]
 				pos = e.seq + 1
-				s.publish(e.name, s.h.feed.id(e.seq), data)
+				last = e
+				s.publish(e.name, s.h.feed.idOf(e), data)
 				continue
 			}
-			s.publish(e.name, s.h.feed.id(e.seq), e.data)
+			s.publish(e.name, s.h.feed.idOf(e), e.data)
 		}
 		if skipped {
-			s.publish(EventPosition, s.h.feed.id(pos-1), []byte(`{}`))
+			s.publish(EventPosition, s.h.feed.idOf(last), []byte(`{}`))
 		}
 		hb.Reset(hbEvery)
 	}
@@ -368,7 +383,7 @@ func (s *subscriber) snapshot(reason string) uint64 {
 	s.pieces(EventTasks, snap.tasks, may)
 	s.chunks(EventJournal, `{"lines":[`, lines, `]}`)
 	s.publish(EventClaims, "", encode(claims))
-	s.publish(EventSnapshotEnd, s.h.feed.id(snap.next-1), encode(SnapshotEnd{Epoch: s.h.feed.epoch}))
+	s.publish(EventSnapshotEnd, s.h.feed.idOf(entry{seq: snap.next - 1, src: snap.src}), encode(SnapshotEnd{Epoch: s.h.feed.epoch}))
 	return snap.next
 }
 
