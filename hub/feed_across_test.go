@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -324,4 +325,66 @@ func moveAcross(t *testing.T) acrossRun {
 // TestDashboardResumesOnAnotherHub: see moveAcross.
 func TestDashboardResumesOnAnotherHub(t *testing.T) {
 	moveAcross(t)
+}
+
+// TestResumeOutsideTheWindowIsASnapshot: hub 2 keeps a window of 4
+// events; an id of hub 1's from before many more stream messages is past
+// it, so hub 2 sends a snapshot and says why ("window").
+func TestResumeOutsideTheWindowIsASnapshot(t *testing.T) {
+	c := startNATSCluster(t)
+	agents := startCountedAgents(t, 2)
+	one := teamHub(t, c, agents, "hub1")
+	two := teamHub(t, c, agents, "hub2", func(_ *jetstore.Store, o *hub.Options) { o.Window = 4 })
+	fxs := []*fixture{one, two}
+	waitSpread(t, fxs, agents)
+	waitFleets(t, fxs, agents)
+	rf := one.openFeed("carol", "")
+	es := rf.wait("the snapshot's end", has(hub.EventSnapshotEnd))
+	old := es[len(es)-1].id
+	for _, f := range es {
+		if f.name == hub.EventSnapshotEnd {
+			old = f.id
+		}
+	}
+	if _, ok := srcOf(old); !ok {
+		t.Fatalf("hub 1's snapshot ends at %q, not a team's id", old)
+	}
+	p0 := two.h.Stats().Position
+	for range 10 {
+		agents[0].ag.Start("ask")
+		agents[1].ag.Start("ask")
+	}
+	// Hub 2 has taken in many more events than its window holds: those
+	// just after old are let go.
+	waitCond(t, "hub 2's window past the id", func() bool { st := two.h.Stats(); return st.Position > p0+16 && st.Window <= 4 })
+	got := two.openFeed("carol", old).wait("a snapshot", has(hub.EventSnapshotBegin))
+	for _, e := range got {
+		if e.name == hub.EventHello && strings.Contains(e.data, `"resumed":true`) {
+			t.Fatalf("hub 2 says it resumed an id outside its window: %s", e.data)
+		}
+		if e.name == hub.EventSnapshotBegin {
+			var b hub.SnapshotBegin
+			_ = json.Unmarshal([]byte(e.data), &b)
+			if b.Reason != "window" {
+				t.Fatalf("the snapshot's reason is %q, want window", b.Reason)
+			}
+		}
+	}
+}
+
+// TestDashboardBackOnAnotherHubFigures: moveAcross ten times, the time
+// from hub 1's end to the dashboard resumed on another hub, p50/p99.
+// Only with A2ATOP_FIGURES=1.
+func TestDashboardBackOnAnotherHubFigures(t *testing.T) {
+	if os.Getenv("A2ATOP_FIGURES") != "1" {
+		t.Skip("figures: set A2ATOP_FIGURES=1")
+	}
+	var ds []time.Duration
+	for i := range 10 {
+		t.Run(strconv.Itoa(i), func(t *testing.T) { ds = append(ds, moveAcross(t).back) })
+	}
+	slices.Sort(ds)
+	if len(ds) > 0 {
+		t.Logf("dashboard resumed on another hub after hub 1 stopped, %d runs: p50 %s p99 %s (all: %v)", len(ds), ds[len(ds)/2], ds[len(ds)-1], ds)
+	}
 }
