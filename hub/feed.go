@@ -180,22 +180,30 @@ func newStreamID() string {
 // a dashboard that moves between the team's hubs is not taken for one
 // following another journal. A shared record is first read to the end
 // it has now (its consumer may still be delivering what another hub
-// appended).
-func (h *Hub) continues(n int, hash string) bool {
+// appended). When the record cannot be read to its end (unreachable, or
+// its stream electing a leader) the answer is not known: err says why,
+// and the connection is refused for now rather than answered from line
+// 0, which the dashboard would take for another journal.
+func (h *Hub) continues(n int, hash string) (bool, error) {
 	if n <= 0 || h.feed.journalAfter(n, hash) {
-		return n > 0
+		return n > 0, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), loopWait)
 	defer cancel()
 	if err := h.svc.RecordReachable(ctx); err != nil { // a shared record: read to its end first (its Read waits for nothing)
-		h.log.Warn("journal: the team's record is not read to its end", "err", err)
+		h.log.Warn("journal: the team's record is not read to its end; a dashboard past this hub's journal is asked to come back", "err", err)
+		return false, err
 	}
 	if _, err := h.svc.Refresh(); err != nil {
 		h.log.Error("journal: following", "err", err)
-		return false
+		return false, err
 	}
-	return h.feed.journalAfter(n, hash)
+	return h.feed.journalAfter(n, hash), nil
 }
+
+// feedRetryAfter is the Retry-After of a feed refused while the hub
+// cannot read the team's record to its end.
+const feedRetryAfter = "2"
 
 // serveFeed is GET /v1/feed.
 func (h *Hub) serveFeed(w http.ResponseWriter, r *http.Request, op *Operator) {
@@ -210,8 +218,27 @@ func (h *Hub) serveFeed(w http.ResponseWriter, r *http.Request, op *Operator) {
 	lastID := r.Header.Get("Last-Event-ID")
 	from, resumed := h.feed.resumeFrom(lastID)
 	q := r.URL.Query()
-	if n, err := strconv.Atoi(q.Get("journal")); err == nil && h.continues(n, q.Get("journal_hash")) {
-		s.jsent = n
+	if n, err := strconv.Atoi(q.Get("journal")); err == nil {
+		ok, err := h.continues(n, q.Get("journal_hash"))
+		if err != nil {
+			w.Header().Set("Retry-After", feedRetryAfter)
+			writeError(w, http.StatusServiceUnavailable, "this hub cannot read the team's record to its end now ("+err.Error()+
+				"), so it cannot tell whether your dashboard's journal continues it; try another hub of the team, or again in a moment")
+			return
+		}
+		if ok {
+			s.jsent = n
+		}
+	}
+	var across *crossResume
+	reason := snapshotReason(lastID, h.feed.epoch)
+	if !resumed && lastID != "" && (q.Get("journal") == "" || s.jsent > 0) { // another hub's id of the team (shared.go)
+		var why string
+		if across, why = h.feed.resumeAcross(ctx, lastID); across != nil {
+			from, resumed = across.from, true
+		} else if why != "" {
+			reason = why
+		}
 	}
 	h.sse.CreateStream(s.id)
 	h.subs.add(s)
@@ -222,10 +249,10 @@ func (h *Hub) serveFeed(w http.ResponseWriter, r *http.Request, op *Operator) {
 	r2.Header.Del("Last-Event-ID")
 	q.Set("stream", s.id)
 	r2.URL.RawQuery = q.Encode()
-	h.log.Info("feed: connected", "operator", op.Name, "resumed", resumed, "subscribers", h.subs.Len())
+	h.log.Info("feed: connected", "operator", op.Name, "resumed", resumed, "from another hub", across != nil, "subscribers", h.subs.Len())
 
 	pumped := make(chan struct{})
-	go func() { defer close(pumped); s.pump(from, resumed, snapshotReason(lastID, h.feed.epoch)) }()
+	go func() { defer close(pumped); s.pump(from, resumed, reason, across) }()
 	h.sse.ServeHTTP(&timedWriter{ResponseWriter: w, s: s}, r2)
 	cancel()
 	h.sse.RemoveStream(s.id)
@@ -248,7 +275,7 @@ func snapshotReason(lastID, epoch string) string {
 // pump publishes the connection's feed: hello, a snapshot unless it
 // resumes, then every entry of the log from its place on, with a
 // comment when the feed is idle. It ends with the connection.
-func (s *subscriber) pump(pos uint64, resumed bool, reason string) {
+func (s *subscriber) pump(pos uint64, resumed bool, reason string, across *crossResume) {
 	select {
 	case <-s.readyc:
 	case <-s.ctx.Done():
@@ -258,6 +285,9 @@ func (s *subscriber) pump(pos uint64, resumed bool, reason string) {
 	s.publish(EventHello, "", encode(Hello{Epoch: s.h.feed.epoch, Operator: s.op.Name, Resumed: resumed, HeartbeatMS: hbEvery.Milliseconds()}))
 	if !resumed {
 		pos = s.snapshot(reason)
+	}
+	if across != nil {
+		s.resumeState(across)
 	}
 	hb := time.NewTimer(hbEvery)
 	defer hb.Stop()
@@ -278,15 +308,16 @@ func (s *subscriber) pump(pos uint64, resumed bool, reason string) {
 			}
 			continue
 		}
-		skipped := false
+		skipped, last := false, entry{}
 		for i := 0; i < len(es); i++ {
 			if s.ctx.Err() != nil {
 				return
 			}
 			e := es[i]
 			pos = e.seq + 1
-			if skipped = !s.op.may(e.agent, RoleWatch); skipped {
-				continue
+			last = e
+			if skipped = !s.op.may(e.agent, RoleWatch) || across != nil && e.seq < across.boundary && e.name != EventEvents; skipped {
+				continue // (what resumeState sent as it stands)
 			}
 			if e.name == EventJournal {
 				s.jsent = max(s.jsent, e.jmax)
@@ -296,13 +327,14 @@ func (s *subscriber) pump(pos uint64, resumed bool, reason string) {
 				i += n - 1
 				e = es[i]
 				pos = e.seq + 1
-				s.publish(e.name, s.h.feed.id(e.seq), data)
+				last = e
+				s.publish(e.name, s.h.feed.idOf(e), data)
 				continue
 			}
-			s.publish(e.name, s.h.feed.id(e.seq), e.data)
+			s.publish(e.name, s.h.feed.idOf(e), e.data)
 		}
 		if skipped {
-			s.publish(EventPosition, s.h.feed.id(pos-1), []byte(`{}`))
+			s.publish(EventPosition, s.h.feed.idOf(last), []byte(`{}`))
 		}
 		hb.Reset(hbEvery)
 	}
@@ -351,7 +383,7 @@ func (s *subscriber) snapshot(reason string) uint64 {
 	s.pieces(EventTasks, snap.tasks, may)
 	s.chunks(EventJournal, `{"lines":[`, lines, `]}`)
 	s.publish(EventClaims, "", encode(claims))
-	s.publish(EventSnapshotEnd, s.h.feed.id(snap.next-1), encode(SnapshotEnd{Epoch: s.h.feed.epoch}))
+	s.publish(EventSnapshotEnd, s.h.feed.idOf(entry{seq: snap.next - 1, src: snap.src}), encode(SnapshotEnd{Epoch: s.h.feed.epoch}))
 	return snap.next
 }
 

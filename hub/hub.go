@@ -323,7 +323,7 @@ func (h *Hub) Run(ctx context.Context) error {
 }
 
 // remote is where the other hubs' events arrive; nil for a hub alone.
-func (h *Hub) remote() <-chan []model.Event {
+func (h *Hub) remote() <-chan []remoteMsg {
 	if h.team == nil {
 		return nil
 	}
@@ -344,8 +344,8 @@ func (h *Hub) loop(ctx context.Context) {
 		case ev := <-events:
 			batch = h.gather(append(batch[:0], ev), events)
 			h.ingest(batch, true)
-		case evs := <-remote:
-			h.ingest(h.gatherRemote(evs, remote), false)
+		case msgs := <-remote:
+			h.ingestRemote(h.gatherRemote(msgs, remote))
 		case f := <-h.calls:
 			f()
 		case <-tick.C:
@@ -389,7 +389,7 @@ func (h *Hub) gather(batch []model.Event, events <-chan model.Event) []model.Eve
 
 // gatherRemote adds to first the other hubs' batches waiting, at most
 // maxBatch events in all.
-func (h *Hub) gatherRemote(first []model.Event, remote <-chan []model.Event) []model.Event {
+func (h *Hub) gatherRemote(first []remoteMsg, remote <-chan []remoteMsg) []remoteMsg {
 	for len(first) < maxBatch {
 		select {
 		case more := <-remote:
@@ -484,7 +484,9 @@ func (h *Hub) ingest(batch []model.Event, own bool) {
 	if res.Evicted > 0 {
 		h.cache.sweep = true
 	}
-	h.feed.append(c.entries(EventEvents)...)
+	if !pub || !h.team.shared.Load() { // a team's feed takes them from its stream (shared.go)
+		h.feed.append(c.entries(EventEvents)...)
+	}
 	if pub {
 		h.team.publish(p.entries(EventEvents))
 	}

@@ -22,6 +22,10 @@ type entry struct {
 	agent string
 	data  []byte
 	jmax  int // for a journal run: the number of its last line
+	// src is the entry's place in the team's events' stream (shared.go):
+	// for an EventEvents entry the stream seq of the message it is, for
+	// any other the last seq taken in before it; 0 for a hub alone.
+	src uint64
 }
 
 // feedLog is the feed's ordered log: every event the hub publishes, with
@@ -54,6 +58,13 @@ type feedLog struct {
 	// holds is the hub's Service's Holds, nil while Open reads the
 	// journal (Open trims once it is read).
 	holds func(messageID string) bool
+	// team is the team's epoch (the events' stream's identity) when the
+	// feed's ids are the team's (shared.go), "" for a hub alone.
+	// evAt is the last stream seq taken into the log, evFrom the first
+	// (the log has every message from it on), evDropped the seq of the
+	// last events entry let go from the window.
+	team                    string
+	evAt, evFrom, evDropped uint64
 }
 
 // jline is one journal line as the log keeps it: the line and the agent
@@ -88,8 +99,23 @@ func newEpoch() string {
 // id is the SSE id of seq: "EPOCH-SEQ".
 func (l *feedLog) id(seq uint64) string { return l.epoch + "-" + strconv.FormatUint(seq, 10) }
 
-// parseID reads an SSE id: the epoch and the sequence number.
+// idOf is the SSE id of e: "EPOCH-SEQ", and on a team's hub
+// "EPOCH-SEQ~TEAM~SRC" (shared.go), which another hub of the team
+// resumes.
+func (l *feedLog) idOf(e entry) string {
+	l.mu.Lock()
+	team := l.team
+	l.mu.Unlock()
+	if team == "" {
+		return l.id(e.seq)
+	}
+	return l.id(e.seq) + "~" + team + "~" + strconv.FormatUint(e.src, 10)
+}
+
+// parseID reads an SSE id: the epoch and the sequence number (of a
+// team's id, its first part).
 func parseID(id string) (epoch string, seq uint64, err error) {
+	id, _, _ = strings.Cut(id, "~")
 	epoch, n, ok := strings.Cut(id, "-")
 	if !ok || epoch == "" {
 		return "", 0, fmt.Errorf("not an id of this hub: %q", id)
@@ -126,11 +152,17 @@ func (l *feedLog) appendLocked(es ...entry) uint64 {
 	for _, e := range es {
 		e.seq = l.next
 		l.next++
+		if e.name != EventEvents || e.src == 0 {
+			e.src = l.evAt
+		}
 		l.entries = append(l.entries, e)
 		l.bytes += len(e.data)
 	}
 	for len(l.entries) > 1 && (len(l.entries) > l.maxN || l.bytes > l.maxBytes) {
 		l.bytes -= len(l.entries[0].data)
+		if l.entries[0].name == EventEvents && l.entries[0].src > l.evDropped {
+			l.evDropped = l.entries[0].src
+		}
 		l.entries[0] = entry{}
 		l.entries = l.entries[1:]
 		l.first++

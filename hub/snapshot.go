@@ -147,6 +147,7 @@ type piece struct {
 // at one feed position: it holds exactly the entries before next.
 type snapshot struct {
 	next    uint64
+	src     uint64 // the events' stream seq taken in last (shared.go)
 	agents  []piece
 	tasks   []piece
 	journal []jline
@@ -160,7 +161,7 @@ type snapshot struct {
 // journal and the claims, which other goroutines append to under it.
 func (h *Hub) snapshot() *snapshot {
 	h.feed.mu.Lock()
-	moved := h.snap == nil || h.snap.next != h.feed.next
+	moved := h.snap == nil || h.snap.next != h.feed.next || h.snap.src != h.feed.evAt
 	h.feed.mu.Unlock()
 	if !moved {
 		return h.snap
@@ -182,6 +183,7 @@ func (h *Hub) snapshot() *snapshot {
 	}
 	h.feed.mu.Lock()
 	s.next = h.feed.next
+	s.src = h.feed.evAt
 	s.journal = h.feed.journal[:len(h.feed.journal):len(h.feed.journal)]
 	s.trimmed = h.feed.trimmed
 	s.record = h.feed.record

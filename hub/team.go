@@ -45,11 +45,13 @@ type team struct {
 	ev      SharedEvents
 	l       *leaser
 	max     int
-	out     chan pubBatch      // to the publisher
-	in      chan []model.Event // from the follower, to the loop
-	owed    atomic.Bool        // events were not published: the watchers report everything again
-	asked   atomic.Int64       // unix nanos of the last resync of this hub's watchers, to coalesce them
-	pending atomic.Bool        // a resync is scheduled
+	out     chan pubBatch    // to the publisher
+	in      chan []remoteMsg // from the follower, to the loop
+	named   namedStream      // the events' stream, when it names itself: the feed's ids are the team's (shared.go)
+	owed    atomic.Bool      // events were not published: the watchers report everything again
+	asked   atomic.Int64     // unix nanos of the last resync of this hub's watchers, to coalesce them
+	pending atomic.Bool      // a resync is scheduled
+	shared  atomic.Bool      // the feed's ids are the team's: every message goes to the feed from the stream
 }
 
 // pubBatch is what one ingest of this hub's watchers' events puts on
@@ -78,7 +80,8 @@ func newTeam(h *Hub, t *Team) (*team, error) {
 		id = host + "/" + h.feed.epoch
 	}
 	tm := &team{h: h, id: id, ev: t.Events, max: t.Events.MaxBytes(), out: make(chan pubBatch, 256),
-		in: make(chan []model.Event, 64)}
+		in: make(chan []remoteMsg, 64)}
+	tm.named, _ = t.Events.(namedStream)
 	tm.l = newLeaser(h, t.Leases, aw, id)
 	return tm, nil
 }
@@ -87,6 +90,19 @@ func newTeam(h *Hub, t *Team) (*team, error) {
 // hub holds), the publisher and the follower until ctx ends; it returns
 // once the watchers have stopped.
 func (tm *team) run(ctx context.Context) {
+	if tm.named != nil { // before the first message is followed and this hub watches any agent
+		ictx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		team, err := tm.named.Identity(ictx)
+		cancel()
+		if err != nil {
+			tm.h.log.Warn("team: the feed's ids stay this hub's own (a dashboard that moves to another hub gets a snapshot there)", "err", err)
+		} else {
+			tm.h.feed.mu.Lock()
+			tm.h.feed.team = team
+			tm.h.feed.mu.Unlock()
+			tm.shared.Store(true)
+		}
+	}
 	followed := make(chan struct{})
 	ready := make(chan struct{})
 	go func() {
@@ -120,35 +136,46 @@ func (tm *team) askResync(ctx context.Context) {
 // follow takes one message of the events' stream: another hub's events
 // go to the loop; a resync asked makes this hub's watchers report
 // everything again (once a third of a lease, however many ask).
-func (tm *team) follow(from, key string, data []byte, _ uint64) {
-	if from == tm.id {
+func (tm *team) follow(from, key string, data []byte, seq uint64) {
+	shared := tm.shared.Load()
+	if from == tm.id && !shared {
 		return // applied when this hub's watchers sent them
 	}
+	m := remoteMsg{own: from == tm.id}
+	if shared {
+		m.seq = seq
+	}
 	if key == "" {
-		var m resyncMsg
-		if json.Unmarshal(data, &m) == nil && m.Resync != "" {
+		var r resyncMsg
+		if !m.own && json.Unmarshal(data, &r) == nil && r.Resync != "" {
 			tm.resyncSoon()
 		}
-		return
-	}
-	var evs Events
-	if err := json.Unmarshal(data, &evs); err != nil {
-		tm.h.log.Warn("team: an unreadable message on the events' stream", "hub", from, "err", err)
-		return
-	}
-	batch := make([]model.Event, 0, len(evs.Events))
-	for _, e := range evs.Events {
-		ev, err := e.Model()
-		if err != nil || !tm.h.agents[ev.Agent] {
-			continue
+		if !shared {
+			return
 		}
-		batch = append(batch, ev)
+	} else {
+		var evs Events
+		if err := json.Unmarshal(data, &evs); err != nil {
+			tm.h.log.Warn("team: an unreadable message on the events' stream", "hub", from, "err", err)
+		}
+		for _, e := range evs.Events {
+			ev, err := e.Model()
+			if err != nil || !tm.h.agents[ev.Agent] {
+				continue
+			}
+			m.evs = append(m.evs, ev)
+		}
+		if len(m.evs) == len(evs.Events) && len(m.evs) > 0 { // one agent's, all taken: the message is the entry
+			m.agent, m.data = m.evs[0].Agent, data
+		} else if len(m.evs) > 0 {
+			m.agent, m.data = m.evs[0].Agent, encode(eventsOf(m.evs))
+		}
 	}
-	if len(batch) == 0 {
+	if len(m.evs) == 0 && !shared {
 		return
 	}
 	select {
-	case tm.in <- batch:
+	case tm.in <- []remoteMsg{m}:
 	case <-tm.h.done:
 	}
 }

@@ -78,6 +78,7 @@ type Client struct {
 	lastErr   string
 	epoch     string
 	seq       uint64        // the last feed position applied, in epoch
+	lastRaw   string        // its id as the hub sent it (a team's hub adds where it stands in the team's stream)
 	moved     chan struct{} // closed when the position moves
 	changed   chan struct{} // closed at each change a dashboard reads (Changed); nil once Run returned
 	health    map[string]model.HealthUpdate

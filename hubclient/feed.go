@@ -138,10 +138,17 @@ func (c *Client) feedURL() string {
 func (c *Client) lastID() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.epoch == "" {
-		return ""
-	}
-	return c.epoch + "-" + strconv.FormatUint(c.seq, 10)
+	return c.lastRaw
+}
+
+// localID is the part of a feed id that names the hub's run and its
+// place in that hub's feed ("EPOCH-SEQ"); a team's hub adds
+// "~TEAM~SRC", which another hub of the team reads.
+func localID(id string) (epoch string, seq uint64, ok bool) {
+	id, _, _ = strings.Cut(id, "~")
+	e, n, ok := strings.Cut(id, "-")
+	s, err := strconv.ParseUint(n, 10, 64)
+	return e, s, ok && err == nil
 }
 
 var errSilent = errors.New("the hub's feed went silent (no heartbeat)")
@@ -470,15 +477,14 @@ func (c *Client) emit(ctx context.Context, ev model.Event) bool {
 func (c *Client) setPosition(id string) {
 	epoch, seq := "", uint64(0)
 	if id != "" {
-		e, n, ok := strings.Cut(id, "-")
-		s, err := strconv.ParseUint(n, 10, 64)
-		if !ok || err != nil {
+		e, n, ok := localID(id)
+		if !ok {
 			return
 		}
-		epoch, seq = e, s
+		epoch, seq = e, n
 	}
 	c.mu.Lock()
-	c.epoch, c.seq = epoch, seq
+	c.epoch, c.seq, c.lastRaw = epoch, seq, id
 	close(c.moved)
 	c.moved = make(chan struct{})
 	c.mu.Unlock()
@@ -488,9 +494,8 @@ func (c *Client) setPosition(id string) {
 // id: what an answer of the hub says is then in the fleet and the
 // journal the dashboard reads.
 func (c *Client) waitFeed(ctx context.Context, id string, max time.Duration) {
-	e, n, ok := strings.Cut(id, "-")
-	seq, err := strconv.ParseUint(n, 10, 64)
-	if !ok || err != nil {
+	e, seq, ok := localID(id)
+	if !ok {
 		return
 	}
 	deadline := time.After(max)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -182,4 +183,22 @@ func eventsSubject(agent string) string {
 func AgentKey(agent string) string {
 	h := sha256.Sum256([]byte(agent))
 	return "a" + hex.EncodeToString(h[:16])
+}
+
+// Identity names this events' stream for the feed's ids: its name and
+// when it was created. Every hub of a team reads the same; a stream
+// deleted and created again has another, so an id from before is not
+// taken for one of it.
+func (e *Events) Identity(ctx context.Context) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	defer cancel()
+	st, err := e.js.Stream(ctx, EventsStream)
+	if err != nil {
+		return "", fmt.Errorf("%s: the events' stream %s: %w", e.where, EventsStream, err)
+	}
+	info, err := st.Info(ctx)
+	if err != nil {
+		return "", fmt.Errorf("%s: the events' stream %s: %w", e.where, EventsStream, err)
+	}
+	return EventsStream + "." + strconv.FormatInt(info.Created.UnixNano(), 36), nil
 }
