@@ -6,7 +6,9 @@
 // heap, goroutines, file descriptors at the end against the warm-up), for
 // an intact journal, and for every agent's tasks being what the agent
 // holds. TestSoakHub does the same for a2atop serve's hub, with a
-// dashboard answering through it and others attaching and leaving.
+// dashboard answering through it and others attaching and leaving, and
+// checks at each point of rest that the tasks the hub's fleet let go
+// since the last one are unreachable, whatever the run's length.
 //
 //	go test -tags soak ./bench/soak -run Soak -soak.duration 1h -timeout 2h
 //

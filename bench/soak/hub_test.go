@@ -12,10 +12,14 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"weak"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"a2atop/a2aclient"
 	"a2atop/approvals"
@@ -102,6 +106,8 @@ func TestSoakHub(t *testing.T) {
 		st := h.Stats()
 		return fmt.Sprintf("the hub's replay window: %d events, %.1f MiB; feed position %d", st.Window, float64(st.WindowBytes)/(1<<20), st.Position)
 	}}
+	lg := &letGo{}
+	ch.rested = func(stage string) { lg.rested(t, ctx, h, agents, stage) }
 	tm := &visitors{t: t, url: url}
 	soakRun(t, ch, d, func(dur time.Duration) {
 		vctx, vcancel := context.WithTimeout(ctx, dur)
@@ -241,4 +247,62 @@ func (v *visitors) visit(ctx context.Context, name string, i int64) {
 			break
 		}
 	}
+}
+
+// letGo follows the tasks the hub's fleet holds at one point of rest to
+// the next: each the fleet no longer holds by then (evicted, or heard of
+// again under its key) must be unreachable, its snapshot too. This
+// checks retention whatever the rate: a short soak's slope hides what
+// each evicted task leaves behind under its slack, an hour's shows it.
+type letGo struct {
+	held []heldTask
+}
+
+type heldTask struct {
+	key  model.TaskKey
+	task weak.Pointer[model.Task]
+	snap weak.Pointer[a2a.Task]
+}
+
+func (l *letGo) rested(t *testing.T, ctx context.Context, h *hub.Hub, agents []*soakAgent, stage string) {
+	holds := map[string]map[a2a.TaskID]*a2a.Task{}
+	for _, a := range agents {
+		holds[a.name] = a.holds(t)
+	}
+	runtime.GC()
+	var let, kept, snaps int
+	var next []heldTask
+	err := h.Inspect(ctx, func(f *model.Fleet) {
+		for _, ht := range l.held {
+			old := ht.task.Value()
+			if old != nil && f.Task(ht.key) == old {
+				continue // still held
+			}
+			let++
+			if old != nil {
+				kept++
+			}
+			if ht.snap.Value() != nil {
+				snaps++
+			}
+		}
+		for agent, tasks := range holds {
+			for id := range tasks {
+				if tk := f.Task(model.TaskKey{Agent: agent, ID: id}); tk != nil {
+					next = append(next, heldTask{key: tk.Key, task: weak.Make(tk), snap: weak.Make(tk.Snapshot)})
+				}
+			}
+		}
+	})
+	if err != nil {
+		t.Errorf("inspecting the hub's fleet: %v", err)
+		return
+	}
+	if len(l.held) > 0 {
+		t.Logf("%s: of the %d tasks the hub's fleet held at the last point of rest, %d let go since: %d of them still in memory, %d snapshots", stage, len(l.held), let, kept, snaps)
+		if kept > 0 || snaps > 0 {
+			t.Errorf("%s: %d of the %d tasks the hub's fleet let go since the last point of rest are still in memory (%d snapshots): something keeps what the fleet evicted", stage, kept, let, snaps)
+		}
+	}
+	l.held = next
 }

@@ -142,6 +142,7 @@ func soakRun(t *testing.T, ch *chaos, d *dashboard, run func(time.Duration), sla
 
 	run(warm)
 	rest0 := ch.rest(d)
+	ch.afterRest("warm")
 	writeHeapProfile(t, "warm")
 	if ch.describe != nil {
 		t.Logf("warm: %s", ch.describe())
@@ -154,6 +155,7 @@ func soakRun(t *testing.T, ch *chaos, d *dashboard, run func(time.Duration), sla
 	half := (*duration - warm) / 2
 	run(half)
 	restMid := ch.rest(d)
+	ch.afterRest("mid")
 	writeHeapProfile(t, "mid")
 	if ch.describe != nil {
 		t.Logf("mid: %s", ch.describe())
@@ -162,6 +164,7 @@ func soakRun(t *testing.T, ch *chaos, d *dashboard, run func(time.Duration), sla
 	t.Logf("after the first half (%s): %s; %d tasks in the fleet, %d decisions sent", time.Since(start).Round(time.Second), mid, restMid.tasks, decidedMid)
 	run(*duration - warm - half)
 	rest1 := ch.rest(d)
+	ch.afterRest("end")
 	after := rest1.use
 	t.Logf("at the end (%s): %s; %d tasks in the fleet, %d decisions sent", time.Since(start).Round(time.Second), after, rest1.tasks, d.sent.Load())
 	writeHeapProfile(t, "end")
@@ -354,6 +357,9 @@ type chaos struct {
 	// describe, when set, says what else the process holds at a point
 	// of rest (the hub's replay window), for the log.
 	describe func() string
+	// rested, when set, checks more at each point of rest (warm, mid,
+	// end), after the count.
+	rested func(stage string)
 }
 
 // run churns for d: tasks at soak.rate a second on the agents but
@@ -438,6 +444,12 @@ func (c *chaos) send(a *soakAgent, text string) bool {
 	}
 	c.started.Add(1)
 	return true
+}
+
+func (c *chaos) afterRest(stage string) {
+	if c.rested != nil {
+		c.rested(stage)
+	}
 }
 
 func (c *chaos) agent(name string) *soakAgent {
