@@ -300,7 +300,10 @@ func (l *letGo) rested(t *testing.T, ctx context.Context, h *hub.Hub, agents []*
 	}
 	if len(l.held) > 0 {
 		t.Logf("%s: of the %d tasks the hub's fleet held at the last point of rest, %d let go since: %d of them still in memory, %d snapshots", stage, len(l.held), let, kept, snaps)
-		if kept > 0 || snaps > 0 {
+		// A few may be held for a moment by what is still in flight (an
+		// event on its way, a decision's snapshot being sent): a fleet
+		// that keeps what it evicts keeps every one of them.
+		if allowed := max(2, let/50); kept > allowed || snaps > allowed {
 			t.Errorf("%s: %d of the %d tasks the hub's fleet let go since the last point of rest are still in memory (%d snapshots): something keeps what the fleet evicted", stage, kept, let, snaps)
 		}
 	}
