@@ -142,8 +142,8 @@ func (l *feedLog) resumeAcross(ctx context.Context, lastID string) (*crossResume
 	if !ok || mine == "" || team != mine || epoch == l.epoch {
 		return nil, ""
 	}
-	deadline := time.NewTimer(catchUpWait)
-	defer deadline.Stop()
+	wctx, cancel := context.WithTimeout(ctx, catchUpWait)
+	defer cancel()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for l.evAt < src {
@@ -151,19 +151,11 @@ func (l *feedLog) resumeAcross(ctx context.Context, lastID string) (*crossResume
 		l.mu.Unlock()
 		select {
 		case <-wake:
-		case <-deadline.C:
-		case <-ctx.Done():
+		case <-wctx.Done():
 		}
 		l.mu.Lock()
-		if ctx.Err() != nil {
+		if wctx.Err() != nil && l.evAt < src {
 			return nil, "behind"
-		}
-		select {
-		case <-deadline.C:
-			if l.evAt < src {
-				return nil, "behind"
-			}
-		default:
 		}
 	}
 	if l.evFrom == 0 || src+1 < l.evFrom || l.evDropped > src {
